@@ -8,7 +8,7 @@ function(percussion_add_dealii_library NAME)
   target_include_directories(${NAME} PUBLIC ${PERCUSSION_SOURCE_DIR}/include)
   deal_ii_setup_target(${NAME})
   if(ARG_DEPENDS)
-    target_link_libraries(${NAME} PUBLIC ${ARG_DEPENDS})
+    target_link_libraries(${NAME} ${ARG_DEPENDS})
   endif()
 endfunction()
 
@@ -30,7 +30,7 @@ function(percussion_add_test NAME)
   target_compile_definitions(${NAME} PRIVATE BOOST_TEST_DYN_LINK
     PERCUSSION_SOURCE_DIR="${PERCUSSION_SOURCE_DIR}"
     PERCUSSION_SHARED_DIR="${PERCUSSION_SHARED_DIR}")
-  target_link_libraries(${NAME} PRIVATE ${ARG_LIBRARIES} Boost::unit_test_framework)
+  target_link_libraries(${NAME} ${ARG_LIBRARIES} Boost::unit_test_framework)
   if(ARG_DEALII)
     deal_ii_setup_target(${NAME})
   endif()
