@@ -1,0 +1,59 @@
+#ifndef PERCUSSION_CONTACT_SOLVERS_ALART_CURNIER_NEWTON_H
+#define PERCUSSION_CONTACT_SOLVERS_ALART_CURNIER_NEWTON_H
+
+#include <percussion/contact_solvers/block_delassus.h>
+#include <percussion/contact_solvers/block_linear_solver.h>
+#include <percussion/contact_solvers/solver_options.h>
+
+#include <chrono>
+#include <vector>
+
+namespace percussion::ContactSolvers
+{
+  /**
+   * Semismooth (generalised) Newton method on the Alart–Curnier equation (P. Alart, A. Curnier,
+   * "A mixed formulation for frictional contact problems prone to Newton like solution methods",
+   * CMAME 92, 1991; the variant of Acary, Brémond & Huber 2018, eq. (AC)):
+   *
+   *     Φ_a(r) = [ r_N − max(0, r_N − ρ_N u_N)                       ]  = 0,   u = W r + q,
+   *              [ r_T − P_{D(μ max(0, r_N − ρ_N u_N))}(r_T − ρ_T u_T) ]
+   *
+   * D(s) the disc of radius s. With y = r − R u, R = diag(ρ), and G = ∂P(y) an element of the
+   * generalised Jacobian of the projection, the Newton matrix is J = (I − G) + G R W (same block
+   * pattern as W). ρ per contact from the diagonal block: ρ_N = s / W_aa,NN, ρ_T = s / mean W_aa,TT.
+   * Globalisation: Armijo backtracking on ψ = ½‖Φ‖²; a singular J is shifted (J + δI).
+   * Stopping test: the FCLIB error (error_measure.h), computed every iteration.
+   */
+  class AlartCurnierNewton
+  {
+  public:
+    AlartCurnierNewton(const LocalProblem &problem, const BlockDelassus &W, double rho_scale);
+
+    /**
+     * Up to @p max_iterations Newton steps from r (in/out); stops early when the error ≤ tolerance,
+     * at @p deadline, or — if @p stall_exit — when the error has not decreased by a factor 2 in
+     * 12 iterations or the line search failed twice in a row (so that the caller can switch to
+     * NSGS). r is the best iterate on exit, u = W r + q.
+     */
+    SolverResult run(std::vector<double>                  &r,
+                     std::vector<double>                  &u,
+                     double                                tolerance,
+                     int                                   max_iterations,
+                     std::chrono::steady_clock::time_point deadline,
+                     bool                                  stall_exit,
+                     bool                                  verbose) const;
+
+  private:
+    /** Φ(r) and, if blocks_out != nullptr, the Newton matrix blocks. Returns ψ = ½‖Φ‖². */
+    double evaluate(const std::vector<double> &r,
+                    const std::vector<double> &u,
+                    std::vector<double>       &phi,
+                    std::vector<double>       *jacobian_blocks) const;
+
+    const LocalProblem   &problem_;
+    const BlockDelassus  &W_;
+    std::vector<double>   rho_; ///< d m, ρ per component
+  };
+} // namespace percussion::ContactSolvers
+
+#endif

@@ -1,0 +1,37 @@
+#ifndef PERCUSSION_CONTACT_SOLVERS_ERROR_MEASURE_H
+#define PERCUSSION_CONTACT_SOLVERS_ERROR_MEASURE_H
+
+#include <percussion/contact_solvers/local_problem.h>
+
+#include <vector>
+
+namespace percussion::ContactSolvers
+{
+  /**
+   * Euclidean projection of x onto the Coulomb cone K = {z : ‖z_T‖ ≤ μ z_N} in dimension
+   * 2 or 3 (normal first): 0 if μ‖x_T‖ ≤ −x_N, x if ‖x_T‖ ≤ μ x_N, otherwise
+   * z_N = (μ‖x_T‖ + x_N)/(μ² + 1), z_T = μ z_N x_T/‖x_T‖ (FCLIB README, step 2).
+   * x and z may alias.
+   */
+  void project_onto_coulomb_cone(int dimension, double mu, const double *x, double *z);
+
+  /**
+   * The normalised natural-map residual of FCLIB / Siconos 4.4 (`fc3d_compute_error`), Acary,
+   * Brémond & Huber, "On solving contact problems with Coulomb friction: formulations and
+   * numerical comparisons" (2018), §2:
+   *
+   *     e_a = r_a − P_{K_a}(r_a − ũ_a),  ũ_a = u_a + (μ_a‖u_{T,a}‖, 0, 0),  u = W r + q,
+   *     error = sqrt(Σ_a ‖e_a‖²) / max(‖q‖, ‖r‖, ‖u‖)   (no division if the max ≤ DBL_EPSILON).
+   *
+   * Zero if and only if (r, u) solves the problem.
+   */
+  double compute_error(const LocalProblem &problem, const std::vector<double> &r);
+
+  /** The same with u = W r + q already computed (no multiplication by W). */
+  double compute_error(const LocalProblem &problem, const std::vector<double> &r, const std::vector<double> &u);
+
+  /** The unnormalised residual sqrt(Σ_a ‖e_a‖²) for given r, u (u must equal W r + q). */
+  double natural_map_residual(const LocalProblem &problem, const std::vector<double> &r, const std::vector<double> &u);
+} // namespace percussion::ContactSolvers
+
+#endif

@@ -1,0 +1,38 @@
+#ifndef PERCUSSION_CONTACT_SOLVERS_NONSMOOTH_GAUSS_SEIDEL_H
+#define PERCUSSION_CONTACT_SOLVERS_NONSMOOTH_GAUSS_SEIDEL_H
+
+#include <percussion/contact_solvers/block_delassus.h>
+#include <percussion/contact_solvers/solver_options.h>
+
+#include <chrono>
+#include <vector>
+
+namespace percussion::ContactSolvers
+{
+  /**
+   * Nonsmooth Gauss–Seidel (NSGS; M. Jean, "The non-smooth contact dynamics method", CMAME 177,
+   * 1999): sweep the contacts, solving each one-contact problem with q̃_a = q_a + Σ_{b≠a} W_ab r_b
+   * (solve_one_contact()). The full FCLIB error is checked after every sweep.
+   */
+  class NonsmoothGaussSeidel
+  {
+  public:
+    NonsmoothGaussSeidel(const LocalProblem &problem, const BlockDelassus &W);
+
+    /**
+     * Up to @p max_sweeps sweeps from r (in/out), stopping at error ≤ tolerance or at @p deadline.
+     * u is W r + q on exit. Returns iterations = sweeps done and the error at exit.
+     */
+    SolverResult run(std::vector<double>                  &r,
+                     std::vector<double>                  &u,
+                     double                                tolerance,
+                     int                                   max_sweeps,
+                     std::chrono::steady_clock::time_point deadline) const;
+
+  private:
+    const LocalProblem  &problem_;
+    const BlockDelassus &W_;
+  };
+} // namespace percussion::ContactSolvers
+
+#endif

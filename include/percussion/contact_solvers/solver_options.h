@@ -1,0 +1,61 @@
+#ifndef PERCUSSION_CONTACT_SOLVERS_SOLVER_OPTIONS_H
+#define PERCUSSION_CONTACT_SOLVERS_SOLVER_OPTIONS_H
+
+#include <limits>
+#include <string>
+
+namespace percussion::ContactSolvers
+{
+  /**
+   * Options for solve(). The solver names:
+   *  - "alart_curnier" (default): semismooth Newton on the Alart–Curnier augmented-Lagrangian
+   *    equation with an Armijo line search, falling back to NSGS sweeps when Newton stalls;
+   *  - "alart_curnier_pure": the same Newton without the NSGS fallback;
+   *  - "nsgs": nonsmooth Gauss–Seidel, one exact / Newton one-contact solve per contact.
+   */
+  struct SolverOptions
+  {
+    std::string solver = "alart_curnier";
+
+    /** Stop when compute_error() ≤ tolerance (the FCLIB/Siconos measure). */
+    double tolerance = 1e-8;
+
+    /** Newton iterations, or NSGS sweeps, at most (for the hybrid: Newton iterations + sweeps / 10). */
+    int max_iterations = 1000;
+
+    /** Wall-clock cap; the solver returns not_converged with its best iterate when reached. */
+    double time_limit_seconds = std::numeric_limits<double>::infinity();
+
+    /**
+     * Scale of the augmentation parameter of Alart–Curnier: ρ_{a,N} = scale / W_{aa,NN},
+     * ρ_{a,T} = scale / mean(W_{aa,TT}) (per contact, from the diagonal block of W).
+     */
+    double rho_scale = 1.0;
+
+    /** Print one line per iteration on stderr. */
+    bool verbose = false;
+  };
+
+  /** Outcome of a solve. */
+  enum class SolverStatus
+  {
+    converged,     ///< error ≤ tolerance
+    not_converged, ///< iteration or time limit reached; the best iterate is returned
+    failed         ///< numerical breakdown (non-finite values); the best iterate is returned
+  };
+
+  /** "converged", "not_converged" or "failed". */
+  std::string to_string(SolverStatus status);
+
+  /** What solve() reports. */
+  struct SolverResult
+  {
+    SolverStatus status     = SolverStatus::not_converged;
+    int          iterations = 0;   ///< Newton iterations + NSGS sweeps
+    double       error      = std::numeric_limits<double>::infinity(); ///< compute_error() at the returned r
+    double       seconds    = 0.0; ///< wall-clock time of the solve
+    std::string  message;          ///< what happened (solver phases, reason of failure)
+  };
+} // namespace percussion::ContactSolvers
+
+#endif

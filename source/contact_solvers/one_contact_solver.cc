@@ -1,0 +1,184 @@
+#include <percussion/contact_solvers/alart_curnier_function.h>
+#include <percussion/contact_solvers/error_measure.h>
+#include <percussion/contact_solvers/one_contact_solver.h>
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+namespace percussion::ContactSolvers
+{
+  namespace
+  {
+    void velocity(int d, const double *W, const double *q, const double *r, double *u)
+    {
+      for (int i = 0; i < d; ++i)
+        {
+          u[i] = q[i];
+          for (int j = 0; j < d; ++j)
+            u[i] += W[i * d + j] * r[j];
+        }
+    }
+
+    double contact_residual(int d, double mu, const double *W, const double *q, const double *r)
+    {
+      double u[3], x[3], z[3];
+      velocity(d, W, q, r, u);
+      const double ut = d == 3 ? std::hypot(u[1], u[2]) : std::abs(u[1]);
+      x[0]            = r[0] - u[0] - mu * ut;
+      for (int i = 1; i < d; ++i)
+        x[i] = r[i] - u[i];
+      project_onto_coulomb_cone(d, mu, x, z);
+      double s = 0.0;
+      for (int i = 0; i < d; ++i)
+        s += (r[i] - z[i]) * (r[i] - z[i]);
+      return std::sqrt(s);
+    }
+
+    bool in_cone(int d, double mu, const double *r)
+    {
+      const double t = d == 3 ? std::hypot(r[1], r[2]) : std::abs(r[1]);
+      return r[0] >= 0.0 && t <= mu * r[0] * (1.0 + 1e-14);
+    }
+  } // namespace
+
+  double solve_one_contact(int d, double mu, const double *W, const double *q, double *r)
+  {
+    double qscale = 0.0, wscale = 0.0;
+    for (int i = 0; i < d; ++i)
+      qscale = std::max(qscale, std::abs(q[i]));
+    for (int i = 0; i < d * d; ++i)
+      wscale = std::max(wscale, std::abs(W[i]));
+
+    // Take-off: r = 0 is a solution iff the free normal velocity is non-negative (ũ ∈ K* then).
+    if (q[0] >= 0.0)
+      {
+        for (int i = 0; i < d; ++i)
+          r[i] = 0.0;
+        return 0.0;
+      }
+
+    // Stick: u = 0, r = −W⁻¹q, if that r lies in the cone.
+    {
+      double rs[3];
+      for (int i = 0; i < d; ++i)
+        rs[i] = -q[i];
+      if (solve_small_system(d, W, rs) && in_cone(d, mu, rs))
+        {
+          std::copy(rs, rs + d, r);
+          return contact_residual(d, mu, W, q, r);
+        }
+    }
+
+    // 2D sliding: r_T = s μ r_N with s = ±1 opposite to the sliding velocity, u_N = 0.
+    if (d == 2)
+      {
+        for (double s : {-1.0, 1.0})
+          {
+            const double denominator = W[0] + s * mu * W[1];
+            if (!(denominator > 0.0))
+              continue;
+            const double rn = -q[0] / denominator; // > 0 since q_N < 0
+            const double ut = (W[2] + s * mu * W[3]) * rn + q[1];
+            if (s * ut <= 1e-14 * (qscale + wscale * rn))
+              {
+                r[0] = rn;
+                r[1] = s * mu * rn;
+                return contact_residual(d, mu, W, q, r);
+              }
+          }
+      }
+
+    // General case: damped Alart–Curnier Newton on the d × d system.
+    const double rho_n = W[0] > 1e-300 ? 1.0 / W[0] : (wscale > 0.0 ? 1.0 / wscale : 1.0);
+    const double wt    = d == 3 ? 0.5 * (W[4] + W[8]) : W[3];
+    const double rho_t = wt > 1e-300 ? 1.0 / wt : rho_n;
+
+    double best[3];
+    std::copy(r, r + d, best);
+    double best_residual = contact_residual(d, mu, W, q, r);
+
+    double u[3], phi[3], G[9], J[9], dr[3], trial[3], ut[3], phit[3];
+    auto   psi_of = [&](const double *rr, double *ph) {
+      velocity(d, W, q, rr, ut);
+      alart_curnier_contact(d, mu, rho_n, rho_t, rr, ut, ph, nullptr);
+      double s = 0.0;
+      for (int i = 0; i < d; ++i)
+        s += ph[i] * ph[i];
+      return s;
+    };
+    for (int iteration = 0; iteration < 40; ++iteration)
+      {
+        velocity(d, W, q, r, u);
+        alart_curnier_contact(d, mu, rho_n, rho_t, r, u, phi, G);
+        double psi = 0.0;
+        for (int i = 0; i < d; ++i)
+          psi += phi[i] * phi[i];
+        if (std::sqrt(psi) <= 1e-15 * (qscale * rho_n + 1e-300))
+          break;
+        // J = I − G + G diag(ρ) W
+        for (int i = 0; i < d; ++i)
+          for (int j = 0; j < d; ++j)
+            {
+              double gw = 0.0;
+              for (int k = 0; k < d; ++k)
+                gw += G[i * d + k] * (k == 0 ? rho_n : rho_t) * W[k * d + j];
+              J[i * d + j] = (i == j ? 1.0 : 0.0) - G[i * d + j] + gw;
+            }
+        for (int i = 0; i < d; ++i)
+          dr[i] = -phi[i];
+        if (!solve_small_system(d, J, dr))
+          {
+            // Singular Newton matrix: take a fixed-point (projection) step instead.
+            for (int i = 0; i < d; ++i)
+              dr[i] = -phi[i];
+          }
+        double alpha = 1.0;
+        bool   accepted = false;
+        for (int ls = 0; ls < 20; ++ls, alpha *= 0.5)
+          {
+            for (int i = 0; i < d; ++i)
+              trial[i] = r[i] + alpha * dr[i];
+            if (psi_of(trial, phit) <= (1.0 - 1e-4 * alpha) * psi)
+              {
+                accepted = true;
+                break;
+              }
+          }
+        if (!accepted)
+          break;
+        std::copy(trial, trial + d, r);
+        const double res = contact_residual(d, mu, W, q, r);
+        if (res < best_residual)
+          {
+            best_residual = res;
+            std::copy(r, r + d, best);
+          }
+      }
+
+    // Last resort when Newton stalls: projected fixed-point iterations r ← P_K(r − ρ ũ).
+    if (best_residual > 1e-12 * (qscale + 1e-300))
+      {
+        std::copy(best, best + d, r);
+        const double rho = 1.0 / std::max(wscale, 1e-300);
+        for (int iteration = 0; iteration < 200; ++iteration)
+          {
+            double x[3];
+            velocity(d, W, q, r, u);
+            const double utn = d == 3 ? std::hypot(u[1], u[2]) : std::abs(u[1]);
+            x[0]             = r[0] - rho * (u[0] + mu * utn);
+            for (int i = 1; i < d; ++i)
+              x[i] = r[i] - rho * u[i];
+            project_onto_coulomb_cone(d, mu, x, r);
+          }
+        const double res = contact_residual(d, mu, W, q, r);
+        if (res < best_residual)
+          {
+            best_residual = res;
+            std::copy(r, r + d, best);
+          }
+      }
+    std::copy(best, best + d, r);
+    return best_residual;
+  }
+} // namespace percussion::ContactSolvers

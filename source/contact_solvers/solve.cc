@@ -1,0 +1,188 @@
+#include <percussion/contact_solvers/alart_curnier_newton.h>
+#include <percussion/contact_solvers/block_delassus.h>
+#include <percussion/contact_solvers/error_measure.h>
+#include <percussion/contact_solvers/nonsmooth_gauss_seidel.h>
+#include <percussion/contact_solvers/solve.h>
+
+#include <percussion/core/exceptions.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+namespace percussion::ContactSolvers
+{
+  std::string to_string(SolverStatus status)
+  {
+    switch (status)
+      {
+        case SolverStatus::converged:
+          return "converged";
+        case SolverStatus::not_converged:
+          return "not_converged";
+        case SolverStatus::failed:
+          return "failed";
+      }
+    return "unknown";
+  }
+
+  std::vector<std::string> available_solvers() { return {"alart_curnier", "alart_curnier_pure", "nsgs"}; }
+
+  namespace
+  {
+    using Clock = std::chrono::steady_clock;
+
+    Clock::time_point deadline_after(Clock::time_point start, double seconds)
+    {
+      if (!(seconds < 1e9))
+        return Clock::time_point::max();
+      return start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    }
+
+    /**
+     * The default driver: Newton first (fast local convergence); when it stalls (line search
+     * failures or no progress — typical near degenerate contacts or with a singular W), a burst of
+     * NSGS sweeps moves the iterate into a better region, then Newton resumes from there. The NSGS
+     * bursts grow so that on problems Newton cannot handle the driver degrades into plain NSGS.
+     */
+    SolverResult hybrid(const LocalProblem        &problem,
+                        const BlockDelassus       &W,
+                        std::vector<double>       &r,
+                        std::vector<double>       &u,
+                        const SolverOptions       &options,
+                        Clock::time_point          deadline)
+    {
+      AlartCurnierNewton   newton(problem, W, options.rho_scale);
+      NonsmoothGaussSeidel nsgs(problem, W);
+      SolverResult         total;
+      int                  newton_budget = options.max_iterations;
+      int                  sweeps        = 20;
+      std::vector<double>  best_r        = r;
+      double               best_error    = compute_error(problem, r, u);
+      total.error                        = best_error;
+      std::string phases;
+      for (int round = 0; round < 50 && newton_budget > 0; ++round)
+        {
+          const SolverResult n = newton.run(r, u, options.tolerance, newton_budget, deadline, true, options.verbose);
+          newton_budget -= std::max(n.iterations, 1);
+          total.iterations += n.iterations;
+          phases += "newton(" + std::to_string(n.iterations) + ") ";
+          if (n.error < best_error)
+            {
+              best_error = n.error;
+              best_r     = r;
+            }
+          if (n.status == SolverStatus::converged || Clock::now() > deadline)
+            break;
+          if (!std::isfinite(n.error))
+            {
+              r = best_r;
+              problem.compute_velocity(r, u);
+            }
+          const SolverResult g = nsgs.run(r, u, options.tolerance, sweeps, deadline);
+          total.iterations += g.iterations;
+          phases += "nsgs(" + std::to_string(g.iterations) + ") ";
+          if (g.error < best_error)
+            {
+              best_error = g.error;
+              best_r     = r;
+            }
+          if (g.status == SolverStatus::converged || Clock::now() > deadline)
+            break;
+          if (!std::isfinite(g.error))
+            {
+              r = best_r;
+              problem.compute_velocity(r, u);
+            }
+          sweeps = std::min(2 * sweeps, 5000);
+        }
+      r = best_r;
+      problem.compute_velocity(r, u);
+      total.error   = best_error;
+      total.status  = best_error <= options.tolerance ? SolverStatus::converged : SolverStatus::not_converged;
+      total.message = phases;
+      return total;
+    }
+  } // namespace
+
+  SolverResult solve(const LocalProblem  &problem,
+                     std::vector<double> &r,
+                     std::vector<double> &u,
+                     const SolverOptions &options)
+  {
+    const auto start = Clock::now();
+    validate(problem);
+    const auto names = available_solvers();
+    if (std::find(names.begin(), names.end(), options.solver) == names.end())
+      {
+        std::string list;
+        for (const auto &name : names)
+          list += " " + name;
+        throw InputError("contact solver: unknown solver name '" + options.solver + "' (available:" + list + ")");
+      }
+    if (!(options.tolerance >= 0.0))
+      throw InputError("contact solver: tolerance must be >= 0");
+    if (options.max_iterations < 0)
+      throw InputError("contact solver: max_iterations must be >= 0");
+
+    const int n = problem.size();
+    if (static_cast<int>(r.size()) != n)
+      r.assign(n, 0.0);
+    for (double &x : r)
+      if (!std::isfinite(x))
+        {
+          std::fill(r.begin(), r.end(), 0.0); // a broken warm start is worse than none
+          break;
+        }
+    problem.compute_velocity(r, u);
+
+    SolverResult result;
+    if (n == 0)
+      {
+        result.status = SolverStatus::converged;
+        result.error  = 0.0;
+        return result;
+      }
+    result.error = compute_error(problem, r, u);
+    if (result.error <= options.tolerance)
+      {
+        result.status  = SolverStatus::converged;
+        result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+        return result;
+      }
+
+    const BlockDelassus W(problem);
+    const auto          deadline = deadline_after(start, options.time_limit_seconds);
+    if (options.solver == "nsgs")
+      result = NonsmoothGaussSeidel(problem, W).run(r, u, options.tolerance, options.max_iterations, deadline);
+    else if (options.solver == "alart_curnier_pure")
+      result = AlartCurnierNewton(problem, W, options.rho_scale)
+                 .run(r, u, options.tolerance, options.max_iterations, deadline, false, options.verbose);
+    else
+      result = hybrid(problem, W, r, u, options, deadline);
+    result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    if (options.verbose)
+      std::fprintf(stderr, "%s: %s after %d iterations, error %.3e, %s\n", options.solver.c_str(),
+                   to_string(result.status).c_str(), result.iterations, result.error, result.message.c_str());
+    return result;
+  }
+
+  SolverResult solve(const GlobalProblem &problem,
+                     std::vector<double> &r,
+                     std::vector<double> &v,
+                     std::vector<double> &u,
+                     const SolverOptions &options)
+  {
+    const auto         start  = Clock::now();
+    const LocalProblem local  = condense_to_local(problem);
+    SolverOptions      opts   = options;
+    opts.time_limit_seconds   = options.time_limit_seconds - std::chrono::duration<double>(Clock::now() - start).count();
+    SolverResult       result = solve(local, r, u, opts);
+    v                         = recover_global_velocity(problem, r);
+    u                         = problem.w;
+    problem.H.transpose_multiply_add(v.data(), u.data());
+    result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return result;
+  }
+} // namespace percussion::ContactSolvers
