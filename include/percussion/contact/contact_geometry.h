@@ -1,0 +1,186 @@
+#ifndef PERCUSSION_CONTACT_CONTACT_GEOMETRY_H
+#define PERCUSSION_CONTACT_CONTACT_GEOMETRY_H
+
+#include <percussion/contact/contact_parameters.h>
+#include <percussion/contact/contact_point.h>
+#include <percussion/contact/master_surface.h>
+#include <percussion/contact/rigid_obstacle.h>
+
+#include <deal.II/base/index_set.h>
+#include <deal.II/dofs/dof_handler.h>
+#include <deal.II/lac/petsc_sparse_matrix.h>
+#include <deal.II/lac/petsc_vector.h>
+
+#include <memory>
+#include <vector>
+
+namespace percussion
+{
+  namespace Contact
+  {
+    /**
+     * The contact geometry layer: who touches whom, where, in which frame, and the operator H.
+     *
+     * Contact points are the nodes (support points) of each pair's slave surface: the vertices for
+     * Q1, all support points on the surface for Q2 (mid-side and face-center nodes included, so
+     * that they cannot penetrate either). A slave node is a *candidate* of a pair (a column block
+     * of H) when its gap is at most the search distance (and, for body pairs, when it projects on
+     * the master surface). Each candidate is owned by the rank that owns its slave DoFs; the
+     * columns of H are numbered by owning rank, dim per point, in the order (n, t1, t2).
+     *
+     * H(q) (paper eq. (53a)/(53c), EQUATIONS.md) is an n_dofs × dim·m PETSc matrix:
+     *   H[slave dof of component c, dim·α + k]      = frame_k[c],
+     *   H[master dof of node b, comp. c, dim·α + k] = −N_b(ξ*) frame_k[c]   (body pairs),
+     * so that u_α = Hᵀ_α v + w_α with w_α = −frame·V for an obstacle moving with velocity V.
+     * The normal row of Hᵀ is the derivative of the gap: d g_α/dt = u_{N,α}.
+     *
+     * The class depends only on deal.II; it does not know about time integration.
+     */
+    template <int dim>
+    class ContactGeometry
+    {
+    public:
+      /**
+       * Set up the slave nodes of every pair. @p dof_handler must have distributed
+       * FESystem(FE_Q(p), dim) DoFs (p = 1, 2) on any Triangulation (serial, parallel::shared,
+       * parallel::distributed). Throws InputError if a boundary id of a pair does not exist in the
+       * mesh or any parameter is invalid (message names the pair).
+       */
+      ContactGeometry(const dealii::DoFHandler<dim> &dof_handler, const ContactParameters &parameters);
+
+      /**
+       * Recompute candidates, gaps, frames, H and w for the configuration x = X + q at @p time.
+       * @p ghosted_displacement must hold the locally relevant DoFs. Collective.
+       * H is only reassembled if its sparsity, partition or values changed on some rank
+       * (e.g. never for fixed or translating plane obstacles after the first call).
+       */
+      void update(const dealii::PETScWrappers::MPI::Vector &ghosted_displacement, double time);
+
+      /** True if the last update() changed H (or it was the first update). */
+      bool operator_changed() const
+      {
+        return h_changed;
+      }
+
+      /** H: rows partitioned like the DoFHandler, columns by contact-point owner. */
+      const dealii::PETScWrappers::MPI::SparseMatrix &contact_operator() const
+      {
+        return H;
+      }
+
+      /** w: local velocity offset of moving obstacles (dim entries per point, (n, t1, t2)). */
+      const dealii::PETScWrappers::MPI::Vector &obstacle_velocity_offset() const
+      {
+        return w;
+      }
+
+      /** The columns of H owned here: [dim·first_owned_point(), dim·(first + n_owned_points())). */
+      const dealii::IndexSet &locally_owned_local_dofs() const
+      {
+        return owned_columns;
+      }
+
+      /** Size @p u like the local velocity vector (column partition of H). */
+      void reinit_local_vector(dealii::PETScWrappers::MPI::Vector &u) const;
+
+      /** u = Hᵀ v + w (eq. 53c). @p v: non-ghosted, partitioned like the DoFHandler. */
+      void local_velocity(const dealii::PETScWrappers::MPI::Vector &v,
+                          dealii::PETScWrappers::MPI::Vector &      u) const;
+
+      /**
+       * Active set (EQUATIONS.md eq. 55): α is active if g_α + γ h u_{N,α} ≤ 0, and, if
+       * `Require approaching` is set, also u_{N,α} ≤ 0. @p u = Hᵀ v_k + w (column partition),
+       * @p time_step = h. Stores the flags in the points and returns the global number of active
+       * contacts. Collective.
+       */
+      dealii::types::global_dof_index update_active_set(const dealii::PETScWrappers::MPI::Vector &u,
+                                                        double time_step);
+
+      const std::vector<ContactPoint<dim>> &owned_points() const
+      {
+        return points;
+      }
+      unsigned int n_owned_points() const
+      {
+        return points.size();
+      }
+      dealii::types::global_dof_index first_owned_point() const
+      {
+        return first_point;
+      }
+      /** Number of candidates over all ranks. */
+      dealii::types::global_dof_index n_global_points() const
+      {
+        return n_points_global;
+      }
+      /** Number of active contacts over all ranks (from the last update_active_set()). */
+      dealii::types::global_dof_index n_global_active() const
+      {
+        return n_active_global;
+      }
+
+      /** Per owned point: g_N, μ, e, active flag. */
+      std::vector<double> gaps() const;
+      std::vector<double> friction_coefficients() const;
+      std::vector<double> restitution_coefficients() const;
+      std::vector<bool>   active_set() const;
+
+      /** Number of slave nodes of pair @p pair owned here (candidates or not). */
+      unsigned int n_owned_slave_nodes(unsigned int pair) const
+      {
+        return slave_nodes[pair].size();
+      }
+
+      const ContactParameters &get_parameters() const
+      {
+        return parameters;
+      }
+      MPI_Comm get_communicator() const
+      {
+        return communicator;
+      }
+
+    private:
+      struct SlaveNode
+      {
+        std::array<dealii::types::global_dof_index, dim> dofs;
+        dealii::Point<dim>                               reference;
+      };
+      struct Entry
+      {
+        dealii::types::global_dof_index row, column;
+        double                          value;
+        bool operator==(const Entry &o) const
+        {
+          return row == o.row && column == o.column && value == o.value;
+        }
+      };
+
+      void collect_slave_nodes();
+      void check_boundary_ids() const;
+      void assemble_operator(const std::vector<Entry> &entries);
+
+      const dealii::DoFHandler<dim> *dof_handler;
+      ContactParameters              parameters;
+      MPI_Comm                       communicator;
+
+      std::vector<std::unique_ptr<RigidObstacle<dim>>> obstacles;
+      std::vector<std::unique_ptr<MasterSurface<dim>>> masters;
+      std::vector<std::vector<SlaveNode>>              slave_nodes;
+
+      std::vector<ContactPoint<dim>>  points;
+      dealii::types::global_dof_index first_point     = 0;
+      dealii::types::global_dof_index n_points_global = 0;
+      dealii::types::global_dof_index n_active_global = 0;
+      dealii::IndexSet                owned_columns;
+
+      std::vector<Entry>                        previous_entries;
+      bool                                      h_changed   = true;
+      bool                                      initialized = false;
+      dealii::PETScWrappers::MPI::SparseMatrix H;
+      dealii::PETScWrappers::MPI::Vector       w;
+    };
+  } // namespace Contact
+} // namespace percussion
+
+#endif

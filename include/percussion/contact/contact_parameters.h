@@ -1,0 +1,98 @@
+#ifndef PERCUSSION_CONTACT_CONTACT_PARAMETERS_H
+#define PERCUSSION_CONTACT_CONTACT_PARAMETERS_H
+
+#include <deal.II/base/parameter_handler.h>
+
+#include <string>
+#include <vector>
+
+namespace percussion
+{
+  namespace Contact
+  {
+    /**
+     * What the slave surface of a pair touches.
+     * - plane:    a rigid half-space {x : (x − p)·n ≤ 0}; the slave stays on the side n points to.
+     * - sphere:   the exterior of a rigid ball (center, radius); in 2D a disc.
+     * - cylinder: the exterior of a rigid infinite cylinder (axis point, axis direction, radius);
+     *             in 2D it is a disc like the sphere (the axis is ignored).
+     * - body:     another deformable surface of the same mesh (master boundary id), node-to-segment
+     *             (2D) / node-to-face (3D) with closest-point projection in the current configuration.
+     * Every rigid obstacle may translate with a prescribed velocity V(t) (paper §2: u_N = n·(v − V)).
+     */
+    enum class PairType
+    {
+      plane,
+      sphere,
+      cylinder,
+      body
+    };
+
+    /** Parameters of one contact pair (subsection `Contact/Pair i`). */
+    struct PairParameters
+    {
+      /** Name used in error messages, e.g. "Contact/Pair 2". */
+      std::string name;
+      PairType    type = PairType::plane;
+      /** Boundary id of the slave surface: its nodes are the contact points. */
+      unsigned int slave_boundary_id = 0;
+      /** Boundary id of the master surface (type body only). */
+      unsigned int master_boundary_id = 1;
+      /** Coulomb friction coefficient μ ≥ 0 (cone K_α, paper §2). */
+      double friction_coefficient = 0.;
+      /** Newton restitution coefficient e ∈ [0, 1] (u_N⁺ = −e u_N⁻). */
+      double restitution_coefficient = 0.;
+      /** Plane point / sphere center / cylinder axis point at t = 0 (2 or 3 entries). */
+      std::vector<double> point = {0., 0., 0.};
+      /** Plane normal pointing toward the slave side (normalised internally). */
+      std::vector<double> normal = {0., 0., 1.};
+      /** Sphere / cylinder radius. */
+      double radius = 1.;
+      /** Cylinder axis direction (normalised internally). */
+      std::vector<double> axis = {0., 0., 1.};
+      /** Obstacle velocity V(t): one muparser expression of t per component, separated by ';'. */
+      std::string obstacle_velocity = "0; 0; 0";
+      /**
+       * Reference direction projected on the tangent plane to build t1 (3D); empty means
+       * automatic (the coordinate axis least aligned with n).
+       */
+      std::vector<double> tangent_reference;
+    };
+
+    /**
+     * All parameters of the contact geometry layer, declared in and parsed from
+     * `subsection Contact` of a dealii::ParameterHandler.
+     *
+     * Because ParameterHandler declares entries statically, up to max_pairs subsections
+     * `Pair 1` … `Pair 8` are always declared; `Number of pairs` says how many are used.
+     *
+     * Errors in values (μ < 0, e ∉ [0,1], zero normal, non-positive radius, zero axis, wrong
+     * number of components) throw percussion::InputError naming the pair. Checks that need the
+     * mesh (boundary ids) are done by ContactGeometry.
+     */
+    struct ContactParameters
+    {
+      static constexpr unsigned int max_pairs = 8;
+
+      std::vector<PairParameters> pairs;
+      /** γ in the active-set prediction g + γ h u_N ≤ 0 (EQUATIONS.md eq. 55, talk). */
+      double gap_prediction_factor = 0.5;
+      /** Slave nodes farther than this from their obstacle / master surface are not tracked. */
+      double search_distance = 0.1;
+      /** Also require u_N ≤ 0 for a contact to be active (eq. 55, second condition). */
+      bool require_approaching = false;
+
+      static void declare_parameters(dealii::ParameterHandler &prm);
+      void        parse_parameters(dealii::ParameterHandler &prm);
+
+      /** Check the values that do not need the mesh; throws InputError. */
+      void validate() const;
+    };
+
+    /** "plane" | "sphere" | "cylinder" | "body" → PairType (throws InputError otherwise). */
+    PairType pair_type_from_string(const std::string &name, const std::string &context);
+    std::string to_string(PairType type);
+  } // namespace Contact
+} // namespace percussion
+
+#endif

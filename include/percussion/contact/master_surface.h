@@ -1,0 +1,105 @@
+#ifndef PERCUSSION_CONTACT_MASTER_SURFACE_H
+#define PERCUSSION_CONTACT_MASTER_SURFACE_H
+
+#include <percussion/contact/face_node_layout.h>
+
+#include <deal.II/base/bounding_box.h>
+#include <deal.II/base/point.h>
+#include <deal.II/base/tensor.h>
+#include <deal.II/dofs/dof_handler.h>
+#include <deal.II/lac/petsc_vector.h>
+#include <deal.II/numerics/rtree.h>
+
+#include <array>
+#include <vector>
+
+namespace percussion
+{
+  namespace Contact
+  {
+    /** One facet of a master surface in the current configuration. */
+    template <int dim>
+    struct MasterFacet
+    {
+      /** Current node positions x_b = X_b + q_b (FE_Q<dim-1> numbering). */
+      std::vector<dealii::Point<dim>> nodes;
+      /** DoF indices of the nodes, dim per node by component. */
+      std::vector<std::array<dealii::types::global_dof_index, dim>> dofs;
+      /** +1 if the parametric normal (∂x/∂ξ rotated by −90° in 2D, ∂x/∂ξ1 × ∂x/∂ξ2 in 3D) points out of the master body, −1 otherwise. */
+      double orientation = 1.;
+    };
+
+    /** Closest-point projection of a slave node onto a master surface. */
+    template <int dim>
+    struct MasterProjection
+    {
+      /** Signed distance: (x_s − x_m(ξ*))·n, > 0 outside the master body. */
+      double gap = 0.;
+      /** Unit normal at the projection, out of the master body (toward the slave). */
+      dealii::Tensor<1, dim> normal;
+      unsigned int           facet = 0;
+      dealii::Point<dim - 1> xi;
+      /** N_b(ξ*): the weight of master node b in x_m(ξ*). */
+      std::vector<double> weights;
+    };
+
+    /**
+     * The master surface of a body-to-body pair (node-to-segment in 2D, node-to-face in 3D).
+     *
+     * build() collects the facets with the master boundary id on the locally owned cells, in the
+     * current configuration x = X + q, and all-gathers them, so that every rank can project its own
+     * slave nodes (the master surface is a (dim−1)-dimensional set, its size is O(N^{(dim−1)/dim})).
+     * The facets' bounding boxes, enlarged by the search distance, go into an R-tree
+     * (boost::geometry via dealii::pack_rtree), so that a query costs O(log n_facets).
+     *
+     * The projection minimises |x_s − x_m(ξ)|² over ξ ∈ [0,1]^{dim−1} by Newton's method with
+     * bound constraints. At an interior minimiser x_s − x_m ∥ n, so d g/dt = n·(v_s − Σ_b N_b(ξ*) v_b):
+     * this is the column of H for the normal direction (large sliding, small strain).
+     */
+    template <int dim>
+    class MasterSurface
+    {
+    public:
+      MasterSurface(const dealii::FiniteElement<dim> &fe, dealii::types::boundary_id boundary_id);
+
+      /** Gather the facets (collective over the DoFHandler's communicator). */
+      void build(const dealii::DoFHandler<dim> &         dof_handler,
+                 const dealii::PETScWrappers::MPI::Vector &ghosted_displacement,
+                 double                                    search_distance);
+
+      /**
+       * Project @p x on the facets whose enlarged boxes contain it, skipping facets that have
+       * @p slave_dof among their DoFs (self contact of adjacent surfaces). A facet is rejected if the
+       * point lies behind it outside its extent (beside the master body). Returns false if no facet
+       * is accepted. Among accepted facets the one with the smallest distance wins.
+       */
+      bool project(const dealii::Point<dim> &           x,
+                   dealii::types::global_dof_index      slave_dof,
+                   MasterProjection<dim> &              projection) const;
+
+      const std::vector<MasterFacet<dim>> &get_facets() const
+      {
+        return facets;
+      }
+
+      const FaceNodeLayout<dim> &get_layout() const
+      {
+        return layout;
+      }
+
+    private:
+      /** Closest point on one facet; returns true if the projection is accepted. */
+      bool project_on_facet(const dealii::Point<dim> &x,
+                            unsigned int              facet_index,
+                            MasterProjection<dim> &   projection,
+                            double &                  distance) const;
+
+      dealii::types::boundary_id    boundary_id;
+      FaceNodeLayout<dim>           layout;
+      std::vector<MasterFacet<dim>> facets;
+      dealii::RTree<std::pair<dealii::BoundingBox<dim>, unsigned int>> tree;
+    };
+  } // namespace Contact
+} // namespace percussion
+
+#endif

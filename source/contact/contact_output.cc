@@ -1,0 +1,156 @@
+#include <percussion/contact/contact_point_output.h>
+#include <percussion/core/exceptions.h>
+
+#include <deal.II/base/mpi.h>
+#include <deal.II/base/utilities.h>
+
+#include <fstream>
+#include <functional>
+#include <iomanip>
+#include <sstream>
+
+namespace percussion
+{
+  namespace Contact
+  {
+    namespace
+    {
+      struct Field
+      {
+        std::string name;
+        std::string type;
+        unsigned int components;
+      };
+
+      /** Write one ASCII DataArray whose entries come from @p value(point, component). */
+      void write_array(std::ostream &out, const Field &field, const unsigned int n_points,
+                       const std::function<double(unsigned int, unsigned int)> &value)
+      {
+        out << "      <DataArray type=\"" << field.type << "\" Name=\"" << field.name
+            << "\" NumberOfComponents=\"" << field.components << "\" format=\"ascii\">\n";
+        for (unsigned int i = 0; i < n_points; ++i)
+          {
+            out << "       ";
+            for (unsigned int c = 0; c < field.components; ++c)
+              out << ' ' << value(i, c);
+            out << '\n';
+          }
+        out << "      </DataArray>\n";
+      }
+    } // namespace
+
+    template <int dim>
+    std::string write_contact_points_vtu(const ContactGeometry<dim> &geometry,
+                                         const ContactPointFields &  fields,
+                                         const std::string &         directory,
+                                         const std::string &         basename,
+                                         const unsigned int          step)
+    {
+      const auto &       points   = geometry.owned_points();
+      const unsigned int n_points = points.size();
+      if (!fields.status.empty() && fields.status.size() != n_points)
+        throw InputError("Contact output: status has " + std::to_string(fields.status.size()) +
+                         " entries for " + std::to_string(n_points) + " contact points");
+      if (!fields.reaction.empty() && fields.reaction.size() != dim * n_points)
+        throw InputError("Contact output: reaction needs dim entries per contact point");
+      if (!fields.slip_velocity.empty() && fields.slip_velocity.size() != dim * n_points)
+        throw InputError("Contact output: slip velocity needs dim entries per contact point");
+
+      const MPI_Comm     comm    = geometry.get_communicator();
+      const unsigned int rank    = dealii::Utilities::MPI::this_mpi_process(comm);
+      const unsigned int n_ranks = dealii::Utilities::MPI::n_mpi_processes(comm);
+      const std::string  stem    = basename + "-" + dealii::Utilities::int_to_string(step, 5);
+      const std::string  piece_name =
+        (n_ranks == 1) ? stem + ".vtu" : stem + "." + dealii::Utilities::int_to_string(rank, 4) + ".vtu";
+      const std::string prefix = directory.empty() ? std::string() : directory + "/";
+
+      // Vectors are padded to 3 components, as VTK expects.
+      auto vector_component = [](const dealii::Tensor<1, dim> &v, const unsigned int c) {
+        return c < dim ? v[c] : 0.;
+      };
+      std::vector<std::pair<Field, std::function<double(unsigned int, unsigned int)>>> arrays;
+      arrays.push_back({{"gap", "Float64", 1}, [&](unsigned int i, unsigned int) { return points[i].gap; }});
+      arrays.push_back({{"normal", "Float64", 3},
+                        [&](unsigned int i, unsigned int c) { return vector_component(points[i].frame.vectors[0], c); }});
+      arrays.push_back({{"tangent1", "Float64", 3},
+                        [&](unsigned int i, unsigned int c) { return vector_component(points[i].frame.vectors[1], c); }});
+      if (dim == 3)
+        arrays.push_back({{"tangent2", "Float64", 3}, [&](unsigned int i, unsigned int c) {
+                            return vector_component(points[i].frame.vectors[dim - 1], c);
+                          }});
+      arrays.push_back({{"pair", "Int32", 1}, [&](unsigned int i, unsigned int) { return double(points[i].pair + 1); }});
+      arrays.push_back({{"friction", "Float64", 1},
+                        [&](unsigned int i, unsigned int) { return points[i].friction_coefficient; }});
+      arrays.push_back({{"restitution", "Float64", 1},
+                        [&](unsigned int i, unsigned int) { return points[i].restitution_coefficient; }});
+      arrays.push_back({{"active", "Int32", 1}, [&](unsigned int i, unsigned int) { return points[i].active ? 1. : 0.; }});
+      if (!fields.status.empty())
+        arrays.push_back({{"status", "Int32", 1},
+                          [&](unsigned int i, unsigned int) { return double(static_cast<int>(fields.status[i])); }});
+      if (!fields.reaction.empty())
+        {
+          arrays.push_back({{"reaction", "Float64", 3}, [&](unsigned int i, unsigned int c) {
+                              return c < dim ? fields.reaction[dim * i + c] : 0.;
+                            }});
+          arrays.push_back({{"reaction_vector", "Float64", 3}, [&](unsigned int i, unsigned int c) {
+                              dealii::Tensor<1, dim> r;
+                              for (unsigned int k = 0; k < dim; ++k)
+                                r += fields.reaction[dim * i + k] * points[i].frame.vectors[k];
+                              return vector_component(r, c);
+                            }});
+        }
+      if (!fields.slip_velocity.empty())
+        arrays.push_back({{"slip_velocity", "Float64", 3}, [&](unsigned int i, unsigned int c) {
+                            return c < dim ? fields.slip_velocity[dim * i + c] : 0.;
+                          }});
+
+      {
+        std::ofstream out(prefix + piece_name);
+        if (!out)
+          throw InputError("Contact output: cannot write " + prefix + piece_name);
+        out << std::setprecision(16);
+        out << "<?xml version=\"1.0\"?>\n"
+            << "<VTKFile type=\"UnstructuredGrid\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
+            << "  <UnstructuredGrid>\n"
+            << "    <Piece NumberOfPoints=\"" << n_points << "\" NumberOfCells=\"" << n_points << "\">\n"
+            << "    <Points>\n";
+        write_array(out, {"position", "Float64", 3}, n_points,
+                    [&](unsigned int i, unsigned int c) { return c < dim ? points[i].position[c] : 0.; });
+        out << "    </Points>\n    <Cells>\n";
+        write_array(out, {"connectivity", "Int64", 1}, n_points, [](unsigned int i, unsigned int) { return double(i); });
+        write_array(out, {"offsets", "Int64", 1}, n_points, [](unsigned int i, unsigned int) { return double(i + 1); });
+        write_array(out, {"types", "UInt8", 1}, n_points, [](unsigned int, unsigned int) { return 1.; });
+        out << "    </Cells>\n    <PointData>\n";
+        for (const auto &array : arrays)
+          write_array(out, array.first, n_points, array.second);
+        out << "    </PointData>\n    </Piece>\n  </UnstructuredGrid>\n</VTKFile>\n";
+      }
+
+      if (n_ranks == 1)
+        return piece_name;
+      if (rank == 0)
+        {
+          std::ofstream out(prefix + stem + ".pvtu");
+          if (!out)
+            throw InputError("Contact output: cannot write " + prefix + stem + ".pvtu");
+          out << "<?xml version=\"1.0\"?>\n"
+              << "<VTKFile type=\"PUnstructuredGrid\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
+              << "  <PUnstructuredGrid GhostLevel=\"0\">\n    <PPointData>\n";
+          for (const auto &array : arrays)
+            out << "      <PDataArray type=\"" << array.first.type << "\" Name=\"" << array.first.name
+                << "\" NumberOfComponents=\"" << array.first.components << "\"/>\n";
+          out << "    </PPointData>\n    <PPoints>\n"
+              << "      <PDataArray type=\"Float64\" NumberOfComponents=\"3\"/>\n    </PPoints>\n";
+          for (unsigned int r = 0; r < n_ranks; ++r)
+            out << "    <Piece Source=\"" << stem << "." << dealii::Utilities::int_to_string(r, 4) << ".vtu\"/>\n";
+          out << "  </PUnstructuredGrid>\n</VTKFile>\n";
+        }
+      return stem + ".pvtu";
+    }
+
+    template std::string write_contact_points_vtu<2>(const ContactGeometry<2> &, const ContactPointFields &,
+                                                     const std::string &, const std::string &, unsigned int);
+    template std::string write_contact_points_vtu<3>(const ContactGeometry<3> &, const ContactPointFields &,
+                                                     const std::string &, const std::string &, unsigned int);
+  } // namespace Contact
+} // namespace percussion

@@ -1,0 +1,208 @@
+#include <percussion/contact/contact_parameters.h>
+#include <percussion/core/exceptions.h>
+
+#include <deal.II/base/utilities.h>
+
+#include <cmath>
+
+namespace percussion
+{
+  namespace Contact
+  {
+    namespace
+    {
+      std::vector<double> parse_vector(const std::string &text, const std::string &context)
+      {
+        std::vector<double> values;
+        for (const std::string &entry : dealii::Utilities::split_string_list(text, ','))
+          {
+            try
+              {
+                values.push_back(dealii::Utilities::string_to_double(entry));
+              }
+            catch (...)
+              {
+                throw InputError(context + ": '" + text + "' is not a list of numbers");
+              }
+          }
+        return values;
+      }
+
+      double norm(const std::vector<double> &v)
+      {
+        double s = 0;
+        for (const double x : v)
+          s += x * x;
+        return std::sqrt(s);
+      }
+    } // namespace
+
+    PairType pair_type_from_string(const std::string &name, const std::string &context)
+    {
+      if (name == "plane")
+        return PairType::plane;
+      if (name == "sphere")
+        return PairType::sphere;
+      if (name == "cylinder")
+        return PairType::cylinder;
+      if (name == "body")
+        return PairType::body;
+      throw InputError(context + ": unknown pair type '" + name +
+                       "' (admissible: plane|sphere|cylinder|body)");
+    }
+
+    std::string to_string(const PairType type)
+    {
+      switch (type)
+        {
+          case PairType::plane:
+            return "plane";
+          case PairType::sphere:
+            return "sphere";
+          case PairType::cylinder:
+            return "cylinder";
+          case PairType::body:
+            return "body";
+        }
+      return "unknown";
+    }
+
+    void ContactParameters::declare_parameters(dealii::ParameterHandler &prm)
+    {
+      using dealii::Patterns::Bool;
+      using dealii::Patterns::Double;
+      using dealii::Patterns::Integer;
+      using dealii::Patterns::List;
+      using dealii::Patterns::Selection;
+      prm.enter_subsection("Contact");
+      {
+        prm.declare_entry("Number of pairs", "0", Integer(0, max_pairs),
+                          "How many of the subsections 'Pair 1' ... 'Pair 8' are used.");
+        prm.declare_entry("Gap prediction factor", "0.5", Double(0.),
+                          "gamma >= 0 in the active-set rule g + gamma h u_N <= 0 "
+                          "(EQUATIONS.md eq. 55).");
+        prm.declare_entry("Search distance", "0.1", Double(0.),
+                          "Slave nodes whose distance to the obstacle or master surface is at most "
+                          "this are tracked as contact candidates (columns of H). Choose it larger "
+                          "than the largest motion per time step plus an element size.");
+        prm.declare_entry("Require approaching", "false", Bool(),
+                          "If true, a candidate is active only if in addition u_N <= 0 "
+                          "(second condition of eq. 55).");
+        for (unsigned int i = 1; i <= max_pairs; ++i)
+          {
+            prm.enter_subsection("Pair " + std::to_string(i));
+            prm.declare_entry("Type", "plane", Selection("plane|sphere|cylinder|body"),
+                              "What the slave surface touches: a rigid plane, the exterior of a "
+                              "rigid sphere or cylinder (a disc in 2D), or a master surface of a "
+                              "deformable body of the same mesh (body).");
+            prm.declare_entry("Slave boundary id", "0", Integer(0),
+                              "Boundary id of the slave surface; its nodes are the contact points.");
+            prm.declare_entry("Master boundary id", "1", Integer(0),
+                              "Boundary id of the master surface (Type = body only).");
+            prm.declare_entry("Friction coefficient", "0", Double(),
+                              "Coulomb friction coefficient mu >= 0.");
+            prm.declare_entry("Restitution coefficient", "0", Double(),
+                              "Newton restitution coefficient e in [0, 1].");
+            prm.declare_entry("Point", "0, 0, 0", List(Double(), 2, 3),
+                              "Plane point, sphere center or cylinder axis point at t = 0 "
+                              "(dim entries; a third entry in 2D must be 0).");
+            prm.declare_entry("Normal", "0, 0, 1", List(Double(), 2, 3),
+                              "Plane normal, pointing from the obstacle toward the slave body.");
+            prm.declare_entry("Radius", "1", Double(),
+                              "Sphere or cylinder radius (> 0).");
+            prm.declare_entry("Axis", "0, 0, 1", List(Double(), 2, 3),
+                              "Cylinder axis direction (3D; ignored in 2D).");
+            prm.declare_entry("Obstacle velocity", "0; 0; 0", dealii::Patterns::Anything(),
+                              "Velocity of the rigid obstacle as a function of time t: one "
+                              "muparser expression per component separated by ';' "
+                              "(e.g. '0; -0.1*t'). The obstacle translates by its time integral.");
+            prm.declare_entry("Tangent reference direction", "", List(Double(), 0, 3),
+                              "Direction projected on the tangent plane to build t1 in 3D; "
+                              "empty = automatic (coordinate axis least aligned with n).");
+            prm.leave_subsection();
+          }
+      }
+      prm.leave_subsection();
+    }
+
+    void ContactParameters::parse_parameters(dealii::ParameterHandler &prm)
+    {
+      pairs.clear();
+      prm.enter_subsection("Contact");
+      {
+        const unsigned int n_pairs = prm.get_integer("Number of pairs");
+        gap_prediction_factor      = prm.get_double("Gap prediction factor");
+        search_distance            = prm.get_double("Search distance");
+        require_approaching        = prm.get_bool("Require approaching");
+        for (unsigned int i = 1; i <= n_pairs; ++i)
+          {
+            PairParameters pair;
+            pair.name = "Contact/Pair " + std::to_string(i);
+            prm.enter_subsection("Pair " + std::to_string(i));
+            pair.type = pair_type_from_string(prm.get("Type"), pair.name);
+            pair.slave_boundary_id       = prm.get_integer("Slave boundary id");
+            pair.master_boundary_id      = prm.get_integer("Master boundary id");
+            pair.friction_coefficient    = prm.get_double("Friction coefficient");
+            pair.restitution_coefficient = prm.get_double("Restitution coefficient");
+            pair.point                   = parse_vector(prm.get("Point"), pair.name + "/Point");
+            pair.normal                  = parse_vector(prm.get("Normal"), pair.name + "/Normal");
+            pair.radius                  = prm.get_double("Radius");
+            pair.axis                    = parse_vector(prm.get("Axis"), pair.name + "/Axis");
+            pair.obstacle_velocity       = prm.get("Obstacle velocity");
+            pair.tangent_reference =
+              parse_vector(prm.get("Tangent reference direction"),
+                           pair.name + "/Tangent reference direction");
+            prm.leave_subsection();
+            pairs.push_back(pair);
+          }
+      }
+      prm.leave_subsection();
+      validate();
+    }
+
+    void ContactParameters::validate() const
+    {
+      if (!(gap_prediction_factor >= 0.))
+        throw InputError("Contact/Gap prediction factor must be >= 0");
+      if (!(search_distance >= 0.))
+        throw InputError("Contact/Search distance must be >= 0");
+      for (const PairParameters &pair : pairs)
+        {
+          if (!(pair.friction_coefficient >= 0.))
+            throw InputError(pair.name + ": friction coefficient " +
+                             std::to_string(pair.friction_coefficient) + " is negative (need mu >= 0)");
+          if (!(pair.restitution_coefficient >= 0. && pair.restitution_coefficient <= 1.))
+            throw InputError(pair.name + ": restitution coefficient " +
+                             std::to_string(pair.restitution_coefficient) +
+                             " is outside [0, 1]");
+          switch (pair.type)
+            {
+              case PairType::plane:
+                if (!(norm(pair.normal) > 0.))
+                  throw InputError(pair.name + ": degenerate plane obstacle, the normal is zero");
+                break;
+              case PairType::sphere:
+                if (!(pair.radius > 0.))
+                  throw InputError(pair.name + ": degenerate sphere obstacle, radius " +
+                                   std::to_string(pair.radius) + " is not positive");
+                break;
+              case PairType::cylinder:
+                if (!(pair.radius > 0.))
+                  throw InputError(pair.name + ": degenerate cylinder obstacle, radius " +
+                                   std::to_string(pair.radius) + " is not positive");
+                if (!(norm(pair.axis) > 0.))
+                  throw InputError(pair.name + ": degenerate cylinder obstacle, the axis is zero");
+                break;
+              case PairType::body:
+                if (pair.master_boundary_id == pair.slave_boundary_id)
+                  throw InputError(pair.name + ": master boundary id " +
+                                   std::to_string(pair.master_boundary_id) +
+                                   " equals the slave boundary id (they must be different surfaces)");
+                break;
+            }
+          if (!pair.tangent_reference.empty() && !(norm(pair.tangent_reference) > 0.))
+            throw InputError(pair.name + ": tangent reference direction is zero");
+        }
+    }
+  } // namespace Contact
+} // namespace percussion

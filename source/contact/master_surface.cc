@@ -1,0 +1,299 @@
+#include <percussion/contact/master_surface.h>
+
+#include <deal.II/base/mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+
+namespace percussion
+{
+  namespace Contact
+  {
+    namespace
+    {
+      /** Parametric normal of a facet from its tangent vectors ∂x/∂ξ_j. */
+      template <int dim>
+      dealii::Tensor<1, dim> parametric_normal(const std::array<dealii::Tensor<1, dim>, dim - 1> &tangents)
+      {
+        dealii::Tensor<1, dim> n;
+        if constexpr (dim == 2)
+          {
+            n[0] = tangents[0][1];
+            n[1] = -tangents[0][0];
+          }
+        else
+          n = dealii::cross_product_3d(tangents[0], tangents[1]);
+        return n;
+      }
+
+      /** x(ξ), ∂x/∂ξ_j and ∂²x/∂ξ_j∂ξ_k of a facet. */
+      template <int dim>
+      struct FacetEvaluation
+      {
+        dealii::Point<dim>                                     x;
+        std::array<dealii::Tensor<1, dim>, dim - 1>            tangents;
+        std::array<std::array<dealii::Tensor<1, dim>, dim - 1>, dim - 1> second;
+      };
+
+      template <int dim>
+      FacetEvaluation<dim> evaluate(const dealii::FE_Q<dim - 1> &         fe,
+                                    const std::vector<dealii::Point<dim>> &nodes,
+                                    const dealii::Point<dim - 1> &        xi,
+                                    const bool                            with_second)
+      {
+        FacetEvaluation<dim> e;
+        for (unsigned int b = 0; b < nodes.size(); ++b)
+          {
+            e.x += fe.shape_value(b, xi) * nodes[b];
+            const dealii::Tensor<1, dim - 1> g = fe.shape_grad(b, xi);
+            for (unsigned int j = 0; j < dim - 1; ++j)
+              e.tangents[j] += g[j] * nodes[b];
+            if (with_second)
+              {
+                const dealii::Tensor<2, dim - 1> gg = fe.shape_grad_grad(b, xi);
+                for (unsigned int j = 0; j < dim - 1; ++j)
+                  for (unsigned int k = 0; k < dim - 1; ++k)
+                    e.second[j][k] += gg[j][k] * nodes[b];
+              }
+          }
+        return e;
+      }
+    } // namespace
+
+    template <int dim>
+    MasterSurface<dim>::MasterSurface(const dealii::FiniteElement<dim> &fe,
+                                      const dealii::types::boundary_id  boundary_id)
+      : boundary_id(boundary_id)
+      , layout(fe)
+    {}
+
+    template <int dim>
+    void MasterSurface<dim>::build(const dealii::DoFHandler<dim> &          dof_handler,
+                                   const dealii::PETScWrappers::MPI::Vector &ghosted_displacement,
+                                   const double                              search_distance)
+    {
+      const unsigned int n_nodes = layout.nodes_per_face();
+      std::vector<double>                          local_coordinates;
+      std::vector<dealii::types::global_dof_index> local_dofs;
+      std::vector<std::array<dealii::types::global_dof_index, dim>> node_dofs;
+      std::vector<dealii::Point<dim>>                               reference;
+      for (const auto &cell : dof_handler.active_cell_iterators())
+        if (cell->is_locally_owned())
+          for (const unsigned int f : cell->face_indices())
+            if (cell->face(f)->at_boundary() && cell->face(f)->boundary_id() == boundary_id)
+              {
+                const auto face = cell->face(f);
+                layout.get_nodes(face, node_dofs, reference);
+                std::vector<dealii::Point<dim>> current(n_nodes);
+                for (unsigned int b = 0; b < n_nodes; ++b)
+                  {
+                    current[b] = reference[b];
+                    for (unsigned int c = 0; c < dim; ++c)
+                      {
+                        current[b][c] += ghosted_displacement(node_dofs[b][c]);
+                        local_dofs.push_back(node_dofs[b][c]);
+                      }
+                    for (unsigned int c = 0; c < dim; ++c)
+                      local_coordinates.push_back(current[b][c]);
+                  }
+                // The orientation is a property of the reference configuration: with small
+                // strains the parametric normal never turns over.
+                dealii::Point<dim - 1> center;
+                for (unsigned int j = 0; j < dim - 1; ++j)
+                  center[j] = 0.5;
+                const auto e = evaluate<dim>(layout.facet_fe(), reference, center, false);
+                const double side = parametric_normal<dim>(e.tangents) * (face->center() - cell->center());
+                local_coordinates.push_back(side >= 0. ? 1. : -1.);
+              }
+
+      const MPI_Comm comm = dof_handler.get_triangulation().get_communicator();
+      const auto all_coordinates = dealii::Utilities::MPI::all_gather(comm, local_coordinates);
+      const auto all_dofs        = dealii::Utilities::MPI::all_gather(comm, local_dofs);
+
+      facets.clear();
+      const unsigned int doubles_per_facet = n_nodes * dim + 1;
+      for (unsigned int rank = 0; rank < all_coordinates.size(); ++rank)
+        {
+          const unsigned int n_rank_facets = all_coordinates[rank].size() / doubles_per_facet;
+          for (unsigned int i = 0; i < n_rank_facets; ++i)
+            {
+              MasterFacet<dim> facet;
+              facet.nodes.resize(n_nodes);
+              facet.dofs.resize(n_nodes);
+              for (unsigned int b = 0; b < n_nodes; ++b)
+                for (unsigned int c = 0; c < dim; ++c)
+                  {
+                    facet.nodes[b][c] = all_coordinates[rank][i * doubles_per_facet + b * dim + c];
+                    facet.dofs[b][c]  = all_dofs[rank][i * n_nodes * dim + b * dim + c];
+                  }
+              facet.orientation = all_coordinates[rank][i * doubles_per_facet + n_nodes * dim];
+              facets.push_back(std::move(facet));
+            }
+        }
+
+      // Bounding boxes of the current facets, enlarged by the search distance: a slave node
+      // can only be tracked by a facet whose box contains it.
+      std::vector<std::pair<dealii::BoundingBox<dim>, unsigned int>> boxes;
+      boxes.reserve(facets.size());
+      for (unsigned int i = 0; i < facets.size(); ++i)
+        {
+          dealii::BoundingBox<dim> box(facets[i].nodes);
+          box.extend(search_distance);
+          boxes.emplace_back(box, i);
+        }
+      tree = dealii::pack_rtree(boxes);
+    }
+
+    template <int dim>
+    bool MasterSurface<dim>::project_on_facet(const dealii::Point<dim> &x,
+                                              const unsigned int        facet_index,
+                                              MasterProjection<dim> &   projection,
+                                              double &                  distance) const
+    {
+      const MasterFacet<dim> &     facet = facets[facet_index];
+      const dealii::FE_Q<dim - 1> &fe    = layout.facet_fe();
+      constexpr int                m     = dim - 1;
+
+      dealii::Point<m> xi;
+      for (unsigned int j = 0; j < m; ++j)
+        xi[j] = 0.5;
+      // Newton's method for min ½|x − x(ξ)|² on [0,1]^m, with the bounds handled by fixing the
+      // coordinates that sit on a bound and whose gradient pushes outward (projected Newton).
+      for (unsigned int iteration = 0; iteration < 50; ++iteration)
+        {
+          const auto                   e = evaluate<dim>(fe, facet.nodes, xi, true);
+          const dealii::Tensor<1, dim> d = x - e.x;
+          double gradient[m], hessian[m][m], gauss_newton[m][m];
+          bool   free_coordinate[m];
+          for (unsigned int j = 0; j < m; ++j)
+            {
+              gradient[j] = -(e.tangents[j] * d);
+              for (unsigned int k = 0; k < m; ++k)
+                {
+                  gauss_newton[j][k] = e.tangents[j] * e.tangents[k];
+                  hessian[j][k]      = gauss_newton[j][k] - d * e.second[j][k];
+                }
+              free_coordinate[j] = !((xi[j] <= 0. && gradient[j] > 0.) || (xi[j] >= 1. && gradient[j] < 0.));
+            }
+          // Solve the reduced system on the free coordinates; fall back to Gauss–Newton if the
+          // Hessian is not positive definite there (strongly curved facet, far point).
+          double step[m] = {};
+          for (unsigned int attempt = 0; attempt < 2; ++attempt)
+            {
+              const auto &A = (attempt == 0) ? hessian : gauss_newton;
+              bool        ok = true;
+              if (m == 1 || !free_coordinate[1] || !free_coordinate[0])
+                {
+                  for (unsigned int j = 0; j < m; ++j)
+                    {
+                      step[j] = 0.;
+                      if (free_coordinate[j])
+                        {
+                          if (A[j][j] > 0.)
+                            step[j] = -gradient[j] / A[j][j];
+                          else
+                            ok = false;
+                        }
+                    }
+                }
+              else
+                {
+                  const double det = A[0][0] * A[1][1] - A[0][1] * A[1][0];
+                  if (A[0][0] > 0. && det > 0.)
+                    {
+                      step[0] = -(A[1][1] * gradient[0] - A[0][1] * gradient[m - 1]) / det;
+                      step[m - 1] = -(-A[1][0] * gradient[0] + A[0][0] * gradient[m - 1]) / det;
+                    }
+                  else
+                    ok = false;
+                }
+              if (ok)
+                break;
+            }
+          double change = 0.;
+          for (unsigned int j = 0; j < m; ++j)
+            {
+              const double updated = std::min(1., std::max(0., xi[j] + step[j]));
+              change               = std::max(change, std::abs(updated - xi[j]));
+              xi[j]                = updated;
+            }
+          if (change < 1e-15)
+            break;
+        }
+
+      const auto                   e = evaluate<dim>(fe, facet.nodes, xi, false);
+      const dealii::Tensor<1, dim> d = x - e.x;
+      dealii::Tensor<1, dim>       n = parametric_normal<dim>(e.tangents);
+      n *= facet.orientation / n.norm();
+      double size = 0.;
+      for (unsigned int j = 0; j < m; ++j)
+        size = std::max(size, e.tangents[j].norm());
+      distance                = d.norm();
+      const double normal_part = d * n;
+      const double tangential  = (d - normal_part * n).norm();
+      if (tangential <= 1e-10 * std::max(distance, size))
+        {
+          // The usual case: the projection is orthogonal, the gap is the normal distance.
+          projection.normal = n;
+          projection.gap    = normal_part;
+        }
+      else if (normal_part < 0.)
+        // Behind the facet and outside its extent: beside the master body, not a contact.
+        return false;
+      else
+        {
+          // In front of a facet edge or corner: the closest point is on the facet boundary and
+          // the distance function's gradient is the direction from that point.
+          projection.normal = d / distance;
+          projection.gap    = distance;
+        }
+      projection.facet = facet_index;
+      projection.xi    = xi;
+      projection.weights.resize(facet.nodes.size());
+      for (unsigned int b = 0; b < facet.nodes.size(); ++b)
+        projection.weights[b] = fe.shape_value(b, xi);
+      return true;
+    }
+
+    template <int dim>
+    bool MasterSurface<dim>::project(const dealii::Point<dim> &            x,
+                                     const dealii::types::global_dof_index slave_dof,
+                                     MasterProjection<dim> &               projection) const
+    {
+      namespace bgi = boost::geometry::index;
+      std::vector<std::pair<dealii::BoundingBox<dim>, unsigned int>> hits;
+      tree.query(bgi::intersects(x), std::back_inserter(hits));
+      // Deterministic order independent of the tree layout.
+      std::sort(hits.begin(), hits.end(),
+                [](const auto &a, const auto &b) { return a.second < b.second; });
+      bool   found         = false;
+      double best_distance = 0.;
+      MasterProjection<dim> candidate;
+      for (const auto &hit : hits)
+        {
+          const MasterFacet<dim> &facet = facets[hit.second];
+          bool                    adjacent = false;
+          for (const auto &node : facet.dofs)
+            for (const auto dof : node)
+              if (dof == slave_dof)
+                adjacent = true;
+          if (adjacent)
+            continue;
+          double distance = 0.;
+          if (!project_on_facet(x, hit.second, candidate, distance))
+            continue;
+          if (!found || distance < best_distance)
+            {
+              found         = true;
+              best_distance = distance;
+              projection    = candidate;
+            }
+        }
+      return found;
+    }
+
+    template class MasterSurface<2>;
+    template class MasterSurface<3>;
+  } // namespace Contact
+} // namespace percussion
