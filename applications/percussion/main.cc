@@ -1,0 +1,94 @@
+// The percussion driver: reads a parameter file, chooses the dimension from it, runs the simulation.
+#include <deal.II/base/mpi.h>
+#include <deal.II/base/parameter_handler.h>
+
+#include <percussion/core/exceptions.h>
+#include <percussion/simulator/run_parameters.h>
+#include <percussion/simulator/simulator.h>
+
+#include <iostream>
+#include <string>
+
+namespace
+{
+  const char *usage =
+    "percussion: finite-element elastodynamics with unilateral contact, impact and Coulomb friction.\n"
+    "\n"
+    "Usage:\n"
+    "  percussion FILE.prm            run the simulation described by FILE.prm\n"
+    "  percussion --print-parameters  print every parameter with its default, pattern and help\n"
+    "  percussion --help              this text\n"
+    "\n"
+    "Run in parallel with: mpirun -np N percussion FILE.prm\n"
+    "Output: <Output/Directory>/statistics.csv (one row per step: energies, works, energy-balance\n"
+    "residual), solution_*.pvtu/.vtu and solution.pvd for ParaView.\n"
+    "Exit status: 0 success, 1 bad input, 2 numerical failure, 3 other error.\n";
+
+  template <int dim>
+  void run(const percussion::RunParameters &parameters)
+  {
+    percussion::Simulator<dim> simulator(parameters, MPI_COMM_WORLD, std::cout);
+    simulator.run();
+  }
+} // namespace
+
+int main(int argc, char **argv)
+{
+  dealii::Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
+  const bool root = dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
+  if (argc != 2)
+    {
+      if (root)
+        std::cerr << usage;
+      return 1;
+    }
+  const std::string argument = argv[1];
+  if (argument == "--help" || argument == "-h")
+    {
+      if (root)
+        std::cout << usage;
+      return 0;
+    }
+  if (argument == "--print-parameters")
+    {
+      dealii::ParameterHandler prm;
+      percussion::RunParameters::declare_parameters(prm);
+      if (root)
+        prm.print_parameters(std::cout, dealii::ParameterHandler::Text);
+      return 0;
+    }
+  try
+    {
+      const percussion::RunParameters parameters = percussion::RunParameters::from_file(argument);
+      switch (parameters.dimension)
+        {
+          case 1:
+            run<1>(parameters);
+            break;
+          case 2:
+            run<2>(parameters);
+            break;
+          default:
+            run<3>(parameters);
+        }
+    }
+  catch (const percussion::InputError &error)
+    {
+      if (root)
+        std::cerr << "percussion: input error: " << error.what() << std::endl;
+      return 1;
+    }
+  catch (const percussion::SolverError &error)
+    {
+      if (root)
+        std::cerr << "percussion: numerical failure: " << error.what() << std::endl;
+      return 2;
+    }
+  catch (const std::exception &error)
+    {
+      if (root)
+        std::cerr << "percussion: error: " << error.what() << std::endl;
+      return 3;
+    }
+  return 0;
+}

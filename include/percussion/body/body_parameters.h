@@ -1,0 +1,70 @@
+#ifndef PERCUSSION_BODY_BODY_PARAMETERS_H
+#define PERCUSSION_BODY_BODY_PARAMETERS_H
+
+#include <deal.II/base/parameter_handler.h>
+
+#include <percussion/core/function_parsing.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace percussion::Body
+{
+  /// Isotropic linear elastic material (plane strain in 2D, uniaxial stress E in 1D).
+  struct Material
+  {
+    double youngs_modulus;
+    double poissons_ratio;
+    double density;
+
+    double lame_lambda() const
+    {
+      return youngs_modulus * poissons_ratio / ((1 + poissons_ratio) * (1 - 2 * poissons_ratio));
+    }
+    double lame_mu() const { return youngs_modulus / (2 * (1 + poissons_ratio)); }
+  };
+
+  /// A set of boundary ids with the displacement components they constrain.
+  struct ConstrainedBoundary
+  {
+    unsigned int      boundary_id;
+    std::vector<bool> components; ///< size dim
+  };
+
+  /**
+   * The deformable bodies: `subsection Materials`, `Damping`, `Loads`, `Boundary conditions` and
+   * `Initial conditions`. All functions are of (x, t) with the named `Function constants`
+   * (see FunctionExpression), vector-valued with dim components.
+   */
+  struct BodyParameters
+  {
+    std::map<unsigned int, Material> materials; ///< by material id
+
+    /// Rayleigh damping C = αM + βK (paper eq. (1c)); β is also the Kelvin–Voigt viscosity time.
+    double rayleigh_alpha = 0;
+    double rayleigh_beta = 0;
+
+    std::vector<double>       gravity;      ///< acceleration, dim components
+    FunctionExpression        body_force;   ///< force per unit volume
+    std::vector<unsigned int> traction_boundary_ids;
+    FunctionExpression        traction;     ///< force per unit area
+
+    std::vector<ConstrainedBoundary> fixed_boundaries;
+    std::vector<ConstrainedBoundary> prescribed_boundaries;
+    FunctionExpression               prescribed_displacement;
+
+    FunctionExpression initial_displacement;
+    FunctionExpression initial_velocity;
+
+    std::map<std::string, double> function_constants;
+
+    static void declare_parameters(dealii::ParameterHandler &prm);
+    /// @throws InputError naming the entry for malformed or inadmissible values.
+    void parse_parameters(dealii::ParameterHandler &prm,
+                          unsigned int dim,
+                          const std::map<std::string, double> &constants);
+  };
+} // namespace percussion::Body
+
+#endif

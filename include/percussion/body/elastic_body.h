@@ -1,0 +1,102 @@
+#ifndef PERCUSSION_BODY_ELASTIC_BODY_H
+#define PERCUSSION_BODY_ELASTIC_BODY_H
+
+#include <deal.II/base/function_parser.h>
+#include <deal.II/base/index_set.h>
+#include <deal.II/dofs/dof_handler.h>
+#include <deal.II/fe/fe_system.h>
+#include <deal.II/fe/mapping_q1.h>
+#include <deal.II/grid/tria.h>
+#include <deal.II/lac/petsc_sparse_matrix.h>
+#include <deal.II/lac/petsc_vector.h>
+#include <deal.II/numerics/data_postprocessor.h>
+
+#include <percussion/body/body_parameters.h>
+
+#include <memory>
+#include <vector>
+
+namespace percussion::Body
+{
+  /**
+   * Linear viscoelastic bodies discretised with Q1/Q2 Lagrange elements: the matrices and load of
+   * M v' + C v + K q = F (paper eq. (1)), with C = αM + βK, distributed over MPI ranks.
+   *
+   * M and K are assembled unconstrained (Dirichlet conditions are imposed on the velocity by the
+   * time integrator, so that the discrete energy identity (56) can account for support reactions).
+   */
+  template <int dim>
+  class ElasticBody
+  {
+  public:
+    ElasticBody(const BodyParameters &parameters,
+                unsigned int fe_degree,
+                double cross_section_area,
+                dealii::Triangulation<dim> &triangulation,
+                MPI_Comm communicator);
+
+    /// Distributes DoFs and assembles M and K. @throws InputError if a cell's material id has no
+    /// material or a boundary id named in the parameters does not exist in the mesh.
+    void setup();
+
+    const dealii::DoFHandler<dim> &get_dof_handler() const { return dof_handler; }
+    const dealii::FESystem<dim>   &get_fe() const { return fe; }
+    const dealii::IndexSet        &locally_owned_dofs() const { return owned_dofs; }
+    const dealii::IndexSet        &locally_relevant_dofs() const { return relevant_dofs; }
+
+    const dealii::PETScWrappers::MPI::SparseMatrix &mass_matrix() const { return mass; }
+    const dealii::PETScWrappers::MPI::SparseMatrix &stiffness_matrix() const { return stiffness; }
+    double rayleigh_alpha() const { return parameters.rayleigh_alpha; }
+    double rayleigh_beta() const { return parameters.rayleigh_beta; }
+
+    /// Whether any load is applied, and whether it changes in time.
+    bool has_external_force() const { return has_force; }
+    bool external_force_depends_on_time() const { return force_depends_on_time; }
+    /// F(t): gravity ρg, body force b(x,t) and tractions t(x,t) on their boundary ids.
+    void assemble_external_force(double time, dealii::PETScWrappers::MPI::Vector &force) const;
+
+    /// Locally owned DoFs with a Dirichlet condition (fixed or prescribed), sorted.
+    const std::vector<dealii::types::global_dof_index> &constrained_dofs() const { return constrained; }
+    /// Whether some constrained DoFs follow a non-zero prescribed displacement.
+    bool has_prescribed_motion() const { return prescribed_motion; }
+    /// The prescribed displacement at time t for every entry of constrained_dofs() (0 where fixed).
+    void prescribed_displacement(double time, std::vector<double> &values) const;
+
+    /// Interpolates the initial displacement and velocity; constrained DoFs get their boundary values.
+    void initial_conditions(double time,
+                            dealii::PETScWrappers::MPI::Vector &displacement,
+                            dealii::PETScWrappers::MPI::Vector &velocity) const;
+
+    const Material &material(dealii::types::material_id id) const { return parameters.materials.at(id); }
+
+    /// Computes the stress tensor (6 or 4 or 1 components) and von Mises stress for DataOut.
+    std::unique_ptr<dealii::DataPostprocessor<dim>> make_stress_postprocessor() const;
+
+  private:
+    void check_mesh_ids() const;
+    void assemble_mass_and_stiffness();
+    void collect_constrained_dofs();
+
+    const BodyParameters      &parameters;
+    const double               thickness_factor;
+    dealii::Triangulation<dim> &triangulation;
+    MPI_Comm                   communicator;
+    dealii::FESystem<dim>      fe;
+    dealii::MappingQ1<dim>     mapping;
+    dealii::DoFHandler<dim>    dof_handler;
+    dealii::IndexSet           owned_dofs, relevant_dofs;
+
+    dealii::PETScWrappers::MPI::SparseMatrix mass, stiffness;
+
+    std::unique_ptr<dealii::FunctionParser<dim>> body_force, traction, prescribed, initial_q, initial_v;
+    bool has_force = false, force_depends_on_time = false, prescribed_motion = false;
+
+    std::vector<dealii::types::global_dof_index> constrained;
+    /// Index into constrained of the DoFs that follow the prescribed displacement.
+    std::vector<std::size_t> prescribed_entries;
+    std::vector<dealii::Point<dim>> prescribed_support_points;
+    std::vector<unsigned int>       prescribed_components;
+  };
+} // namespace percussion::Body
+
+#endif

@@ -1,0 +1,62 @@
+#ifndef PERCUSSION_CORE_ITERATION_MATRIX_SOLVER_H
+#define PERCUSSION_CORE_ITERATION_MATRIX_SOLVER_H
+
+#include <deal.II/lac/petsc_vector.h>
+
+#include <percussion/core/linear_solver_parameters.h>
+
+#include <petscksp.h>
+
+#include <string>
+
+namespace percussion
+{
+  /**
+   * Solves with the iteration matrix Ŵ = M + hθC + h²θ²K of the Moreau–Jean scheme
+   * (EQUATIONS.md, "Eliminating q"), which is symmetric positive definite and constant while the
+   * step size is constant.
+   *
+   * The direct path drives PETSc's KSP itself (KSPPREONLY + PCCHOLESKY with MUMPS) and keeps the
+   * factor: set_matrix() factorises once, every solve() is a forward/backward substitution. This
+   * avoids deal.II 9.4's SparseDirectMUMPS, which refactorises after any compress() and does not
+   * report failed factorisations (LINEAR_SOLVERS.md, item 3). Failures (MUMPS INFOG(1) < 0, CG not
+   * converged, non-finite results) throw SolverError.
+   *
+   * The iterative path is CG with Jacobi or hypre BoomerAMG, warm-started from the vector passed in.
+   */
+  class IterationMatrixSolver
+  {
+  public:
+    IterationMatrixSolver(const LinearSolverParameters &parameters, MPI_Comm communicator);
+    ~IterationMatrixSolver();
+    IterationMatrixSolver(const IterationMatrixSolver &) = delete;
+    IterationMatrixSolver &operator=(const IterationMatrixSolver &) = delete;
+
+    /**
+     * Uses @p matrix (global size @p n_dofs) from now on and factorises it (direct path) or sets
+     * up the preconditioner (CG path). The matrix must stay alive and unchanged until the next call.
+     */
+    void set_matrix(Mat matrix, unsigned int n_dofs);
+
+    /// Solves Ŵ x = b. For CG, x on entry is the initial guess.
+    void solve(const dealii::PETScWrappers::MPI::Vector &b, dealii::PETScWrappers::MPI::Vector &x);
+
+    /// "direct (MUMPS Cholesky)" or "cg + jacobi" etc.
+    std::string description() const;
+    bool        is_direct() const { return use_direct; }
+    /// Iterations of the last solve (1 for the direct solver).
+    unsigned int last_iterations() const { return iterations; }
+    /// Wall time of the last set_matrix() (factorisation or preconditioner set-up).
+    double setup_seconds() const { return last_setup_seconds; }
+
+  private:
+    LinearSolverParameters parameters;
+    MPI_Comm               communicator;
+    KSP                    ksp = nullptr;
+    bool                   use_direct = true;
+    unsigned int           iterations = 0;
+    double                 last_setup_seconds = 0;
+  };
+} // namespace percussion
+
+#endif

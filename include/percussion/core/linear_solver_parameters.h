@@ -1,0 +1,35 @@
+#ifndef PERCUSSION_CORE_LINEAR_SOLVER_PARAMETERS_H
+#define PERCUSSION_CORE_LINEAR_SOLVER_PARAMETERS_H
+
+#include <deal.II/base/parameter_handler.h>
+
+#include <string>
+
+namespace percussion
+{
+  /**
+   * `subsection Linear solver`: how the iteration matrix Ŵ = M + hθC + h²θ²K is solved.
+   * See ../shared/design/LINEAR_SOLVERS.md for the measurements behind the defaults: a stored
+   * MUMPS Cholesky (LDLᵀ) factor pays off for many solves per step and for small to medium
+   * meshes; CG with Jacobi (or BoomerAMG) is as fast and much leaner from about 1e5 DoFs when Ŵ
+   * is mass-dominated.
+   */
+  struct LinearSolverParameters
+  {
+    /// "direct" (MUMPS Cholesky, factorised once per step size), "cg", or "auto".
+    std::string type = "auto";
+    /// For "cg": "jacobi" or "boomeramg" (hypre).
+    std::string preconditioner = "jacobi";
+    /// Relative residual tolerance of CG.
+    double tolerance = 1e-12;
+    /// Iteration limit of CG; exceeding it is an error, never silent.
+    unsigned int max_iterations = 2000;
+    /// "auto" uses the direct solver up to this number of DoFs and CG above.
+    unsigned int direct_solver_dof_limit = 150000;
+
+    static void declare_parameters(dealii::ParameterHandler &prm);
+    void        parse_parameters(dealii::ParameterHandler &prm);
+  };
+} // namespace percussion
+
+#endif

@@ -1,0 +1,47 @@
+#ifndef PERCUSSION_POSTPROCESS_ENERGY_AUDIT_H
+#define PERCUSSION_POSTPROCESS_ENERGY_AUDIT_H
+
+#include <percussion/time_integration/step_energy.h>
+
+namespace percussion::Postprocess
+{
+  /**
+   * Cumulates the per-step terms of the discrete energy balance (paper eq. (56)) from t_0:
+   *
+   *   E(t_k) − E(t_0) = W_ext + W_damp − D_num + W_contact,N + W_contact,T + residual,
+   *
+   * where every term is the sum over the steps taken. Sign conventions: works are those done ON the
+   * bodies (W_damp ≤ 0, contact work ≤ 0 for a dissipative contact law); D_num ≥ 0 is the energy
+   * the scheme removes for θ > ½ (negative for θ < ½).
+   */
+  class EnergyAudit
+  {
+  public:
+    /// Starts the audit from the initial energies.
+    void start(const TimeIntegration::StepEnergy &initial);
+    /// Adds one step; the contact work of @p step is split into @p contact_normal + the rest.
+    void add_step(const TimeIntegration::StepEnergy &step, double contact_work_normal, double contact_work_tangential);
+
+    double kinetic_energy() const { return current.kinetic_energy; }
+    double strain_energy() const { return current.strain_energy; }
+    double total_energy() const { return current.kinetic_energy + current.strain_energy; }
+    double initial_energy() const { return initial_total; }
+    double external_work() const { return external; }
+    double damping_work() const { return damping; }
+    double numerical_dissipation() const { return numerical; }
+    double contact_work_normal() const { return contact_normal; }
+    double contact_work_tangential() const { return contact_tangential; }
+    /// Σ of the per-step residuals = E_k − E_0 − (all works): round-off for a correct scheme.
+    double balance_residual() const { return residual; }
+    /// The largest |per-step residual| relative to the energy scale seen so far.
+    double max_relative_step_residual() const { return max_relative_residual; }
+
+  private:
+    TimeIntegration::StepEnergy current;
+    double initial_total = 0, energy_scale = 0;
+    double external = 0, damping = 0, numerical = 0, contact_normal = 0, contact_tangential = 0, residual = 0;
+    double max_relative_residual = 0;
+  };
+} // namespace percussion::Postprocess
+
+#endif

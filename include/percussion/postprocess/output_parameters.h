@@ -1,0 +1,26 @@
+#ifndef PERCUSSION_POSTPROCESS_OUTPUT_PARAMETERS_H
+#define PERCUSSION_POSTPROCESS_OUTPUT_PARAMETERS_H
+
+#include <deal.II/base/parameter_handler.h>
+
+#include <string>
+
+namespace percussion::Postprocess
+{
+  /// `subsection Output`.
+  struct OutputParameters
+  {
+    std::string  directory = "output";
+    unsigned int vtu_interval = 10;  ///< steps between VTU outputs; 0: none
+    double       progress_interval = 2; ///< wall seconds between progress lines; 0: none
+    bool         write_statistics = true;
+
+    static void declare_parameters(dealii::ParameterHandler &prm);
+    void        parse_parameters(dealii::ParameterHandler &prm);
+    /// Creates the directory if needed and checks that a file can be written in it, without
+    /// touching existing files. @throws InputError naming 'Output/Directory' otherwise.
+    void check_writable() const;
+  };
+} // namespace percussion::Postprocess
+
+#endif

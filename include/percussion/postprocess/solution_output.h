@@ -1,0 +1,42 @@
+#ifndef PERCUSSION_POSTPROCESS_SOLUTION_OUTPUT_H
+#define PERCUSSION_POSTPROCESS_SOLUTION_OUTPUT_H
+
+#include <deal.II/dofs/dof_handler.h>
+#include <deal.II/lac/petsc_vector.h>
+#include <deal.II/numerics/data_postprocessor.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace percussion::Postprocess
+{
+  /**
+   * ParaView output: one `.pvtu` (+ one `.vtu` per rank) per output step and a `.pvd` time series
+   * (`solution.pvd`) rewritten after every output, with displacement, velocity, stress tensor and
+   * von Mises stress, material id and MPI subdomain.
+   */
+  template <int dim>
+  class SolutionOutput
+  {
+  public:
+    SolutionOutput(const std::string &directory, MPI_Comm communicator);
+
+    /// Writes the fields at @p time; @p displacement and @p velocity must be ghosted.
+    void write(double time,
+               unsigned int step,
+               const dealii::DoFHandler<dim> &dof_handler,
+               const dealii::PETScWrappers::MPI::Vector &displacement,
+               const dealii::PETScWrappers::MPI::Vector &velocity,
+               const dealii::DataPostprocessor<dim> &stress);
+
+    const std::vector<std::pair<double, std::string>> &written() const { return records; }
+
+  private:
+    std::string directory;
+    MPI_Comm    communicator;
+    std::vector<std::pair<double, std::string>> records;
+  };
+} // namespace percussion::Postprocess
+
+#endif

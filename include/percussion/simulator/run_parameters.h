@@ -1,0 +1,45 @@
+#ifndef PERCUSSION_SIMULATOR_RUN_PARAMETERS_H
+#define PERCUSSION_SIMULATOR_RUN_PARAMETERS_H
+
+#include <deal.II/base/parameter_handler.h>
+
+#include <percussion/body/body_parameters.h>
+#include <percussion/core/linear_solver_parameters.h>
+#include <percussion/core/mesh_parameters.h>
+#include <percussion/postprocess/output_parameters.h>
+#include <percussion/time_integration/time_integration_parameters.h>
+
+#include <map>
+#include <string>
+
+namespace percussion
+{
+  /**
+   * Everything a run reads from its parameter file. Each subsystem declares and parses its own
+   * subsection; this struct only gathers them and adds the top-level entries `Dimension` and
+   * `Function constants`.
+   */
+  struct RunParameters
+  {
+    unsigned int                          dimension = 3;
+    std::map<std::string, double>         function_constants;
+    MeshParameters                        mesh;
+    Body::BodyParameters                  body;
+    TimeIntegration::TimeIntegrationParameters time;
+    LinearSolverParameters                linear_solver;
+    Postprocess::OutputParameters         output;
+
+    static void declare_parameters(dealii::ParameterHandler &prm);
+    void        parse_parameters(dealii::ParameterHandler &prm);
+
+    /**
+     * Reads a parameter file. @throws InputError naming the file and line for an unknown entry or
+     * subsection, a value that does not match its pattern, or an inadmissible value.
+     */
+    static RunParameters from_file(const std::string &file_name);
+    /// The same for parameter text (tests); @p name stands for the file name in messages.
+    static RunParameters from_string(const std::string &text, const std::string &name = "input");
+  };
+} // namespace percussion
+
+#endif

@@ -1,0 +1,64 @@
+#ifndef PERCUSSION_SIMULATOR_SIMULATOR_H
+#define PERCUSSION_SIMULATOR_SIMULATOR_H
+
+#include <deal.II/base/conditional_ostream.h>
+#include <deal.II/grid/tria.h>
+
+#include <percussion/body/elastic_body.h>
+#include <percussion/postprocess/energy_audit.h>
+#include <percussion/postprocess/solution_output.h>
+#include <percussion/postprocess/statistics_table.h>
+#include <percussion/simulator/run_parameters.h>
+#include <percussion/time_integration/moreau_jean_integrator.h>
+
+#include <memory>
+#include <ostream>
+
+namespace percussion
+{
+  /**
+   * One run: builds the mesh and the bodies, integrates in time, audits the energy of every step
+   * and writes the statistics table and the ParaView output. Reads in the order things happen:
+   * setup() → run() → (per step) advance → audit → output.
+   */
+  template <int dim>
+  class Simulator
+  {
+  public:
+    /// Checks the output directory, builds the mesh, DoFs and matrices. @throws InputError.
+    Simulator(const RunParameters &parameters, MPI_Comm communicator, std::ostream &log);
+    ~Simulator();
+
+    /// Runs from the start to the end time. @throws SolverError on a numerical failure (after
+    /// writing the last good state).
+    void run();
+
+    const Postprocess::StatisticsTable &statistics() const { return *table; }
+    const Postprocess::EnergyAudit     &energy_audit() const { return audit; }
+    const Body::ElasticBody<dim>       &body() const { return *bodies; }
+    const TimeIntegration::MoreauJeanIntegrator &integrator() const { return *time_integrator; }
+    dealii::types::global_dof_index n_dofs() const { return bodies->get_dof_handler().n_dofs(); }
+
+    /// The stable column names of statistics.csv, in order.
+    static std::vector<std::string> statistics_columns();
+
+  private:
+    void record_statistics();
+    void write_solution();
+
+    const RunParameters       parameters;
+    MPI_Comm                  communicator;
+    dealii::ConditionalOStream log;
+    std::unique_ptr<dealii::Triangulation<dim>>            triangulation;
+    std::unique_ptr<Body::ElasticBody<dim>>                bodies;
+    std::unique_ptr<dealii::DataPostprocessor<dim>>        stress;
+    TimeIntegration::LinearElastodynamicSystem             system;
+    std::unique_ptr<TimeIntegration::MoreauJeanIntegrator> time_integrator;
+    Postprocess::EnergyAudit                               audit;
+    std::unique_ptr<Postprocess::StatisticsTable>          table;
+    std::unique_ptr<Postprocess::SolutionOutput<dim>>      solution_output;
+    unsigned int last_written_step = static_cast<unsigned int>(-1);
+  };
+} // namespace percussion
+
+#endif

@@ -1,0 +1,39 @@
+#ifndef PERCUSSION_TIME_INTEGRATION_LINEAR_ELASTODYNAMIC_SYSTEM_H
+#define PERCUSSION_TIME_INTEGRATION_LINEAR_ELASTODYNAMIC_SYSTEM_H
+
+#include <deal.II/base/types.h>
+#include <deal.II/lac/petsc_sparse_matrix.h>
+#include <deal.II/lac/petsc_vector.h>
+
+#include <functional>
+#include <vector>
+
+namespace percussion::TimeIntegration
+{
+  /**
+   * What a time integrator needs of the discretised bodies, as plain linear algebra:
+   * M v' + C v + K q = F(t) + R with C = αM + βK (paper eq. (1c)), and Dirichlet conditions
+   * q_i(t) = g_i(t) on a set of DoFs. Filled by the simulator from the body layer.
+   */
+  struct LinearElastodynamicSystem
+  {
+    const dealii::PETScWrappers::MPI::SparseMatrix *mass = nullptr;
+    const dealii::PETScWrappers::MPI::SparseMatrix *stiffness = nullptr;
+    double rayleigh_alpha = 0;
+    double rayleigh_beta = 0;
+
+    bool has_external_force = false;
+    bool external_force_depends_on_time = false;
+    /// Assembles F(t) into the (owned, non-ghosted) vector.
+    std::function<void(double, dealii::PETScWrappers::MPI::Vector &)> assemble_external_force;
+
+    /// Locally owned constrained DoFs, sorted.
+    std::vector<dealii::types::global_dof_index> constrained_dofs;
+    /// Whether any rank's constrained DoFs follow a non-zero displacement g(t).
+    bool has_prescribed_motion = false;
+    /// g(t) at constrained_dofs (0 for fixed DoFs).
+    std::function<void(double, std::vector<double> &)> prescribed_displacement;
+  };
+} // namespace percussion::TimeIntegration
+
+#endif

@@ -1,0 +1,104 @@
+#ifndef PERCUSSION_TIME_INTEGRATION_MOREAU_JEAN_INTEGRATOR_H
+#define PERCUSSION_TIME_INTEGRATION_MOREAU_JEAN_INTEGRATOR_H
+
+#include <deal.II/base/index_set.h>
+#include <deal.II/lac/petsc_vector.h>
+
+#include <percussion/core/iteration_matrix_solver.h>
+#include <percussion/time_integration/linear_elastodynamic_system.h>
+#include <percussion/time_integration/step_energy.h>
+#include <percussion/time_integration/time_integration_parameters.h>
+
+#include <petscmat.h>
+
+#include <memory>
+
+namespace percussion::TimeIntegration
+{
+  /**
+   * The Moreau–Jean θ-scheme for linear elastodynamics (paper eq. (53a)–(53b) / (63a)–(63b)):
+   *
+   *   M(v_{k+1} − v_k) + hK q_{k+θ} + hC v_{k+θ} − hF_{k+θ} = H p_{k+1},
+   *   q_{k+1} = q_k + h v_{k+θ},
+   *
+   * solved for v_{k+1} with the iteration matrix Ŵ = M + hθC + h²θ²K (EQUATIONS.md, "Eliminating q"),
+   * factorised once per step size:
+   *
+   *   Ŵ v_{k+1} = M v_k − hK(q_k + hθ(1−θ)v_k) − h(1−θ)C v_k + hF_{k+θ} + H p_{k+1}.
+   *
+   * A step is split so that a contact law can sit between its parts:
+   *   1. compute_free_velocity(): v_free = Ŵ⁻¹(right-hand side without H p);
+   *   2. apply_impulse(Hp) (optional): v_{k+1} = v_free + Ŵ⁻¹ H p;
+   *   3. finish_step(): q_{k+1}, the energy terms of (56), and the new state becomes current.
+   * Dirichlet DoFs get the velocity that makes q_{k+1} equal the prescribed displacement; their
+   * rows and columns of Ŵ are eliminated, so an impulse never acts on them.
+   */
+  class MoreauJeanIntegrator
+  {
+  public:
+    MoreauJeanIntegrator(const LinearElastodynamicSystem &system,
+                         const TimeIntegrationParameters &time_parameters,
+                         const LinearSolverParameters &solver_parameters,
+                         const dealii::IndexSet &locally_owned_dofs,
+                         MPI_Comm communicator);
+    ~MoreauJeanIntegrator();
+
+    /// Sets the initial state, assembles F(t_0) and factorises Ŵ.
+    void initialize(double start_time,
+                    const dealii::PETScWrappers::MPI::Vector &displacement,
+                    const dealii::PETScWrappers::MPI::Vector &velocity);
+
+    /// Step part 1: v_free for the step from t_k to t_{k+1}.
+    void compute_free_velocity();
+    /// Step part 2: adds Ŵ⁻¹ (generalized impulse) to the new velocity; may be called once per step.
+    void apply_impulse(const dealii::PETScWrappers::MPI::Vector &generalized_impulse);
+    /// Step part 3: q_{k+1}, energy terms; the new state becomes current.
+    void finish_step();
+    /// A whole step without contact.
+    void advance();
+
+    double time() const { return current_time; }
+    unsigned int step_number() const { return step; }
+    double time_step() const { return h; }
+    double theta_value() const { return theta; }
+    const dealii::PETScWrappers::MPI::Vector &displacement() const { return q; }
+    const dealii::PETScWrappers::MPI::Vector &velocity() const { return v; }
+    /// During a step (after compute_free_velocity): v_free, then v_{k+1} after apply_impulse.
+    const dealii::PETScWrappers::MPI::Vector &new_velocity() const { return v_new; }
+    /// Solves Ŵ x = b with the eliminated Dirichlet rows (x = 0 there); b is copied.
+    void solve_iteration_matrix(const dealii::PETScWrappers::MPI::Vector &b,
+                                dealii::PETScWrappers::MPI::Vector &x);
+    const IterationMatrixSolver &linear_solver() const { return *solver; }
+    Mat iteration_matrix() const { return iteration; }
+
+    /// Energy terms of the last finished step (the initial energies before any step).
+    const StepEnergy &last_step_energy() const { return energy; }
+
+  private:
+    void build_iteration_matrix();
+
+    const LinearElastodynamicSystem system;
+    const double h, theta;
+    const dealii::IndexSet owned;
+    MPI_Comm communicator;
+    std::unique_ptr<IterationMatrixSolver> solver;
+
+    Mat iteration = nullptr;      ///< Ŵ with Dirichlet rows/columns eliminated
+    Mat iteration_full = nullptr; ///< Ŵ unmodified, kept only for prescribed motion
+    double constrained_diagonal = 1;
+
+    double       start_time = 0, current_time = 0;
+    unsigned int step = 0;
+    bool impulse_applied = false;
+
+    // State at t_k and t_{k+1}, and the products reused across steps (3 mat-vecs per step).
+    dealii::PETScWrappers::MPI::Vector q, v, mass_v, stiffness_q, force;
+    dealii::PETScWrappers::MPI::Vector q_new, v_new, mass_v_new, stiffness_q_new, force_new;
+    dealii::PETScWrappers::MPI::Vector force_theta, rhs, work, impulse, prescribed_velocity, v_theta, scratch;
+    std::vector<double> prescribed_values, constrained_velocity;
+
+    StepEnergy energy;
+  };
+} // namespace percussion::TimeIntegration
+
+#endif

@@ -1,0 +1,30 @@
+#ifndef PERCUSSION_TIME_INTEGRATION_STEP_ENERGY_H
+#define PERCUSSION_TIME_INTEGRATION_STEP_ENERGY_H
+
+namespace percussion::TimeIntegration
+{
+  /**
+   * The terms of the discrete energy balance of one step of the θ-scheme (paper eq. (56)–(58)):
+   *
+   *   E_{k+1} − E_k = W_ext + W_damp − D_num + W_contact + residual,
+   *
+   * with E = ½vᵀMv + ½qᵀKq, W_ext = h v_{k+θ}ᵀF_{k+θ} + v_{k+θ}ᵀR_D (support reactions R_D of
+   * prescribed displacements), W_damp = −h v_{k+θ}ᵀC v_{k+θ},
+   * D_num = (θ − ½)[‖v_{k+1} − v_k‖²_M + ‖q_{k+1} − q_k‖²_K] (≥ 0 for θ ≥ ½) and
+   * W_contact = v_{k+θ}ᵀH p_{k+1} = u_{k+θ}ᵀp_{k+1} (split into normal and tangential parts by the
+   * contact layer). The residual is v_{k+θ}ᵀ times the residual of the discrete momentum equation
+   * on the free DoFs: round-off for a correct implementation, for every θ.
+   */
+  struct StepEnergy
+  {
+    double kinetic_energy = 0;  ///< ½ v_{k+1}ᵀ M v_{k+1}
+    double strain_energy = 0;   ///< ½ q_{k+1}ᵀ K q_{k+1}
+    double external_work = 0;
+    double damping_work = 0;
+    double numerical_dissipation = 0;
+    double contact_work = 0;
+    double residual = 0;
+  };
+} // namespace percussion::TimeIntegration
+
+#endif

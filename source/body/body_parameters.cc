@@ -1,0 +1,213 @@
+#include <deal.II/base/utilities.h>
+
+#include <percussion/body/body_parameters.h>
+#include <percussion/core/exceptions.h>
+
+namespace percussion::Body
+{
+  using namespace dealii;
+
+  namespace
+  {
+    std::vector<double> parse_doubles(const std::string &text, const std::string &entry)
+    {
+      std::vector<double> values;
+      for (const std::string &item : Utilities::split_string_list(text, ','))
+        try
+          {
+            std::size_t used = 0;
+            values.push_back(std::stod(item, &used));
+            if (used != item.size())
+              throw std::invalid_argument(item);
+          }
+        catch (const std::exception &)
+          {
+            throw InputError("Parameter '" + entry + "': '" + item + "' is not a number.");
+          }
+      return values;
+    }
+
+    /// "0:xyz, 2:y" or "0, 2" (all components).
+    std::vector<ConstrainedBoundary> parse_constrained(const std::string &text, const unsigned int dim,
+                                                      const std::string &entry)
+    {
+      std::vector<ConstrainedBoundary> result;
+      for (const std::string &item : Utilities::split_string_list(text, ','))
+        {
+          const auto parts = Utilities::split_string_list(item, ':');
+          ConstrainedBoundary boundary;
+          try
+            {
+              const int id = Utilities::string_to_int(parts[0]);
+              if (id < 0)
+                throw std::invalid_argument(parts[0]);
+              boundary.boundary_id = id;
+            }
+          catch (...)
+            {
+              throw InputError("Parameter '" + entry + "': '" + parts[0] + "' is not a boundary id.");
+            }
+          boundary.components.assign(dim, parts.size() == 1);
+          if (parts.size() == 2)
+            for (const char c : parts[1])
+              {
+                const std::string axes = "xyz";
+                const auto d = axes.find(c);
+                if (d == std::string::npos || d >= dim)
+                  throw InputError("Parameter '" + entry + "': component '" + std::string(1, c) +
+                                   "' in '" + item + "' does not exist in " + std::to_string(dim) +
+                                   "D (use " + axes.substr(0, dim) + ").");
+                boundary.components[d] = true;
+              }
+          else if (parts.size() > 2)
+            throw InputError("Parameter '" + entry + "': '" + item + "' is not of the form id or id:components.");
+          result.push_back(boundary);
+        }
+      return result;
+    }
+  } // namespace
+
+  void BodyParameters::declare_parameters(ParameterHandler &prm)
+  {
+    using namespace dealii::Patterns;
+    prm.enter_subsection("Materials");
+    prm.declare_entry("Material ids", "0", List(Integer(0, 255)),
+                      "The material ids (cell attribute of the mesh) the lists below describe, in "
+                      "order. Every material id in the mesh must be listed.");
+    prm.declare_entry("Young's modulus", "210e9", List(Double()),
+                      "Young's modulus E per material id (or one value for all); must be positive.");
+    prm.declare_entry("Poisson's ratio", "0.3", List(Double()),
+                      "Poisson's ratio nu per material id (or one value for all); -1 < nu < 0.5. "
+                      "2D is plane strain; 1D uses E alone.");
+    prm.declare_entry("Density", "7800", List(Double()),
+                      "Mass density rho per material id (or one value for all); must be positive.");
+    prm.leave_subsection();
+
+    prm.enter_subsection("Damping");
+    prm.declare_entry("Mass proportional coefficient", "0", Double(0),
+                      "alpha in the Rayleigh damping C = alpha M + beta K [1/s].");
+    prm.declare_entry("Stiffness proportional coefficient", "0", Double(0),
+                      "beta in C = alpha M + beta K [s]; also the Kelvin-Voigt viscosity time "
+                      "(viscous stress = beta times the elastic stress rate).");
+    prm.leave_subsection();
+
+    prm.enter_subsection("Loads");
+    prm.declare_entry("Gravity", "0, 0, 0", List(Double(), 1, 3),
+                      "Gravitational acceleration vector (the first dim values are used); the "
+                      "body force is rho times it.");
+    prm.declare_entry("Body force", "0; 0; 0", Anything(),
+                      "Additional force per unit volume, a function of x,y,z,t: dim expressions "
+                      "separated by ';' (in 1D: per unit length and area).");
+    prm.declare_entry("Traction boundary ids", "", List(Integer(0, 254)),
+                      "Boundary ids on which the surface traction below acts.");
+    prm.declare_entry("Traction", "0; 0; 0", Anything(),
+                      "Surface traction (force per unit area), a function of x,y,z,t with dim "
+                      "components separated by ';'.");
+    prm.leave_subsection();
+
+    prm.enter_subsection("Boundary conditions");
+    prm.declare_entry("Fixed boundary ids", "", Anything(),
+                      "Boundaries with zero displacement: a comma-separated list of 'id' (all "
+                      "components) or 'id:components' with components among x, y, z, e.g. '0, 3:y'.");
+    prm.declare_entry("Prescribed displacement boundary ids", "", Anything(),
+                      "Boundaries that follow the displacement function below, same syntax as "
+                      "'Fixed boundary ids'.");
+    prm.declare_entry("Prescribed displacement", "0; 0; 0", Anything(),
+                      "Prescribed displacement, a function of x,y,z,t with dim components "
+                      "separated by ';'.");
+    prm.leave_subsection();
+
+    prm.enter_subsection("Initial conditions");
+    prm.declare_entry("Displacement", "0; 0; 0", Anything(),
+                      "Initial displacement q0(x): dim expressions separated by ';'.");
+    prm.declare_entry("Velocity", "0; 0; 0", Anything(),
+                      "Initial velocity v0(x): dim expressions separated by ';'. A rigid initial "
+                      "velocity is one line, e.g. '0; 0; -1'.");
+    prm.leave_subsection();
+  }
+
+  void BodyParameters::parse_parameters(ParameterHandler &prm, const unsigned int dim,
+                                        const std::map<std::string, double> &constants)
+  {
+    function_constants = constants;
+
+    prm.enter_subsection("Materials");
+    std::vector<int> ids = Utilities::string_to_int(Utilities::split_string_list(prm.get("Material ids"), ','));
+    const auto E = parse_doubles(prm.get("Young's modulus"), "Materials/Young's modulus");
+    const auto nu = parse_doubles(prm.get("Poisson's ratio"), "Materials/Poisson's ratio");
+    const auto rho = parse_doubles(prm.get("Density"), "Materials/Density");
+    prm.leave_subsection();
+    if (ids.empty())
+      throw InputError("Parameter 'Materials/Material ids' is empty.");
+    auto pick = [&](const std::vector<double> &values, const std::size_t i, const std::string &entry) {
+      if (values.size() == 1)
+        return values[0];
+      if (values.size() != ids.size())
+        throw InputError("Parameter 'Materials/" + entry + "' has " + std::to_string(values.size()) +
+                         " values but 'Materials/Material ids' lists " + std::to_string(ids.size()) +
+                         " ids (give one value, or one per id).");
+      return values[i];
+    };
+    materials.clear();
+    for (std::size_t i = 0; i < ids.size(); ++i)
+      {
+        Material m{pick(E, i, "Young's modulus"), pick(nu, i, "Poisson's ratio"), pick(rho, i, "Density")};
+        const std::string which = " for material id " + std::to_string(ids[i]);
+        if (!(m.youngs_modulus > 0))
+          throw InputError("Parameter 'Materials/Young's modulus' must be positive" + which +
+                           " (got " + std::to_string(m.youngs_modulus) + ").");
+        if (!(m.poissons_ratio < 0.5 && m.poissons_ratio > -1))
+          throw InputError("Parameter 'Materials/Poisson's ratio' must satisfy -1 < nu < 0.5" + which +
+                           " (got " + std::to_string(m.poissons_ratio) + "; nu >= 0.5 is incompressible).");
+        if (!(m.density > 0))
+          throw InputError("Parameter 'Materials/Density' must be positive" + which + " (got " +
+                           std::to_string(m.density) + ").");
+        if (materials.count(ids[i]))
+          throw InputError("Parameter 'Materials/Material ids' lists id " + std::to_string(ids[i]) + " twice.");
+        materials[ids[i]] = m;
+      }
+
+    prm.enter_subsection("Damping");
+    rayleigh_alpha = prm.get_double("Mass proportional coefficient");
+    rayleigh_beta = prm.get_double("Stiffness proportional coefficient");
+    prm.leave_subsection();
+
+    prm.enter_subsection("Loads");
+    gravity = parse_doubles(prm.get("Gravity"), "Loads/Gravity");
+    gravity.resize(3, 0.0);
+    gravity.resize(dim);
+    body_force = {"Loads/Body force", prm.get("Body force")};
+    traction_boundary_ids.clear();
+    for (const int id : Utilities::string_to_int(Utilities::split_string_list(prm.get("Traction boundary ids"), ',')))
+      traction_boundary_ids.push_back(id);
+    traction = {"Loads/Traction", prm.get("Traction")};
+    prm.leave_subsection();
+
+    prm.enter_subsection("Boundary conditions");
+    fixed_boundaries = parse_constrained(prm.get("Fixed boundary ids"), dim, "Boundary conditions/Fixed boundary ids");
+    prescribed_boundaries = parse_constrained(prm.get("Prescribed displacement boundary ids"), dim,
+                                              "Boundary conditions/Prescribed displacement boundary ids");
+    prescribed_displacement = {"Boundary conditions/Prescribed displacement", prm.get("Prescribed displacement")};
+    prm.leave_subsection();
+
+    prm.enter_subsection("Initial conditions");
+    initial_displacement = {"Initial conditions/Displacement", prm.get("Displacement")};
+    initial_velocity = {"Initial conditions/Velocity", prm.get("Velocity")};
+    prm.leave_subsection();
+
+    // Functions are written for 3D by default ("0; 0; 0"); accept the default in lower dimensions
+    // by dropping surplus literal-zero components, but reject anything else of the wrong size.
+    for (FunctionExpression *f : {&body_force, &traction, &prescribed_displacement,
+                                  &initial_displacement, &initial_velocity})
+      {
+        auto parts = Utilities::split_string_list(f->expression, ';');
+        while (parts.size() > dim && Utilities::trim(parts.back()) == "0")
+          parts.pop_back();
+        std::string joined;
+        for (std::size_t i = 0; i < parts.size(); ++i)
+          joined += (i ? "; " : "") + parts[i];
+        f->expression = joined;
+        validate_function(*f, dim, dim, function_constants);
+      }
+  }
+} // namespace percussion::Body

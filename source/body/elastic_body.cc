@@ -1,0 +1,393 @@
+#include <deal.II/base/quadrature_lib.h>
+#include <deal.II/base/utilities.h>
+#include <deal.II/dofs/dof_tools.h>
+#include <deal.II/fe/fe_q.h>
+#include <deal.II/fe/fe_values.h>
+#include <deal.II/lac/dynamic_sparsity_pattern.h>
+#include <deal.II/lac/sparsity_tools.h>
+#include <deal.II/numerics/vector_tools.h>
+
+#include <percussion/body/elastic_body.h>
+#include <percussion/core/exceptions.h>
+
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace percussion::Body
+{
+  using namespace dealii;
+
+  template <int dim>
+  ElasticBody<dim>::ElasticBody(const BodyParameters &parameters,
+                                const unsigned int fe_degree,
+                                const double cross_section_area,
+                                Triangulation<dim> &triangulation,
+                                MPI_Comm communicator)
+    : parameters(parameters)
+    , thickness_factor(dim == 1 ? cross_section_area : 1.0)
+    , triangulation(triangulation)
+    , communicator(communicator)
+    , fe(FE_Q<dim>(fe_degree), dim)
+    , dof_handler(triangulation)
+  {
+    const auto &c = parameters.function_constants;
+    body_force = make_function<dim>(parameters.body_force, dim, c);
+    traction = make_function<dim>(parameters.traction, dim, c);
+    prescribed = make_function<dim>(parameters.prescribed_displacement, dim, c);
+    initial_q = make_function<dim>(parameters.initial_displacement, dim, c);
+    initial_v = make_function<dim>(parameters.initial_velocity, dim, c);
+
+    bool gravity_nonzero = false;
+    for (const double g : parameters.gravity)
+      gravity_nonzero = gravity_nonzero || g != 0.0;
+    const bool has_traction = !parameters.traction_boundary_ids.empty() && !is_zero(parameters.traction);
+    has_force = gravity_nonzero || !is_zero(parameters.body_force) || has_traction;
+    force_depends_on_time = depends_on_time(parameters.body_force) ||
+                            (has_traction && depends_on_time(parameters.traction));
+  }
+
+  template <int dim>
+  void ElasticBody<dim>::check_mesh_ids() const
+  {
+    std::set<types::material_id> local_ids;
+    for (const auto &cell : triangulation.active_cell_iterators())
+      if (cell->is_locally_owned())
+        local_ids.insert(cell->material_id());
+    std::vector<unsigned int> ids(local_ids.begin(), local_ids.end());
+    for (const auto &rank_ids : Utilities::MPI::all_gather(communicator, ids))
+      for (const unsigned int id : rank_ids)
+        if (parameters.materials.count(id) == 0)
+          throw InputError("The mesh has cells with material id " + std::to_string(id) +
+                           " but 'Materials/Material ids' does not list it.");
+
+    // Boundary ids of the coarse mesh are known on every rank (p4est keeps the coarse mesh whole).
+    const std::vector<types::boundary_id> existing = triangulation.get_boundary_ids();
+    auto require = [&](const unsigned int id, const std::string &entry) {
+      if (std::find(existing.begin(), existing.end(), id) == existing.end())
+        {
+          std::string list;
+          for (const auto b : existing)
+            list += (list.empty() ? "" : ", ") + std::to_string(b);
+          throw InputError("Parameter '" + entry + "': boundary id " + std::to_string(id) +
+                           " does not exist in the mesh (its boundary ids are " + list + ").");
+        }
+    };
+    for (const auto &b : parameters.fixed_boundaries)
+      require(b.boundary_id, "Boundary conditions/Fixed boundary ids");
+    for (const auto &b : parameters.prescribed_boundaries)
+      require(b.boundary_id, "Boundary conditions/Prescribed displacement boundary ids");
+    for (const auto id : parameters.traction_boundary_ids)
+      require(id, "Loads/Traction boundary ids");
+  }
+
+  template <int dim>
+  void ElasticBody<dim>::setup()
+  {
+    check_mesh_ids();
+    dof_handler.distribute_dofs(fe);
+    owned_dofs = dof_handler.locally_owned_dofs();
+    DoFTools::extract_locally_relevant_dofs(dof_handler, relevant_dofs);
+
+    DynamicSparsityPattern dsp(relevant_dofs);
+    DoFTools::make_sparsity_pattern(dof_handler, dsp);
+    SparsityTools::distribute_sparsity_pattern(dsp, owned_dofs, communicator, relevant_dofs);
+    mass.reinit(owned_dofs, owned_dofs, dsp, communicator);
+    stiffness.reinit(owned_dofs, owned_dofs, dsp, communicator);
+
+    assemble_mass_and_stiffness();
+    collect_constrained_dofs();
+  }
+
+  template <int dim>
+  void ElasticBody<dim>::assemble_mass_and_stiffness()
+  {
+    const QGauss<dim> quadrature(fe.degree + 1);
+    FEValues<dim>     fe_values(mapping, fe, quadrature, update_values | update_gradients | update_JxW_values);
+    const FEValuesExtractors::Vector displacement(0);
+    const unsigned int n = fe.n_dofs_per_cell();
+    FullMatrix<double> cell_mass(n, n), cell_stiffness(n, n);
+    std::vector<types::global_dof_index> dof_indices(n);
+    std::vector<SymmetricTensor<2, dim>> strain(n);
+    std::vector<double> divergence(n);
+    std::vector<Tensor<1, dim>> value(n);
+
+    for (const auto &cell : dof_handler.active_cell_iterators())
+      {
+        if (!cell->is_locally_owned())
+          continue;
+        fe_values.reinit(cell);
+        const Material &m = parameters.materials.at(cell->material_id());
+        const double lambda = m.lame_lambda(), mu = m.lame_mu();
+        cell_mass = 0;
+        cell_stiffness = 0;
+        for (const unsigned int q : fe_values.quadrature_point_indices())
+          {
+            const double JxW = fe_values.JxW(q) * thickness_factor;
+            for (unsigned int i = 0; i < n; ++i)
+              {
+                value[i] = fe_values[displacement].value(i, q);
+                strain[i] = fe_values[displacement].symmetric_gradient(i, q);
+                divergence[i] = fe_values[displacement].divergence(i, q);
+              }
+            for (unsigned int i = 0; i < n; ++i)
+              for (unsigned int j = 0; j <= i; ++j)
+                {
+                  cell_mass(i, j) += m.density * (value[i] * value[j]) * JxW;
+                  // 1D is a bar in uniaxial stress (sigma = E eps); 2D plane strain, 3D full.
+                  const double elastic = dim == 1 ?
+                                           m.youngs_modulus * strain[i][0][0] * strain[j][0][0] :
+                                           lambda * divergence[i] * divergence[j] +
+                                             2 * mu * (strain[i] * strain[j]);
+                  cell_stiffness(i, j) += elastic * JxW;
+                }
+          }
+        for (unsigned int i = 0; i < n; ++i)
+          for (unsigned int j = 0; j < i; ++j)
+            {
+              cell_mass(j, i) = cell_mass(i, j);
+              cell_stiffness(j, i) = cell_stiffness(i, j);
+            }
+        cell->get_dof_indices(dof_indices);
+        mass.add(dof_indices, cell_mass);
+        stiffness.add(dof_indices, cell_stiffness);
+      }
+    mass.compress(VectorOperation::add);
+    stiffness.compress(VectorOperation::add);
+  }
+
+  template <int dim>
+  void ElasticBody<dim>::assemble_external_force(const double time, PETScWrappers::MPI::Vector &force) const
+  {
+    force = 0;
+    if (!has_force)
+      return;
+    const unsigned int n = fe.n_dofs_per_cell();
+    Vector<double> cell_force(n);
+    std::vector<types::global_dof_index> dof_indices(n);
+    Vector<double> b(dim);
+
+    const bool volume_load = !is_zero(parameters.body_force) ||
+                             std::any_of(parameters.gravity.begin(), parameters.gravity.end(),
+                                         [](const double g) { return g != 0.0; });
+    const QGauss<dim> quadrature(fe.degree + 1);
+    const QGauss<dim - 1> face_quadrature(fe.degree + 1);
+    FEValues<dim> fe_values(mapping, fe, quadrature, update_values | update_quadrature_points | update_JxW_values);
+    FEFaceValues<dim> fe_face_values(mapping, fe, face_quadrature,
+                                     update_values | update_quadrature_points | update_JxW_values);
+    body_force->set_time(time);
+    traction->set_time(time);
+    const std::set<types::boundary_id> traction_ids(parameters.traction_boundary_ids.begin(),
+                                                    parameters.traction_boundary_ids.end());
+
+    for (const auto &cell : dof_handler.active_cell_iterators())
+      {
+        if (!cell->is_locally_owned())
+          continue;
+        cell_force = 0;
+        bool touched = false;
+        if (volume_load)
+          {
+            touched = true;
+            fe_values.reinit(cell);
+            const double rho = parameters.materials.at(cell->material_id()).density;
+            for (const unsigned int q : fe_values.quadrature_point_indices())
+              {
+                body_force->vector_value(fe_values.quadrature_point(q), b);
+                for (unsigned int i = 0; i < n; ++i)
+                  {
+                    const unsigned int c = fe.system_to_component_index(i).first;
+                    cell_force(i) += (rho * parameters.gravity[c] + b(c)) * fe_values.shape_value(i, q) *
+                                     fe_values.JxW(q) * thickness_factor;
+                  }
+              }
+          }
+        if (!traction_ids.empty() && cell->at_boundary())
+          for (const unsigned int f : cell->face_indices())
+            if (cell->face(f)->at_boundary() && traction_ids.count(cell->face(f)->boundary_id()))
+              {
+                touched = true;
+                fe_face_values.reinit(cell, f);
+                for (const unsigned int q : fe_face_values.quadrature_point_indices())
+                  {
+                    traction->vector_value(fe_face_values.quadrature_point(q), b);
+                    for (unsigned int i = 0; i < n; ++i)
+                      {
+                        const unsigned int c = fe.system_to_component_index(i).first;
+                        cell_force(i) += b(c) * fe_face_values.shape_value(i, q) * fe_face_values.JxW(q) *
+                                         thickness_factor;
+                      }
+                  }
+              }
+        if (touched)
+          {
+            cell->get_dof_indices(dof_indices);
+            force.add(dof_indices, cell_force);
+          }
+      }
+    force.compress(VectorOperation::add);
+  }
+
+  template <int dim>
+  void ElasticBody<dim>::collect_constrained_dofs()
+  {
+    // Later entries win: a DoF that is both fixed and prescribed follows the prescribed motion.
+    std::map<types::global_dof_index, bool> is_prescribed;
+    auto collect = [&](const std::vector<ConstrainedBoundary> &boundaries, const bool prescribed_flag) {
+      for (const auto &b : boundaries)
+        {
+          const IndexSet dofs = DoFTools::extract_boundary_dofs(dof_handler, ComponentMask(b.components),
+                                                                {static_cast<types::boundary_id>(b.boundary_id)});
+          for (const auto dof : dofs)
+            if (owned_dofs.is_element(dof))
+              is_prescribed[dof] = prescribed_flag;
+        }
+    };
+    collect(parameters.fixed_boundaries, false);
+    collect(parameters.prescribed_boundaries, true);
+
+    constrained.clear();
+    prescribed_entries.clear();
+    for (const auto &[dof, flag] : is_prescribed)
+      {
+        if (flag)
+          prescribed_entries.push_back(constrained.size());
+        constrained.push_back(dof);
+      }
+    const bool local_motion = !prescribed_entries.empty() && !is_zero(parameters.prescribed_displacement);
+    prescribed_motion = Utilities::MPI::logical_or(local_motion, communicator);
+
+    prescribed_support_points.clear();
+    prescribed_components.clear();
+    if (!prescribed_entries.empty())
+      {
+        std::map<types::global_dof_index, Point<dim>> points;
+        DoFTools::map_dofs_to_support_points(mapping, dof_handler, points);
+        std::vector<IndexSet> component_dofs(dim);
+        for (unsigned int d = 0; d < dim; ++d)
+          {
+            std::vector<bool> mask(dim, false);
+            mask[d] = true;
+            component_dofs[d] = DoFTools::extract_dofs(dof_handler, ComponentMask(mask));
+          }
+        for (const std::size_t entry : prescribed_entries)
+          {
+            const auto dof = constrained[entry];
+            prescribed_support_points.push_back(points.at(dof));
+            unsigned int component = 0;
+            while (!component_dofs[component].is_element(dof))
+              ++component;
+            prescribed_components.push_back(component);
+          }
+      }
+  }
+
+  template <int dim>
+  void ElasticBody<dim>::prescribed_displacement(const double time, std::vector<double> &values) const
+  {
+    values.assign(constrained.size(), 0.0);
+    prescribed->set_time(time);
+    for (std::size_t i = 0; i < prescribed_entries.size(); ++i)
+      values[prescribed_entries[i]] = prescribed->value(prescribed_support_points[i], prescribed_components[i]);
+  }
+
+  template <int dim>
+  void ElasticBody<dim>::initial_conditions(const double time,
+                                            PETScWrappers::MPI::Vector &displacement,
+                                            PETScWrappers::MPI::Vector &velocity) const
+  {
+    initial_q->set_time(time);
+    initial_v->set_time(time);
+    VectorTools::interpolate(mapping, dof_handler, *initial_q, displacement);
+    VectorTools::interpolate(mapping, dof_handler, *initial_v, velocity);
+    std::vector<double> values;
+    prescribed_displacement(time, values);
+    std::vector<bool> prescribed_flag(constrained.size(), false);
+    for (const auto e : prescribed_entries)
+      prescribed_flag[e] = true;
+    for (std::size_t i = 0; i < constrained.size(); ++i)
+      {
+        displacement(constrained[i]) = values[i];
+        if (!prescribed_flag[i])
+          velocity(constrained[i]) = 0.0;
+      }
+    displacement.compress(VectorOperation::insert);
+    velocity.compress(VectorOperation::insert);
+  }
+
+  namespace
+  {
+    /// Stress σ = λ tr(ε) I + 2με (E ε in 1D) and its von Mises equivalent, per cell material.
+    template <int dim>
+    class StressPostprocessor : public DataPostprocessor<dim>
+    {
+    public:
+      explicit StressPostprocessor(const std::map<unsigned int, Material> &materials)
+        : materials(materials)
+      {}
+
+      void evaluate_vector_field(const DataPostprocessorInputs::Vector<dim> &inputs,
+                                 std::vector<Vector<double>> &computed) const override
+      {
+        const auto cell = inputs.template get_cell<dim>();
+        const Material &m = materials.at(cell->material_id());
+        for (unsigned int q = 0; q < inputs.solution_gradients.size(); ++q)
+          {
+            Tensor<2, dim> grad;
+            for (unsigned int c = 0; c < dim; ++c)
+              grad[c] = inputs.solution_gradients[q][c];
+            const SymmetricTensor<2, dim> eps = symmetrize(grad);
+            SymmetricTensor<2, 3> sigma; // full 3D stress, also for plane strain
+            if (dim == 1)
+              sigma[0][0] = m.youngs_modulus * eps[0][0];
+            else
+              {
+                const double tr = trace(eps);
+                for (unsigned int i = 0; i < 3; ++i)
+                  sigma[i][i] = m.lame_lambda() * tr;
+                for (unsigned int i = 0; i < dim; ++i)
+                  for (unsigned int j = i; j < dim; ++j)
+                    sigma[i][j] += 2 * m.lame_mu() * eps[i][j];
+              }
+            for (unsigned int i = 0; i < dim; ++i)
+              for (unsigned int j = 0; j < dim; ++j)
+                computed[q](i * dim + j) = sigma[i][j];
+            const SymmetricTensor<2, 3> s = deviator(sigma);
+            computed[q](dim * dim) = std::sqrt(1.5 * (s * s));
+          }
+      }
+
+      std::vector<std::string> get_names() const override
+      {
+        std::vector<std::string> names(dim * dim, "stress");
+        names.emplace_back("von_mises_stress");
+        return names;
+      }
+
+      std::vector<DataComponentInterpretation::DataComponentInterpretation>
+      get_data_component_interpretation() const override
+      {
+        std::vector<DataComponentInterpretation::DataComponentInterpretation> kinds(
+          dim * dim, dim == 1 ? DataComponentInterpretation::component_is_scalar :
+                                DataComponentInterpretation::component_is_part_of_tensor);
+        kinds.push_back(DataComponentInterpretation::component_is_scalar);
+        return kinds;
+      }
+
+      UpdateFlags get_needed_update_flags() const override { return update_gradients; }
+
+    private:
+      const std::map<unsigned int, Material> &materials;
+    };
+  } // namespace
+
+  template <int dim>
+  std::unique_ptr<DataPostprocessor<dim>> ElasticBody<dim>::make_stress_postprocessor() const
+  {
+    return std::make_unique<StressPostprocessor<dim>>(parameters.materials);
+  }
+
+  template class ElasticBody<1>;
+  template class ElasticBody<2>;
+  template class ElasticBody<3>;
+} // namespace percussion::Body

@@ -1,0 +1,44 @@
+#include <percussion/core/exceptions.h>
+#include <percussion/core/linear_solver_parameters.h>
+
+namespace percussion
+{
+  void LinearSolverParameters::declare_parameters(dealii::ParameterHandler &prm)
+  {
+    using dealii::Patterns::Double;
+    using dealii::Patterns::Integer;
+    using dealii::Patterns::Selection;
+    prm.enter_subsection("Linear solver");
+    prm.declare_entry("Type", "auto", Selection("auto|direct|cg"),
+                      "How the iteration matrix W = M + h theta C + h^2 theta^2 K is solved. "
+                      "'direct': MUMPS Cholesky factor computed once per step size, one "
+                      "forward/backward substitution per solve. 'cg': conjugate gradients with the "
+                      "preconditioner below (lean in memory; fast when W is mass-dominated). "
+                      "'auto': direct up to 'Direct solver DoF limit' DoFs, cg above.");
+    prm.declare_entry("Preconditioner", "jacobi", Selection("jacobi|boomeramg"),
+                      "Preconditioner of CG: 'jacobi' (diagonal) or 'boomeramg' (hypre algebraic "
+                      "multigrid).");
+    prm.declare_entry("Tolerance", "1e-12", Double(0, 1),
+                      "Relative residual tolerance of CG.");
+    prm.declare_entry("Max iterations", "2000", Integer(1),
+                      "Iteration limit of CG. A solve that does not converge within it stops the "
+                      "run with an error.");
+    prm.declare_entry("Direct solver DoF limit", "150000", Integer(1),
+                      "With Type = auto: the largest number of DoFs for which the direct solver is "
+                      "used.");
+    prm.leave_subsection();
+  }
+
+  void LinearSolverParameters::parse_parameters(dealii::ParameterHandler &prm)
+  {
+    prm.enter_subsection("Linear solver");
+    type = prm.get("Type");
+    preconditioner = prm.get("Preconditioner");
+    tolerance = prm.get_double("Tolerance");
+    max_iterations = prm.get_integer("Max iterations");
+    direct_solver_dof_limit = prm.get_integer("Direct solver DoF limit");
+    prm.leave_subsection();
+    if (!(tolerance > 0))
+      throw InputError("Parameter 'Linear solver/Tolerance' must be positive.");
+  }
+} // namespace percussion

@@ -1,0 +1,212 @@
+#include <deal.II/base/utilities.h>
+#include <deal.II/distributed/shared_tria.h>
+#include <deal.II/distributed/tria.h>
+#include <deal.II/grid/grid_generator.h>
+#include <deal.II/grid/grid_in.h>
+#include <deal.II/grid/grid_tools.h>
+
+#include <percussion/core/exceptions.h>
+#include <percussion/core/mesh_generator.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace percussion
+{
+  using namespace dealii;
+
+  template <int dim>
+  std::unique_ptr<Triangulation<dim>> create_triangulation(MPI_Comm communicator)
+  {
+    if constexpr (dim == 1)
+      return std::make_unique<parallel::shared::Triangulation<dim>>(
+        communicator, Triangulation<dim>::none, /*allow_artificial_cells=*/false,
+        parallel::shared::Triangulation<dim>::partition_metis);
+    else
+      return std::make_unique<parallel::distributed::Triangulation<dim>>(communicator);
+  }
+
+  namespace
+  {
+    template <int dim>
+    Point<dim> to_point(const std::vector<double> &values)
+    {
+      Point<dim> p;
+      for (unsigned int d = 0; d < dim && d < values.size(); ++d)
+        p[d] = values[d];
+      return p;
+    }
+
+    template <int dim>
+    std::vector<unsigned int> repetitions(const MeshParameters &parameters, const Point<dim> &lower,
+                                          const Point<dim> &upper, const bool first_only)
+    {
+      std::vector<unsigned int> result(dim, 1);
+      if (parameters.subdivisions.size() == dim)
+        return parameters.subdivisions;
+      if (first_only)
+        {
+          // One value for a bar: cells along x; keep the cross-section cells near-cubic.
+          result[0] = parameters.subdivisions[0];
+          const double h = (upper[0] - lower[0]) / result[0];
+          for (unsigned int d = 1; d < dim; ++d)
+            result[d] = std::max(1u, static_cast<unsigned int>(std::lround((upper[d] - lower[d]) / h)));
+          return result;
+        }
+      std::fill(result.begin(), result.end(), parameters.subdivisions[0]);
+      return result;
+    }
+
+    /// Boxes as "lower : upper; lower : upper".
+    template <int dim>
+    std::vector<std::pair<Point<dim>, Point<dim>>> parse_boxes(const std::string &text)
+    {
+      std::vector<std::pair<Point<dim>, Point<dim>>> boxes;
+      for (const std::string &box : Utilities::split_string_list(text, ';'))
+        {
+          const auto corners = Utilities::split_string_list(box, ':');
+          if (corners.size() != 2)
+            throw InputError("Parameter 'Mesh/Boxes': '" + box + "' is not of the form 'lower : upper'.");
+          std::vector<double> lower, upper;
+          try
+            {
+              lower = Utilities::string_to_double(Utilities::split_string_list(corners[0], ','));
+              upper = Utilities::string_to_double(Utilities::split_string_list(corners[1], ','));
+            }
+          catch (...)
+            {
+              throw InputError("Parameter 'Mesh/Boxes': '" + box + "' has a non-numeric coordinate.");
+            }
+          if (lower.size() != dim || upper.size() != dim)
+            throw InputError("Parameter 'Mesh/Boxes': '" + box + "' needs " + std::to_string(dim) +
+                             " coordinates per corner.");
+          for (unsigned int d = 0; d < dim; ++d)
+            if (!(upper[d] > lower[d]))
+              throw InputError("Parameter 'Mesh/Boxes': in '" + box + "' the upper corner must exceed "
+                               "the lower one in every coordinate.");
+          boxes.emplace_back(to_point<dim>(lower), to_point<dim>(upper));
+        }
+      return boxes;
+    }
+  } // namespace
+
+  template <int dim>
+  void generate_mesh(const MeshParameters &parameters, Triangulation<dim> &triangulation)
+  {
+    const std::string &type = parameters.type;
+    if (type == "bar")
+      {
+        Point<dim> upper;
+        upper[0] = parameters.length;
+        for (unsigned int d = 1; d < dim; ++d)
+          upper[d] = parameters.width;
+        GridGenerator::subdivided_hyper_rectangle(
+          triangulation, repetitions<dim>(parameters, Point<dim>(), upper, true), Point<dim>(), upper,
+          /*colorize=*/true);
+      }
+    else if (type == "box")
+      {
+        const Point<dim> lower = to_point<dim>(parameters.lower_corner);
+        const Point<dim> upper = to_point<dim>(parameters.upper_corner);
+        GridGenerator::subdivided_hyper_rectangle(
+          triangulation, repetitions<dim>(parameters, lower, upper, false), lower, upper, true);
+      }
+    else if (type == "boxes")
+      {
+        if constexpr (dim > 1)
+          {
+            const auto boxes = parse_boxes<dim>(parameters.boxes);
+            // Concatenate the boxes' coarse meshes without merging vertices: touching boxes stay
+            // separate bodies that can only interact through contact.
+            std::vector<Point<dim>>    vertices;
+            std::vector<CellData<dim>> cells;
+            SubCellData                faces;
+            for (unsigned int b = 0; b < boxes.size(); ++b)
+              {
+                Triangulation<dim> box;
+                GridGenerator::subdivided_hyper_rectangle(
+                  box, repetitions<dim>(parameters, boxes[b].first, boxes[b].second, false),
+                  boxes[b].first, boxes[b].second, true);
+                for (const auto &cell : box.active_cell_iterators())
+                  {
+                    cell->set_material_id(b);
+                    for (const auto &face : cell->face_iterators())
+                      if (face->at_boundary())
+                        face->set_boundary_id(10 * b + face->boundary_id());
+                  }
+                auto [box_vertices, box_cells, box_faces] = GridTools::get_coarse_mesh_description(box);
+                const unsigned int offset = vertices.size();
+                vertices.insert(vertices.end(), box_vertices.begin(), box_vertices.end());
+                for (auto &cell : box_cells)
+                  {
+                    for (auto &v : cell.vertices)
+                      v += offset;
+                    cells.push_back(cell);
+                  }
+                for (auto &line : box_faces.boundary_lines)
+                  {
+                    for (auto &v : line.vertices)
+                      v += offset;
+                    faces.boundary_lines.push_back(line);
+                  }
+                for (auto &quad : box_faces.boundary_quads)
+                  {
+                    for (auto &v : quad.vertices)
+                      v += offset;
+                    faces.boundary_quads.push_back(quad);
+                  }
+              }
+            triangulation.create_triangulation(vertices, cells, faces);
+          }
+      }
+    else if (type == "ball")
+      {
+        if constexpr (dim > 1)
+          GridGenerator::hyper_ball(triangulation, to_point<dim>(parameters.center), parameters.radius);
+      }
+    else if (type == "cylinder")
+      {
+        if constexpr (dim == 3)
+          {
+            GridGenerator::cylinder(triangulation, parameters.radius, parameters.length / 2);
+            GridTools::shift(Point<dim>(parameters.length / 2, 0, 0), triangulation);
+          }
+      }
+    else if (type == "gmsh")
+      {
+        GridIn<dim> grid_in;
+        grid_in.attach_triangulation(triangulation);
+        std::ifstream input(parameters.file_name);
+        if (!input)
+          throw InputError("Parameter 'Mesh/File name': cannot open the mesh file '" +
+                           parameters.file_name + "'.");
+        try
+          {
+            grid_in.read_msh(input);
+          }
+        catch (const ExceptionBase &error)
+          {
+            std::ostringstream message;
+            error.print_info(message);
+            throw InputError("Parameter 'Mesh/File name': cannot read the gmsh file '" +
+                             parameters.file_name + "': " + message.str());
+          }
+      }
+    else
+      throw InputError("Parameter 'Mesh/Type': unknown shape '" + type + "'.");
+
+    // colorize = true also numbers the cells' material ids by octant; a built-in bar or box is one
+    // material (id 0).
+    if (type == "bar" || type == "box")
+      for (const auto &cell : triangulation.active_cell_iterators())
+        cell->set_material_id(0);
+    triangulation.refine_global(parameters.global_refinements);
+  }
+
+  template std::unique_ptr<Triangulation<1>> create_triangulation<1>(MPI_Comm);
+  template std::unique_ptr<Triangulation<2>> create_triangulation<2>(MPI_Comm);
+  template std::unique_ptr<Triangulation<3>> create_triangulation<3>(MPI_Comm);
+  template void generate_mesh<1>(const MeshParameters &, Triangulation<1> &);
+  template void generate_mesh<2>(const MeshParameters &, Triangulation<2> &);
+  template void generate_mesh<3>(const MeshParameters &, Triangulation<3> &);
+} // namespace percussion

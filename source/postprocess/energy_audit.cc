@@ -1,0 +1,33 @@
+#include <percussion/postprocess/energy_audit.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace percussion::Postprocess
+{
+  void EnergyAudit::start(const TimeIntegration::StepEnergy &initial)
+  {
+    *this = EnergyAudit();
+    current = initial;
+    initial_total = initial.kinetic_energy + initial.strain_energy;
+    energy_scale = std::abs(initial_total);
+  }
+
+  void EnergyAudit::add_step(const TimeIntegration::StepEnergy &step,
+                             const double contact_work_normal,
+                             const double contact_work_tangential)
+  {
+    current = step;
+    external += step.external_work;
+    damping += step.damping_work;
+    numerical += step.numerical_dissipation;
+    contact_normal += contact_work_normal;
+    contact_tangential += contact_work_tangential;
+    residual += step.residual;
+    // The residual is judged against the largest energy that has flowed through the balance.
+    energy_scale = std::max({energy_scale, std::abs(total_energy()), std::abs(external), std::abs(damping),
+                             std::abs(numerical), std::abs(contact_normal) + std::abs(contact_tangential)});
+    if (energy_scale > 0)
+      max_relative_residual = std::max(max_relative_residual, std::abs(step.residual) / energy_scale);
+  }
+} // namespace percussion::Postprocess

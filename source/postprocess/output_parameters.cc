@@ -1,0 +1,59 @@
+#include <percussion/core/exceptions.h>
+#include <percussion/postprocess/output_parameters.h>
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+namespace percussion::Postprocess
+{
+  void OutputParameters::declare_parameters(dealii::ParameterHandler &prm)
+  {
+    using namespace dealii::Patterns;
+    prm.enter_subsection("Output");
+    prm.declare_entry("Directory", "output", Anything(),
+                      "Directory for statistics.csv, the VTU/PVTU files and solution.pvd; created if "
+                      "missing.");
+    prm.declare_entry("VTU interval", "10", Integer(0),
+                      "Write ParaView output every this many steps (and at the start and the end); "
+                      "0 writes none.");
+    prm.declare_entry("Progress interval", "2", Double(0),
+                      "Print a progress line (step, time, wall time, ETA) every this many wall-clock "
+                      "seconds on rank 0; 0 prints none.");
+    prm.declare_entry("Write statistics", "true", Bool(),
+                      "Write one row per time step to <Directory>/statistics.csv.");
+    prm.leave_subsection();
+  }
+
+  void OutputParameters::parse_parameters(dealii::ParameterHandler &prm)
+  {
+    prm.enter_subsection("Output");
+    directory = prm.get("Directory");
+    vtu_interval = prm.get_integer("VTU interval");
+    progress_interval = prm.get_double("Progress interval");
+    write_statistics = prm.get_bool("Write statistics");
+    prm.leave_subsection();
+    if (directory.empty())
+      throw InputError("Parameter 'Output/Directory' is empty.");
+  }
+
+  void OutputParameters::check_writable() const
+  {
+    std::error_code error;
+    std::filesystem::create_directories(directory, error);
+    if (!std::filesystem::is_directory(directory))
+      throw InputError("Parameter 'Output/Directory': cannot create the directory '" + directory +
+                       "'" + (error ? " (" + error.message() + ")" : std::string()) + ".");
+    const std::string probe = directory + "/.percussion_write_test_" + std::to_string(::getpid());
+    {
+      std::ofstream test(probe);
+      if (!test || !(test << "test"))
+        throw InputError("Parameter 'Output/Directory': the directory '" + directory +
+                         "' is not writable (" + std::strerror(errno) + ").");
+    }
+    std::filesystem::remove(probe, error);
+  }
+} // namespace percussion::Postprocess

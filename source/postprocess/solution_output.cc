@@ -1,0 +1,66 @@
+#include <deal.II/base/data_out_base.h>
+#include <deal.II/base/utilities.h>
+#include <deal.II/numerics/data_out.h>
+
+#include <percussion/postprocess/solution_output.h>
+
+#include <fstream>
+
+namespace percussion::Postprocess
+{
+  using namespace dealii;
+
+  template <int dim>
+  SolutionOutput<dim>::SolutionOutput(const std::string &directory, MPI_Comm communicator)
+    : directory(directory)
+    , communicator(communicator)
+  {}
+
+  template <int dim>
+  void SolutionOutput<dim>::write(const double time,
+                                  const unsigned int step,
+                                  const DoFHandler<dim> &dof_handler,
+                                  const PETScWrappers::MPI::Vector &displacement,
+                                  const PETScWrappers::MPI::Vector &velocity,
+                                  const DataPostprocessor<dim> &stress)
+  {
+    DataOut<dim> data_out;
+    data_out.attach_dof_handler(dof_handler);
+    const std::vector<DataComponentInterpretation::DataComponentInterpretation> vector_field(
+      dim, DataComponentInterpretation::component_is_part_of_vector);
+    data_out.add_data_vector(displacement, std::vector<std::string>(dim, "displacement"),
+                             DataOut<dim>::type_dof_data, vector_field);
+    data_out.add_data_vector(velocity, std::vector<std::string>(dim, "velocity"),
+                             DataOut<dim>::type_dof_data, vector_field);
+    data_out.add_data_vector(displacement, stress);
+
+    const auto &triangulation = dof_handler.get_triangulation();
+    Vector<float> material(triangulation.n_active_cells()), subdomain(triangulation.n_active_cells());
+    for (const auto &cell : triangulation.active_cell_iterators())
+      if (cell->is_locally_owned())
+        {
+          material(cell->active_cell_index()) = cell->material_id();
+          subdomain(cell->active_cell_index()) = cell->subdomain_id();
+        }
+    data_out.add_data_vector(material, "material_id");
+    data_out.add_data_vector(subdomain, "subdomain");
+    data_out.build_patches(dof_handler.get_fe().degree);
+
+    DataOutBase::VtkFlags flags;
+    flags.time = time;
+    flags.cycle = step;
+    data_out.set_flags(flags);
+    const std::string pvtu = data_out.write_vtu_with_pvtu_record(directory + "/", "solution", records.size(),
+                                                                 communicator, 5);
+    records.emplace_back(time, pvtu);
+    if (Utilities::MPI::this_mpi_process(communicator) == 0)
+      {
+        std::ofstream pvd(directory + "/solution.pvd");
+        DataOutBase::write_pvd_record(pvd, records);
+      }
+  }
+
+  template class SolutionOutput<1>;
+  template class SolutionOutput<2>;
+  template class SolutionOutput<3>;
+} // namespace percussion::Postprocess

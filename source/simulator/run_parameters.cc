@@ -1,0 +1,81 @@
+#include <deal.II/base/exceptions.h>
+
+#include <percussion/core/exceptions.h>
+#include <percussion/simulator/run_parameters.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace percussion
+{
+  void RunParameters::declare_parameters(dealii::ParameterHandler &prm)
+  {
+    prm.declare_entry("Dimension", "3", dealii::Patterns::Integer(1, 3),
+                      "Space dimension of the bodies: 1 (bar), 2 (plane strain) or 3.");
+    prm.declare_entry("Function constants", "", dealii::Patterns::Anything(),
+                      "Named constants usable in every function expression of this file, e.g. "
+                      "'v0=0.1, L=1'.");
+    MeshParameters::declare_parameters(prm);
+    Body::BodyParameters::declare_parameters(prm);
+    TimeIntegration::TimeIntegrationParameters::declare_parameters(prm);
+    LinearSolverParameters::declare_parameters(prm);
+    Postprocess::OutputParameters::declare_parameters(prm);
+  }
+
+  void RunParameters::parse_parameters(dealii::ParameterHandler &prm)
+  {
+    dimension = prm.get_integer("Dimension");
+    function_constants = parse_function_constants(prm.get("Function constants"), "Function constants");
+    mesh.parse_parameters(prm, dimension);
+    body.parse_parameters(prm, dimension, function_constants);
+    time.parse_parameters(prm);
+    linear_solver.parse_parameters(prm);
+    output.parse_parameters(prm);
+  }
+
+  namespace
+  {
+    RunParameters parse(std::istream &input, const std::string &name)
+    {
+      dealii::ParameterHandler prm;
+      RunParameters::declare_parameters(prm);
+      try
+        {
+          prm.parse_input(input, name);
+        }
+      catch (const dealii::ExceptionBase &error)
+        {
+          std::ostringstream message;
+          error.print_info(message);
+          std::string text = message.str();
+          while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
+            text.pop_back();
+          throw InputError("Error in parameter file '" + name + "': " + text);
+        }
+      RunParameters parameters;
+      try
+        {
+          parameters.parse_parameters(prm);
+        }
+      catch (const InputError &error)
+        {
+          throw InputError("Error in parameter file '" + name + "': " + error.what());
+        }
+      return parameters;
+    }
+  } // namespace
+
+  RunParameters RunParameters::from_file(const std::string &file_name)
+  {
+    std::ifstream input(file_name);
+    if (!input)
+      throw InputError("Cannot open the parameter file '" + file_name + "'.");
+    return parse(input, file_name);
+  }
+
+  RunParameters RunParameters::from_string(const std::string &text, const std::string &name)
+  {
+    std::istringstream input(text);
+    return parse(input, name);
+  }
+} // namespace percussion

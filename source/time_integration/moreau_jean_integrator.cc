@@ -1,0 +1,229 @@
+#include <percussion/core/exceptions.h>
+#include <percussion/core/petsc_check.h>
+#include <percussion/time_integration/moreau_jean_integrator.h>
+
+#include <cmath>
+#include <string>
+
+namespace percussion::TimeIntegration
+{
+  using dealii::PETScWrappers::MPI::Vector;
+
+  MoreauJeanIntegrator::MoreauJeanIntegrator(const LinearElastodynamicSystem &system,
+                                             const TimeIntegrationParameters &time_parameters,
+                                             const LinearSolverParameters &solver_parameters,
+                                             const dealii::IndexSet &locally_owned_dofs,
+                                             MPI_Comm communicator)
+    : system(system)
+    , h(time_parameters.time_step)
+    , theta(time_parameters.theta)
+    , owned(locally_owned_dofs)
+    , communicator(communicator)
+    , solver(std::make_unique<IterationMatrixSolver>(solver_parameters, communicator))
+  {
+    for (Vector *x : {&q, &v, &mass_v, &stiffness_q, &force, &q_new, &v_new, &mass_v_new, &stiffness_q_new,
+                      &force_new, &force_theta, &rhs, &work, &impulse, &prescribed_velocity, &v_theta, &scratch})
+      x->reinit(owned, communicator);
+  }
+
+  MoreauJeanIntegrator::~MoreauJeanIntegrator()
+  {
+    if (iteration != nullptr)
+      MatDestroy(&iteration);
+    if (iteration_full != nullptr)
+      MatDestroy(&iteration_full);
+  }
+
+  void MoreauJeanIntegrator::build_iteration_matrix()
+  {
+    // Ŵ = M + hθC + h²θ²K with C = αM + βK: (1 + hθα) M + (hθβ + h²θ²) K, same sparsity as M.
+    const double c_mass = 1 + h * theta * system.rayleigh_alpha;
+    const double c_stiffness = h * theta * system.rayleigh_beta + h * h * theta * theta;
+    Mat mass = const_cast<dealii::PETScWrappers::MPI::SparseMatrix &>(*system.mass).petsc_matrix();
+    Mat stiffness = const_cast<dealii::PETScWrappers::MPI::SparseMatrix &>(*system.stiffness).petsc_matrix();
+    PERCUSSION_PETSC_CALL(MatDuplicate(mass, MAT_COPY_VALUES, &iteration));
+    PERCUSSION_PETSC_CALL(MatScale(iteration, c_mass));
+    PERCUSSION_PETSC_CALL(MatAXPY(iteration, c_stiffness, stiffness, SAME_NONZERO_PATTERN));
+
+    if (system.has_prescribed_motion)
+      PERCUSSION_PETSC_CALL(MatDuplicate(iteration, MAT_COPY_VALUES, &iteration_full));
+
+    // Eliminate the Dirichlet rows and columns symmetrically; the diagonal entry keeps the
+    // matrix's scale so that the factorisation's pivoting is not disturbed.
+    PERCUSSION_PETSC_CALL(MatGetDiagonal(iteration, work));
+    PERCUSSION_PETSC_CALL(VecNorm(work, NORM_INFINITY, &constrained_diagonal));
+    std::vector<PetscInt> rows(system.constrained_dofs.begin(), system.constrained_dofs.end());
+    PERCUSSION_PETSC_CALL(MatZeroRowsColumns(iteration, static_cast<PetscInt>(rows.size()), rows.data(),
+                                             constrained_diagonal, nullptr, nullptr));
+  }
+
+  void MoreauJeanIntegrator::initialize(const double start,
+                                        const Vector &displacement,
+                                        const Vector &velocity)
+  {
+    start_time = start;
+    current_time = start;
+    step = 0;
+    q = displacement;
+    v = velocity;
+    system.mass->vmult(mass_v, v);
+    system.stiffness->vmult(stiffness_q, q);
+    if (system.has_external_force)
+      system.assemble_external_force(current_time, force);
+    else
+      force = 0;
+
+    build_iteration_matrix();
+    solver->set_matrix(iteration, owned.size());
+
+    energy = StepEnergy();
+    energy.kinetic_energy = 0.5 * (v * mass_v);
+    energy.strain_energy = 0.5 * (q * stiffness_q);
+  }
+
+  void MoreauJeanIntegrator::compute_free_velocity()
+  {
+    const double t_new = start_time + (step + 1) * h;
+    if (system.has_external_force && system.external_force_depends_on_time)
+      system.assemble_external_force(t_new, force_new);
+    else
+      force_new = force;
+    force_theta.equ(1 - theta, force);
+    force_theta.add(theta, force_new);
+
+    // rhs = (1 − h(1−θ)α) M v_k − h K q_k − (h(1−θ)β + h²θ(1−θ)) K v_k + h F_{k+θ}
+    system.stiffness->vmult(work, v);
+    rhs.equ(1 - h * (1 - theta) * system.rayleigh_alpha, mass_v);
+    rhs.add(-h, stiffness_q);
+    rhs.add(-(h * (1 - theta) * system.rayleigh_beta + h * h * theta * (1 - theta)), work);
+    if (system.has_external_force)
+      rhs.add(h, force_theta);
+
+    // Dirichlet DoFs: the velocity that brings q to the prescribed displacement. With θ > 0,
+    // q_{k+1} = q_k + h((1−θ)v_k + θv_{k+1}) = g(t_{k+1}); with θ = 0, v_{k+1} only enters
+    // q_{k+2} = q_k + h v_k + h v_{k+1} = g(t_{k+2}).
+    const auto &dofs = system.constrained_dofs;
+    constrained_velocity.assign(dofs.size(), 0.0);
+    if (system.has_prescribed_motion)
+      {
+        std::vector<double> q_c(dofs.size()), v_c(dofs.size());
+        q.extract_subvector_to(dofs, q_c);
+        v.extract_subvector_to(dofs, v_c);
+        system.prescribed_displacement(theta > 0 ? t_new : t_new + h, prescribed_values);
+        for (std::size_t i = 0; i < dofs.size(); ++i)
+          constrained_velocity[i] = theta > 0 ?
+                                      ((prescribed_values[i] - q_c[i]) / h - (1 - theta) * v_c[i]) / theta :
+                                      (prescribed_values[i] - q_c[i] - h * v_c[i]) / h;
+        prescribed_velocity = 0;
+        if (!dofs.empty())
+          prescribed_velocity.set(dofs, constrained_velocity);
+        prescribed_velocity.compress(dealii::VectorOperation::insert);
+        PERCUSSION_PETSC_CALL(MatMult(iteration_full, prescribed_velocity, work));
+        rhs.add(-1.0, work);
+      }
+    std::vector<double> scaled(constrained_velocity);
+    for (double &x : scaled)
+      x *= constrained_diagonal;
+    if (!dofs.empty())
+      rhs.set(dofs, scaled);
+    rhs.compress(dealii::VectorOperation::insert);
+
+    v_new = v; // initial guess for CG
+    solver->solve(rhs, v_new);
+    impulse = 0;
+    impulse_applied = false;
+  }
+
+  void MoreauJeanIntegrator::solve_iteration_matrix(const Vector &b, Vector &x)
+  {
+    scratch = b;
+    const std::vector<double> zeros(system.constrained_dofs.size(), 0.0);
+    if (!zeros.empty())
+      scratch.set(system.constrained_dofs, zeros);
+    scratch.compress(dealii::VectorOperation::insert);
+    x = 0;
+    solver->solve(scratch, x);
+  }
+
+  void MoreauJeanIntegrator::apply_impulse(const Vector &generalized_impulse)
+  {
+    solve_iteration_matrix(generalized_impulse, work);
+    v_new.add(1.0, work);
+    impulse.add(1.0, scratch); // the impulse as it acts: zero on Dirichlet DoFs
+    impulse_applied = true;
+  }
+
+  void MoreauJeanIntegrator::finish_step()
+  {
+    v_theta.equ(1 - theta, v);
+    v_theta.add(theta, v_new);
+    q_new = q;
+    q_new.add(h, v_theta);
+    system.mass->vmult(mass_v_new, v_new);
+    system.stiffness->vmult(stiffness_q_new, q_new);
+
+    StepEnergy e;
+    e.kinetic_energy = 0.5 * (v_new * mass_v_new);
+    e.strain_energy = 0.5 * (q_new * stiffness_q_new);
+    if (!std::isfinite(e.kinetic_energy) || !std::isfinite(e.strain_energy))
+      throw SolverError("The state became non-finite in the step from t = " + std::to_string(current_time) +
+                        " (step " + std::to_string(step + 1) + ").");
+    const double energy_old = 0.5 * (v * mass_v) + 0.5 * (q * stiffness_q);
+
+    // M v_θ into work, K v_θ = (K q_{k+1} − K q_k)/h into scratch.
+    work.equ(1 - theta, mass_v);
+    work.add(theta, mass_v_new);
+    scratch.equ(1.0 / h, stiffness_q_new);
+    scratch.add(-1.0 / h, stiffness_q);
+    e.damping_work = -h * (system.rayleigh_alpha * (v_theta * work) + system.rayleigh_beta * (v_theta * scratch));
+    e.external_work = system.has_external_force ? h * (v_theta * force_theta) : 0.0;
+    e.contact_work = impulse_applied ? v_theta * impulse : 0.0;
+
+    const double dq_K_dq = h * h * (v_theta * scratch);
+    rhs.equ(1.0, v_new);
+    rhs.add(-1.0, v);
+    const double dv_M_dv = rhs * mass_v_new - rhs * mass_v;
+    e.numerical_dissipation = (theta - 0.5) * (dv_M_dv + dq_K_dq);
+
+    if (system.has_prescribed_motion)
+      {
+        // Support reactions: the momentum residual on the Dirichlet rows,
+        // R = M(v_{k+1} − v_k) + hK q_{k+θ} + hC v_{k+θ} − hF_{k+θ} − H p; their work is v_θᵀR there.
+        rhs.equ(1.0, mass_v_new);
+        rhs.add(-1.0, mass_v);
+        rhs.add(h * (1 - theta), stiffness_q);
+        rhs.add(h * theta, stiffness_q_new);
+        rhs.add(h * system.rayleigh_alpha, work);
+        rhs.add(h * system.rayleigh_beta, scratch);
+        if (system.has_external_force)
+          rhs.add(-h, force_theta);
+        if (impulse_applied)
+          rhs.add(-1.0, impulse);
+        std::vector<double> reaction(system.constrained_dofs.size()), velocity(system.constrained_dofs.size());
+        rhs.extract_subvector_to(system.constrained_dofs, reaction);
+        v_theta.extract_subvector_to(system.constrained_dofs, velocity);
+        double local = 0;
+        for (std::size_t i = 0; i < reaction.size(); ++i)
+          local += reaction[i] * velocity[i];
+        e.external_work += dealii::Utilities::MPI::sum(local, communicator);
+      }
+
+    e.residual = (e.kinetic_energy + e.strain_energy - energy_old) -
+                 (e.external_work + e.damping_work - e.numerical_dissipation + e.contact_work);
+    energy = e;
+
+    dealii::PETScWrappers::swap(q, q_new);
+    dealii::PETScWrappers::swap(v, v_new);
+    dealii::PETScWrappers::swap(mass_v, mass_v_new);
+    dealii::PETScWrappers::swap(stiffness_q, stiffness_q_new);
+    dealii::PETScWrappers::swap(force, force_new);
+    ++step;
+    current_time = start_time + step * h;
+  }
+
+  void MoreauJeanIntegrator::advance()
+  {
+    compute_free_velocity();
+    finish_step();
+  }
+} // namespace percussion::TimeIntegration
