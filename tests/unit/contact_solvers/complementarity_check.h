@@ -4,7 +4,8 @@
 // Independent check of a solution (r, u) of the local problem, written from the Coulomb law itself
 // (not from the solvers' error measure): u = W r + q, r ∈ K, u + μ‖u_T‖e_N ∈ K* (⇔ u_N ≥ 0),
 // complementarity r·(u + μ‖u_T‖e_N) = 0, and on sliding contacts r_T = −μ r_N u_T/‖u_T‖.
-// All with the relative tolerance tol times the scale max(‖q‖, ‖r‖, ‖u‖) (per unit of W for r).
+// All with the tolerance tol times the scale s = max(‖q‖∞, ‖r‖∞, ‖u‖∞) (s² for the product), the
+// same normalisation as the FCLIB measure, which is what the solvers guarantee.
 
 #include <percussion/contact_solvers/local_problem.h>
 
@@ -30,8 +31,7 @@ inline void check_coulomb_solution(const percussion::ContactSolvers::LocalProble
       scale_u = std::max({scale_u, std::abs(p.q[i]), std::abs(u[i])});
       scale_r = std::max(scale_r, std::abs(r[i]));
     }
-  scale_u = std::max(scale_u, 1e-300);
-  scale_r = std::max(scale_r, 1e-300);
+  scale_u = scale_r = std::max({scale_u, scale_r, 1e-300});
   for (int i = 0; i < p.size(); ++i)
     BOOST_CHECK_SMALL(u[i] - w[i], tol * scale_u);
   for (int a = 0; a < p.number_of_contacts; ++a)

@@ -204,7 +204,9 @@ BOOST_AUTO_TEST_CASE(extreme_scales)
               std::vector<double> r;
               solve_and_check(p, solver, 1e-14, r);
               for (std::size_t i = 0; i < r.size(); ++i)
-                BOOST_CHECK_SMALL(r[i] * alpha / beta - r_base[i], 1e-8);
+                // error ≤ 1e-14 bounds an r error on sliding contacts only by ~1e-14·max(‖q‖,‖u‖)/‖r‖·‖r‖,
+                // i.e. ~1e-6 relative when u ~ 1e8 r (α = 1e8): the comparison allows 1e-5.
+                BOOST_CHECK_SMALL(r[i] * alpha / beta - r_base[i], 1e-5);
             }
         }
       }
