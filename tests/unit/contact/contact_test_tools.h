@@ -14,6 +14,7 @@
 #include <deal.II/fe/fe_system.h>
 #include <deal.II/fe/mapping_q1.h>
 #include <deal.II/grid/grid_generator.h>
+#include <deal.II/grid/grid_tools.h>
 #include <deal.II/grid/tria.h>
 #include <deal.II/lac/petsc_vector.h>
 #include <deal.II/numerics/vector_tools.h>
@@ -33,6 +34,23 @@ namespace contact_test
   using percussion::Contact::PairParameters;
   using percussion::Contact::PairType;
 
+  /** The active cells of @p source (no hanging nodes) appended as raw coarse-mesh data. */
+  template <int dim>
+  void append_triangulation(std::vector<Point<dim>> &vertices, std::vector<CellData<dim>> &cells,
+                            const Triangulation<dim> &source, const types::material_id material)
+  {
+    const unsigned int offset = vertices.size();
+    vertices.insert(vertices.end(), source.get_vertices().begin(), source.get_vertices().end());
+    for (const auto &cell : source.active_cell_iterators())
+      {
+        CellData<dim> data(GeometryInfo<dim>::vertices_per_cell);
+        for (unsigned int v = 0; v < GeometryInfo<dim>::vertices_per_cell; ++v)
+          data.vertices[v] = cell->vertex_index(v) + offset;
+        data.material_id = material;
+        cells.push_back(data);
+      }
+  }
+
   /** A box subdivided uniformly, as raw coarse-mesh data (vertices, cells). */
   template <int dim>
   void append_box(std::vector<Point<dim>> &vertices, std::vector<CellData<dim>> &cells,
@@ -41,16 +59,7 @@ namespace contact_test
   {
     Triangulation<dim> box;
     GridGenerator::subdivided_hyper_rectangle(box, subdivisions, lower, upper);
-    const unsigned int offset = vertices.size();
-    vertices.insert(vertices.end(), box.get_vertices().begin(), box.get_vertices().end());
-    for (const auto &cell : box.active_cell_iterators())
-      {
-        CellData<dim> data(GeometryInfo<dim>::vertices_per_cell);
-        for (unsigned int v = 0; v < GeometryInfo<dim>::vertices_per_cell; ++v)
-          data.vertices[v] = cell->vertex_index(v) + offset;
-        data.material_id = material;
-        cells.push_back(data);
-      }
+    append_triangulation(vertices, cells, box, material);
   }
 
   /**
@@ -64,7 +73,11 @@ namespace contact_test
                    const std::function<types::boundary_id(const Point<dim> &, types::material_id)> &boundary_id,
                    const unsigned int n_refinements = 0)
   {
-    tria.create_triangulation(vertices, cells, SubCellData());
+    std::vector<Point<dim>>    used_vertices = vertices;
+    std::vector<CellData<dim>> used_cells    = cells;
+    SubCellData                subcell_data;
+    GridTools::delete_unused_vertices(used_vertices, used_cells, subcell_data);
+    tria.create_triangulation(used_vertices, used_cells, subcell_data);
     for (const auto &cell : tria.active_cell_iterators())
       for (const unsigned int f : cell->face_indices())
         if (cell->face(f)->at_boundary())
