@@ -73,7 +73,11 @@ namespace percussion
     auto parser = std::make_unique<dealii::FunctionParser<dim>>(n_components);
     try
       {
-        parser->initialize(variable_names(dim), components, constants, /*time_dependent=*/true);
+        // pi is available in every expression, as in deal.II's ParsedFunction.
+        std::map<std::string, double> all_constants{{"pi", dealii::numbers::PI}, {"Pi", dealii::numbers::PI}};
+        for (const auto &[name, value] : constants)
+          all_constants[name] = value;
+        parser->initialize(variable_names(dim), components, all_constants, /*time_dependent=*/true);
         // muParser reports some errors only at the first evaluation: evaluate once here so that
         // bad input is caught before any computation.
         dealii::Vector<double> values(n_components);

@@ -12,7 +12,7 @@ namespace percussion
   /**
    * A vector-valued function of (x, t) written in a parameter file: `dim` expressions separated by
    * semicolons, in the variables x (1D), x,y (2D) or x,y,z (3D) and t, with the user's named
-   * constants (entry `Function constants`). Example for a rigid initial velocity in 3D: `0; 0; -v0`.
+   * constants (entry `Function constants`) and pi. Example for a rigid initial velocity in 3D: `0; 0; -v0`.
    */
   struct FunctionExpression
   {
