@@ -1,0 +1,164 @@
+// subsection Contact: parsing of several pairs, and every bad input → percussion::InputError
+// naming the pair (μ < 0, e ∉ [0,1], degenerate obstacles, master = slave, boundary ids missing
+// from the mesh, wrong vector sizes, unparsable obstacle velocity).
+#define BOOST_TEST_MODULE contact_parameters
+#include "contact_mpi_fixture.h"
+#include "contact_test_tools.h"
+
+#include <percussion/core/exceptions.h>
+
+using namespace contact_test;
+using percussion::InputError;
+
+namespace
+{
+  ContactParameters parse(const std::string &text)
+  {
+    ParameterHandler prm;
+    ContactParameters::declare_parameters(prm);
+    prm.parse_input_from_string(text);
+    ContactParameters parameters;
+    parameters.parse_parameters(prm);
+    return parameters;
+  }
+
+  // Runs @p f and checks that it throws InputError whose message contains every @p fragment.
+  template <typename F>
+  void check_input_error(F f, const std::vector<std::string> &fragments)
+  {
+    bool thrown = false;
+    try
+      {
+        f();
+      }
+    catch (const InputError &error)
+      {
+        thrown = true;
+        for (const std::string &fragment : fragments)
+          BOOST_TEST(std::string(error.what()).find(fragment) != std::string::npos,
+                     "message '" << error.what() << "' lacks '" << fragment << "'");
+      }
+    BOOST_TEST(thrown, "no InputError for " << fragments.front());
+  }
+
+  const std::string two_pairs = R"(
+subsection Contact
+  set Number of pairs = 2
+  set Gap prediction factor = 0.25
+  set Search distance = 0.3
+  set Require approaching = true
+  subsection Pair 1
+    set Type = sphere
+    set Slave boundary id = 1
+    set Friction coefficient = 0.4
+    set Restitution coefficient = 0.5
+    set Point = 0, 0, -1
+    set Radius = 0.75
+    set Obstacle velocity = 0; 0; -0.1*t
+  end
+  subsection Pair 2
+    set Type = body
+    set Slave boundary id = 1
+    set Master boundary id = 2
+    set Friction coefficient = 0.2
+  end
+end
+)";
+
+  std::string with_pair2(const std::string &entries)
+  {
+    return "subsection Contact\n set Number of pairs = 2\n subsection Pair 2\n" + entries + "\n end\nend\n";
+  }
+} // namespace
+
+BOOST_AUTO_TEST_CASE(parse_two_pairs)
+{
+  const ContactParameters p = parse(two_pairs);
+  BOOST_TEST(p.pairs.size() == 2u);
+  BOOST_TEST(p.gap_prediction_factor == 0.25);
+  BOOST_TEST(p.search_distance == 0.3);
+  BOOST_TEST(p.require_approaching);
+  BOOST_TEST((p.pairs[0].type == PairType::sphere));
+  BOOST_TEST(p.pairs[0].radius == 0.75);
+  BOOST_TEST(p.pairs[0].point[2] == -1.);
+  BOOST_TEST(p.pairs[0].friction_coefficient == 0.4);
+  BOOST_TEST(p.pairs[0].restitution_coefficient == 0.5);
+  BOOST_TEST(p.pairs[0].obstacle_velocity == "0; 0; -0.1*t");
+  BOOST_TEST((p.pairs[1].type == PairType::body));
+  BOOST_TEST(p.pairs[1].master_boundary_id == 2u);
+  BOOST_TEST(p.pairs[1].name == "Contact/Pair 2");
+  // Defaults.
+  const ContactParameters d = parse("");
+  BOOST_TEST(d.pairs.empty());
+  BOOST_TEST(d.gap_prediction_factor == 0.5);
+
+  // A moving sphere built from the file: its position at t is the integral of V.
+  const percussion::Contact::RigidObstacle<3> sphere(p.pairs[0]);
+  BOOST_TEST(std::abs(sphere.displacement(2.)[2] - (-0.1 * 2. * 2. / 2.)) < 1e-14);
+  BOOST_TEST(std::abs(sphere.velocity(2.)[2] - (-0.2)) < 1e-14);
+  Point<3> x(0., 0., 0.);
+  BOOST_TEST(std::abs(sphere.project(x, 2.).gap - (1. + 0.2 - 0.75)) < 1e-14);
+}
+
+BOOST_AUTO_TEST_CASE(bad_values)
+{
+  check_input_error([] { parse(with_pair2("set Friction coefficient = -0.1")); }, {"Contact/Pair 2", "friction"});
+  check_input_error([] { parse(with_pair2("set Restitution coefficient = 1.5")); }, {"Contact/Pair 2", "restitution"});
+  check_input_error([] { parse(with_pair2("set Restitution coefficient = -0.5")); }, {"Contact/Pair 2", "restitution"});
+  check_input_error([] { parse(with_pair2("set Type = plane\nset Normal = 0, 0, 0")); },
+                    {"Contact/Pair 2", "normal is zero"});
+  check_input_error([] { parse(with_pair2("set Type = sphere\nset Radius = 0")); },
+                    {"Contact/Pair 2", "radius"});
+  check_input_error([] { parse(with_pair2("set Type = cylinder\nset Radius = -1")); },
+                    {"Contact/Pair 2", "radius"});
+  check_input_error([] { parse(with_pair2("set Type = cylinder\nset Axis = 0, 0, 0")); },
+                    {"Contact/Pair 2", "axis is zero"});
+  check_input_error([] { parse(with_pair2("set Type = body\nset Slave boundary id = 3\nset Master boundary id = 3")); },
+                    {"Contact/Pair 2", "master boundary id 3", "slave"});
+
+  // Dimension-dependent checks happen when the obstacle is built.
+  PairParameters pair = make_pair(PairType::plane, 0);
+  pair.normal         = {0., 1., 1.};
+  check_input_error([&] { percussion::Contact::RigidObstacle<2> plane(pair); }, {"Contact/Pair 1/Normal", "must be 0"});
+  pair.normal            = {0., 1.};
+  pair.obstacle_velocity = "0; 1; 2; 3";
+  check_input_error([&] { percussion::Contact::RigidObstacle<2> plane(pair); }, {"Contact/Pair 1/Obstacle velocity"});
+  pair.obstacle_velocity = "0; sin(";
+  check_input_error([&] { percussion::Contact::RigidObstacle<2> plane(pair); }, {"Contact/Pair 1/Obstacle velocity"});
+  pair.obstacle_velocity = "0; 0";
+  pair.point             = {1.};
+  check_input_error([&] { percussion::Contact::RigidObstacle<2> plane(pair); }, {"Contact/Pair 1/Point"});
+}
+
+BOOST_AUTO_TEST_CASE(boundary_ids_must_exist)
+{
+  Problem<2> problem(MPI_COMM_WORLD, 1);
+  std::vector<Point<2>>    vertices;
+  std::vector<CellData<2>> cells;
+  append_box<2>(vertices, cells, Point<2>(0., 0.), Point<2>(1., 1.), {2, 2}, 0);
+  create_mesh<2>(problem.tria, vertices, cells, [](const Point<2> &c, types::material_id) {
+    return c[1] < 1e-12 ? types::boundary_id(1) : types::boundary_id(0);
+  }, 1);
+  problem.setup();
+
+  ContactParameters parameters;
+  parameters.pairs.push_back(make_pair(PairType::plane, 7));
+  parameters.pairs[0].name   = "Contact/Pair 1";
+  parameters.pairs[0].normal = {0., 1.};
+  check_input_error([&] { ContactGeometry<2> g(problem.dof_handler, parameters); },
+                    {"Contact/Pair 1", "slave boundary id 7 does not exist in the mesh"});
+
+  parameters.pairs[0] = make_pair(PairType::body, 1, 7);
+  parameters.pairs.insert(parameters.pairs.begin(), make_pair(PairType::sphere, 1));
+  parameters.pairs[0].point = {0., -1.};
+  parameters.pairs[1].name  = "Contact/Pair 2";
+  check_input_error([&] { ContactGeometry<2> g(problem.dof_handler, parameters); },
+                    {"Contact/Pair 2: master boundary id 7 does not exist in the mesh"});
+
+  // Valid ids: constructing and updating works.
+  parameters.pairs[1].master_boundary_id = 0;
+  parameters.search_distance             = 10.;
+  ContactGeometry<2> geometry(problem.dof_handler, parameters);
+  geometry.update(problem.ghosted(problem.vector()), 0.);
+  BOOST_TEST(geometry.n_global_points() >= 5u);
+}
