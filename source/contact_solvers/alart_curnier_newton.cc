@@ -44,7 +44,8 @@ namespace percussion::ContactSolvers
   double AlartCurnierNewton::evaluate(const std::vector<double> &r,
                                       const std::vector<double> &u,
                                       std::vector<double>       &phi,
-                                      std::vector<double>       *jacobian) const
+                                      std::vector<double>       *jacobian,
+                                      double                     proximal) const
   {
     const int d  = W_.d;
     const int dd = d * d;
@@ -74,7 +75,7 @@ namespace percussion::ContactSolvers
             if (W_.block_column[k] == a)
               for (int i = 0; i < d; ++i)
                 for (int j = 0; j < d; ++j)
-                  Jab[i * d + j] += (i == j ? 1.0 : 0.0) - G[i * d + j];
+                  Jab[i * d + j] += (i == j ? 1.0 : 0.0) - (1.0 - proximal) * G[i * d + j];
           }
       }
     return 0.5 * psi;
@@ -86,6 +87,8 @@ namespace percussion::ContactSolvers
                                        int                                   max_iterations,
                                        std::chrono::steady_clock::time_point deadline,
                                        bool                                  stall_exit,
+                                       double                                proximal_factor,
+                                       double                                proximal_cap,
                                        bool                                  verbose) const
   {
     SolverResult result;
@@ -100,6 +103,7 @@ namespace percussion::ContactSolvers
     std::vector<double> best_r = r;
     double              best_error = compute_error(problem_, r, u);
     double              error      = best_error;
+    double              milestone_error = best_error;
     int                 best_iteration = 0, line_search_failures = 0;
 
     // A scale for the diagonal shift used when J is singular (redundant contacts, zero rows of W).
@@ -108,7 +112,8 @@ namespace percussion::ContactSolvers
       shift_scale = std::max(shift_scale, std::abs(v));
     shift_scale = std::max(shift_scale * (rho_.empty() ? 1.0 : *std::max_element(rho_.begin(), rho_.end())), 1.0);
 
-    int iteration = 0;
+    const int stall_window = 20;
+    int       iteration    = 0;
     for (; iteration < max_iterations; ++iteration)
       {
         if (error <= tolerance)
@@ -118,7 +123,8 @@ namespace percussion::ContactSolvers
             result.message = "newton: time limit";
             break;
           }
-        const double psi = evaluate(r, u, phi, &jacobian);
+        const double proximal = std::min(proximal_cap, proximal_factor * error);
+        const double psi      = evaluate(r, u, phi, &jacobian, proximal);
         bool         factorised = linear_solver.factorize(jacobian);
         for (double shift = 1e-12 * shift_scale; !factorised && shift < 1e-2 * shift_scale; shift *= 100.0)
           factorised = linear_solver.factorize(jacobian, shift);
@@ -142,7 +148,7 @@ namespace percussion::ContactSolvers
                 r_trial[i] = r[i] + alpha * step[i];
                 u_trial[i] = u[i] + alpha * W_step[i];
               }
-            const double psi_trial = evaluate(r_trial, u_trial, phi_trial, nullptr);
+            const double psi_trial = evaluate(r_trial, u_trial, phi_trial, nullptr, 0.0);
             if (psi_trial < best_trial_psi)
               {
                 best_trial_psi = psi_trial;
@@ -183,12 +189,16 @@ namespace percussion::ContactSolvers
           }
         if (error < best_error)
           {
-            if (error < 0.5 * best_error)
-              best_iteration = iteration + 1;
             best_error = error;
             best_r     = r;
           }
-        if (stall_exit && (line_search_failures >= 2 || iteration + 1 - best_iteration >= 12))
+        if (error < 0.5 * milestone_error)
+          {
+            // Progress is measured against the error at the last halving, not step by step.
+            milestone_error = error;
+            best_iteration  = iteration + 1;
+          }
+        if (stall_exit && (line_search_failures >= 5 || iteration + 1 - best_iteration >= stall_window))
           {
             result.message = "newton: stalled";
             ++iteration;

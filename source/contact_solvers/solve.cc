@@ -64,22 +64,32 @@ namespace percussion::ContactSolvers
       std::string phases;
       for (int round = 0; round < 50 && newton_budget > 0; ++round)
         {
-          const SolverResult n = newton.run(r, u, options.tolerance, newton_budget, deadline, true, options.verbose);
-          newton_budget -= std::max(n.iterations, 1);
-          total.iterations += n.iterations;
-          phases += "newton(" + std::to_string(n.iterations) + ") ";
-          if (n.error < best_error)
+          // The proximal Newton method first; if it stalls, plain Newton from the best point (it
+          // wins on some problems whose W is regular), then Gauss–Seidel.
+          bool converged = false;
+          for (const bool proximal : {true, false})
             {
-              best_error = n.error;
-              best_r     = r;
-            }
-          if (n.status == SolverStatus::converged || Clock::now() > deadline)
-            break;
-          if (!std::isfinite(n.error))
-            {
+              if (!proximal && options.proximal_cap == 0.0)
+                continue;
+              const SolverResult n = newton.run(r, u, options.tolerance, newton_budget, deadline, true,
+                                                proximal ? options.proximal_factor : 0.0,
+                                                proximal ? options.proximal_cap : 0.0, options.verbose);
+              newton_budget -= std::max(n.iterations, 1);
+              total.iterations += n.iterations;
+              phases += std::string(proximal ? "prox-newton(" : "newton(") + std::to_string(n.iterations) + ") ";
+              if (n.error < best_error)
+                {
+                  best_error = n.error;
+                  best_r     = r;
+                }
+              converged = n.status == SolverStatus::converged;
+              if (converged || Clock::now() > deadline || newton_budget <= 0)
+                break;
               r = best_r;
               problem.compute_velocity(r, u);
             }
+          if (converged || Clock::now() > deadline)
+            break;
           const SolverResult g = nsgs.run(r, u, options.tolerance, sweeps, deadline);
           total.iterations += g.iterations;
           phases += "nsgs(" + std::to_string(g.iterations) + ") ";
@@ -121,6 +131,8 @@ namespace percussion::ContactSolvers
           list += " " + name;
         throw InputError("contact solver: unknown solver name '" + options.solver + "' (available:" + list + ")");
       }
+    if (!(options.proximal_cap >= 0.0 && options.proximal_cap < 1.0) || !(options.proximal_factor >= 0.0))
+      throw InputError("contact solver: proximal_cap must be in [0, 1) and proximal_factor >= 0");
     if (!(options.tolerance >= 0.0))
       throw InputError("contact solver: tolerance must be >= 0");
     if (options.max_iterations < 0)
@@ -158,7 +170,8 @@ namespace percussion::ContactSolvers
       result = NonsmoothGaussSeidel(problem, W).run(r, u, options.tolerance, options.max_iterations, deadline);
     else if (options.solver == "alart_curnier_pure")
       result = AlartCurnierNewton(problem, W, options.rho_scale)
-                 .run(r, u, options.tolerance, options.max_iterations, deadline, false, options.verbose);
+                 .run(r, u, options.tolerance, options.max_iterations, deadline, false, options.proximal_factor,
+                      options.proximal_cap, options.verbose);
     else
       result = hybrid(problem, W, r, u, options, deadline);
     result.seconds = std::chrono::duration<double>(Clock::now() - start).count();

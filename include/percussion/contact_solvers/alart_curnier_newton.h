@@ -22,6 +22,13 @@ namespace percussion::ContactSolvers
    * generalised Jacobian of the projection, the Newton matrix is J = (I − G) + G R W (same block
    * pattern as W). ρ per contact from the diagonal block: ρ_N = s / W_aa,NN, ρ_T = s / mean W_aa,TT.
    * Globalisation: Armijo backtracking on ψ = ½‖Φ‖²; a singular J is shifted (J + δI).
+   *
+   * Proximal regularisation (for singular or nearly singular W, e.g. redundant contacts of rigid
+   * bodies): the Newton matrix is that of the proximal sub-problem with W + η diag(ρ)⁻¹ centred at
+   * the current iterate (cf. the proximal point method of Rockafellar 1976 used with Newton inside
+   * in Acary, Brémond & Huber 2018), i.e. J_η = (I − (1 − η) G) + G R W, with η = min(η_max, c·error)
+   * so that η → 0 and the fast local convergence of Newton is kept near the solution.
+   * At the centre Φ_η = Φ, so one such step is a regularised Newton step on Φ itself.
    * Stopping test: the FCLIB error (error_measure.h), computed every iteration.
    */
   class AlartCurnierNewton
@@ -32,8 +39,9 @@ namespace percussion::ContactSolvers
     /**
      * Up to @p max_iterations Newton steps from r (in/out); stops early when the error ≤ tolerance,
      * at @p deadline, or — if @p stall_exit — when the error has not decreased by a factor 2 in
-     * 12 iterations or the line search failed twice in a row (so that the caller can switch to
-     * NSGS). r is the best iterate on exit, u = W r + q.
+     * 20 iterations or the line search failed 5 times in a row (so that the caller can switch to
+     * NSGS). r is the best iterate on exit, u = W r + q. The proximal parameter is
+     * η = min(proximal_cap, proximal_factor · error) (0, 0: plain semismooth Newton).
      */
     SolverResult run(std::vector<double>                  &r,
                      std::vector<double>                  &u,
@@ -41,6 +49,8 @@ namespace percussion::ContactSolvers
                      int                                   max_iterations,
                      std::chrono::steady_clock::time_point deadline,
                      bool                                  stall_exit,
+                     double                                proximal_factor,
+                     double                                proximal_cap,
                      bool                                  verbose) const;
 
   private:
@@ -48,7 +58,8 @@ namespace percussion::ContactSolvers
     double evaluate(const std::vector<double> &r,
                     const std::vector<double> &u,
                     std::vector<double>       &phi,
-                    std::vector<double>       *jacobian_blocks) const;
+                    std::vector<double>       *jacobian_blocks,
+                    double                     proximal) const;
 
     const LocalProblem   &problem_;
     const BlockDelassus  &W_;

@@ -9,8 +9,9 @@ namespace percussion::ContactSolvers
   /**
    * Options for solve(). The solver names:
    *  - "alart_curnier" (default): semismooth Newton on the Alart–Curnier augmented-Lagrangian
-   *    equation with an Armijo line search, falling back to NSGS sweeps when Newton stalls;
-   *  - "alart_curnier_pure": the same Newton without the NSGS fallback;
+   *    equation with an Armijo line search and proximal regularisation; when it stalls, plain
+   *    Newton, then bursts of NSGS sweeps, then Newton again;
+   *  - "alart_curnier_pure": the proximal Newton method alone (no fallback);
    *  - "nsgs": nonsmooth Gauss–Seidel, one exact / Newton one-contact solve per contact.
    */
   struct SolverOptions
@@ -31,6 +32,13 @@ namespace percussion::ContactSolvers
      * ρ_{a,T} = scale / mean(W_{aa,TT}) (per contact, from the diagonal block of W).
      */
     double rho_scale = 1.0;
+
+    /**
+     * Proximal regularisation of the Newton matrix (alart_curnier_newton.h):
+     * η = min(proximal_cap, proximal_factor · error). Set proximal_cap = 0 for plain Newton.
+     */
+    double proximal_factor = 10.0;
+    double proximal_cap    = 0.5;
 
     /** Print one line per iteration on stderr. */
     bool verbose = false;
