@@ -1,0 +1,194 @@
+// Requirement: the core layer parses functions and constants with clear errors, generates the
+// documented meshes and ids (built-in shapes and gmsh physical tags), and solves with the
+// iteration matrix by the stored factor or by CG with the same result, reporting non-convergence.
+#define BOOST_TEST_MODULE core
+#include "../../mpi_test_fixture.h"
+
+#include <deal.II/base/utilities.h>
+#include <deal.II/lac/petsc_vector.h>
+
+#include <percussion/core/exceptions.h>
+#include <percussion/core/function_parsing.h>
+#include <percussion/core/iteration_matrix_solver.h>
+#include <percussion/core/mesh_generator.h>
+
+#include <petscmat.h>
+
+#include <set>
+
+using namespace percussion;
+
+BOOST_AUTO_TEST_CASE(function_constants_and_expressions)
+{
+  const auto constants = parse_function_constants("v0 = 2, L=0.5", "Function constants");
+  BOOST_TEST(constants.at("v0") == 2.0);
+  BOOST_TEST(constants.at("L") == 0.5);
+  BOOST_CHECK_THROW(parse_function_constants("v0", "Function constants"), InputError);
+  BOOST_CHECK_THROW(parse_function_constants("v0=abc", "Function constants"), InputError);
+
+  const auto f = make_function<3>({"Initial conditions/Velocity", "x*v0; L; -pi*t"}, 3, constants);
+  f->set_time(2.0);
+  const dealii::Point<3> p(3, 0, 0);
+  BOOST_TEST(f->value(p, 0) == 6.0);
+  BOOST_TEST(f->value(p, 1) == 0.5);
+  BOOST_TEST(std::abs(f->value(p, 2) + 2 * dealii::numbers::PI) < 1e-14);
+
+  try
+    {
+      make_function<3>({"Initial conditions/Velocity", "0; 1"}, 3, constants);
+      BOOST_FAIL("a two-component expression in 3D must be rejected");
+    }
+  catch (const InputError &error)
+    {
+      BOOST_TEST(std::string(error.what()).find("Initial conditions/Velocity") != std::string::npos);
+    }
+  BOOST_CHECK_THROW(make_function<2>({"Loads/Traction", "sin(; 0"}, 2, constants), InputError);
+  BOOST_CHECK_THROW(make_function<2>({"Loads/Traction", "w*x; 0"}, 2, constants), InputError);
+
+  BOOST_TEST(depends_on_time({"", "sin(t); 0"}));
+  BOOST_TEST(!depends_on_time({"", "t0*x; 0"}));
+  BOOST_TEST(is_zero({"", "0; 0.0; 0"}));
+  BOOST_TEST(!is_zero({"", "0; 1e-3; 0"}));
+}
+
+namespace
+{
+  template <int dim>
+  std::pair<std::set<unsigned int>, std::set<unsigned int>> ids(const dealii::Triangulation<dim> &tria)
+  {
+    std::set<unsigned int> materials, boundaries;
+    for (const auto &cell : tria.active_cell_iterators())
+      {
+        materials.insert(cell->material_id());
+        for (const auto &face : cell->face_iterators())
+          if (face->at_boundary())
+            boundaries.insert(face->boundary_id());
+      }
+    return {materials, boundaries};
+  }
+} // namespace
+
+BOOST_AUTO_TEST_CASE(built_in_meshes_have_the_documented_ids)
+{
+  MeshParameters box;
+  box.type = "box";
+  box.upper_corner = {2, 1, 1};
+  box.subdivisions = {2, 1, 1};
+  dealii::Triangulation<3> tria_box;
+  generate_mesh(box, tria_box);
+  BOOST_TEST(tria_box.n_active_cells() == 2u);
+  BOOST_TEST((ids(tria_box).first == std::set<unsigned int>{0}));
+  BOOST_TEST((ids(tria_box).second == std::set<unsigned int>{0, 1, 2, 3, 4, 5}));
+
+  MeshParameters boxes;
+  boxes.type = "boxes";
+  boxes.boxes = "0,0 : 1,1; 0,1 : 1,2";
+  boxes.subdivisions = {2};
+  dealii::Triangulation<2> tria_boxes;
+  generate_mesh(boxes, tria_boxes);
+  BOOST_TEST(tria_boxes.n_active_cells() == 8u);
+  BOOST_TEST((ids(tria_boxes).first == std::set<unsigned int>{0, 1}));
+  BOOST_TEST((ids(tria_boxes).second == std::set<unsigned int>{0, 1, 2, 3, 10, 11, 12, 13}));
+  // Touching boxes stay two bodies: the shared line y = 1 is boundary (ids 3 and 12) on both sides,
+  // and no vertex is shared.
+  BOOST_TEST(tria_boxes.n_vertices() == 18u);
+
+  MeshParameters bar;
+  bar.type = "bar";
+  bar.length = 2;
+  bar.subdivisions = {10};
+  dealii::Triangulation<1> tria_bar;
+  generate_mesh(bar, tria_bar);
+  BOOST_TEST(tria_bar.n_active_cells() == 10u);
+  BOOST_TEST((ids(tria_bar).second == std::set<unsigned int>{0, 1}));
+}
+
+BOOST_AUTO_TEST_CASE(gmsh_physical_tags_become_material_and_boundary_ids)
+{
+  MeshParameters gmsh;
+  gmsh.type = "gmsh";
+  gmsh.file_name = std::string(PERCUSSION_SOURCE_DIR) + "/meshes/two_blocks.msh";
+  gmsh.global_refinements = 1;
+  auto tria = create_triangulation<3>(MPI_COMM_WORLD);
+  generate_mesh(gmsh, *tria);
+  BOOST_TEST(tria->n_global_active_cells() == 16u);
+  const auto [materials, boundaries] = ids(*tria);
+  // Each rank may own cells of only one block; check the union over ranks.
+  std::set<unsigned int> all_materials;
+  for (const auto &m : dealii::Utilities::MPI::all_gather(MPI_COMM_WORLD, std::vector<unsigned int>(materials.begin(), materials.end())))
+    all_materials.insert(m.begin(), m.end());
+  BOOST_TEST((all_materials == std::set<unsigned int>{1, 2}));
+  const std::vector<dealii::types::boundary_id> boundary_ids = tria->get_boundary_ids();
+  BOOST_TEST((std::set<unsigned int>(boundary_ids.begin(), boundary_ids.end()) == std::set<unsigned int>{10, 11, 12}));
+
+  gmsh.file_name = "no_such_file.msh";
+  dealii::Triangulation<3> other;
+  BOOST_CHECK_THROW(generate_mesh(gmsh, other), InputError);
+}
+
+namespace
+{
+  /// A distributed SPD tridiagonal matrix (1D Laplacian plus a mass shift).
+  Mat laplacian(const PetscInt n, const double shift)
+  {
+    Mat A;
+    MatCreateAIJ(MPI_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, n, n, 3, nullptr, 2, nullptr, &A);
+    PetscInt begin, end;
+    MatGetOwnershipRange(A, &begin, &end);
+    for (PetscInt i = begin; i < end; ++i)
+      {
+        MatSetValue(A, i, i, 2.0 + shift, INSERT_VALUES);
+        if (i > 0)
+          MatSetValue(A, i, i - 1, -1.0, INSERT_VALUES);
+        if (i + 1 < n)
+          MatSetValue(A, i, i + 1, -1.0, INSERT_VALUES);
+      }
+    MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY);
+    MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY);
+    return A;
+  }
+} // namespace
+
+BOOST_AUTO_TEST_CASE(direct_and_cg_solves_agree_and_non_convergence_is_reported)
+{
+  const PetscInt n = 200;
+  Mat A = laplacian(n, 1e-3);
+  PetscInt begin, end;
+  MatGetOwnershipRange(A, &begin, &end);
+  dealii::IndexSet owned(n);
+  owned.add_range(begin, end);
+  dealii::PETScWrappers::MPI::Vector b(owned, MPI_COMM_WORLD), x_direct(owned, MPI_COMM_WORLD),
+    x_cg(owned, MPI_COMM_WORLD), residual(owned, MPI_COMM_WORLD);
+  for (PetscInt i = begin; i < end; ++i)
+    b(i) = std::sin(0.1 * i);
+  b.compress(dealii::VectorOperation::insert);
+
+  LinearSolverParameters direct;
+  direct.type = "direct";
+  IterationMatrixSolver direct_solver(direct, MPI_COMM_WORLD);
+  direct_solver.set_matrix(A, n);
+  BOOST_TEST(direct_solver.is_direct());
+  direct_solver.solve(b, x_direct);
+  MatMult(A, x_direct, residual);
+  residual -= b;
+  BOOST_TEST(residual.l2_norm() <= 1e-10 * b.l2_norm());
+
+  LinearSolverParameters cg;
+  cg.type = "cg";
+  cg.tolerance = 1e-13;
+  cg.max_iterations = 5000;
+  IterationMatrixSolver cg_solver(cg, MPI_COMM_WORLD);
+  cg_solver.set_matrix(A, n);
+  cg_solver.solve(b, x_cg);
+  x_cg -= x_direct;
+  BOOST_TEST(x_cg.l2_norm() <= 1e-8 * x_direct.l2_norm());
+  BOOST_TEST(cg_solver.last_iterations() > 1u);
+
+  // Too few iterations: a SolverError, never a silently wrong answer.
+  cg.max_iterations = 3;
+  IterationMatrixSolver starved(cg, MPI_COMM_WORLD);
+  starved.set_matrix(A, n);
+  x_cg = 0;
+  BOOST_CHECK_THROW(starved.solve(b, x_cg), SolverError);
+  MatDestroy(&A);
+}
