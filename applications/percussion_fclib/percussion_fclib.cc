@@ -1,5 +1,5 @@
 // percussion-fclib FILE.hdf5 [--solver NAME] [--tolerance T] [--max-iterations N] [--time-limit S]
-//                            [--verbose] [--header]
+//                            [--verbose] [--header] [--write-local OUT.hdf5]
 // Reads an FCLIB problem, solves it from r = 0 and prints one CSV line:
 //   file,contacts,solver,status,iterations,error,seconds
 // Global problems are condensed to local form first (W = Hᵀ M⁻¹ H); as for the Siconos reference
@@ -7,6 +7,7 @@
 
 #include <percussion/contact_solvers/error_measure.h>
 #include <percussion/contact_solvers/fclib_reader.h>
+#include <percussion/contact_solvers/fclib_writer.h>
 #include <percussion/contact_solvers/solve.h>
 
 #include <percussion/core/exceptions.h>
@@ -32,6 +33,8 @@ namespace
               << "  --time-limit S         wall-clock cap in seconds (default none)\n"
               << "  --verbose              iteration log on stderr\n"
               << "  --header               print the CSV header line first\n"
+              << "  --write-local OUT      also write the (condensed, for global files) local problem and\n"
+              << "                         the solution found to the FCLIB file OUT\n"
               << "  --help                 this text\n"
               << "Exit status: 0 if the file was read and solved (whatever the convergence status),\n"
               << "1 on bad input (missing file, not FCLIB, inconsistent sizes, negative mu, bad option).\n";
@@ -62,6 +65,7 @@ int main(int argc, char **argv)
       std::string   filename;
       SolverOptions options;
       bool          header = false;
+      std::string   write_local;
       for (int k = 1; k < argc; ++k)
         {
           const std::string arg = argv[k];
@@ -100,6 +104,8 @@ int main(int argc, char **argv)
             options.verbose = true;
           else if (arg == "--header")
             header = true;
+          else if (arg == "--write-local")
+            write_local = value();
           else if (!arg.empty() && arg[0] == '-')
             throw percussion::InputError("unknown option " + arg + " (see --help)");
           else if (filename.empty())
@@ -124,6 +130,9 @@ int main(int argc, char **argv)
       std::vector<double> r, u;
       const SolverResult  result = solve(local, r, u, options);
 
+      if (!write_local.empty())
+        write_fclib_local(write_local, local, problem.title.empty() ? "percussion" : problem.title,
+                          "written by percussion-fclib from " + filename + (problem.is_global ? " (condensed)" : ""), &r, &u);
       if (header)
         std::printf("file,contacts,solver,status,iterations,error,seconds\n");
       std::string base = filename.substr(filename.find_last_of('/') == std::string::npos ? 0 : filename.find_last_of('/') + 1);
