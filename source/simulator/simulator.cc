@@ -1,3 +1,4 @@
+#include <deal.II/base/timer.h>
 #include <deal.II/base/utilities.h>
 
 #include <percussion/core/exceptions.h>
@@ -33,12 +34,16 @@ namespace percussion
     if (Utilities::MPI::this_mpi_process(communicator) == 0)
       parameters.output.check_writable();
 
+    Timer timer;
     triangulation = create_triangulation<dim>(communicator);
     generate_mesh(parameters.mesh, *triangulation);
+    run_timings.mesh = timer.wall_time();
+    timer.restart();
     bodies = std::make_unique<Body::ElasticBody<dim>>(parameters.body, parameters.mesh.fe_degree,
                                                       parameters.mesh.cross_section_area, *triangulation,
                                                       communicator);
     bodies->setup();
+    run_timings.setup_and_assembly = timer.wall_time();
     stress = bodies->make_stress_postprocessor();
 
     system.mass = &bodies->mass_matrix();
@@ -78,6 +83,7 @@ namespace percussion
   template <int dim>
   void Simulator<dim>::write_solution()
   {
+    Timer timer;
     const auto &dof_handler = bodies->get_dof_handler();
     PETScWrappers::MPI::Vector q(bodies->locally_owned_dofs(), bodies->locally_relevant_dofs(), communicator);
     PETScWrappers::MPI::Vector v(bodies->locally_owned_dofs(), bodies->locally_relevant_dofs(), communicator);
@@ -86,6 +92,7 @@ namespace percussion
     solution_output->write(time_integrator->time(), time_integrator->step_number(), dof_handler, q, v, *stress);
     last_written_step = time_integrator->step_number();
     table->flush();
+    run_timings.output += timer.wall_time();
   }
 
   template <int dim>
@@ -103,6 +110,7 @@ namespace percussion
     time_integrator = std::make_unique<TimeIntegration::MoreauJeanIntegrator>(
       system, parameters.time, parameters.linear_solver, bodies->locally_owned_dofs(), communicator);
     time_integrator->initialize(parameters.time.start_time, q0, v0);
+    run_timings.factorisation = time_integrator->linear_solver().setup_seconds();
     log << "iteration matrix: " << time_integrator->linear_solver().description() << ", set up in "
         << std::setprecision(3) << time_integrator->linear_solver().setup_seconds() << " s" << std::endl;
 
@@ -113,6 +121,7 @@ namespace percussion
 
     const unsigned int n_steps = parameters.time.n_steps();
     Postprocess::ProgressReporter progress(std::cout, root, out.progress_interval, n_steps);
+    const double output_before_stepping = run_timings.output;
     try
       {
         for (unsigned int k = 0; k < n_steps; ++k)
@@ -135,6 +144,17 @@ namespace percussion
       }
     table->flush();
     progress.finish(time_integrator->step_number(), time_integrator->time());
+    run_timings.steps = n_steps;
+    run_timings.time_stepping = progress.wall_time() - (run_timings.output - output_before_stepping);
+    Utilities::System::MemoryStats memory;
+    Utilities::System::get_memory_stats(memory);
+    run_timings.peak_memory_mib_max_rank = Utilities::MPI::max(memory.VmHWM / 1024.0, communicator);
+    run_timings.peak_memory_mib_total = Utilities::MPI::sum(memory.VmHWM / 1024.0, communicator);
+    log << "timing: mesh " << std::setprecision(4) << run_timings.mesh << " s, DoFs and assembly "
+        << run_timings.setup_and_assembly << " s, factorisation " << run_timings.factorisation
+        << " s, time per step " << run_timings.time_stepping / std::max(1u, n_steps) << " s, output "
+        << run_timings.output << " s; peak memory " << run_timings.peak_memory_mib_total << " MiB (all ranks), "
+        << run_timings.peak_memory_mib_max_rank << " MiB (largest rank)" << std::endl;
     log << "done: " << n_steps << " steps in " << std::setprecision(4) << progress.wall_time()
         << " s; energy E_end/E_0 = " << std::setprecision(10)
         << (audit.initial_energy() != 0 ? audit.total_energy() / audit.initial_energy() : 0.0)

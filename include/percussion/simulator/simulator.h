@@ -21,6 +21,14 @@ namespace percussion
    * and writes the statistics table and the ParaView output. Reads in the order things happen:
    * setup() → run() → (per step) advance → audit → output.
    */
+  /// Wall-clock seconds of the phases of a run and the peak memory (for benchmarks and the log).
+  struct RunTimings
+  {
+    double mesh = 0, setup_and_assembly = 0, factorisation = 0, time_stepping = 0, output = 0;
+    unsigned int steps = 0;
+    double peak_memory_mib_max_rank = 0, peak_memory_mib_total = 0;
+  };
+
   template <int dim>
   class Simulator
   {
@@ -38,6 +46,7 @@ namespace percussion
     const Body::ElasticBody<dim>       &body() const { return *bodies; }
     const TimeIntegration::MoreauJeanIntegrator &integrator() const { return *time_integrator; }
     dealii::types::global_dof_index n_dofs() const { return bodies->get_dof_handler().n_dofs(); }
+    const RunTimings &timings() const { return run_timings; }
 
     /// The stable column names of statistics.csv, in order.
     static std::vector<std::string> statistics_columns();
@@ -58,6 +67,7 @@ namespace percussion
     std::unique_ptr<Postprocess::StatisticsTable>          table;
     std::unique_ptr<Postprocess::SolutionOutput<dim>>      solution_output;
     unsigned int last_written_step = static_cast<unsigned int>(-1);
+    RunTimings   run_timings;
   };
 } // namespace percussion
 
