@@ -8,6 +8,7 @@
 #include <percussion/contact_solvers/error_measure.h>
 #include <percussion/contact_solvers/fclib_reader.h>
 #include <percussion/contact_solvers/fclib_writer.h>
+#include <percussion/contact_solvers/global_petsc_solver.h>
 #include <percussion/contact_solvers/solve.h>
 
 #include <percussion/core/exceptions.h>
@@ -27,7 +28,8 @@ namespace
               << "  file,contacts,solver,status,iterations,error,seconds\n"
               << "(error: the FCLIB/Siconos normalised natural-map residual; seconds: solve only).\n\n"
               << "Options:\n"
-              << "  --solver NAME          alart_curnier (default), alart_curnier_pure, nsgs\n"
+              << "  --solver NAME          alart_curnier (default), alart_curnier_pure, nsgs, or for global\n"
+              << "                         files global_petsc (Newton on (v, r) with PETSc, W never formed)\n"
               << "  --tolerance T          stop when error <= T (default 1e-8)\n"
               << "  --max-iterations N     Newton iterations / NSGS sweeps (default 1000)\n"
               << "  --time-limit S         wall-clock cap in seconds (default none)\n"
@@ -117,7 +119,7 @@ int main(int argc, char **argv)
         throw percussion::InputError("no FCLIB file given (see --help)");
       {
         const auto names = available_solvers();
-        bool       known = false;
+        bool       known = options.solver == "global_petsc";
         for (const auto &n : names)
           known = known || n == options.solver;
         if (!known)
@@ -125,14 +127,33 @@ int main(int argc, char **argv)
       }
 
       FclibProblem problem = read_fclib_file(filename);
-      LocalProblem local   = problem.is_global ? condense_to_local(problem.global) : std::move(problem.local);
-
       std::vector<double> r, u;
-      const SolverResult  result = solve(local, r, u, options);
+      SolverResult        result;
+      LocalProblem        local;
+      if (options.solver == "global_petsc")
+        {
+          if (!problem.is_global)
+            throw percussion::InputError(filename + ": --solver global_petsc needs a global FCLIB problem (/fclib_global)");
+          PetscScope          petsc(&argc, &argv);
+          std::vector<double> v;
+          result                   = solve_global_petsc(problem.global, r, v, u, options);
+          local.number_of_contacts = problem.global.number_of_contacts;
+          if (!write_local.empty())
+            local = condense_to_local(problem.global);
+        }
+      else
+        {
+          local  = problem.is_global ? condense_to_local(problem.global) : std::move(problem.local);
+          result = solve(local, r, u, options);
+        }
 
       if (!write_local.empty())
-        write_fclib_local(write_local, local, problem.title.empty() ? "percussion" : problem.title,
+        {
+          if (options.solver == "global_petsc")
+            local.compute_velocity(r, u);
+          write_fclib_local(write_local, local, problem.title.empty() ? "percussion" : problem.title,
                           "written by percussion-fclib from " + filename + (problem.is_global ? " (condensed)" : ""), &r, &u);
+        }
       if (header)
         std::printf("file,contacts,solver,status,iterations,error,seconds\n");
       std::string base = filename.substr(filename.find_last_of('/') == std::string::npos ? 0 : filename.find_last_of('/') + 1);

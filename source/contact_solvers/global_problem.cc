@@ -97,11 +97,12 @@ namespace percussion::ContactSolvers
     mass.solve(x.data());
     Ht.multiply_add(x.data(), local.q.data());
 
-    // Column j of W = Hᵀ M⁻¹ H e_j; W is symmetric, so its column j is its row j.
+    // Column j of W = Hᵀ M⁻¹ H e_j, collected as row j of Wᵀ and transposed at the end: M may be
+    // non-symmetric (some FCLIB files store only one triangle of M; the data are taken as given).
     std::vector<double> column(nc);
-    CsrMatrix          &W = local.W_sparse;
-    W.rows = W.cols = nc;
-    W.row_start.assign(1, 0);
+    CsrMatrix           Wt;
+    Wt.rows = Wt.cols = nc;
+    Wt.row_start.assign(1, 0);
     for (int j = 0; j < nc; ++j)
       {
         std::fill(x.begin(), x.end(), 0.0);
@@ -113,16 +114,12 @@ namespace percussion::ContactSolvers
         for (int i = 0; i < nc; ++i)
           if (column[i] != 0.0)
             {
-              W.column_index.push_back(i);
-              W.values.push_back(column[i]);
+              Wt.column_index.push_back(i);
+              Wt.values.push_back(column[i]);
             }
-        W.row_start.push_back(static_cast<int>(W.column_index.size()));
+        Wt.row_start.push_back(static_cast<int>(Wt.column_index.size()));
       }
-    // Symmetrise: rounding in M⁻¹ makes W_ij and W_ji differ in the last bits.
-    const CsrMatrix Wt = W.transpose();
-    if (Wt.column_index == W.column_index)
-      for (std::size_t k = 0; k < W.values.size(); ++k)
-        W.values[k] = 0.5 * (W.values[k] + Wt.values[k]);
+    local.W_sparse = Wt.transpose();
     return local;
   }
 

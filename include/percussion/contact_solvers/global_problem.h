@@ -35,7 +35,9 @@ namespace percussion::ContactSolvers
 
   /**
    * Condense to the local form: W = Hᵀ M⁻¹ H, q = Hᵀ M⁻¹ f + w (FCLIB README). M is factorised
-   * once with a sparse LU (KLU); W is returned in CSR storage without its exact zeros.
+   * once with a sparse LU (KLU); W is returned in CSR storage without its exact zeros. M is used as
+   * given: it need not be symmetric (two public FCLIB files store only the upper triangle of M; like
+   * Siconos, we take such data literally, and W is then not symmetric).
    * Throws percussion::SolverError if M is singular.
    */
   LocalProblem condense_to_local(const GlobalProblem &problem);
