@@ -33,6 +33,8 @@ namespace
               << "  --tolerance T          stop when error <= T (default 1e-8)\n"
               << "  --max-iterations N     Newton iterations / NSGS sweeps (default 1000)\n"
               << "  --time-limit S         wall-clock cap in seconds (default none)\n"
+              << "  --nsgs-presweeps N     NSGS sweeps before Newton in alart_curnier (default 0)\n"
+              << "  --proximal-cap C       cap of the proximal regularisation of Newton, 0 = plain (default 0.5)\n"
               << "  --verbose              iteration log on stderr\n"
               << "  --header               print the CSV header line first\n"
               << "  --write-local OUT      also write the (condensed, for global files) local problem and\n"
@@ -101,6 +103,19 @@ int main(int argc, char **argv)
               options.time_limit_seconds = parse_number(arg, value());
               if (!(options.time_limit_seconds > 0.0))
                 throw percussion::InputError("option --time-limit must be > 0");
+            }
+          else if (arg == "--nsgs-presweeps")
+            {
+              const double n = parse_number(arg, value());
+              if (!(n >= 0.0) || n != static_cast<int>(n))
+                throw percussion::InputError("option --nsgs-presweeps must be a non-negative integer");
+              options.nsgs_presweeps = static_cast<int>(n);
+            }
+          else if (arg == "--proximal-cap")
+            {
+              options.proximal_cap = parse_number(arg, value());
+              if (!(options.proximal_cap >= 0.0 && options.proximal_cap < 1.0))
+                throw percussion::InputError("option --proximal-cap must be in [0, 1)");
             }
           else if (arg == "--verbose")
             options.verbose = true;

@@ -62,6 +62,26 @@ namespace percussion::ContactSolvers
       double               best_error    = compute_error(problem, r, u);
       total.error                        = best_error;
       std::string phases;
+      // A few Gauss–Seidel sweeps first: they cost about one product with W each, solve the easy
+      // problems (few contacts, weak coupling) outright, and give Newton a better start otherwise.
+      if (options.nsgs_presweeps > 0)
+        {
+          const SolverResult g = nsgs.run(r, u, options.tolerance, options.nsgs_presweeps, deadline);
+          total.iterations += g.iterations;
+          phases += "nsgs(" + std::to_string(g.iterations) + ") ";
+          if (std::isfinite(g.error) && g.error < best_error)
+            {
+              best_error = g.error;
+              best_r     = r;
+            }
+          else
+            {
+              r = best_r;
+              problem.compute_velocity(r, u);
+            }
+          if (g.status == SolverStatus::converged)
+            newton_budget = 0;
+        }
       for (int round = 0; round < 50 && newton_budget > 0; ++round)
         {
           // The proximal Newton method first; if it stalls, plain Newton from the best point (it

@@ -40,6 +40,10 @@ namespace percussion::ContactSolvers
     double proximal_factor = 10.0;
     double proximal_cap    = 0.5;
 
+    /** NSGS sweeps made by "alart_curnier" before its first Newton iteration (0: none; measured on
+     * the public FCLIB set, 5 or 20 sweeps did not pay off on average). */
+    int nsgs_presweeps = 0;
+
     /** Print one line per iteration on stderr. */
     bool verbose = false;
   };
