@@ -33,7 +33,7 @@ namespace
               << "  --tolerance T          stop when error <= T (default 1e-8)\n"
               << "  --max-iterations N     Newton iterations / NSGS sweeps (default 1000)\n"
               << "  --time-limit S         wall-clock cap in seconds (default none)\n"
-              << "  --nsgs-presweeps N     NSGS sweeps before Newton in alart_curnier (default 0)\n"
+              << "  --no-nsgs-probe        alart_curnier: no short NSGS attempt before Newton\n"
               << "  --proximal-cap C       cap of the proximal regularisation of Newton, 0 = plain (default 0.5)\n"
               << "  --verbose              iteration log on stderr\n"
               << "  --header               print the CSV header line first\n"
@@ -104,13 +104,8 @@ int main(int argc, char **argv)
               if (!(options.time_limit_seconds > 0.0))
                 throw percussion::InputError("option --time-limit must be > 0");
             }
-          else if (arg == "--nsgs-presweeps")
-            {
-              const double n = parse_number(arg, value());
-              if (!(n >= 0.0) || n != static_cast<int>(n))
-                throw percussion::InputError("option --nsgs-presweeps must be a non-negative integer");
-              options.nsgs_presweeps = static_cast<int>(n);
-            }
+          else if (arg == "--no-nsgs-probe")
+            options.nsgs_probe = false;
           else if (arg == "--proximal-cap")
             {
               options.proximal_cap = parse_number(arg, value());

@@ -40,9 +40,11 @@ namespace percussion::ContactSolvers
     double proximal_factor = 10.0;
     double proximal_cap    = 0.5;
 
-    /** NSGS sweeps made by "alart_curnier" before its first Newton iteration (0: none; measured on
-     * the public FCLIB set, 5 or 20 sweeps did not pay off on average). */
-    int nsgs_presweeps = 0;
+    /**
+     * "alart_curnier" first tries NSGS with a budget worth about two Newton iterations (for a dense
+     * W, n/3 sweeps up to 400; 10 for a sparse one) and keeps its result only if it converged.
+     */
+    bool nsgs_probe = true;
 
     /** Print one line per iteration on stderr. */
     bool verbose = false;
