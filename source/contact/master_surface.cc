@@ -132,16 +132,12 @@ namespace percussion
             }
         }
 
-      // Bounding boxes of the current facets, enlarged by the search distance: a slave node
-      // can only be tracked by a facet whose box contains it.
+      // Bounding boxes of the current facets; project() walks them by increasing distance.
       std::vector<std::pair<dealii::BoundingBox<dim>, unsigned int>> boxes;
       boxes.reserve(facets.size());
       for (unsigned int i = 0; i < facets.size(); ++i)
-        {
-          dealii::BoundingBox<dim> box(facets[i].nodes);
-          box.extend(search_distance);
-          boxes.emplace_back(box, i);
-        }
+        boxes.emplace_back(dealii::BoundingBox<dim>(facets[i].nodes), i);
+      this->search_distance = search_distance;
       tree = dealii::pack_rtree(boxes);
     }
 
@@ -262,33 +258,70 @@ namespace percussion
                                      MasterProjection<dim> &               projection) const
     {
       namespace bgi = boost::geometry::index;
-      std::vector<std::pair<dealii::BoundingBox<dim>, unsigned int>> hits;
-      tree.query(bgi::intersects(x), std::back_inserter(hits));
-      // Deterministic order independent of the tree layout.
-      std::sort(hits.begin(), hits.end(),
-                [](const auto &a, const auto &b) { return a.second < b.second; });
-      bool   found         = false;
-      double best_distance = 0.;
+      // The facets are visited by increasing distance of their bounding boxes (k nearest boxes,
+      // k growing geometrically): a facet cannot be closer than its box, so the walk stops at the
+      // first box farther than the best facet found so far, or farther than the search distance
+      // when none has been accepted yet. The cost per node is O(log n_facets) plus a few
+      // projections, independent of the ratio search distance / facet size.
+      auto box_distance = [&x](const dealii::BoundingBox<dim> &box) {
+        double squared = 0.;
+        for (unsigned int d = 0; d < dim; ++d)
+          {
+            const double outside =
+              std::max({0., box.get_boundary_points().first[d] - x[d], x[d] - box.get_boundary_points().second[d]});
+            squared += outside * outside;
+          }
+        return std::sqrt(squared);
+      };
+      bool                  found         = false;
+      double                best_distance = 0.;
       MasterProjection<dim> candidate;
-      for (const auto &hit : hits)
+      std::vector<bool>     visited;
+      std::vector<std::pair<dealii::BoundingBox<dim>, unsigned int>> hits;
+      std::vector<std::pair<double, unsigned int>>                   ordered;
+      for (unsigned int k = (dim == 2 ? 4 : 8);; k *= 4)
         {
-          const MasterFacet<dim> &facet = facets[hit.second];
-          bool                    adjacent = false;
-          for (const auto &node : facet.dofs)
-            for (const auto dof : node)
-              if (dof == slave_dof)
-                adjacent = true;
-          if (adjacent)
-            continue;
-          double distance = 0.;
-          if (!project_on_facet(x, hit.second, candidate, distance))
-            continue;
-          if (!found || distance < best_distance)
+          hits.clear();
+          tree.query(bgi::nearest(x, k), std::back_inserter(hits));
+          ordered.clear();
+          for (const auto &hit : hits)
+            ordered.emplace_back(box_distance(hit.first), hit.second);
+          std::sort(ordered.begin(), ordered.end());
+          bool exhausted = false;
+          for (const auto &[distance_to_box, facet_index] : ordered)
             {
-              found         = true;
-              best_distance = distance;
-              projection    = candidate;
+              if (distance_to_box > (found ? best_distance : search_distance))
+                {
+                  exhausted = true;
+                  break;
+                }
+              if (visited.empty())
+                visited.assign(facets.size(), false);
+              if (visited[facet_index])
+                continue;
+              visited[facet_index] = true;
+              const MasterFacet<dim> &facet    = facets[facet_index];
+              bool                    adjacent = false;
+              for (const auto &node : facet.dofs)
+                for (const auto dof : node)
+                  if (dof == slave_dof)
+                    adjacent = true;
+              if (adjacent)
+                continue;
+              double distance = 0.;
+              if (!project_on_facet(x, facet_index, candidate, distance))
+                continue;
+              // Ties (a node exactly above a shared facet node) go to the lower facet index.
+              if (!found || distance < best_distance ||
+                  (distance == best_distance && facet_index < projection.facet))
+                {
+                  found         = true;
+                  best_distance = distance;
+                  projection    = candidate;
+                }
             }
+          if (exhausted || hits.size() < k)
+            break;
         }
       return found;
     }

@@ -49,8 +49,9 @@ namespace percussion
      * build() collects the facets with the master boundary id on the locally owned cells, in the
      * current configuration x = X + q, and all-gathers them, so that every rank can project its own
      * slave nodes (the master surface is a (dim−1)-dimensional set, its size is O(N^{(dim−1)/dim})).
-     * The facets' bounding boxes, enlarged by the search distance, go into an R-tree
-     * (boost::geometry via dealii::pack_rtree), so that a query costs O(log n_facets).
+     * The facets' bounding boxes go into an R-tree (boost::geometry via dealii::pack_rtree); a
+     * projection visits the facets by increasing box distance (k-nearest queries) and stops as soon
+     * as no unvisited facet can be closer, so a query costs O(log n_facets).
      *
      * The projection minimises |x_s − x_m(ξ)|² over ξ ∈ [0,1]^{dim−1} by Newton's method with
      * bound constraints. At an interior minimiser x_s − x_m ∥ n, so d g/dt = n·(v_s − Σ_b N_b(ξ*) v_b):
@@ -68,7 +69,8 @@ namespace percussion
                  double                                    search_distance);
 
       /**
-       * Project @p x on the facets whose enlarged boxes contain it, skipping facets that have
+       * Project @p x on the closest facet (facets farther than the search distance are ignored
+       * unless a closer one was found), skipping facets that have
        * @p slave_dof among their DoFs (self contact of adjacent surfaces). A facet is rejected if the
        * point lies behind it outside its extent (beside the master body). Returns false if no facet
        * is accepted. Among accepted facets the one with the smallest distance wins.
@@ -98,6 +100,7 @@ namespace percussion
       FaceNodeLayout<dim>           layout;
       std::vector<MasterFacet<dim>> facets;
       dealii::RTree<std::pair<dealii::BoundingBox<dim>, unsigned int>> tree;
+      double                                                          search_distance = 0.;
     };
   } // namespace Contact
 } // namespace percussion
