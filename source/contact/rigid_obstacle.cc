@@ -118,8 +118,16 @@ namespace percussion
                                                          const double              time) const
     {
       ObstacleProjection<dim> result;
-      const dealii::Tensor<1, dim> offset = x - (reference_point + displacement(time));
-      result.velocity                     = velocity(time);
+      // The quadrature in displacement() costs hundreds of parser evaluations: do it once per time.
+      if (!cache_valid || cached_time != time)
+        {
+          cached_displacement = displacement(time);
+          cached_velocity     = velocity(time);
+          cached_time         = time;
+          cache_valid         = true;
+        }
+      const dealii::Tensor<1, dim> offset = x - (reference_point + cached_displacement);
+      result.velocity                     = cached_velocity;
       switch (type)
         {
           case PairType::plane:

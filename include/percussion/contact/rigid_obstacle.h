@@ -58,6 +58,12 @@ namespace percussion
       double                 radius;
       bool                   fixed;
       std::unique_ptr<dealii::FunctionParser<dim>> velocity_function;
+      /** The last time at which the motion was evaluated, with its displacement and velocity:
+       *  project() is called for every slave node at the same time. */
+      mutable double                 cached_time = 0.;
+      mutable bool                   cache_valid = false;
+      mutable dealii::Tensor<1, dim> cached_displacement;
+      mutable dealii::Tensor<1, dim> cached_velocity;
     };
 
     /** dim components from a 2- or 3-entry list (a third entry in 2D must be 0); InputError otherwise. */

@@ -7,6 +7,7 @@
 
 #include <deal.II/base/function.h>
 #include <deal.II/base/mpi.h>
+#include <deal.II/distributed/shared_tria.h>
 #include <deal.II/distributed/tria.h>
 #include <deal.II/dofs/dof_handler.h>
 #include <deal.II/dofs/dof_tools.h>
@@ -85,13 +86,13 @@ namespace contact_test
     tria.refine_global(n_refinements);
   }
 
-  /** A distributed FE problem with vectors of the right partition. */
-  template <int dim>
+  /** A FE problem (distributed, shared or serial mesh) with vectors of the right partition. */
+  template <int dim, typename TriangulationType = parallel::distributed::Triangulation<dim>>
   struct Problem
   {
     Problem(const MPI_Comm comm, const unsigned int degree)
       : comm(comm)
-      , tria(comm)
+      , tria(make_triangulation(comm))
       , fe(FE_Q<dim>(degree), dim)
       , dof_handler(tria)
     {}
@@ -145,8 +146,16 @@ namespace contact_test
       return v;
     }
 
+    static TriangulationType make_triangulation(const MPI_Comm comm)
+    {
+      if constexpr (std::is_constructible_v<TriangulationType, MPI_Comm>)
+        return TriangulationType(comm);
+      else
+        return TriangulationType();
+    }
+
     MPI_Comm                                  comm;
-    parallel::distributed::Triangulation<dim> tria;
+    TriangulationType                         tria;
     FESystem<dim>                             fe;
     DoFHandler<dim>                           dof_handler;
     IndexSet                                  owned, relevant;
@@ -170,8 +179,8 @@ namespace contact_test
    * Central finite difference of the gap vector along (q + s v, t + s) against
    * u_N = (Hᵀ v + w)_N at s = 0. The error is O(ε²) plus round-off O(1e-16/ε).
    */
-  template <int dim>
-  FiniteDifferenceResult finite_difference_check(const Problem<dim> &problem, ContactGeometry<dim> &geometry,
+  template <int dim, typename ProblemType>
+  FiniteDifferenceResult finite_difference_check(const ProblemType &problem, ContactGeometry<dim> &geometry,
                                                  const PETScWrappers::MPI::Vector &q,
                                                  const PETScWrappers::MPI::Vector &v, const double time,
                                                  const double epsilon = 1e-6)

@@ -1,5 +1,6 @@
-// H, gaps, Hᵀv + w and the active set are the same on MPI_COMM_WORLD (1 or 2 ranks) as on
-// MPI_COMM_SELF (each rank computes the serial reference): two boxes with a body-to-body pair,
+// H, gaps, Hᵀv + w and the active set are the same on MPI_COMM_WORLD (1 or 2 ranks, distributed
+// and shared meshes) and on a serial Triangulation as on MPI_COMM_SELF (each rank computes the
+// serial reference with a parallel::distributed mesh): two boxes with a body-to-body pair,
 // a plane under the lower box and a moving sphere over the upper one, 2D/3D, Q1/Q2.
 #define BOOST_TEST_MODULE contact_mpi_consistency
 #include "contact_mpi_fixture.h"
@@ -11,8 +12,8 @@ using namespace contact_test;
 
 namespace
 {
-  template <int dim>
-  void make_mesh(Problem<dim> &problem)
+  template <int dim, typename ProblemType>
+  void make_mesh(ProblemType &problem)
   {
     std::vector<Point<dim>>    vertices;
     std::vector<CellData<dim>> cells;
@@ -71,10 +72,10 @@ namespace
     std::map<std::tuple<int, long, long, long>, std::vector<double>> velocity_by_point;
   };
 
-  template <int dim>
+  template <int dim, typename TriangulationType = parallel::distributed::Triangulation<dim>>
   Summary compute(const MPI_Comm comm, const unsigned int degree)
   {
-    Problem<dim> problem(comm, degree);
+    Problem<dim, TriangulationType> problem(comm, degree);
     make_mesh<dim>(problem);
     const auto q = problem.interpolate([](const Point<dim> &x) {
       Tensor<1, dim> value;
@@ -130,8 +131,13 @@ namespace
   {
     BOOST_TEST_CONTEXT(dim << "D Q" << degree)
     {
-      const Summary serial   = compute<dim>(MPI_COMM_SELF, degree);
-      const Summary parallel = compute<dim>(MPI_COMM_WORLD, degree);
+      const Summary serial = compute<dim>(MPI_COMM_SELF, degree);
+      for (const unsigned int mesh : {0u, 1u, 2u})
+      BOOST_TEST_CONTEXT((mesh == 0 ? "parallel::distributed" : mesh == 1 ? "parallel::shared" : "serial Triangulation"))
+      {
+      const Summary parallel = mesh == 0 ? compute<dim>(MPI_COMM_WORLD, degree) :
+                               mesh == 1 ? compute<dim, parallel::shared::Triangulation<dim>>(MPI_COMM_WORLD, degree) :
+                                           compute<dim, Triangulation<dim>>(MPI_COMM_SELF, degree);
       BOOST_TEST(serial.n_points > 10u);
       BOOST_TEST(parallel.n_points == serial.n_points);
       BOOST_TEST(parallel.velocity_by_point.size() == serial.n_points);
@@ -153,6 +159,7 @@ namespace
         }
       BOOST_TEST(gap_error < 1e-13);
       BOOST_TEST(velocity_error < 1e-12);
+      }
     }
   }
 } // namespace
