@@ -63,18 +63,26 @@ namespace
           }
   }
 
-  double seconds_per_update(ContactGeometry<3> &geometry, const PETScWrappers::MPI::Vector &q)
+  // Returns the time of the first update (which also assembles H) and the best of three later
+  // ones (same configuration: H is found unchanged and reused, so this is the search proper:
+  // gathering, R-tree walk, projections, frames, comparison of the entries).
+  std::pair<double, double> seconds_per_update(ContactGeometry<3> &geometry, const PETScWrappers::MPI::Vector &q)
   {
+    double first = 0.;
     double best = 1e30;
-    for (unsigned int repetition = 0; repetition < 3; ++repetition)
+    for (unsigned int repetition = 0; repetition < 4; ++repetition)
       {
         MPI_Barrier(MPI_COMM_WORLD);
         const auto start = std::chrono::steady_clock::now();
         geometry.update(q, 0.);
         MPI_Barrier(MPI_COMM_WORLD);
-        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (repetition == 0)
+          first = seconds;
+        else
+          best = std::min(best, seconds);
       }
-    return best;
+    return {first, best};
   }
 } // namespace
 
@@ -84,9 +92,10 @@ int main(int argc, char **argv)
   const unsigned int max_n = argc > 1 ? std::stoi(argv[1]) : 48;
   const bool         root  = Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
   if (root)
-    std::printf("# ranks = %u\n# %-6s %10s %12s %14s %16s %14s %16s\n",
+    std::printf("# ranks = %u; 'with H': first update incl. assembly of H; others: H reused\n"
+                "# %-5s %8s %8s %14s %12s %16s %12s %16s\n",
                 Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD), "n", "points", "facets",
-                "body [s]", "body/point [us]", "sphere [s]", "sphere/point [us]");
+                "body+H [s]", "body [s]", "body/point [us]", "sphere [s]", "sphere/point [us]");
   for (unsigned int n = 6; n <= max_n; n = (n * 3) / 2)
     {
       parallel::distributed::Triangulation<3> tria(MPI_COMM_WORLD);
@@ -107,7 +116,7 @@ int main(int argc, char **argv)
       pair.master_boundary_id = 2;
       body.pairs.push_back(pair);
       ContactGeometry<3> body_geometry(dof_handler, body);
-      const double       body_time = seconds_per_update(body_geometry, q);
+      const auto         body_times = seconds_per_update(body_geometry, q);
 
       ContactParameters sphere = body;
       sphere.pairs[0].type     = PairType::sphere;
@@ -115,12 +124,13 @@ int main(int argc, char **argv)
       sphere.pairs[0].radius   = 10.;
       sphere.search_distance   = 1.;
       ContactGeometry<3> sphere_geometry(dof_handler, sphere);
-      const double       sphere_time = seconds_per_update(sphere_geometry, q);
+      const double       sphere_time = seconds_per_update(sphere_geometry, q).second;
 
       const double points = body_geometry.n_global_points();
       if (root)
-        std::printf("  %-6u %10.0f %12u %14.4f %16.2f %14.4f %16.2f\n", n, points, n * n, body_time,
-                    1e6 * body_time / points, sphere_time, 1e6 * sphere_time / sphere_geometry.n_global_points());
+        std::printf("  %-5u %8.0f %8u %14.4f %12.4f %16.2f %12.4f %16.2f\n", n, points, n * n, body_times.first,
+                    body_times.second, 1e6 * body_times.second / points, sphere_time,
+                    1e6 * sphere_time / sphere_geometry.n_global_points());
     }
   return 0;
 }
