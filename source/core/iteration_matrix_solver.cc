@@ -116,6 +116,16 @@ namespace percussion
       }
   }
 
+  void IterationMatrixSolver::solve(Mat B, Mat X)
+  {
+    PERCUSSION_PETSC_CALL(KSPMatSolve(ksp, B, X));
+    KSPConvergedReason reason;
+    PERCUSSION_PETSC_CALL(KSPGetConvergedReason(ksp, &reason));
+    if (reason < 0)
+      throw SolverError("The multiple-right-hand-side solve with the iteration matrix did not converge (" +
+                        description() + ", PETSc reason " + std::to_string(static_cast<int>(reason)) + ").");
+  }
+
   std::string IterationMatrixSolver::description() const
   {
     if (use_direct)

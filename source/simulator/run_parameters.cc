@@ -20,6 +20,8 @@ namespace percussion
     TimeIntegration::TimeIntegrationParameters::declare_parameters(prm);
     LinearSolverParameters::declare_parameters(prm);
     Postprocess::OutputParameters::declare_parameters(prm);
+    Contact::ContactParameters::declare_parameters(prm);
+    TimeIntegration::ContactDynamicsParameters::declare_parameters(prm);
   }
 
   void RunParameters::parse_parameters(dealii::ParameterHandler &prm)
@@ -31,6 +33,29 @@ namespace percussion
     time.parse_parameters(prm);
     linear_solver.parse_parameters(prm);
     output.parse_parameters(prm);
+    contact.parse_parameters(prm);
+    contact_solver.parse_parameters(prm);
+
+    if (!contact.pairs.empty() && dimension == 1)
+      for (const auto &pair : contact.pairs)
+        if (pair.type == Contact::PairType::body)
+          throw InputError("Parameter '" + pair.name + "/Type' = body needs dimension 2 or 3.");
+
+    // Proposition 1: the Frémond scheme dissipates energy for ½ ≤ θ ≤ 1/(1+ē), ē = max e.
+    double max_e = 0;
+    for (const auto &pair : contact.pairs)
+      max_e = std::max(max_e, pair.restitution_coefficient);
+    if (!contact.pairs.empty() && time.scheme == "Moreau-Jean Fremond" &&
+        (time.theta < 0.5 || time.theta > 1.0 / (1.0 + max_e) + 1e-14))
+      {
+        const std::string message =
+          "'Time integration/Theta' = " + std::to_string(time.theta) +
+          " lies outside [1/2, 1/(1+max e)] = [0.5, " + std::to_string(1.0 / (1.0 + max_e)) +
+          "], where the Fremond scheme is proven to dissipate energy (max e = " + std::to_string(max_e) + ").";
+        if (contact_solver.dissipation_range_policy == "refuse")
+          throw InputError("Parameter " + message + " Set 'Contact solver/Dissipation range policy' = warn to run anyway.");
+        warnings.push_back(message);
+      }
   }
 
   namespace

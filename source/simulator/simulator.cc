@@ -1,12 +1,17 @@
+#include <deal.II/base/data_out_base.h>
 #include <deal.II/base/timer.h>
 #include <deal.II/base/utilities.h>
 
+#include <percussion/contact/contact_point_output.h>
+#include <percussion/contact_solvers/fclib_writer.h>
 #include <percussion/core/exceptions.h>
 #include <percussion/core/mesh_generator.h>
 #include <percussion/postprocess/progress_reporter.h>
 #include <percussion/simulator/simulator.h>
 
+#include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <iomanip>
 
 namespace percussion
@@ -18,7 +23,9 @@ namespace percussion
   {
     return {"step", "time", "kinetic_energy", "strain_energy", "total_energy", "external_work",
             "damping_work", "numerical_dissipation", "contact_work_normal", "contact_work_tangential",
-            "energy_balance_residual", "linear_solver_iterations"};
+            "impact_dissipation", "friction_dissipation", "energy_balance_residual", "linear_solver_iterations",
+            "contact_candidates", "contact_active", "contact_sticking", "contact_sliding",
+            "contact_normal_force", "contact_solver_iterations", "contact_solver_error", "contact_positive_work_count"};
   }
 
   template <int dim>
@@ -45,6 +52,23 @@ namespace percussion
     bodies->setup();
     run_timings.setup_and_assembly = timer.wall_time();
     stress = bodies->make_stress_postprocessor();
+    if (!parameters.contact.pairs.empty())
+      {
+        if constexpr (dim == 1)
+          throw InputError("Contact needs dimension 2 or 3 in this version (the 1D bar against a wall "
+                           "is modelled as a slender 2D or 3D bar).");
+        else
+          {
+            geometry = std::make_unique<Geometry>(bodies->get_dof_handler(), parameters.contact);
+            contact_step = std::make_unique<TimeIntegration::FrictionalContactStep>(
+              parameters.contact_solver,
+              parameters.time.scheme == "Moreau-Jean standard" ? TimeIntegration::ContactLaw::standard :
+                                                                 TimeIntegration::ContactLaw::fremond,
+              dim, communicator);
+          }
+      }
+    for (const std::string &warning : parameters.warnings)
+      log << "warning: " << warning << std::endl;
 
     system.mass = &bodies->mass_matrix();
     system.stiffness = &bodies->stiffness_matrix();
@@ -73,11 +97,17 @@ namespace percussion
   void Simulator<dim>::record_statistics()
   {
     const auto &integrator = *time_integrator;
+    const auto &c = contact_result;
     table->add_row({static_cast<double>(integrator.step_number()), integrator.time(), audit.kinetic_energy(),
                     audit.strain_energy(), audit.total_energy(), audit.external_work(), audit.damping_work(),
                     audit.numerical_dissipation(), audit.contact_work_normal(), audit.contact_work_tangential(),
-                    audit.balance_residual(),
-                    static_cast<double>(integrator.step_number() > 0 ? integrator.linear_solver().last_iterations() : 0)});
+                    -audit.contact_work_normal(), -audit.contact_work_tangential(), audit.balance_residual(),
+                    static_cast<double>(integrator.step_number() > 0 ? integrator.linear_solver().last_iterations() : 0),
+                    static_cast<double>(geometry ? geometry->n_global_points() : 0), static_cast<double>(c.n_active),
+                    static_cast<double>(c.n_stick), static_cast<double>(c.n_slip),
+                    integrator.step_number() > 0 ? c.normal_impulse / integrator.time_step() : 0.0,
+                    static_cast<double>(c.solved ? c.solver.iterations : 0), c.solved ? c.solver.error : 0.0,
+                    static_cast<double>(c.n_positive_work)});
   }
 
   template <int dim>
@@ -90,6 +120,28 @@ namespace percussion
     q = time_integrator->displacement();
     v = time_integrator->velocity();
     solution_output->write(time_integrator->time(), time_integrator->step_number(), dof_handler, q, v, *stress);
+    if constexpr (dim > 1)
+      if (geometry)
+        {
+          // The contact points at the start of the next step's geometry; fields of the last step.
+          Contact::ContactPointFields fields;
+          const auto &c = contact_result;
+          if (c.state.size() == geometry->n_owned_points())
+            {
+              for (const auto s : c.state)
+                fields.status.push_back(static_cast<Contact::ContactStatus>(static_cast<int>(s)));
+              fields.reaction = c.impulse;
+              fields.slip_velocity = c.velocity;
+            }
+          const std::string name = Contact::write_contact_points_vtu(*geometry, fields, parameters.output.directory,
+                                                                     "contact", contact_records.size());
+          contact_records.emplace_back(time_integrator->time(), name);
+          if (Utilities::MPI::this_mpi_process(communicator) == 0)
+            {
+              std::ofstream pvd(parameters.output.directory + "/contact.pvd");
+              DataOutBase::write_pvd_record(pvd, contact_records);
+            }
+        }
     last_written_step = time_integrator->step_number();
     table->flush();
     run_timings.output += timer.wall_time();
@@ -126,8 +178,7 @@ namespace percussion
       {
         for (unsigned int k = 0; k < n_steps; ++k)
           {
-            time_integrator->advance();
-            audit.add_step(time_integrator->last_step_energy(), 0.0, 0.0);
+            do_time_step();
             record_statistics();
             if (out.vtu_interval > 0 && (time_integrator->step_number() % out.vtu_interval == 0 || k + 1 == n_steps))
               write_solution();
@@ -160,6 +211,107 @@ namespace percussion
         << (audit.initial_energy() != 0 ? audit.total_energy() / audit.initial_energy() : 0.0)
         << ", largest per-step energy-balance residual (relative) = " << std::setprecision(3)
         << audit.max_relative_step_residual() << std::endl;
+    if (geometry)
+      log << "contact: impact dissipation " << -audit.contact_work_normal() << ", friction dissipation "
+          << -audit.contact_work_tangential() << ", steps with positive contact work " << n_positive_work_warnings
+          << ", steps whose contact problem was not solved " << n_unconverged_steps << std::endl;
+  }
+
+  template <int dim>
+  void Simulator<dim>::do_time_step()
+  {
+    auto &integrator = *time_integrator;
+    if (!geometry)
+      {
+        integrator.advance();
+        audit.add_step(integrator.last_step_energy(), 0.0, 0.0);
+        return;
+      }
+    if constexpr (dim == 1)
+      return; // unreachable: the constructor refuses contact in 1D
+    else
+      {
+    // Contact geometry at q_k (H(q_k), gaps, frames), u_k = Hᵀv_k + w and the active set (55).
+    PETScWrappers::MPI::Vector q(bodies->locally_owned_dofs(), bodies->locally_relevant_dofs(), communicator);
+    q = integrator.displacement();
+    geometry->update(q, integrator.time());
+    PETScWrappers::MPI::Vector u_k;
+    geometry->reinit_local_vector(u_k);
+    geometry->local_velocity(integrator.velocity(), u_k);
+    geometry->update_active_set(u_k, integrator.time_step());
+
+    contact_points.clear();
+    const auto n_dofs = bodies->get_dof_handler().n_dofs();
+    for (const auto &point : geometry->owned_points())
+      {
+        TimeIntegration::OwnedContactPoint p;
+        p.global_index = point.global_index;
+        p.key = static_cast<unsigned long long>(point.pair) * n_dofs + point.slave_dofs[0];
+        p.mu = point.friction_coefficient;
+        p.e = point.restitution_coefficient;
+        p.active = point.active;
+        for (unsigned int d = 0; d < dim; ++d)
+          p.position[d] = point.position[d];
+        contact_points.push_back(p);
+      }
+
+    integrator.compute_free_velocity();
+    contact_result = TimeIntegration::ContactStepResult();
+    if (geometry->n_global_active() > 0)
+      contact_result = contact_step->solve(integrator, geometry->contact_operator(), geometry->obstacle_velocity_offset(),
+                                           geometry->operator_changed(), contact_points, u_k);
+    else
+      {
+        contact_result.state.assign(contact_points.size(), TimeIntegration::ContactState::open);
+        contact_result.impulse.assign(dim * contact_points.size(), 0.0);
+        contact_result.velocity.assign(dim * contact_points.size(), 0.0);
+      }
+    integrator.finish_step();
+
+    TimeIntegration::StepEnergy energy = integrator.last_step_energy();
+    // The reactions' work through moving obstacles is work of an external agent.
+    energy.external_work += contact_result.obstacle_work;
+    energy.contact_work -= contact_result.obstacle_work;
+    audit.add_step(energy, contact_result.work_normal, contact_result.work_tangential);
+
+    const unsigned int step = integrator.step_number();
+    const auto &c = contact_result;
+    if (c.n_positive_work > 0 && n_positive_work_warnings++ < 20)
+      log << "warning: step " << step << " (t = " << integrator.time() << "): " << c.n_positive_work
+          << " contact(s) did positive work; largest " << c.largest_positive_work << " at ("
+          << c.largest_positive_work_position[0] << ", " << c.largest_positive_work_position[1] << ", "
+          << c.largest_positive_work_position[2] << ")" << std::endl;
+    const auto &dump_steps = parameters.contact_solver.write_fclib_steps;
+    if (c.solved && std::find(dump_steps.begin(), dump_steps.end(), step) != dump_steps.end())
+      write_contact_problem("requested in 'Contact solver/Write FCLIB at steps'");
+    if (c.solved && c.solver.status != ContactSolvers::SolverStatus::converged)
+      {
+        ++n_unconverged_steps;
+        log << "warning: step " << step << " (t = " << integrator.time() << "): the contact problem with "
+            << c.n_active << " active contact(s) was not solved: " << ContactSolvers::to_string(c.solver.status)
+            << ", residual " << c.solver.error << " after " << c.solver.iterations << " iterations" << std::endl;
+        if (parameters.contact_solver.write_fclib_on_failure)
+          write_contact_problem("not converged");
+        if (parameters.contact_solver.non_convergence_policy == "stop")
+          throw SolverError("The contact problem of step " + std::to_string(step) + " was not solved (residual " +
+                            std::to_string(c.solver.error) + "); 'Contact solver/Non-convergence policy' = stop.");
+      }
+      }
+  }
+
+  template <int dim>
+  void Simulator<dim>::write_contact_problem(const std::string &reason) const
+  {
+    if (Utilities::MPI::this_mpi_process(communicator) != 0)
+      return;
+    const unsigned int step = time_integrator->step_number();
+    const std::string file = parameters.output.directory + "/contact_problem_" + std::to_string(step) + ".hdf5";
+    const auto &problem = contact_step->last_problem();
+    ContactSolvers::write_fclib_local(file, problem, "percussion step " + std::to_string(step),
+                                      "Frictional contact problem of time step " + std::to_string(step) + " at t = " +
+                                        std::to_string(time_integrator->time()) + " (" + reason + ")",
+                                      &contact_step->last_reaction(), &contact_step->last_velocity());
+    log << "wrote the contact problem of step " << step << " to " << file << " (" << reason << ")" << std::endl;
   }
 
   template class Simulator<1>;

@@ -153,6 +153,13 @@ namespace percussion::TimeIntegration
     impulse_applied = true;
   }
 
+  void MoreauJeanIntegrator::apply_impulse(const Vector &generalized_impulse, const Vector &velocity_correction)
+  {
+    v_new.add(1.0, velocity_correction);
+    impulse.add(1.0, generalized_impulse);
+    impulse_applied = true;
+  }
+
   void MoreauJeanIntegrator::finish_step()
   {
     v_theta.equ(1 - theta, v);

@@ -41,6 +41,12 @@ namespace percussion
     /// Solves Ŵ x = b. For CG, x on entry is the initial guess.
     void solve(const dealii::PETScWrappers::MPI::Vector &b, dealii::PETScWrappers::MPI::Vector &x);
 
+    /**
+     * Solves Ŵ X = B for the columns of the dense matrix B (MATDENSE, rows distributed like Ŵ):
+     * one sweep through the stored factor for all right-hand sides (MUMPS multiple-RHS solve).
+     */
+    void solve(Mat B, Mat X);
+
     /// "direct (MUMPS Cholesky)" or "cg + jacobi" etc.
     std::string description() const;
     bool        is_direct() const { return use_direct; }

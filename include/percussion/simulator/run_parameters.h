@@ -4,9 +4,11 @@
 #include <deal.II/base/parameter_handler.h>
 
 #include <percussion/body/body_parameters.h>
+#include <percussion/contact/contact_parameters.h>
 #include <percussion/core/linear_solver_parameters.h>
 #include <percussion/core/mesh_parameters.h>
 #include <percussion/postprocess/output_parameters.h>
+#include <percussion/time_integration/contact_dynamics_parameters.h>
 #include <percussion/time_integration/time_integration_parameters.h>
 
 #include <map>
@@ -28,6 +30,10 @@ namespace percussion
     TimeIntegration::TimeIntegrationParameters time;
     LinearSolverParameters                linear_solver;
     Postprocess::OutputParameters         output;
+    Contact::ContactParameters            contact;
+    TimeIntegration::ContactDynamicsParameters contact_solver;
+    /// Warnings found while parsing (e.g. θ outside the Frémond dissipation range), printed by the run.
+    std::vector<std::string>              warnings;
 
     static void declare_parameters(dealii::ParameterHandler &prm);
     void        parse_parameters(dealii::ParameterHandler &prm);

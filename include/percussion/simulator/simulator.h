@@ -5,10 +5,12 @@
 #include <deal.II/grid/tria.h>
 
 #include <percussion/body/elastic_body.h>
+#include <percussion/contact/contact_geometry.h>
 #include <percussion/postprocess/energy_audit.h>
 #include <percussion/postprocess/solution_output.h>
 #include <percussion/postprocess/statistics_table.h>
 #include <percussion/simulator/run_parameters.h>
+#include <percussion/time_integration/frictional_contact_step.h>
 #include <percussion/time_integration/moreau_jean_integrator.h>
 
 #include <memory>
@@ -19,7 +21,8 @@ namespace percussion
   /**
    * One run: builds the mesh and the bodies, integrates in time, audits the energy of every step
    * and writes the statistics table and the ParaView output. Reads in the order things happen:
-   * setup() → run() → (per step) advance → audit → output.
+   * setup() → run() → (per step) contact geometry at q_k → free velocity → contact problem →
+   * impulse → end of step → audit → output.
    */
   /// Wall-clock seconds of the phases of a run and the peak memory (for benchmarks and the log).
   struct RunTimings
@@ -33,6 +36,9 @@ namespace percussion
   class Simulator
   {
   public:
+    /// The contact geometry type; the contact layer works in 2D and 3D (1D runs have no contact).
+    using Geometry = Contact::ContactGeometry<(dim > 1 ? dim : 2)>;
+
     /// Checks the output directory, builds the mesh, DoFs and matrices. @throws InputError.
     Simulator(const RunParameters &parameters, MPI_Comm communicator, std::ostream &log);
     ~Simulator();
@@ -45,6 +51,10 @@ namespace percussion
     const Postprocess::EnergyAudit     &energy_audit() const { return audit; }
     const Body::ElasticBody<dim>       &body() const { return *bodies; }
     const TimeIntegration::MoreauJeanIntegrator &integrator() const { return *time_integrator; }
+    /// The contact geometry (nullptr without contact pairs).
+    const Geometry *contact_geometry() const { return geometry.get(); }
+    /// The last step's contact result (empty without contact).
+    const TimeIntegration::ContactStepResult &last_contact_result() const { return contact_result; }
     dealii::types::global_dof_index n_dofs() const { return bodies->get_dof_handler().n_dofs(); }
     const RunTimings &timings() const { return run_timings; }
 
@@ -54,6 +64,10 @@ namespace percussion
   private:
     void record_statistics();
     void write_solution();
+    /// One time step: with contact, the frictional contact problem sits between the free-velocity
+    /// solve and the end of the step.
+    void do_time_step();
+    void write_contact_problem(const std::string &reason) const;
 
     const RunParameters       parameters;
     MPI_Comm                  communicator;
@@ -66,6 +80,12 @@ namespace percussion
     Postprocess::EnergyAudit                               audit;
     std::unique_ptr<Postprocess::StatisticsTable>          table;
     std::unique_ptr<Postprocess::SolutionOutput<dim>>      solution_output;
+    std::unique_ptr<Geometry>                              geometry;
+    std::unique_ptr<TimeIntegration::FrictionalContactStep> contact_step;
+    TimeIntegration::ContactStepResult                     contact_result;
+    std::vector<TimeIntegration::OwnedContactPoint>        contact_points;
+    std::vector<std::pair<double, std::string>>            contact_records;
+    unsigned int n_positive_work_warnings = 0, n_unconverged_steps = 0;
     unsigned int last_written_step = static_cast<unsigned int>(-1);
     RunTimings   run_timings;
   };

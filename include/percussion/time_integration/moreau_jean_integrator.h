@@ -52,6 +52,9 @@ namespace percussion::TimeIntegration
     void compute_free_velocity();
     /// Step part 2: adds Ŵ⁻¹ (generalized impulse) to the new velocity; may be called once per step.
     void apply_impulse(const dealii::PETScWrappers::MPI::Vector &generalized_impulse);
+    /// Step part 2 when Ŵ⁻¹ (generalized impulse) is already known (e.g. from stored Delassus columns).
+    void apply_impulse(const dealii::PETScWrappers::MPI::Vector &generalized_impulse,
+                       const dealii::PETScWrappers::MPI::Vector &velocity_correction);
     /// Step part 3: q_{k+1}, energy terms; the new state becomes current.
     void finish_step();
     /// A whole step without contact.
@@ -69,6 +72,9 @@ namespace percussion::TimeIntegration
     void solve_iteration_matrix(const dealii::PETScWrappers::MPI::Vector &b,
                                 dealii::PETScWrappers::MPI::Vector &x);
     const IterationMatrixSolver &linear_solver() const { return *solver; }
+    IterationMatrixSolver       &linear_solver() { return *solver; }
+    /// Locally owned Dirichlet DoFs (their rows and columns of Ŵ are eliminated).
+    const std::vector<dealii::types::global_dof_index> &constrained_dofs() const { return system.constrained_dofs; }
     Mat iteration_matrix() const { return iteration; }
 
     /// Energy terms of the last finished step (the initial energies before any step).

@@ -1,0 +1,33 @@
+#ifndef PERCUSSION_TIME_INTEGRATION_CONTACT_DYNAMICS_PARAMETERS_H
+#define PERCUSSION_TIME_INTEGRATION_CONTACT_DYNAMICS_PARAMETERS_H
+
+#include <deal.II/base/parameter_handler.h>
+
+#include <string>
+#include <vector>
+
+namespace percussion::TimeIntegration
+{
+  /// `subsection Contact solver`: how each step's frictional contact problem is solved and audited.
+  struct ContactDynamicsParameters
+  {
+    std::string  solver = "alart_curnier";
+    double       tolerance = 1e-10;
+    unsigned int max_iterations = 200;
+    /// "continue" or "stop" when a step's contact problem is not solved to the tolerance.
+    std::string  non_convergence_policy = "continue";
+    /// Write the contact problem of a step that did not converge to an FCLIB file.
+    bool         write_fclib_on_failure = true;
+    /// Steps whose contact problem is written to <output>/contact_problem_<step>.hdf5.
+    std::vector<unsigned int> write_fclib_steps;
+    /// "warn" or "refuse" when the Frémond scheme runs with θ outside [½, 1/(1+max e)].
+    std::string  dissipation_range_policy = "warn";
+    /// Keep Ŵ⁻¹H for all candidate contacts when there are at most this many columns.
+    unsigned int delassus_column_limit = 1500;
+
+    static void declare_parameters(dealii::ParameterHandler &prm);
+    void        parse_parameters(dealii::ParameterHandler &prm);
+  };
+} // namespace percussion::TimeIntegration
+
+#endif

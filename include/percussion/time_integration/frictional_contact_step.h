@@ -1,0 +1,141 @@
+#ifndef PERCUSSION_TIME_INTEGRATION_FRICTIONAL_CONTACT_STEP_H
+#define PERCUSSION_TIME_INTEGRATION_FRICTIONAL_CONTACT_STEP_H
+
+#include <deal.II/lac/petsc_sparse_matrix.h>
+#include <deal.II/lac/petsc_vector.h>
+
+#include <percussion/contact_solvers/local_problem.h>
+#include <percussion/contact_solvers/solver_options.h>
+#include <percussion/time_integration/contact_dynamics_parameters.h>
+#include <percussion/time_integration/moreau_jean_integrator.h>
+
+#include <petscmat.h>
+
+#include <array>
+#include <map>
+#include <vector>
+
+namespace percussion::TimeIntegration
+{
+  /// The contact law of the Moreau–Jean step.
+  enum class ContactLaw
+  {
+    /// Standard Moreau–Jean (paper eq. (53d)): −Γ(u_{k+1}) ∈ N_K(p), Γ(u) = u + (e u_{N,k} + μ‖u_T‖, 0, 0).
+    standard,
+    /// Frémond-consistent Moreau–Jean (eq. (63d)–(64)): −Θ(u_{k+θ}) ∈ N_K(p),
+    /// Θ(u) = u + ((θ(1+e)−1) u_{N,k} + μ‖u_T‖, 0, 0).
+    fremond
+  };
+
+  /// A contact point owned by this rank, as the contact geometry describes it (plain data).
+  struct OwnedContactPoint
+  {
+    unsigned long long global_index = 0; ///< columns dim·g … dim·g + dim − 1 of H
+    unsigned long long key = 0;          ///< stable identity across steps (warm start, cumulated dissipation)
+    double mu = 0, e = 0;
+    bool   active = false;               ///< gap prediction of eq. (55)
+    std::array<double, 3> position{};
+  };
+
+  /// Lemma 1 of the paper: take-off, stick, slide.
+  enum class ContactState : int
+  {
+    open = 0,
+    stick = 1,
+    slip = 2
+  };
+
+  /// What a step's contact solve produced.
+  struct ContactStepResult
+  {
+    unsigned int n_active = 0, n_stick = 0, n_slip = 0;
+    /// Σ u_{N,k+θ} p_N and Σ u_{T,k+θ}ᵀ p_T (paper (59)); ≤ 0 for the Frémond scheme in its range.
+    double work_normal = 0, work_tangential = 0;
+    /// Work of the reactions on the bodies through moving obstacles' velocity V: Σ (frame·V)ᵀ p.
+    double obstacle_work = 0;
+    /// Σ p_N over the active contacts (the wall force times h).
+    double normal_impulse = 0;
+    ContactSolvers::SolverResult solver;
+    bool solved = false; ///< false when no contact was active (no problem to solve)
+    /// Contacts that did positive work u_{k+θ}ᵀp_α > 0 (beyond round-off), the largest and where.
+    unsigned int n_positive_work = 0;
+    double largest_positive_work = 0;
+    std::array<double, 3> largest_positive_work_position{};
+    /// Per owned candidate point (in the order given): state, impulse p (dim), u_{k+θ} (dim),
+    /// and energy dissipated there since the start (−Σ u_{k+θ}ᵀp).
+    std::vector<ContactState> state;
+    std::vector<double> impulse, velocity, dissipated_energy;
+  };
+
+  /**
+   * One step's frictional contact problem between MoreauJeanIntegrator::compute_free_velocity()
+   * and finish_step() (EQUATIONS.md, "the step's contact problem"):
+   *
+   *   find p, w:  w = A p + b,  K* ∋ w + (μ‖w_T‖, 0, 0) ⊥ p ∈ K,  with W = Hᵀ Ŵ⁻¹ H and
+   *   standard:  A = W,   b = u_free + (e u_{N,k}, 0, 0)
+   *   Frémond:   A = θW,  b = θ u_free + (θ e u_{N,k}, (1−θ) u_{T,k}),
+   *
+   * on the active contacts (eq. (55): predicted gap closed and u_{N,k} ≤ 0, up to the solver
+   * tolerance times the step's velocity scale); then
+   * v_{k+1} = v_free + Ŵ⁻¹ H p. The two schemes differ only in (A, b): see assemble_law().
+   *
+   * Ŵ⁻¹H is computed for all candidate columns in one multiple-right-hand-side sweep through the
+   * stored factor and kept while H does not change (fixed obstacles), so that a step then costs
+   * the free-velocity solve, a dense product and the contact solve. The local problem is solved
+   * redundantly and identically on every rank.
+   */
+  class FrictionalContactStep
+  {
+  public:
+    FrictionalContactStep(const ContactDynamicsParameters &parameters, ContactLaw law, unsigned int dim,
+                          MPI_Comm communicator);
+    ~FrictionalContactStep();
+
+    /**
+     * Solves the step's contact problem and applies the impulse to @p integrator.
+     * @param H           the contact operator H(q_k) (n_dofs × dim·m)
+     * @param w           the obstacle velocity offset (column partition of H)
+     * @param operator_changed  whether H changed since the last call
+     * @param points      the owned candidate points, in column order
+     * @param u_k         Hᵀ v_k + w
+     */
+    ContactStepResult solve(MoreauJeanIntegrator &integrator,
+                            const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                            const dealii::PETScWrappers::MPI::Vector &w,
+                            bool operator_changed,
+                            const std::vector<OwnedContactPoint> &points,
+                            const dealii::PETScWrappers::MPI::Vector &u_k);
+
+    /// The last local problem solved and its solution (the same on every rank).
+    const ContactSolvers::LocalProblem &last_problem() const { return problem; }
+    const std::vector<double> &last_reaction() const { return reaction; }
+    const std::vector<double> &last_velocity() const { return local_velocity; }
+
+  private:
+    struct Gathered; // the active contacts of all ranks
+    void compute_delassus_columns(MoreauJeanIntegrator &integrator,
+                                  const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                  const std::vector<unsigned long long> &column_points);
+    void assemble_law(const Gathered &active, double theta);
+
+    const ContactDynamicsParameters parameters;
+    const ContactLaw law;
+    const unsigned int dim;
+    MPI_Comm communicator;
+    ContactSolvers::SolverOptions options;
+
+    // Ŵ⁻¹H for the cached columns: B = H restricted (Dirichlet rows zero), X = Ŵ⁻¹B, W_c = BᵀX.
+    Mat B = nullptr, X = nullptr;
+    std::vector<unsigned long long> cached_points;       ///< point indices of the cached column blocks
+    std::map<unsigned long long, unsigned int> cached_position; ///< point → block position
+    std::vector<double> delassus;                         ///< W_c, dense, row-major
+    bool cache_valid = false;
+
+    ContactSolvers::LocalProblem problem;
+    std::vector<double> reaction, local_velocity;
+    std::map<unsigned long long, std::vector<double>> previous_impulse; ///< warm start by key
+    std::map<unsigned long long, double> dissipation_by_key;
+  };
+} // namespace percussion::TimeIntegration
+
+#endif

@@ -1,0 +1,58 @@
+#include <deal.II/base/utilities.h>
+
+#include <percussion/core/exceptions.h>
+#include <percussion/time_integration/contact_dynamics_parameters.h>
+
+namespace percussion::TimeIntegration
+{
+  void ContactDynamicsParameters::declare_parameters(dealii::ParameterHandler &prm)
+  {
+    using namespace dealii::Patterns;
+    prm.enter_subsection("Contact solver");
+    prm.declare_entry("Solver", "alart_curnier", Selection("alart_curnier|alart_curnier_pure|nsgs"),
+                      "Solver of each step's frictional contact problem: 'alart_curnier' (semismooth "
+                      "Newton on the Alart-Curnier function with line search, falling back to NSGS "
+                      "when it stalls), 'alart_curnier_pure' (no fallback), 'nsgs' (nonsmooth "
+                      "Gauss-Seidel).");
+    prm.declare_entry("Tolerance", "1e-10", Double(0, 1),
+                      "Tolerance on the normalised FCLIB/Siconos residual of the contact problem.");
+    prm.declare_entry("Max iterations", "200", Integer(1),
+                      "Iteration limit of the contact solver (Newton iterations or NSGS sweeps).");
+    prm.declare_entry("Non-convergence policy", "continue", Selection("continue|stop"),
+                      "When a step's contact problem is not solved to the tolerance: report it and "
+                      "'continue' with the best iterate, or 'stop' the run (after writing the "
+                      "output of the last step).");
+    prm.declare_entry("Write FCLIB on failure", "true", Bool(),
+                      "Write the contact problem of a step that did not converge to "
+                      "<Output/Directory>/contact_problem_<step>.hdf5 (FCLIB local form).");
+    prm.declare_entry("Write FCLIB at steps", "", List(Integer(1)),
+                      "Steps whose contact problem is written to <Output/Directory>/"
+                      "contact_problem_<step>.hdf5, to share hard steps with other codes.");
+    prm.declare_entry("Dissipation range policy", "warn", Selection("warn|refuse"),
+                      "The Frémond scheme provably dissipates energy for 1/2 <= theta <= 1/(1+max e) "
+                      "(paper Proposition 1). Outside that range: 'warn' and run, or 'refuse' to run.");
+    prm.declare_entry("Delassus column limit", "1500", Integer(1),
+                      "Keep W^-1 H for all candidate contacts (reused while H does not change, "
+                      "e.g. fixed obstacles) when dim x candidates is at most this; otherwise only "
+                      "the active contacts' columns are computed each step.");
+    prm.leave_subsection();
+  }
+
+  void ContactDynamicsParameters::parse_parameters(dealii::ParameterHandler &prm)
+  {
+    prm.enter_subsection("Contact solver");
+    solver = prm.get("Solver");
+    tolerance = prm.get_double("Tolerance");
+    max_iterations = prm.get_integer("Max iterations");
+    non_convergence_policy = prm.get("Non-convergence policy");
+    write_fclib_on_failure = prm.get_bool("Write FCLIB on failure");
+    write_fclib_steps.clear();
+    for (const int s : dealii::Utilities::string_to_int(dealii::Utilities::split_string_list(prm.get("Write FCLIB at steps"), ',')))
+      write_fclib_steps.push_back(s);
+    dissipation_range_policy = prm.get("Dissipation range policy");
+    delassus_column_limit = prm.get_integer("Delassus column limit");
+    prm.leave_subsection();
+    if (!(tolerance > 0))
+      throw InputError("Parameter 'Contact solver/Tolerance' must be positive.");
+  }
+} // namespace percussion::TimeIntegration

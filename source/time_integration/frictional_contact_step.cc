@@ -1,0 +1,414 @@
+#include <deal.II/base/mpi.h>
+
+#include <percussion/contact_solvers/solve.h>
+#include <percussion/core/exceptions.h>
+#include <percussion/core/petsc_check.h>
+#include <percussion/time_integration/frictional_contact_step.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace percussion::TimeIntegration
+{
+  using dealii::PETScWrappers::MPI::Vector;
+
+  namespace
+  {
+    Vec raw(const Vector &v) { return const_cast<Vec>(static_cast<const Vec &>(v)); }
+  } // namespace
+
+  /// The active contacts of all ranks, sorted by point index; per contact its data and velocities.
+  struct FrictionalContactStep::Gathered
+  {
+    std::vector<unsigned long long> point, key;
+    std::vector<double> mu, e, u_k, u_free, w, position;
+    std::vector<int> rank_owned_index; ///< index into this rank's points, or −1
+    std::size_t size() const { return point.size(); }
+  };
+
+  FrictionalContactStep::FrictionalContactStep(const ContactDynamicsParameters &parameters, const ContactLaw law,
+                                               const unsigned int dim, MPI_Comm communicator)
+    : parameters(parameters)
+    , law(law)
+    , dim(dim)
+    , communicator(communicator)
+  {
+    options.solver = parameters.solver;
+    options.tolerance = parameters.tolerance;
+    options.max_iterations = parameters.max_iterations;
+  }
+
+  FrictionalContactStep::~FrictionalContactStep()
+  {
+    if (B != nullptr)
+      MatDestroy(&B);
+    if (X != nullptr)
+      MatDestroy(&X);
+  }
+
+  void FrictionalContactStep::compute_delassus_columns(MoreauJeanIntegrator &integrator,
+                                                       const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                                       const std::vector<unsigned long long> &column_points)
+  {
+    if (B != nullptr)
+      MatDestroy(&B);
+    if (X != nullptr)
+      MatDestroy(&X);
+    cached_points = column_points;
+    cached_position.clear();
+    for (unsigned int i = 0; i < cached_points.size(); ++i)
+      cached_position[cached_points[i]] = i;
+    const PetscInt n_columns = dim * cached_points.size();
+
+    Mat h = const_cast<dealii::PETScWrappers::MPI::SparseMatrix &>(H).petsc_matrix();
+    PetscInt row_begin, row_end, n_rows;
+    PERCUSSION_PETSC_CALL(MatGetOwnershipRange(h, &row_begin, &row_end));
+    PERCUSSION_PETSC_CALL(MatGetSize(h, &n_rows, nullptr));
+    const PetscInt n_local = row_end - row_begin;
+    PERCUSSION_PETSC_CALL(MatCreateDense(communicator, n_local, PETSC_DECIDE, n_rows, n_columns, nullptr, &B));
+    PERCUSSION_PETSC_CALL(MatCreateDense(communicator, n_local, PETSC_DECIDE, n_rows, n_columns, nullptr, &X));
+
+    // B = H restricted to the cached columns, with the Dirichlet rows zero (an impulse does not act
+    // on a prescribed DoF: the support takes it). Remember the entries for W_c = BᵀX.
+    const auto &constrained = integrator.constrained_dofs();
+    struct Entry
+    {
+      PetscInt local_row, column;
+      double value;
+    };
+    std::vector<Entry> entries;
+    for (PetscInt r = row_begin; r < row_end; ++r)
+      {
+        if (std::binary_search(constrained.begin(), constrained.end(), static_cast<dealii::types::global_dof_index>(r)))
+          continue;
+        PetscInt n;
+        const PetscInt *columns;
+        const PetscScalar *values;
+        PERCUSSION_PETSC_CALL(MatGetRow(h, r, &n, &columns, &values));
+        for (PetscInt k = 0; k < n; ++k)
+          {
+            const auto it = cached_position.find(columns[k] / dim);
+            if (it == cached_position.end() || values[k] == 0.0)
+              continue;
+            const PetscInt j = dim * it->second + columns[k] % dim;
+            entries.push_back({r - row_begin, j, values[k]});
+          }
+        PERCUSSION_PETSC_CALL(MatRestoreRow(h, r, &n, &columns, &values));
+      }
+    for (const Entry &e : entries)
+      PERCUSSION_PETSC_CALL(MatSetValue(B, e.local_row + row_begin, e.column, e.value, INSERT_VALUES));
+    PERCUSSION_PETSC_CALL(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
+    PERCUSSION_PETSC_CALL(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+
+    integrator.linear_solver().solve(B, X);
+
+    // W_c = BᵀX: B has a few entries per column, so sum only over them; then add the ranks' parts.
+    delassus.assign(static_cast<std::size_t>(n_columns) * n_columns, 0.0);
+    const PetscScalar *x;
+    PetscInt lda;
+    PERCUSSION_PETSC_CALL(MatDenseGetLDA(X, &lda));
+    PERCUSSION_PETSC_CALL(MatDenseGetArrayRead(X, &x));
+    for (const Entry &e : entries)
+      for (PetscInt j = 0; j < n_columns; ++j)
+        delassus[e.column * n_columns + j] += e.value * x[e.local_row + j * lda];
+    PERCUSSION_PETSC_CALL(MatDenseRestoreArrayRead(X, &x));
+    dealii::Utilities::MPI::sum(delassus, communicator, delassus);
+    for (PetscInt i = 0; i < n_columns; ++i)
+      for (PetscInt j = 0; j < i; ++j)
+        {
+          const double mean = 0.5 * (delassus[i * n_columns + j] + delassus[j * n_columns + i]);
+          delassus[i * n_columns + j] = delassus[j * n_columns + i] = mean;
+        }
+    cache_valid = true;
+  }
+
+  void FrictionalContactStep::assemble_law(const Gathered &active, const double theta)
+  {
+    const unsigned int n = active.size(), d = dim, n_cached = dim * cached_points.size();
+    problem = ContactSolvers::LocalProblem();
+    problem.dimension = d;
+    problem.number_of_contacts = n;
+    problem.storage = ContactSolvers::MatrixStorage::dense;
+    problem.W_dense = ContactSolvers::DenseMatrix(d * n, d * n);
+    problem.q.assign(d * n, 0.0);
+    problem.mu = active.mu;
+    // The two laws differ only here (EQUATIONS.md): the factor of W and the shift of b.
+    const double factor = law == ContactLaw::fremond ? theta : 1.0;
+    for (unsigned int a = 0; a < n; ++a)
+      {
+        const unsigned int pa = cached_position.at(active.point[a]);
+        for (unsigned int b = 0; b < n; ++b)
+          {
+            const unsigned int pb = cached_position.at(active.point[b]);
+            for (unsigned int i = 0; i < d; ++i)
+              for (unsigned int j = 0; j < d; ++j)
+                problem.W_dense(d * a + i, d * b + j) = factor * delassus[(d * pa + i) * n_cached + d * pb + j];
+          }
+        const double *u_k = &active.u_k[d * a];
+        const double *u_free = &active.u_free[d * a];
+        if (law == ContactLaw::standard)
+          {
+            // Γ: normal part u_{N,k+1} + e u_{N,k}; tangential part u_{T,k+1}.
+            for (unsigned int i = 0; i < d; ++i)
+              problem.q[d * a + i] = u_free[i];
+            problem.q[d * a] += active.e[a] * u_k[0];
+          }
+        else
+          {
+            // Θ at u_{k+θ}: normal θ(u_{N,k+1} + e u_{N,k}); tangential (1−θ)u_{T,k} + θ u_{T,k+1}.
+            problem.q[d * a] = theta * (u_free[0] + active.e[a] * u_k[0]);
+            for (unsigned int i = 1; i < d; ++i)
+              problem.q[d * a + i] = theta * u_free[i] + (1 - theta) * u_k[i];
+          }
+      }
+  }
+
+  ContactStepResult FrictionalContactStep::solve(MoreauJeanIntegrator &integrator,
+                                                 const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                                 const Vector &w,
+                                                 const bool operator_changed,
+                                                 const std::vector<OwnedContactPoint> &points,
+                                                 const Vector &u_k)
+  {
+    const unsigned int d = dim;
+    const double theta = integrator.theta_value();
+    ContactStepResult result;
+    result.state.assign(points.size(), ContactState::open);
+    result.impulse.assign(d * points.size(), 0.0);
+    result.velocity.assign(d * points.size(), 0.0);
+    result.dissipated_energy.assign(points.size(), 0.0);
+    if (operator_changed)
+      cache_valid = false;
+
+    // u_free = Hᵀ v_free + w.
+    Vector u_free(w);
+    H.Tvmult(u_free, integrator.new_velocity());
+    u_free += w;
+
+    // Active set (55): the predicted gap is closed and the contact approaches, u_{N,k} ≤ 0 — the
+    // sign the dissipation proofs of (60) and Proposition 1 rely on.
+    std::vector<dealii::types::global_dof_index> owned_columns;
+    for (unsigned int i = 0; i < points.size(); ++i)
+      if (points[i].active)
+        for (unsigned int k = 0; k < d; ++k)
+          owned_columns.push_back(d * points[i].global_index + k);
+    std::vector<double> uk_values(owned_columns.size()), ufree_values(owned_columns.size()),
+      w_values(owned_columns.size());
+    u_k.extract_subvector_to(owned_columns, uk_values);
+    u_free.extract_subvector_to(owned_columns, ufree_values);
+    w.extract_subvector_to(owned_columns, w_values);
+
+    // Pack the owned active contacts and share them: every rank builds and solves the same problem.
+    std::vector<double> packed;
+    const unsigned int record = 5 + 3 * d + 3;
+    for (unsigned int i = 0, c = 0; i < points.size(); ++i)
+      {
+        if (!points[i].active)
+          continue;
+        // (the approach condition u_{N,k} ≤ 0 of (55) is applied below, once the step's velocity
+        // scale is known on every rank)
+        {
+          {
+            packed.insert(packed.end(), {static_cast<double>(points[i].global_index), static_cast<double>(points[i].key),
+                                         points[i].mu, points[i].e, static_cast<double>(i)});
+            packed.insert(packed.end(), uk_values.begin() + d * c, uk_values.begin() + d * (c + 1));
+            packed.insert(packed.end(), ufree_values.begin() + d * c, ufree_values.begin() + d * (c + 1));
+            packed.insert(packed.end(), w_values.begin() + d * c, w_values.begin() + d * (c + 1));
+            packed.insert(packed.end(), points[i].position.begin(), points[i].position.end());
+          }
+        }
+        ++c;
+      }
+    std::vector<double> all_packed;
+    for (const auto &part : dealii::Utilities::MPI::all_gather(communicator, packed))
+      all_packed.insert(all_packed.end(), part.begin(), part.end());
+    const unsigned int n_gathered = all_packed.size() / record;
+    // Velocity scale of the step: the approach test of (55) and the positive-work report treat
+    // velocities below the contact solver's tolerance times this scale as zero (a persistent
+    // contact leaves the previous step with u_N = 0 up to that tolerance).
+    double velocity_scale = 0;
+    for (unsigned int a = 0; a < n_gathered; ++a)
+      for (unsigned int k = 0; k < 2 * d; ++k)
+        velocity_scale = std::max(velocity_scale, std::abs(all_packed[record * a + 5 + k]));
+    const double velocity_noise = 10 * parameters.tolerance * velocity_scale;
+    std::vector<unsigned int> order;
+    for (unsigned int a = 0; a < n_gathered; ++a)
+      if (all_packed[record * a + 5] <= velocity_noise)
+        order.push_back(a);
+    const unsigned int n_active = order.size();
+    result.n_active = n_active;
+    if (n_active == 0)
+      return result;
+
+    std::sort(order.begin(), order.end(), [&](unsigned int a, unsigned int b) {
+      return all_packed[record * a] < all_packed[record * b];
+    });
+    Gathered active;
+    for (const unsigned int o : order)
+      {
+        const double *r = &all_packed[record * o];
+        active.point.push_back(static_cast<unsigned long long>(r[0]));
+        active.key.push_back(static_cast<unsigned long long>(r[1]));
+        active.mu.push_back(r[2]);
+        active.e.push_back(r[3]);
+        active.u_k.insert(active.u_k.end(), r + 5, r + 5 + d);
+        active.u_free.insert(active.u_free.end(), r + 5 + d, r + 5 + 2 * d);
+        active.w.insert(active.w.end(), r + 5 + 2 * d, r + 5 + 3 * d);
+        active.position.insert(active.position.end(), r + 5 + 3 * d, r + 5 + 3 * d + 3);
+        active.rank_owned_index.push_back(-1);
+      }
+    // Which of the gathered contacts are owned here: their owned point index was packed at r[4].
+    {
+      std::size_t offset = 0;
+      const unsigned int this_rank = dealii::Utilities::MPI::this_mpi_process(communicator);
+      const auto sizes = dealii::Utilities::MPI::all_gather(communicator, static_cast<unsigned int>(packed.size()));
+      for (unsigned int r = 0; r < this_rank; ++r)
+        offset += sizes[r];
+      for (unsigned int a = 0; a < n_active; ++a)
+        {
+          const std::size_t start = static_cast<std::size_t>(record) * order[a];
+          if (start >= offset && start < offset + packed.size())
+            active.rank_owned_index[a] = static_cast<int>(all_packed[start + 4]);
+        }
+    }
+
+    // Ŵ⁻¹H: reuse the stored columns while H is unchanged and covers the active contacts;
+    // otherwise recompute, for all candidates when that is affordable (they stay valid as long
+    // as H does), else for the active contacts only.
+    bool covered = cache_valid;
+    for (unsigned int a = 0; covered && a < n_active; ++a)
+      covered = cached_position.count(active.point[a]) > 0;
+    if (!covered)
+      {
+        const unsigned long long n_candidates = u_k.size() / d;
+        std::vector<unsigned long long> columns;
+        if (d * n_candidates <= parameters.delassus_column_limit)
+          {
+            columns.resize(n_candidates);
+            std::iota(columns.begin(), columns.end(), 0ull);
+          }
+        else
+          columns = active.point;
+        compute_delassus_columns(integrator, H, columns);
+      }
+
+    assemble_law(active, theta);
+
+    // Warm start from the previous step's impulse of the same contact.
+    reaction.assign(d * n_active, 0.0);
+    for (unsigned int a = 0; a < n_active; ++a)
+      if (const auto it = previous_impulse.find(active.key[a]); it != previous_impulse.end())
+        std::copy(it->second.begin(), it->second.end(), reaction.begin() + d * a);
+    result.solver = ContactSolvers::solve(problem, reaction, local_velocity, options);
+    result.solved = true;
+    previous_impulse.clear();
+    for (unsigned int a = 0; a < n_active; ++a)
+      previous_impulse[active.key[a]].assign(reaction.begin() + d * a, reaction.begin() + d * (a + 1));
+
+    // Impulse on the cached columns → Hp = B p and Ŵ⁻¹Hp = X p (no further solve).
+    Vec p_columns;
+    PERCUSSION_PETSC_CALL(MatCreateVecs(X, &p_columns, nullptr));
+    PetscInt begin, end;
+    PERCUSSION_PETSC_CALL(VecGetOwnershipRange(p_columns, &begin, &end));
+    std::vector<double> p_full(dim * cached_points.size(), 0.0);
+    for (unsigned int a = 0; a < n_active; ++a)
+      for (unsigned int k = 0; k < d; ++k)
+        p_full[d * cached_position.at(active.point[a]) + k] = reaction[d * a + k];
+    PetscScalar *p_array;
+    PERCUSSION_PETSC_CALL(VecGetArray(p_columns, &p_array));
+    for (PetscInt i = begin; i < end; ++i)
+      p_array[i - begin] = p_full[i];
+    PERCUSSION_PETSC_CALL(VecRestoreArray(p_columns, &p_array));
+    Vector generalized_impulse(integrator.new_velocity()), correction(integrator.new_velocity());
+    PERCUSSION_PETSC_CALL(MatMult(B, p_columns, raw(generalized_impulse)));
+    PERCUSSION_PETSC_CALL(MatMult(X, p_columns, raw(correction)));
+    PERCUSSION_PETSC_CALL(VecDestroy(&p_columns));
+    integrator.apply_impulse(generalized_impulse, correction);
+
+    // The law's velocities: u_{k+1} = u_free + W p, u_{k+θ} = (1−θ)u_k + θu_{k+1}, and the works
+    // of (59): normal and tangential parts, and the obstacles' part −wᵀp.
+    const unsigned int n_cached = dim * cached_points.size();
+    double largest_impulse = 0;
+    for (unsigned int a = 0; a < n_active; ++a)
+      largest_impulse = std::max(largest_impulse, reaction[d * a]);
+    for (unsigned int a = 0; a < n_active; ++a)
+      {
+        std::array<double, 3> u_next{}, u_theta{};
+        const unsigned int pa = cached_position.at(active.point[a]);
+        for (unsigned int i = 0; i < d; ++i)
+          {
+            u_next[i] = active.u_free[d * a + i];
+            for (unsigned int b = 0; b < n_active; ++b)
+              {
+                const unsigned int pb = cached_position.at(active.point[b]);
+                for (unsigned int j = 0; j < d; ++j)
+                  u_next[i] += delassus[(d * pa + i) * n_cached + d * pb + j] * reaction[d * b + j];
+              }
+            u_theta[i] = (1 - theta) * active.u_k[d * a + i] + theta * u_next[i];
+          }
+        const double *p = &reaction[d * a];
+        double normal = u_theta[0] * p[0], tangential = 0, p_t = 0, u_t = 0, obstacle = 0;
+        for (unsigned int i = 1; i < d; ++i)
+          {
+            tangential += u_theta[i] * p[i];
+            p_t += p[i] * p[i];
+            const double slip = law == ContactLaw::fremond ? u_theta[i] : u_next[i];
+            u_t += slip * slip;
+          }
+        for (unsigned int i = 0; i < d; ++i)
+          obstacle -= active.w[d * a + i] * p[i];
+        result.work_normal += normal;
+        result.work_tangential += tangential;
+        result.obstacle_work += obstacle;
+        dissipation_by_key[active.key[a]] -= normal + tangential;
+
+        // Positive work beyond round-off (relative to |u_θ||p|) is reported with its location.
+        double u_norm = 0, p_norm = 0;
+        for (unsigned int i = 0; i < d; ++i)
+          {
+            u_norm += u_theta[i] * u_theta[i];
+            p_norm += p[i] * p[i];
+          }
+        const double work = normal + tangential;
+        result.normal_impulse += p[0];
+        if (work > velocity_noise * std::sqrt(p_norm))
+          {
+            ++result.n_positive_work;
+            if (work > result.largest_positive_work)
+              {
+                result.largest_positive_work = work;
+                for (unsigned int i = 0; i < 3; ++i)
+                  result.largest_positive_work_position[i] = active.position[3 * a + i];
+              }
+          }
+
+        ContactState state = ContactState::open;
+        if (p[0] > 1e-12 * largest_impulse && p[0] > 0)
+          {
+            const bool on_cone_boundary = std::sqrt(p_t) >= (1 - 1e-6) * active.mu[a] * p[0];
+            const double speed_scale = std::max(std::abs(active.u_k[d * a]), std::abs(u_next[0]));
+            state = on_cone_boundary && std::sqrt(u_t) > 1e-8 * std::max(speed_scale, 1e-300) ? ContactState::slip :
+                                                                                                  ContactState::stick;
+            if (state == ContactState::slip)
+              ++result.n_slip;
+            else
+              ++result.n_stick;
+          }
+        if (active.rank_owned_index[a] >= 0)
+          {
+            const unsigned int i = active.rank_owned_index[a];
+            result.state[i] = state;
+            for (unsigned int k = 0; k < d; ++k)
+              {
+                result.impulse[d * i + k] = p[k];
+                result.velocity[d * i + k] = u_theta[k];
+              }
+          }
+      }
+    for (unsigned int i = 0; i < points.size(); ++i)
+      if (const auto it = dissipation_by_key.find(points[i].key); it != dissipation_by_key.end())
+        result.dissipated_energy[i] = it->second;
+    return result;
+  }
+} // namespace percussion::TimeIntegration
