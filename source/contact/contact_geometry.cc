@@ -262,6 +262,17 @@ namespace percussion
     }
 
     template <int dim>
+    dealii::IndexSet ContactGeometry<dim>::active_local_dofs() const
+    {
+      dealii::IndexSet active(dim * n_points_global);
+      for (const ContactPoint<dim> &point : points)
+        if (point.active)
+          active.add_range(dim * point.global_index, dim * point.global_index + dim);
+      active.compress();
+      return active;
+    }
+
+    template <int dim>
     std::vector<double> ContactGeometry<dim>::gaps() const
     {
       std::vector<double> result;

@@ -119,6 +119,12 @@ namespace percussion
         return n_active_global;
       }
 
+      /**
+       * The owned columns of the active points (dim per point), from the last
+       * update_active_set(): e.g. to restrict H or u to the active set (inactive points have p = 0).
+       */
+      dealii::IndexSet active_local_dofs() const;
+
       /** Per owned point: g_N, μ, e, active flag. */
       std::vector<double> gaps() const;
       std::vector<double> friction_coefficients() const;

@@ -252,6 +252,7 @@ namespace
     BOOST_TEST(geometry.update_active_set(u, 0.01) == 0u);
     BOOST_TEST(geometry.update_active_set(u, 0.03) == n_bottom);
     BOOST_TEST(geometry.n_global_active() == n_bottom);
+    BOOST_TEST(geometry.active_local_dofs().n_elements() == dim * geometry.n_owned_points());
 
     // Penetrated (g = −0.001) but separating (u_N = +1): active unless u_N ≤ 0 is required.
     Tensor<1, dim> sink;
@@ -299,6 +300,30 @@ namespace
     BOOST_TEST(text.str().find("Name=\"status\"") != std::string::npos);
   }
 } // namespace
+
+// A tangent reference direction gives t1 = normalised projection of it (continuous in n).
+BOOST_AUTO_TEST_CASE(tangent_reference_direction)
+{
+  Problem<3> problem(MPI_COMM_WORLD, 1);
+  make_box<3>(problem, 0.3);
+  ContactParameters parameters = obstacle_parameters<3>(PairType::sphere, false);
+  parameters.pairs[0].tangent_reference = {1., 0.5, 0.};
+  ContactGeometry<3> geometry(problem.dof_handler, parameters);
+  geometry.update(problem.ghosted(problem.random(7, 0.01)), 0.);
+  BOOST_TEST(geometry.n_global_points() == 16u);
+  Tensor<1, 3> e;
+  e[0] = 1.;
+  e[1] = 0.5;
+  double error = 0.;
+  for (const auto &point : geometry.owned_points())
+    {
+      Tensor<1, 3> expected = e - (e * point.normal()) * point.normal();
+      expected /= expected.norm();
+      error = std::max(error, (point.frame.vectors[1] - expected).norm());
+      error = std::max(error, (point.frame.vectors[2] - cross_product_3d(point.normal(), expected)).norm());
+    }
+  BOOST_TEST(Utilities::MPI::max(error, problem.comm) < 1e-14);
+}
 
 BOOST_AUTO_TEST_CASE(finite_differences_2d)
 {
