@@ -21,7 +21,11 @@ namespace percussion::ContactSolvers
     /** Stop when compute_error() ≤ tolerance (the FCLIB/Siconos measure). */
     double tolerance = 1e-8;
 
-    /** Newton iterations, or NSGS sweeps, at most (for the hybrid: Newton iterations + sweeps / 10). */
+    /**
+     * At most this many Newton iterations ("alart_curnier", "alart_curnier_pure") or NSGS sweeps
+     * ("nsgs"). The default driver's NSGS phases add bounded bursts of sweeps (at most 50 rounds of at
+     * most 5000 sweeps; use time_limit_seconds for a hard bound on the work).
+     */
     int max_iterations = 1000;
 
     /** Wall-clock cap; the solver returns not_converged with its best iterate when reached. */
