@@ -34,6 +34,7 @@ namespace
               << "  --max-iterations N     Newton iterations / NSGS sweeps (default 1000)\n"
               << "  --time-limit S         wall-clock cap in seconds (default none)\n"
               << "  --no-nsgs-probe        alart_curnier: no short NSGS attempt before Newton\n"
+              << "  --rho-scale S          Alart-Curnier rho = S / diagonal of W (default 1)\n"
               << "  --proximal-cap C       cap of the proximal regularisation of Newton, 0 = plain (default 0.5)\n"
               << "  --verbose              iteration log on stderr\n"
               << "  --header               print the CSV header line first\n"
@@ -103,6 +104,12 @@ int main(int argc, char **argv)
               options.time_limit_seconds = parse_number(arg, value());
               if (!(options.time_limit_seconds > 0.0))
                 throw percussion::InputError("option --time-limit must be > 0");
+            }
+          else if (arg == "--rho-scale")
+            {
+              options.rho_scale = parse_number(arg, value());
+              if (!(options.rho_scale > 0.0))
+                throw percussion::InputError("option --rho-scale must be > 0");
             }
           else if (arg == "--no-nsgs-probe")
             options.nsgs_probe = false;
