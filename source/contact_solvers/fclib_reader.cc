@@ -31,17 +31,30 @@ namespace percussion::ContactSolvers
       explicit Reader(const std::string &filename)
         : filename_(filename)
       {
-        // HDF5's own error stack printing would bury our message; we report ourselves.
+        // HDF5's own error stack printing would bury our message; we report ourselves. The previous
+        // handler is restored on destruction (other code in the process may rely on it).
+        H5Eget_auto2(H5E_DEFAULT, &saved_handler_, &saved_data_);
         H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
         if (!std::ifstream(filename).good())
-          throw InputError(filename + ": cannot open the file (missing or unreadable)");
+          fail_open(filename + ": cannot open the file (missing or unreadable)");
         if (H5Fis_hdf5(filename.c_str()) <= 0)
-          throw InputError(filename + ": not an HDF5 file");
+          fail_open(filename + ": not an HDF5 file");
         file_ = H5Fopen(filename.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
         if (file_ < 0)
-          throw InputError(filename + ": HDF5 cannot open the file");
+          fail_open(filename + ": HDF5 cannot open the file");
       }
-      ~Reader() { H5Fclose(file_); }
+      ~Reader()
+      {
+        H5Fclose(file_);
+        H5Eset_auto2(H5E_DEFAULT, saved_handler_, saved_data_);
+      }
+
+      /** A constructor failure: the destructor will not run, so restore the handler here. */
+      [[noreturn]] void fail_open(const std::string &message)
+      {
+        H5Eset_auto2(H5E_DEFAULT, saved_handler_, saved_data_);
+        throw InputError(message);
+      }
 
       bool exists(const std::string &path) const
       {
@@ -209,7 +222,9 @@ namespace percussion::ContactSolvers
 
     private:
       std::string filename_;
-      hid_t       file_ = -1;
+      hid_t       file_          = -1;
+      H5E_auto2_t saved_handler_ = nullptr;
+      void       *saved_data_    = nullptr;
     };
   } // namespace
 

@@ -17,15 +17,21 @@ namespace percussion::ContactSolvers
       explicit Writer(const std::string &filename)
         : filename_(filename)
       {
+        // Our messages replace HDF5's error stack printing; the previous handler is restored at the end.
+        H5Eget_auto2(H5E_DEFAULT, &saved_handler_, &saved_data_);
         H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
         file_ = H5Fcreate(filename.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
         if (file_ < 0)
-          throw InputError(filename + ": cannot create the file");
+          {
+            H5Eset_auto2(H5E_DEFAULT, saved_handler_, saved_data_);
+            throw InputError(filename + ": cannot create the file");
+          }
       }
       ~Writer()
       {
         if (file_ >= 0)
           H5Fclose(file_);
+        H5Eset_auto2(H5E_DEFAULT, saved_handler_, saved_data_);
       }
 
       void group(const std::string &path)
@@ -74,7 +80,9 @@ namespace percussion::ContactSolvers
       [[noreturn]] void fail(const std::string &path) { throw InputError(filename_ + ": cannot write " + path); }
 
       std::string filename_;
-      hid_t       file_ = -1;
+      hid_t       file_          = -1;
+      H5E_auto2_t saved_handler_ = nullptr;
+      void       *saved_data_    = nullptr;
     };
   } // namespace
 
