@@ -74,8 +74,8 @@ namespace percussion::ContactSolvers
           const int                 n       = problem.size();
           const bool dense = problem.storage == MatrixStorage::dense || W.number_of_blocks() > 0.3 * W.m * static_cast<double>(W.m);
           const int budget = dense ? std::max(10, std::min(2 * n / 6, 400)) : 10;
-          double    previous = best_error;
-          int       sweep    = 0;
+          std::vector<double> history{best_error};
+          int                 sweep = 0;
           bool      solved   = false;
           for (; sweep < budget; ++sweep)
             {
@@ -90,13 +90,14 @@ namespace percussion::ContactSolvers
                   ++sweep;
                   break;
                 }
-              // Stagnation: less than 10 % gain per sweep after a few sweeps.
-              if (sweep >= 4 && g.error > 0.9 * previous)
+              // Stagnation: less than 10 % gain per sweep on average over the last 3 sweeps (NSGS
+              // progress is irregular sweep by sweep).
+              history.push_back(g.error);
+              if (sweep >= 4 && g.error > 0.729 * history[history.size() - 4])
                 {
                   ++sweep;
                   break;
                 }
-              previous = g.error;
             }
           total.iterations += sweep;
           phases += "nsgs-probe(" + std::to_string(sweep) + ") ";
