@@ -200,6 +200,22 @@ namespace percussion
     if (type == "bar" || type == "box")
       for (const auto &cell : triangulation.active_cell_iterators())
         cell->set_material_id(0);
+    if (parameters.rotation_angle != 0)
+      {
+        const double angle = parameters.rotation_angle * numbers::PI / 180;
+        if constexpr (dim == 2)
+          GridTools::rotate(angle, triangulation);
+        else if constexpr (dim == 3)
+          {
+            Tensor<1, 3> axis({parameters.rotation_axis[0], parameters.rotation_axis[1], parameters.rotation_axis[2]});
+            GridTools::rotate(axis / axis.norm(), angle, triangulation);
+          }
+      }
+    Tensor<1, dim> shift;
+    for (unsigned int d = 0; d < dim && d < parameters.translation.size(); ++d)
+      shift[d] = parameters.translation[d];
+    if (shift.norm() > 0)
+      GridTools::shift(shift, triangulation);
     triangulation.refine_global(parameters.global_refinements);
   }
 

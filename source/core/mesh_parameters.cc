@@ -48,6 +48,12 @@ namespace percussion
     prm.declare_entry("Subdivisions", "1", List(Integer(1), 1, 3),
                       "bar, box, boxes: number of cells per direction before global refinement "
                       "(one value: along x only for the bar, in every direction for boxes).");
+    prm.declare_entry("Rotation angle", "0", Double(),
+                      "Rotate the mesh by this angle in degrees about the origin (about the z axis in "
+                      "2D, about 'Rotation axis' in 3D), before the translation. 2D and 3D only.");
+    prm.declare_entry("Rotation axis", "0, 0, 1", List(Double(), 3, 3), "3D: the axis of the rotation.");
+    prm.declare_entry("Translation", "0, 0, 0", List(Double(), 1, 3),
+                      "Shift the mesh by this vector (first dim values) after the rotation.");
     prm.declare_entry("Global refinements", "0", Integer(0, 12),
                       "Number of times every cell is split in 2^dim.");
     prm.declare_entry("Finite element degree", "1", Integer(1, 2),
@@ -73,6 +79,9 @@ namespace percussion
            dealii::Utilities::split_string_list(prm.get("Subdivisions"), ',')))
       subdivisions.push_back(static_cast<unsigned int>(s));
     global_refinements = prm.get_integer("Global refinements");
+    rotation_angle = prm.get_double("Rotation angle");
+    rotation_axis = to_doubles(prm.get("Rotation axis"));
+    translation = to_doubles(prm.get("Translation"));
     fe_degree = prm.get_integer("Finite element degree");
     prm.leave_subsection();
 
@@ -83,6 +92,11 @@ namespace percussion
     };
     if (type == "bar" || type == "cylinder")
       require_positive(length, "Length");
+    if (rotation_angle != 0 && dim == 1)
+      throw InputError("Parameter 'Mesh/Rotation angle' needs dimension 2 or 3.");
+    if (rotation_angle != 0 && dim == 3 &&
+        rotation_axis[0] * rotation_axis[0] + rotation_axis[1] * rotation_axis[1] + rotation_axis[2] * rotation_axis[2] == 0)
+      throw InputError("Parameter 'Mesh/Rotation axis' must not be the zero vector.");
     if (type == "bar" && dim > 1)
       require_positive(width, "Width");
     if (dim == 1)

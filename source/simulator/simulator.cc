@@ -180,6 +180,8 @@ namespace percussion
           {
             do_time_step();
             record_statistics();
+            if (step_observer)
+              step_observer(*this);
             if (out.vtu_interval > 0 && (time_integrator->step_number() % out.vtu_interval == 0 || k + 1 == n_steps))
               write_solution();
             progress.update(time_integrator->step_number(), time_integrator->time());

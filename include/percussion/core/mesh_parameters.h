@@ -38,6 +38,11 @@ namespace percussion
     std::vector<unsigned int> subdivisions = {1};
     unsigned int        global_refinements = 0;
     unsigned int        fe_degree = 1;
+    /// Rigid placement applied after generation: rotation (degrees, about z in 2D, about
+    /// `rotation_axis` in 3D) about the origin, then translation.
+    double              rotation_angle = 0;
+    std::vector<double> rotation_axis = {0, 0, 1};
+    std::vector<double> translation = {0, 0, 0};
     /// 1D only: the bar's cross-section area S; M, K and loads are per unit length times S.
     double              cross_section_area = 1.0;
 

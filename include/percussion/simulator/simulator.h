@@ -13,6 +13,7 @@
 #include <percussion/time_integration/frictional_contact_step.h>
 #include <percussion/time_integration/moreau_jean_integrator.h>
 
+#include <functional>
 #include <memory>
 #include <ostream>
 
@@ -58,6 +59,9 @@ namespace percussion
     dealii::types::global_dof_index n_dofs() const { return bodies->get_dof_handler().n_dofs(); }
     const RunTimings &timings() const { return run_timings; }
 
+    /// Called after every step (tests and drivers that look at the state as it evolves).
+    void set_step_observer(std::function<void(const Simulator<dim> &)> observer) { step_observer = std::move(observer); }
+
     /// The stable column names of statistics.csv, in order.
     static std::vector<std::string> statistics_columns();
 
@@ -88,6 +92,7 @@ namespace percussion
     unsigned int n_positive_work_warnings = 0, n_unconverged_steps = 0;
     unsigned int last_written_step = static_cast<unsigned int>(-1);
     RunTimings   run_timings;
+    std::function<void(const Simulator<dim> &)> step_observer;
   };
 } // namespace percussion
 
