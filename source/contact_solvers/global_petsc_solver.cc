@@ -22,29 +22,63 @@ namespace percussion::ContactSolvers
         throw SolverError(std::string("global_petsc: PETSc error in ") + what);
     }
 
-    /** A sequential direct solver (MUMPS LU if available) for a fixed-pattern AIJ matrix. */
+    /**
+     * A sequential sparse direct solver for a fixed-pattern AIJ matrix. PETSc's own LU with nested
+     * dissection ordering first: measured 16x faster than MUMPS on the Spheres file (13 000 rows).
+     * It does not pivot, and the Newton matrix of sticking contacts has zero diagonal blocks when
+     * η = 0, so on a failed factorisation it switches for good to MUMPS (LU with pivoting).
+     */
     class DirectSolver
     {
     public:
       explicit DirectSolver(Mat A)
+        : A_(A)
       {
-        check(KSPCreate(PETSC_COMM_SELF, &ksp_), "KSPCreate");
-        check(KSPSetType(ksp_, KSPPREONLY), "KSPSetType");
-        PC pc;
-        check(KSPGetPC(ksp_, &pc), "KSPGetPC");
-        check(PCSetType(pc, PCLU), "PCSetType");
-#if defined(PETSC_HAVE_MUMPS)
-        check(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS), "PCFactorSetMatSolverType");
-#endif
-        check(KSPSetOperators(ksp_, A, A), "KSPSetOperators");
+        ksp_ = make_ksp(false);
       }
       ~DirectSolver() { KSPDestroy(&ksp_); }
 
       /** Refactorise after the values of A changed (same pattern). */
-      void update(Mat A) { check(KSPSetOperators(ksp_, A, A), "KSPSetOperators"); }
+      void update() { check(KSPSetOperators(ksp_, A_, A_), "KSPSetOperators"); }
 
       /** false if the factorisation or the solve failed (singular matrix). */
       bool solve(Vec b, Vec x)
+      {
+        if (try_solve(b, x))
+          return true;
+#if defined(PETSC_HAVE_MUMPS)
+        if (!pivoting_)
+          {
+            KSPDestroy(&ksp_);
+            ksp_      = make_ksp(true);
+            pivoting_ = true;
+            return try_solve(b, x);
+          }
+#endif
+        return false;
+      }
+
+    private:
+      KSP make_ksp(bool pivoting)
+      {
+        KSP ksp;
+        check(KSPCreate(PETSC_COMM_SELF, &ksp), "KSPCreate");
+        check(KSPSetType(ksp, KSPPREONLY), "KSPSetType");
+        PC pc;
+        check(KSPGetPC(ksp, &pc), "KSPGetPC");
+        check(PCSetType(pc, PCLU), "PCSetType");
+#if defined(PETSC_HAVE_MUMPS)
+        if (pivoting)
+          check(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS), "PCFactorSetMatSolverType");
+        else
+#endif
+          check(PCFactorSetMatOrderingType(pc, MATORDERINGND), "PCFactorSetMatOrderingType");
+        (void)pivoting;
+        check(KSPSetOperators(ksp, A_, A_), "KSPSetOperators");
+        return ksp;
+      }
+
+      bool try_solve(Vec b, Vec x)
       {
         if (KSPSolve(ksp_, b, x) != 0)
           return false;
@@ -53,8 +87,9 @@ namespace percussion::ContactSolvers
         return reason >= 0;
       }
 
-    private:
-      KSP ksp_ = nullptr;
+      Mat  A_;
+      KSP  ksp_      = nullptr;
+      bool pivoting_ = false;
     };
 
     Mat assemble_csr(const CsrMatrix &A)
@@ -314,7 +349,7 @@ namespace percussion::ContactSolvers
         if (!newton_solver)
           newton_solver = new DirectSolver(J);
         else
-          newton_solver->update(J);
+          newton_solver->update();
         {
           PetscScalar *a;
           VecGetArray(B, &a);

@@ -17,7 +17,8 @@ namespace percussion::ContactSolvers
    *
    * Φ the Alart–Curnier function of alart_curnier_newton.h evaluated at u = Hᵀ v + w (Alart &
    * Curnier 1991), η the proximal regularisation of that header, with a sparse direct solver
-   * (PETSc KSPPREONLY + PCLU, MUMPS when PETSc has it). v starts as M⁻¹(H r + f), and every step
+   * (PETSc KSPPREONLY + PCLU: PETSc's own LU with nested-dissection ordering, switching to MUMPS,
+   * which pivots, if a factorisation fails). v starts as M⁻¹(H r + f), and every step
    * keeps M v = H r + f, so the Armijo line search on ½‖Φ‖² is that of the local method.
    * ρ per contact from the lumped approximation H_aᵀ diag(M)⁻¹ H_a of the diagonal block of W.
    * The stopping test is the FCLIB measure of the condensed problem (error_measure.h), evaluated
