@@ -1,0 +1,18 @@
+# Runs `percussion PRM` in a fresh directory and checks the exit status (STATUS), that stderr/stdout
+# match EXPECT, and that every file in FILES (relative to the run directory) exists afterwards.
+file(REMOVE_RECURSE ${WORKDIR})
+file(MAKE_DIRECTORY ${WORKDIR})
+execute_process(COMMAND ${EXE} ${PRM} WORKING_DIRECTORY ${WORKDIR}
+                RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT status EQUAL ${STATUS})
+  message(FATAL_ERROR "expected exit status ${STATUS}, got '${status}'.\nstdout: ${out}\nstderr: ${err}")
+endif()
+if(NOT "${out}${err}" MATCHES "${EXPECT}")
+  message(FATAL_ERROR "the output does not match '${EXPECT}':\nstdout: ${out}\nstderr: ${err}")
+endif()
+foreach(f ${FILES})
+  if(NOT EXISTS ${WORKDIR}/${f})
+    message(FATAL_ERROR "expected file ${f} was not written.\nstdout: ${out}")
+  endif()
+endforeach()
+message(STATUS "ok (${status}): ${err}")
