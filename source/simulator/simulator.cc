@@ -208,6 +208,11 @@ namespace percussion
         << " s, time per step " << run_timings.time_stepping / std::max(1u, n_steps) << " s, output "
         << run_timings.output << " s; peak memory " << run_timings.peak_memory_mib_total << " MiB (all ranks), "
         << run_timings.peak_memory_mib_max_rank << " MiB (largest rank)" << std::endl;
+    if (geometry)
+      log << "contact timing per step: geometry " << run_timings.contact_geometry / std::max(1u, n_steps)
+          << " s, free-velocity solve " << run_timings.free_velocity / std::max(1u, n_steps) << " s, contact step "
+          << run_timings.contact_step / std::max(1u, n_steps) << " s (of which the contact solver "
+          << run_timings.contact_solver / std::max(1u, n_steps) << " s)" << std::endl;
     log << "done: " << n_steps << " steps in " << std::setprecision(4) << progress.wall_time()
         << " s; energy E_end/E_0 = " << std::setprecision(10)
         << (audit.initial_energy() != 0 ? audit.total_energy() / audit.initial_energy() : 0.0)
@@ -234,6 +239,7 @@ namespace percussion
     else
       {
     // Contact geometry at q_k (H(q_k), gaps, frames), u_k = Hᵀv_k + w and the active set (55).
+    Timer timer;
     PETScWrappers::MPI::Vector q(bodies->locally_owned_dofs(), bodies->locally_relevant_dofs(), communicator);
     q = integrator.displacement();
     geometry->update(q, integrator.time());
@@ -257,11 +263,18 @@ namespace percussion
         contact_points.push_back(p);
       }
 
+    run_timings.contact_geometry += timer.wall_time();
+    timer.restart();
     integrator.compute_free_velocity();
+    run_timings.free_velocity += timer.wall_time();
+    timer.restart();
     contact_result = TimeIntegration::ContactStepResult();
     if (geometry->n_global_active() > 0)
       contact_result = contact_step->solve(integrator, geometry->contact_operator(), geometry->obstacle_velocity_offset(),
                                            geometry->operator_changed(), contact_points, u_k);
+    run_timings.contact_step += timer.wall_time();
+    if (contact_result.solved)
+      run_timings.contact_solver += contact_result.solver.seconds;
     else
       {
         contact_result.state.assign(contact_points.size(), TimeIntegration::ContactState::open);

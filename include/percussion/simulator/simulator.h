@@ -29,6 +29,9 @@ namespace percussion
   struct RunTimings
   {
     double mesh = 0, setup_and_assembly = 0, factorisation = 0, time_stepping = 0, output = 0;
+    /// Parts of the time stepping: contact geometry (search, H), free-velocity solve, contact step
+    /// (Delassus columns, the local problem and its solve, the impulse), and the contact solver alone.
+    double contact_geometry = 0, free_velocity = 0, contact_step = 0, contact_solver = 0;
     unsigned int steps = 0;
     double peak_memory_mib_max_rank = 0, peak_memory_mib_total = 0;
   };
