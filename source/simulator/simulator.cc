@@ -297,8 +297,14 @@ namespace percussion
           << c.largest_positive_work_position[0] << ", " << c.largest_positive_work_position[1] << ", "
           << c.largest_positive_work_position[2] << ")" << std::endl;
     const auto &dump_steps = parameters.contact_solver.write_fclib_steps;
-    if (c.solved && std::find(dump_steps.begin(), dump_steps.end(), step) != dump_steps.end())
-      write_contact_problem("requested in 'Contact solver/Write FCLIB at steps'");
+    if (std::find(dump_steps.begin(), dump_steps.end(), step) != dump_steps.end())
+      {
+        if (c.solved)
+          write_contact_problem("requested in 'Contact solver/Write FCLIB at steps'");
+        else
+          log << "step " << step << " has no active contact: no contact problem to write (requested in "
+              << "'Contact solver/Write FCLIB at steps')" << std::endl;
+      }
     if (c.solved && c.solver.status != ContactSolvers::SolverStatus::converged)
       {
         ++n_unconverged_steps;
