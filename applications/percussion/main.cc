@@ -16,7 +16,7 @@ namespace
     "\n"
     "Usage:\n"
     "  percussion FILE.prm            run the simulation described by FILE.prm\n"
-    "  percussion --print-parameters  print every parameter with its default, pattern and help\n"
+    "  percussion --print-parameters  print every parameter with its default value and help text\n"
     "  percussion --help              this text\n"
     "\n"
     "Run in parallel with: mpirun -np N percussion FILE.prm\n"

@@ -374,6 +374,19 @@ namespace percussion::Body
         return kinds;
       }
 
+      /// In 1D the displacement has one component, so deal.II hands it over as a scalar field.
+      void evaluate_scalar_field(const DataPostprocessorInputs::Scalar<dim> &inputs,
+                                 std::vector<Vector<double>> &computed) const override
+      {
+        const auto cell = inputs.template get_cell<dim>();
+        const Material &m = materials.at(cell->material_id());
+        for (unsigned int q = 0; q < inputs.solution_gradients.size(); ++q)
+          {
+            computed[q](0) = m.youngs_modulus * inputs.solution_gradients[q][0];
+            computed[q](dim * dim) = std::abs(computed[q](0));
+          }
+      }
+
       UpdateFlags get_needed_update_flags() const override { return update_gradients; }
 
     private:

@@ -3,6 +3,7 @@
 #include <percussion/core/exceptions.h>
 #include <percussion/simulator/run_parameters.h>
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -35,6 +36,12 @@ namespace percussion
     output.parse_parameters(prm);
     contact.parse_parameters(prm);
     contact_solver.parse_parameters(prm);
+
+    const double last_time = time.start_time + time.n_steps() * time.time_step;
+    if (std::abs(last_time - time.end_time) > 1e-9 * std::max(1.0, std::abs(time.end_time)))
+      warnings.push_back("'Time integration/End time' = " + std::to_string(time.end_time) +
+                         " is not a whole number of time steps from 'Start time': the run ends at t = " +
+                         std::to_string(last_time) + " after " + std::to_string(time.n_steps()) + " steps.");
 
     if (!contact.pairs.empty() && dimension == 1)
       for (const auto &pair : contact.pairs)

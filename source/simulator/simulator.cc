@@ -101,7 +101,7 @@ namespace percussion
     table->add_row({static_cast<double>(integrator.step_number()), integrator.time(), audit.kinetic_energy(),
                     audit.strain_energy(), audit.total_energy(), audit.external_work(), audit.damping_work(),
                     audit.numerical_dissipation(), audit.contact_work_normal(), audit.contact_work_tangential(),
-                    -audit.contact_work_normal(), -audit.contact_work_tangential(), audit.balance_residual(),
+                    0.0 - audit.contact_work_normal(), 0.0 - audit.contact_work_tangential(), audit.balance_residual(),
                     static_cast<double>(integrator.step_number() > 0 ? integrator.linear_solver().last_iterations() : 0),
                     static_cast<double>(geometry ? geometry->n_global_points() : 0), static_cast<double>(c.n_active),
                     static_cast<double>(c.n_stick), static_cast<double>(c.n_slip),
@@ -219,8 +219,8 @@ namespace percussion
         << ", largest per-step energy-balance residual (relative) = " << std::setprecision(3)
         << audit.max_relative_step_residual() << std::endl;
     if (geometry)
-      log << "contact: impact dissipation " << -audit.contact_work_normal() << ", friction dissipation "
-          << -audit.contact_work_tangential() << ", steps with positive contact work " << n_positive_work_warnings
+      log << "contact: impact dissipation " << 0.0 - audit.contact_work_normal() << ", friction dissipation "
+          << 0.0 - audit.contact_work_tangential() << ", steps with positive contact work " << n_positive_work_warnings
           << ", steps whose contact problem was not solved " << n_unconverged_steps << std::endl;
   }
 

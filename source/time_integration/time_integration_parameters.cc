@@ -24,7 +24,9 @@ namespace percussion::TimeIntegration
                       "dissipates it (numerical damping), < 1/2 creates energy.");
     prm.declare_entry("Time step", "1e-3", Double(), "The step size h (> 0), constant.");
     prm.declare_entry("Start time", "0", Double(), "Time of the initial conditions.");
-    prm.declare_entry("End time", "1", Double(), "The last time step ends at this time.");
+    prm.declare_entry("End time", "1", Double(),
+                      "The run takes floor((End time - Start time)/Time step) steps; when that does not "
+                      "reach End time exactly, the run says so at the start.");
     prm.leave_subsection();
   }
 
