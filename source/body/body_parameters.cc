@@ -9,24 +9,6 @@ namespace percussion::Body
 
   namespace
   {
-    std::vector<double> parse_doubles(const std::string &text, const std::string &entry)
-    {
-      std::vector<double> values;
-      for (const std::string &item : Utilities::split_string_list(text, ','))
-        try
-          {
-            std::size_t used = 0;
-            values.push_back(std::stod(item, &used));
-            if (used != item.size())
-              throw std::invalid_argument(item);
-          }
-        catch (const std::exception &)
-          {
-            throw InputError("Parameter '" + entry + "': '" + item + "' is not a number.");
-          }
-      return values;
-    }
-
     /// "0:xyz, 2:y" or "0, 2" (all components).
     std::vector<ConstrainedBoundary> parse_constrained(const std::string &text, const unsigned int dim,
                                                       const std::string &entry)
@@ -133,9 +115,9 @@ namespace percussion::Body
 
     prm.enter_subsection("Materials");
     std::vector<int> ids = Utilities::string_to_int(Utilities::split_string_list(prm.get("Material ids"), ','));
-    const auto E = parse_doubles(prm.get("Young's modulus"), "Materials/Young's modulus");
-    const auto nu = parse_doubles(prm.get("Poisson's ratio"), "Materials/Poisson's ratio");
-    const auto rho = parse_doubles(prm.get("Density"), "Materials/Density");
+    const auto E = parse_number_list(prm.get("Young's modulus"), "Materials/Young's modulus");
+    const auto nu = parse_number_list(prm.get("Poisson's ratio"), "Materials/Poisson's ratio");
+    const auto rho = parse_number_list(prm.get("Density"), "Materials/Density");
     prm.leave_subsection();
     if (ids.empty())
       throw InputError("Parameter 'Materials/Material ids' is empty.");
@@ -173,7 +155,7 @@ namespace percussion::Body
     prm.leave_subsection();
 
     prm.enter_subsection("Loads");
-    gravity = parse_doubles(prm.get("Gravity"), "Loads/Gravity");
+    gravity = parse_number_list(prm.get("Gravity"), "Loads/Gravity");
     gravity.resize(3, 0.0);
     gravity.resize(dim);
     body_force = {"Loads/Body force", prm.get("Body force")};

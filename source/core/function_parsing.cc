@@ -58,6 +58,24 @@ namespace percussion
     return constants;
   }
 
+  std::vector<double> parse_number_list(const std::string &text, const std::string &parameter_name)
+  {
+    std::vector<double> values;
+    for (const std::string &item : dealii::Utilities::split_string_list(text, ','))
+      try
+        {
+          std::size_t used = 0;
+          values.push_back(std::stod(item, &used));
+          if (used != item.size())
+            throw std::invalid_argument(item);
+        }
+      catch (const std::exception &)
+        {
+          throw InputError("Parameter '" + parameter_name + "': '" + item + "' is not a number.");
+        }
+    return values;
+  }
+
   template <int dim>
   std::unique_ptr<dealii::FunctionParser<dim>>
   make_function(const FunctionExpression &function,

@@ -1,20 +1,13 @@
 #include <deal.II/base/utilities.h>
 
 #include <percussion/core/exceptions.h>
+#include <percussion/core/function_parsing.h>
 #include <percussion/core/mesh_parameters.h>
 
 #include <fstream>
 
 namespace percussion
 {
-  namespace
-  {
-    std::vector<double> to_doubles(const std::string &text)
-    {
-      return dealii::Utilities::string_to_double(dealii::Utilities::split_string_list(text, ','));
-    }
-  } // namespace
-
   void MeshParameters::declare_parameters(dealii::ParameterHandler &prm)
   {
     using namespace dealii::Patterns;
@@ -69,10 +62,10 @@ namespace percussion
     length = prm.get_double("Length");
     width = prm.get_double("Width");
     cross_section_area = prm.get_double("Cross section area");
-    lower_corner = to_doubles(prm.get("Lower corner"));
-    upper_corner = to_doubles(prm.get("Upper corner"));
+    lower_corner = parse_number_list(prm.get("Lower corner"), "Mesh/Lower corner");
+    upper_corner = parse_number_list(prm.get("Upper corner"), "Mesh/Upper corner");
     boxes = prm.get("Boxes");
-    center = to_doubles(prm.get("Center"));
+    center = parse_number_list(prm.get("Center"), "Mesh/Center");
     radius = prm.get_double("Radius");
     subdivisions.clear();
     for (const int s : dealii::Utilities::string_to_int(
@@ -80,8 +73,8 @@ namespace percussion
       subdivisions.push_back(static_cast<unsigned int>(s));
     global_refinements = prm.get_integer("Global refinements");
     rotation_angle = prm.get_double("Rotation angle");
-    rotation_axis = to_doubles(prm.get("Rotation axis"));
-    translation = to_doubles(prm.get("Translation"));
+    rotation_axis = parse_number_list(prm.get("Rotation axis"), "Mesh/Rotation axis");
+    translation = parse_number_list(prm.get("Translation"), "Mesh/Translation");
     fe_degree = prm.get_integer("Finite element degree");
     prm.leave_subsection();
 

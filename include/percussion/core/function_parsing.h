@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace percussion
 {
@@ -45,6 +46,12 @@ namespace percussion
                          unsigned int dim,
                          unsigned int n_components,
                          const std::map<std::string, double> &constants);
+
+  /**
+   * Parses a comma-separated list of numbers (an entry such as 'Gravity' or 'Lower corner').
+   * @throws InputError naming @p parameter_name when an item is not a number.
+   */
+  std::vector<double> parse_number_list(const std::string &text, const std::string &parameter_name);
 
   /// True if the expression uses the time variable t (so it must be re-evaluated every step).
   bool depends_on_time(const FunctionExpression &function);
