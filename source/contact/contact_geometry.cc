@@ -6,6 +6,8 @@
 #include <deal.II/lac/sparsity_tools.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -27,8 +29,11 @@ namespace percussion
           if (pair.type == PairType::body)
             {
               obstacles.emplace_back();
-              masters.push_back(std::make_unique<MasterSurface<dim>>(dof_handler.get_fe(),
-                                                                      pair.master_boundary_id));
+              if constexpr (dim > 1)
+                masters.push_back(std::make_unique<MasterSurface<dim>>(dof_handler.get_fe(),
+                                                                        pair.master_boundary_id));
+              else
+                masters.emplace_back();
             }
           else
             {
@@ -36,6 +41,7 @@ namespace percussion
               masters.emplace_back();
             }
         }
+      master_nodes.assign(this->parameters.pairs.size(), {});
       collect_slave_nodes();
     }
 
@@ -71,39 +77,153 @@ namespace percussion
     template <int dim>
     void ContactGeometry<dim>::collect_slave_nodes()
     {
-      const FaceNodeLayout<dim> layout(dof_handler->get_fe());
-      const dealii::IndexSet &  owned_dofs = dof_handler->locally_owned_dofs();
-      slave_nodes.assign(parameters.pairs.size(), {});
-      std::vector<std::array<dealii::types::global_dof_index, dim>> node_dofs;
-      std::vector<dealii::Point<dim>>                               reference;
+      if constexpr (dim == 1)
+        {
+          // A face of a 1D cell is a vertex: each slave surface is one node per boundary vertex
+          // with the slave id, and FaceNodeLayout (built on FE_Q<0>) cannot be used.
+          const dealii::FiniteElement<1> &fe = dof_handler->get_fe();
+          if (fe.n_components() != 1 || fe.n_base_elements() != 1 ||
+              fe.base_element(0).get_name().find("FE_Q<") != 0)
+            throw InputError("Contact: the displacement element must be FESystem(FE_Q(p), 1), got " +
+                             fe.get_name());
+          const dealii::IndexSet &owned_dofs = dof_handler->locally_owned_dofs();
+          slave_nodes.assign(parameters.pairs.size(), {});
+          for (unsigned int p = 0; p < parameters.pairs.size(); ++p)
+            {
+              std::map<dealii::types::global_dof_index, SlaveNode> nodes;
+              for (const auto &cell : dof_handler->active_cell_iterators())
+                if (!cell->is_artificial())
+                  for (const unsigned int f : cell->face_indices())
+                    if (cell->face(f)->at_boundary() &&
+                        cell->face(f)->boundary_id() == parameters.pairs[p].slave_boundary_id)
+                      {
+                        const dealii::types::global_dof_index dof = cell->vertex_dof_index(f, 0);
+                        if (owned_dofs.is_element(dof))
+                          {
+                            SlaveNode node;
+                            node.dofs[0]   = dof;
+                            node.reference = cell->vertex(f);
+                            // Face 0 is the left end of the cell, face 1 the right end.
+                            node.outward = (f == 0) ? -1. : 1.;
+                            nodes[dof]   = node;
+                          }
+                      }
+              for (const auto &entry : nodes)
+                slave_nodes[p].push_back(entry.second);
+            }
+          return;
+        }
+      else
+        {
+          collect_slave_nodes_of_faces();
+        }
+    }
+
+    template <int dim>
+    void ContactGeometry<dim>::collect_slave_nodes_of_faces()
+    {
+      // Only instantiated with a body for dim > 1: FaceNodeLayout<1> would need FE_Q<0>.
+      if constexpr (dim > 1)
+        {
+          const FaceNodeLayout<dim> layout(dof_handler->get_fe());
+          const dealii::IndexSet &  owned_dofs = dof_handler->locally_owned_dofs();
+          slave_nodes.assign(parameters.pairs.size(), {});
+          std::vector<std::array<dealii::types::global_dof_index, dim>> node_dofs;
+          std::vector<dealii::Point<dim>>                               reference;
+          for (unsigned int p = 0; p < parameters.pairs.size(); ++p)
+            {
+              // Ghost cells are visited too: a node owned here may lie only on slave faces of a
+              // neighbouring rank's cells. Keyed (and hence ordered) by the x-component DoF.
+              std::map<dealii::types::global_dof_index, SlaveNode> nodes;
+              for (const auto &cell : dof_handler->active_cell_iterators())
+                if (!cell->is_artificial())
+                  for (const unsigned int f : cell->face_indices())
+                    if (cell->face(f)->at_boundary() &&
+                        cell->face(f)->boundary_id() == parameters.pairs[p].slave_boundary_id)
+                      {
+                        layout.get_nodes(cell->face(f), node_dofs, reference);
+                        for (unsigned int b = 0; b < node_dofs.size(); ++b)
+                          if (owned_dofs.is_element(node_dofs[b][0]))
+                            nodes[node_dofs[b][0]] = SlaveNode{node_dofs[b], reference[b]};
+                      }
+              for (const auto &entry : nodes)
+                slave_nodes[p].push_back(entry.second);
+            }
+        }
+    }
+
+    template <int dim>
+    void ContactGeometry<dim>::collect_master_nodes(const dealii::PETScWrappers::MPI::Vector &ghosted_displacement)
+    {
       for (unsigned int p = 0; p < parameters.pairs.size(); ++p)
         {
-          // Ghost cells are visited too: a node owned here may lie only on slave faces of a
-          // neighbouring rank's cells. Keyed (and hence ordered) by the x-component DoF.
-          std::map<dealii::types::global_dof_index, SlaveNode> nodes;
+          master_nodes[p].clear();
+          if (parameters.pairs[p].type != PairType::body)
+            continue;
+          // (dof, current position, outward normal) of the master ends on owned cells, where the
+          // ghosted displacement is known; a boundary vertex belongs to exactly one cell in 1D.
+          std::vector<double> local;
           for (const auto &cell : dof_handler->active_cell_iterators())
-            if (!cell->is_artificial())
+            if (cell->is_locally_owned())
               for (const unsigned int f : cell->face_indices())
                 if (cell->face(f)->at_boundary() &&
-                    cell->face(f)->boundary_id() == parameters.pairs[p].slave_boundary_id)
+                    cell->face(f)->boundary_id() == parameters.pairs[p].master_boundary_id)
                   {
-                    layout.get_nodes(cell->face(f), node_dofs, reference);
-                    for (unsigned int b = 0; b < node_dofs.size(); ++b)
-                      if (owned_dofs.is_element(node_dofs[b][0]))
-                        nodes[node_dofs[b][0]] = SlaveNode{node_dofs[b], reference[b]};
+                    const dealii::types::global_dof_index dof = cell->vertex_dof_index(f, 0);
+                    local.push_back(static_cast<double>(dof));
+                    local.push_back(cell->vertex(f)[0] + ghosted_displacement(dof));
+                    local.push_back(f == 0 ? -1. : 1.);
                   }
-          for (const auto &entry : nodes)
-            slave_nodes[p].push_back(entry.second);
+          for (const std::vector<double> &data : dealii::Utilities::MPI::all_gather(communicator, local))
+            for (unsigned int i = 0; i + 2 < data.size(); i += 3)
+              master_nodes[p].push_back(
+                MasterNode{static_cast<dealii::types::global_dof_index>(data[i]), data[i + 1], data[i + 2]});
         }
+    }
+
+    template <int dim>
+    bool ContactGeometry<dim>::project_on_master_node(const unsigned int                p,
+                                                      const ContactPoint<dim> &         point,
+                                                      const SlaveNode &                 node,
+                                                      MasterProjection<dim> &           projection,
+                                                      dealii::types::global_dof_index & master_dof) const
+    {
+      // Node-to-node: only master ends facing the slave end (opposite outward normals) are
+      // candidates, so that the two ends of one bar, or a bar end and the far end of the other
+      // bar, are never paired. The closest one wins.
+      double best = std::numeric_limits<double>::max();
+      bool   found = false;
+      for (unsigned int i = 0; i < master_nodes[p].size(); ++i)
+        {
+          const MasterNode &master = master_nodes[p][i];
+          if (master.dof == node.dofs[0] || !(master.outward * node.outward < 0.))
+            continue;
+          const double distance = std::abs(point.position[0] - master.position);
+          if (distance < best)
+            {
+              best                 = distance;
+              found                = true;
+              master_dof           = master.dof;
+              projection.facet     = i;
+              projection.normal    = dealii::Tensor<1, dim>();
+              projection.normal[0] = master.outward;
+              projection.gap       = (point.position[0] - master.position) * master.outward;
+              projection.weights   = {1.};
+            }
+        }
+      return found;
     }
 
     template <int dim>
     void ContactGeometry<dim>::update(const dealii::PETScWrappers::MPI::Vector &ghosted_displacement,
                                       const double                              time)
     {
-      for (auto &master : masters)
-        if (master)
-          master->build(*dof_handler, ghosted_displacement, parameters.search_distance);
+      if constexpr (dim == 1)
+        collect_master_nodes(ghosted_displacement);
+      else
+        for (auto &master : masters)
+          if (master)
+            master->build(*dof_handler, ghosted_displacement, parameters.search_distance);
 
       std::vector<ContactPoint<dim>> new_points;
       for (unsigned int p = 0; p < parameters.pairs.size(); ++p)
@@ -135,17 +255,30 @@ namespace percussion
               else
                 {
                   MasterProjection<dim> projection;
-                  if (!masters[p]->project(point.position, node.dofs[0], projection))
-                    continue;
-                  point.gap = projection.gap;
-                  normal    = projection.normal;
-                  const MasterFacet<dim> &facet = masters[p]->get_facets()[projection.facet];
-                  for (unsigned int b = 0; b < facet.dofs.size(); ++b)
-                    if (projection.weights[b] != 0.)
-                      {
-                        point.master_dofs.push_back(facet.dofs[b]);
-                        point.master_weights.push_back(projection.weights[b]);
-                      }
+                  if constexpr (dim == 1)
+                    {
+                      dealii::types::global_dof_index master_dof = 0;
+                      if (!project_on_master_node(p, point, node, projection, master_dof))
+                        continue;
+                      point.gap = projection.gap;
+                      normal    = projection.normal;
+                      point.master_dofs.push_back({{master_dof}});
+                      point.master_weights.push_back(1.);
+                    }
+                  else
+                    {
+                      if (!masters[p]->project(point.position, node.dofs[0], projection))
+                        continue;
+                      point.gap = projection.gap;
+                      normal    = projection.normal;
+                      const MasterFacet<dim> &facet = masters[p]->get_facets()[projection.facet];
+                      for (unsigned int b = 0; b < facet.dofs.size(); ++b)
+                        if (projection.weights[b] != 0.)
+                          {
+                            point.master_dofs.push_back(facet.dofs[b]);
+                            point.master_weights.push_back(projection.weights[b]);
+                          }
+                    }
                 }
               if (point.gap > parameters.search_distance)
                 continue;
@@ -308,6 +441,7 @@ namespace percussion
       return result;
     }
 
+    template class ContactGeometry<1>;
     template class ContactGeometry<2>;
     template class ContactGeometry<3>;
   } // namespace Contact

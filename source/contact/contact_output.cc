@@ -48,15 +48,27 @@ namespace percussion
     {
       const auto &       points   = geometry.owned_points();
       const unsigned int n_points = points.size();
-      if (!fields.status.empty() && fields.status.size() != n_points)
+      const MPI_Comm     comm     = geometry.get_communicator();
+      // Whether a field is written is decided over all ranks: a rank without contact points has
+      // empty arrays, but its piece must list the same arrays as the .pvtu written by rank 0.
+      int given[4] = {!fields.status.empty(), !fields.reaction.empty(), !fields.slip_velocity.empty(),
+                      !fields.dissipated_energy.empty()};
+      const int ierr = MPI_Allreduce(MPI_IN_PLACE, given, 4, MPI_INT, MPI_MAX, comm);
+      AssertThrowMPI(ierr);
+      const bool has_status = given[0] != 0, has_reaction = given[1] != 0, has_slip = given[2] != 0,
+                 has_dissipation = given[3] != 0;
+      if (has_status && fields.status.size() != n_points)
         throw InputError("Contact output: status has " + std::to_string(fields.status.size()) +
                          " entries for " + std::to_string(n_points) + " contact points");
-      if (!fields.reaction.empty() && fields.reaction.size() != dim * n_points)
+      if (has_reaction && fields.reaction.size() != dim * n_points)
         throw InputError("Contact output: reaction needs dim entries per contact point");
-      if (!fields.slip_velocity.empty() && fields.slip_velocity.size() != dim * n_points)
+      if (has_slip && fields.slip_velocity.size() != dim * n_points)
         throw InputError("Contact output: slip velocity needs dim entries per contact point");
+      if (has_dissipation && fields.dissipated_energy.size() != n_points)
+        throw InputError("Contact output: dissipated energy has " +
+                         std::to_string(fields.dissipated_energy.size()) + " entries for " +
+                         std::to_string(n_points) + " contact points");
 
-      const MPI_Comm     comm    = geometry.get_communicator();
       const unsigned int rank    = dealii::Utilities::MPI::this_mpi_process(comm);
       const unsigned int n_ranks = dealii::Utilities::MPI::n_mpi_processes(comm);
       const std::string  stem    = basename + "-" + dealii::Utilities::int_to_string(step, 5);
@@ -72,9 +84,11 @@ namespace percussion
       arrays.push_back({{"gap", "Float64", 1}, [&](unsigned int i, unsigned int) { return points[i].gap; }});
       arrays.push_back({{"normal", "Float64", 3},
                         [&](unsigned int i, unsigned int c) { return vector_component(points[i].frame.vectors[0], c); }});
-      arrays.push_back({{"tangent1", "Float64", 3},
-                        [&](unsigned int i, unsigned int c) { return vector_component(points[i].frame.vectors[1], c); }});
-      if (dim == 3)
+      // The frame is (n) alone in 1D: no tangent arrays (vectors[1] does not exist).
+      if constexpr (dim >= 2)
+        arrays.push_back({{"tangent1", "Float64", 3},
+                          [&](unsigned int i, unsigned int c) { return vector_component(points[i].frame.vectors[1], c); }});
+      if constexpr (dim == 3)
         arrays.push_back({{"tangent2", "Float64", 3}, [&](unsigned int i, unsigned int c) {
                             return vector_component(points[i].frame.vectors[dim - 1], c);
                           }});
@@ -84,10 +98,10 @@ namespace percussion
       arrays.push_back({{"restitution", "Float64", 1},
                         [&](unsigned int i, unsigned int) { return points[i].restitution_coefficient; }});
       arrays.push_back({{"active", "Int32", 1}, [&](unsigned int i, unsigned int) { return points[i].active ? 1. : 0.; }});
-      if (!fields.status.empty())
+      if (has_status)
         arrays.push_back({{"status", "Int32", 1},
                           [&](unsigned int i, unsigned int) { return double(static_cast<int>(fields.status[i])); }});
-      if (!fields.reaction.empty())
+      if (has_reaction)
         {
           arrays.push_back({{"reaction", "Float64", 3}, [&](unsigned int i, unsigned int c) {
                               return c < dim ? fields.reaction[dim * i + c] : 0.;
@@ -99,10 +113,13 @@ namespace percussion
                               return vector_component(r, c);
                             }});
         }
-      if (!fields.slip_velocity.empty())
+      if (has_slip)
         arrays.push_back({{"slip_velocity", "Float64", 3}, [&](unsigned int i, unsigned int c) {
                             return c < dim ? fields.slip_velocity[dim * i + c] : 0.;
                           }});
+      if (has_dissipation)
+        arrays.push_back({{"dissipated_energy", "Float64", 1},
+                          [&](unsigned int i, unsigned int) { return fields.dissipated_energy[i]; }});
 
       {
         std::ofstream out(prefix + piece_name);
@@ -148,6 +165,8 @@ namespace percussion
       return stem + ".pvtu";
     }
 
+    template std::string write_contact_points_vtu<1>(const ContactGeometry<1> &, const ContactPointFields &,
+                                                     const std::string &, const std::string &, unsigned int);
     template std::string write_contact_points_vtu<2>(const ContactGeometry<2> &, const ContactPointFields &,
                                                      const std::string &, const std::string &, unsigned int);
     template std::string write_contact_points_vtu<3>(const ContactGeometry<3> &, const ContactPointFields &,

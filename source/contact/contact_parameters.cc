@@ -93,8 +93,9 @@ namespace percussion
             prm.enter_subsection("Pair " + std::to_string(i));
             prm.declare_entry("Type", "plane", Selection("plane|sphere|cylinder|body"),
                               "What the slave surface touches: a rigid plane, the exterior of a "
-                              "rigid sphere or cylinder (a disc in 2D), or a master surface of a "
-                              "deformable body of the same mesh (body).");
+                              "rigid sphere or cylinder (a disc in 2D, the exterior of the interval "
+                              "[center - radius, center + radius] in 1D), or a master surface of a "
+                              "deformable body of the same mesh (body; node-to-node in 1D).");
             prm.declare_entry("Slave boundary id", "0", Integer(0),
                               "Boundary id of the slave surface; its nodes are the contact points.");
             prm.declare_entry("Master boundary id", "1", Integer(0),
@@ -103,14 +104,16 @@ namespace percussion
                               "Coulomb friction coefficient mu >= 0.");
             prm.declare_entry("Restitution coefficient", "0", Double(),
                               "Newton restitution coefficient e in [0, 1].");
-            prm.declare_entry("Point", "0, 0, 0", List(Double(), 2, 3),
+            prm.declare_entry("Point", "0, 0, 0", List(Double(), 1, 3),
                               "Plane point, sphere center or cylinder axis point at t = 0 "
-                              "(dim entries; a third entry in 2D must be 0).");
-            prm.declare_entry("Normal", "0, 0, 1", List(Double(), 2, 3),
-                              "Plane normal, pointing from the obstacle toward the slave body.");
+                              "(dim entries; surplus entries must be 0). In 1D the plane is a point wall "
+                              "at Point.");
+            prm.declare_entry("Normal", "0, 0, 1", List(Double(), 1, 3),
+                              "Plane normal, pointing from the obstacle toward the slave body "
+                              "(in 1D: +1 or -1).");
             prm.declare_entry("Radius", "1", Double(),
                               "Sphere or cylinder radius (> 0).");
-            prm.declare_entry("Axis", "0, 0, 1", List(Double(), 2, 3),
+            prm.declare_entry("Axis", "0, 0, 1", List(Double(), 1, 3),
                               "Cylinder axis direction (3D; ignored in 2D).");
             prm.declare_entry("Obstacle velocity", "0; 0; 0", dealii::Patterns::Anything(),
                               "Velocity of the rigid obstacle as a function of time t: one "

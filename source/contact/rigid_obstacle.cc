@@ -57,10 +57,14 @@ namespace percussion
       // FunctionParser<dim> can be used, but they are not meant to appear in the expression.
       std::vector<std::string> expressions =
         dealii::Utilities::split_string_list(pair.obstacle_velocity, ';');
-      if (expressions.size() == 3 && dim == 2)
+      // The default '0; 0; 0' (and 3D-style input in general) is accepted in 1D and 2D as long
+      // as the surplus components are zero, like the 3-entry vectors.
+      while (expressions.size() > dim && expressions.size() <= 3)
         {
-          if (expressions[2] != "0")
-            throw InputError(pair.name + "/Obstacle velocity: the third component must be 0 in 2D");
+          if (expressions.back() != "0")
+            throw InputError(pair.name + "/Obstacle velocity: component " +
+                             std::to_string(expressions.size()) + " must be 0 in " +
+                             std::to_string(dim) + "D");
           expressions.pop_back();
         }
       if (expressions.size() != dim)
@@ -71,7 +75,9 @@ namespace percussion
         if (e != "0" && e != "0.0" && e != "0.")
           fixed = false;
       velocity_function = std::make_unique<dealii::FunctionParser<dim>>(dim);
-      const std::string variables = (dim == 2) ? "obstacle_x,obstacle_y,t" : "obstacle_x,obstacle_y,obstacle_z,t";
+      const std::string variables = (dim == 1)   ? "obstacle_x,t" :
+                                    (dim == 2) ? "obstacle_x,obstacle_y,t" :
+                                                 "obstacle_x,obstacle_y,obstacle_z,t";
       try
         {
           velocity_function->initialize(variables, expressions, std::map<std::string, double>(), true);
@@ -143,7 +149,11 @@ namespace percussion
               const double distance = radial.norm();
               // On the axis/center the normal is undefined; any unit vector is a valid choice
               // (the point is deep inside the obstacle anyway).
-              if (distance > 0.)
+              if (dim == 1)
+                // Exactly ±1 (radial/distance may be off by one ulp): H stays constant and is
+                // reused while the node stays on one side of the interval.
+                result.normal[0] = (radial[0] >= 0.) ? 1. : -1.;
+              else if (distance > 0.)
                 result.normal = radial / distance;
               else
                 result.normal[dim - 1] = 1.;
@@ -156,8 +166,10 @@ namespace percussion
       return result;
     }
 
+    template class RigidObstacle<1>;
     template class RigidObstacle<2>;
     template class RigidObstacle<3>;
+    template dealii::Tensor<1, 1> to_tensor<1>(const std::vector<double> &, const std::string &);
     template dealii::Tensor<1, 2> to_tensor<2>(const std::vector<double> &, const std::string &);
     template dealii::Tensor<1, 3> to_tensor<3>(const std::vector<double> &, const std::string &);
   } // namespace Contact

@@ -27,7 +27,7 @@ namespace percussion
       }
 
       /**
-       * Build the frame from a unit normal. 2D: t = n rotated by +90°, continuous in n.
+       * Build the frame from a unit normal. 1D: the frame is (n) alone, n = ±1 (no tangent). 2D: t = n rotated by +90°, continuous in n.
        * 3D: t1 = normalised projection of @p reference on the tangent plane (continuous in n
        * away from n ∥ reference), t2 = n × t1. A zero @p reference selects the coordinate axis
        * least aligned with n (piecewise continuous).
@@ -37,7 +37,11 @@ namespace percussion
       {
         ContactFrame frame;
         frame.vectors[0] = n;
-        if constexpr (dim == 2)
+        if constexpr (dim == 1)
+          {
+            (void)reference;
+          }
+        else if constexpr (dim == 2)
           {
             frame.vectors[1][0] = -n[1];
             frame.vectors[1][1] = n[0];

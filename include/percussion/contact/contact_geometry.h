@@ -12,6 +12,7 @@
 #include <deal.II/lac/petsc_vector.h>
 
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 namespace percussion
@@ -34,6 +35,14 @@ namespace percussion
      * so that u_α = Hᵀ_α v + w_α with w_α = −frame·V for an obstacle moving with velocity V.
      * The normal row of Hᵀ is the derivative of the gap: d g_α/dt = u_{N,α}.
      *
+     * 1D (a bar, FESystem(FE_Q(p), 1)): the boundary "faces" are vertices, so every slave surface
+     * is one node per boundary vertex with the slave id and the frame is (n) alone, n = ±1. A plane
+     * obstacle is a point wall at `Point` with `Normal` = ±1 (toward the slave), g = (x_s − x_wall)·n;
+     * a sphere or cylinder is the exterior of [c − r, c + r] (a wall at c ± r). Body pairs are
+     * node-to-node: the slave end node against the closest master end node whose outward normal
+     * is opposite to the slave's, n = master outward normal, g = (x_s − x_m)·n, H[slave, α] = n,
+     * H[master, α] = −n (two bars as disjoint parts of one mesh facing each other).
+     *
      * The class depends only on deal.II; it does not know about time integration.
      */
     template <int dim>
@@ -43,7 +52,7 @@ namespace percussion
       /**
        * Set up the slave nodes of every pair. @p dof_handler must have distributed
        * FESystem(FE_Q(p), dim) DoFs (p = 1, 2) on any Triangulation (serial, parallel::shared,
-       * parallel::distributed). Throws InputError if a boundary id of a pair does not exist in the
+       * parallel::distributed; in 1D serial or parallel::shared). Throws InputError if a boundary id of a pair does not exist in the
        * mesh or any parameter is invalid (message names the pair).
        */
       ContactGeometry(const dealii::DoFHandler<dim> &dof_handler, const ContactParameters &parameters);
@@ -151,7 +160,21 @@ namespace percussion
       {
         std::array<dealii::types::global_dof_index, dim> dofs;
         dealii::Point<dim>                               reference;
+        /** 1D only: outward normal (±1) of the bar end, to pair it with a facing master end. */
+        double outward = 0.;
       };
+      /** 1D body pairs: an end node of the master bar in the current configuration. */
+      struct MasterNode
+      {
+        dealii::types::global_dof_index dof;
+        double                          position;
+        double                          outward;
+      };
+      /** There is no (dim−1)-dimensional master surface in 1D (FE_Q<0> does not exist):
+       *  body pairs use master_nodes instead, and MasterSurface<1> is never instantiated. */
+      struct NoMasterSurface
+      {};
+      using MasterSurfaceType = std::conditional_t<dim == 1, NoMasterSurface, MasterSurface<dim>>;
       struct Entry
       {
         dealii::types::global_dof_index row, column;
@@ -163,6 +186,13 @@ namespace percussion
       };
 
       void collect_slave_nodes();
+      /** dim > 1: slave nodes from the support points of the slave faces (FaceNodeLayout). */
+      void collect_slave_nodes_of_faces();
+      /** 1D: all-gather the current positions of the master end nodes of every body pair. */
+      void collect_master_nodes(const dealii::PETScWrappers::MPI::Vector &ghosted_displacement);
+      /** 1D: closest facing master end node of pair @p p; false if there is none. */
+      bool project_on_master_node(unsigned int p, const ContactPoint<dim> &point, const SlaveNode &node,
+                                  MasterProjection<dim> &projection, dealii::types::global_dof_index &master_dof) const;
       void check_boundary_ids() const;
       void assemble_operator(const std::vector<Entry> &entries);
 
@@ -171,7 +201,8 @@ namespace percussion
       MPI_Comm                       communicator;
 
       std::vector<std::unique_ptr<RigidObstacle<dim>>> obstacles;
-      std::vector<std::unique_ptr<MasterSurface<dim>>> masters;
+      std::vector<std::unique_ptr<MasterSurfaceType>>  masters;
+      std::vector<std::vector<MasterNode>>             master_nodes;
       std::vector<std::vector<SlaveNode>>              slave_nodes;
 
       std::vector<ContactPoint<dim>>  points;

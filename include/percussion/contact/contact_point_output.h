@@ -20,7 +20,9 @@ namespace percussion
 
     /**
      * Per-point fields computed by the contact solver, for the owned points of a ContactGeometry
-     * in the order of owned_points(). Each array may be left empty (then it is not written).
+     * in the order of owned_points(). Each array may be left empty on all ranks (then it is not
+     * written); if it is given on some rank it must have the right size on every rank (a rank
+     * without contact points may leave it empty).
      */
     struct ContactPointFields
     {
@@ -30,12 +32,20 @@ namespace percussion
       std::vector<double> reaction;
       /** Tangential (slip) velocity in the local frame: dim entries per point (first = normal). */
       std::vector<double> slip_velocity;
+      /**
+       * Energy dissipated at each contact since the start of the simulation, one value per point:
+       * −Σ_k u_{α,k+θ}ᵀ p_{α,k+1} over the steps (the contact work of the discrete energy balance,
+       * EQUATIONS.md paper (56)–(62), talk (63), restricted to contact α); ≥ 0 when the contact
+       * dissipates (e.g. the Frémond scheme, Proposition 1). Filled by the caller.
+       */
+      std::vector<double> dissipated_energy;
     };
 
     /**
      * Write the contact points as a VTU point cloud (one VTK_VERTEX per point) with the fields
-     * gap, normal, tangent1 (tangent2 in 3D), pair, friction, restitution, active, and, if given,
-     * status, reaction (local), reaction_vector (global Σ r_k frame_k), slip_velocity.
+     * gap, normal, tangent1 (2D and 3D), tangent2 (3D), pair, friction, restitution, active, and,
+     * if given, status, reaction (local), reaction_vector (global Σ r_k frame_k), slip_velocity,
+     * dissipated_energy. Vectors are padded to 3 components (in 1D: (n, 0, 0)).
      *
      * Files: @p directory/@p basename-NNNNN.RRRR.vtu per rank and, if the communicator has more
      * than one rank, @p basename-NNNNN.pvtu written by rank 0. With one rank only

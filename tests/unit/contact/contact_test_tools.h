@@ -227,7 +227,7 @@ namespace contact_test
     return result;
   }
 
-  /** Max over points of |frames·frameᵀ − I| and of |det − 1| (3D right-handedness). */
+  /** Max over points of |frames·frameᵀ − I| and, for dim > 1, of |det − 1| (right-handedness). */
   template <int dim>
   double frame_orthonormality_error(const ContactGeometry<dim> &geometry)
   {
@@ -241,7 +241,8 @@ namespace contact_test
         for (unsigned int i = 0; i < dim; ++i)
           for (unsigned int j = 0; j < dim; ++j)
             m[i][j] = point.frame.vectors[i][j];
-        error = std::max(error, std::abs(determinant(m) - 1.));
+        if (dim > 1) // in 1D the frame is (n) with n = ±1: no handedness
+          error = std::max(error, std::abs(determinant(m) - 1.));
       }
     return Utilities::MPI::max(error, geometry.get_communicator());
   }

@@ -5,6 +5,8 @@
 #include "contact_mpi_fixture.h"
 #include "contact_test_tools.h"
 
+#include <percussion/core/exceptions.h>
+
 #include <percussion/contact/contact_point_output.h>
 
 #include <fstream>
@@ -281,6 +283,7 @@ namespace
     percussion::Contact::ContactPointFields fields;
     fields.status.assign(geometry.n_owned_points(), percussion::Contact::ContactStatus::stick);
     fields.reaction.assign(dim * geometry.n_owned_points(), 1.);
+    fields.dissipated_energy.assign(geometry.n_owned_points(), 0.5);
     const std::string name = percussion::Contact::write_contact_points_vtu(
       geometry, fields, ".", "contact-test-" + std::to_string(dim) + "d-q" + std::to_string(degree),
       3);
@@ -298,6 +301,21 @@ namespace
     BOOST_TEST(text.str().find("NumberOfPoints=\"" + std::to_string(geometry.n_owned_points()) + "\"") !=
                std::string::npos);
     BOOST_TEST(text.str().find("Name=\"status\"") != std::string::npos);
+    BOOST_TEST(text.str().find("Name=\"dissipated_energy\"") != std::string::npos);
+    BOOST_TEST((text.str().find("Name=\"tangent2\"") != std::string::npos) == (dim == 3));
+
+    // A dissipated-energy array of the wrong size is an InputError (on every rank: one more entry).
+    fields.dissipated_energy.push_back(0.);
+    bool thrown = false;
+    try
+      {
+        percussion::Contact::write_contact_points_vtu(geometry, fields, ".", "contact-test-bad", 3);
+      }
+    catch (const percussion::InputError &error)
+      {
+        thrown = std::string(error.what()).find("dissipated energy") != std::string::npos;
+      }
+    BOOST_TEST(thrown);
   }
 } // namespace
 

@@ -128,6 +128,15 @@ BOOST_AUTO_TEST_CASE(bad_values)
   pair.obstacle_velocity = "0; 0";
   pair.point             = {1.};
   check_input_error([&] { percussion::Contact::RigidObstacle<2> plane(pair); }, {"Contact/Pair 1/Point"});
+
+  // 1D: one-entry vectors, surplus entries must be 0 (a 2D normal is not a 1D wall).
+  pair.point             = {0.5};
+  pair.normal            = {0., 1.};
+  pair.obstacle_velocity = "0";
+  check_input_error([&] { percussion::Contact::RigidObstacle<1> wall(pair); },
+                    {"Contact/Pair 1/Normal", "must be 0 in 1D"});
+  pair.normal = {-2.};
+  BOOST_TEST(percussion::Contact::RigidObstacle<1>(pair).project(Point<1>(0.25), 0.).gap == 0.25);
 }
 
 BOOST_AUTO_TEST_CASE(boundary_ids_must_exist)
