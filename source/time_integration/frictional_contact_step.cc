@@ -180,6 +180,12 @@ namespace percussion::TimeIntegration
     result.dissipated_energy.assign(points.size(), 0.0);
     if (operator_changed)
       cache_valid = false;
+    struct RememberChange
+    {
+      bool &previous;
+      const bool current;
+      ~RememberChange() { previous = current; }
+    } remember{previous_operator_changed, operator_changed};
 
     // u_free = Hᵀ v_free + w.
     Vector u_free(w);
@@ -283,7 +289,10 @@ namespace percussion::TimeIntegration
       {
         const unsigned long long n_candidates = u_k.size() / d;
         std::vector<unsigned long long> columns;
-        if (d * n_candidates <= parameters.delassus_column_limit)
+        // Columns for all candidates pay off only if H stays fixed for a while; when it changed
+        // at the previous call too (body pairs, curved obstacles), compute the active ones only.
+        const bool operator_moves = operator_changed && previous_operator_changed;
+        if (!operator_moves && d * n_candidates <= parameters.delassus_column_limit)
           {
             columns.resize(n_candidates);
             std::iota(columns.begin(), columns.end(), 0ull);

@@ -81,7 +81,8 @@ namespace percussion::TimeIntegration
    *
    * Ŵ⁻¹H is computed for all candidate columns in one multiple-right-hand-side sweep through the
    * stored factor and kept while H does not change (fixed obstacles), so that a step then costs
-   * the free-velocity solve, a dense product and the contact solve. The local problem is solved
+   * the free-velocity solve, a dense product and the contact solve. When H changes from step to
+   * step (body pairs, curved obstacles) only the active contacts' columns are computed. The local problem is solved
    * redundantly and identically on every rank.
    */
   class FrictionalContactStep
@@ -130,6 +131,7 @@ namespace percussion::TimeIntegration
     std::map<unsigned long long, unsigned int> cached_position; ///< point → block position
     std::vector<double> delassus;                         ///< W_c, dense, row-major
     bool cache_valid = false;
+    bool previous_operator_changed = false;
 
     ContactSolvers::LocalProblem problem;
     std::vector<double> reaction, local_velocity;
