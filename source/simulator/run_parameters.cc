@@ -43,10 +43,6 @@ namespace percussion
                          " is not a whole number of time steps from 'Start time': the run ends at t = " +
                          std::to_string(last_time) + " after " + std::to_string(time.n_steps()) + " steps.");
 
-    if (!contact.pairs.empty() && dimension == 1)
-      for (const auto &pair : contact.pairs)
-        if (pair.type == Contact::PairType::body)
-          throw InputError("Parameter '" + pair.name + "/Type' = body needs dimension 2 or 3.");
 
     // Proposition 1: the Frémond scheme dissipates energy for ½ ≤ θ ≤ 1/(1+ē), ē = max e.
     double max_e = 0;

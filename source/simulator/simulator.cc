@@ -54,10 +54,6 @@ namespace percussion
     stress = bodies->make_stress_postprocessor();
     if (!parameters.contact.pairs.empty())
       {
-        if constexpr (dim == 1)
-          throw InputError("Contact needs dimension 2 or 3 in this version (the 1D bar against a wall "
-                           "is modelled as a slender 2D or 3D bar).");
-        else
           {
             geometry = std::make_unique<Geometry>(bodies->get_dof_handler(), parameters.contact);
             contact_step = std::make_unique<TimeIntegration::FrictionalContactStep>(
@@ -120,7 +116,6 @@ namespace percussion
     q = time_integrator->displacement();
     v = time_integrator->velocity();
     solution_output->write(time_integrator->time(), time_integrator->step_number(), dof_handler, q, v, *stress);
-    if constexpr (dim > 1)
       if (geometry)
         {
           // The contact points at the start of the next step's geometry; fields of the last step.
@@ -132,6 +127,7 @@ namespace percussion
                 fields.status.push_back(static_cast<Contact::ContactStatus>(static_cast<int>(s)));
               fields.reaction = c.impulse;
               fields.slip_velocity = c.velocity;
+              fields.dissipated_energy = c.dissipated_energy;
             }
           const std::string name = Contact::write_contact_points_vtu(*geometry, fields, parameters.output.directory,
                                                                      "contact", contact_records.size());
@@ -234,9 +230,6 @@ namespace percussion
         audit.add_step(integrator.last_step_energy(), 0.0, 0.0);
         return;
       }
-    if constexpr (dim == 1)
-      return; // unreachable: the constructor refuses contact in 1D
-    else
       {
     // Contact geometry at q_k (H(q_k), gaps, frames), u_k = Hᵀv_k + w and the active set (55).
     Timer timer;
@@ -280,6 +273,7 @@ namespace percussion
         contact_result.state.assign(contact_points.size(), TimeIntegration::ContactState::open);
         contact_result.impulse.assign(dim * contact_points.size(), 0.0);
         contact_result.velocity.assign(dim * contact_points.size(), 0.0);
+        contact_result.dissipated_energy = contact_step->dissipated_energy(contact_points);
       }
     integrator.finish_step();
 

@@ -126,13 +126,22 @@ namespace percussion::TimeIntegration
   void FrictionalContactStep::assemble_law(const Gathered &active, const double theta)
   {
     const unsigned int n = active.size(), d = dim, n_cached = dim * cached_points.size();
+    // In 1D the contact problem is frictionless and normal only; it is posed exactly as a 2D
+    // problem with μ = 0 and a decoupled tangential row (W_TT = 1, q_T = 0), which forces r_T = 0.
+    const unsigned int ld = local_dimension();
     problem = ContactSolvers::LocalProblem();
-    problem.dimension = d;
+    problem.dimension = ld;
     problem.number_of_contacts = n;
     problem.storage = ContactSolvers::MatrixStorage::dense;
-    problem.W_dense = ContactSolvers::DenseMatrix(d * n, d * n);
-    problem.q.assign(d * n, 0.0);
+    problem.W_dense = ContactSolvers::DenseMatrix(ld * n, ld * n);
+    problem.q.assign(ld * n, 0.0);
     problem.mu = active.mu;
+    if (dim == 1)
+      {
+        std::fill(problem.mu.begin(), problem.mu.end(), 0.0);
+        for (unsigned int a = 0; a < n; ++a)
+          problem.W_dense(ld * a + 1, ld * a + 1) = 1.0;
+      }
     // The two laws differ only here (EQUATIONS.md): the factor of W and the shift of b.
     const double factor = law == ContactLaw::fremond ? theta : 1.0;
     for (unsigned int a = 0; a < n; ++a)
@@ -143,7 +152,7 @@ namespace percussion::TimeIntegration
             const unsigned int pb = cached_position.at(active.point[b]);
             for (unsigned int i = 0; i < d; ++i)
               for (unsigned int j = 0; j < d; ++j)
-                problem.W_dense(d * a + i, d * b + j) = factor * delassus[(d * pa + i) * n_cached + d * pb + j];
+                problem.W_dense(ld * a + i, ld * b + j) = factor * delassus[(d * pa + i) * n_cached + d * pb + j];
           }
         const double *u_k = &active.u_k[d * a];
         const double *u_free = &active.u_free[d * a];
@@ -151,15 +160,15 @@ namespace percussion::TimeIntegration
           {
             // Γ: normal part u_{N,k+1} + e u_{N,k}; tangential part u_{T,k+1}.
             for (unsigned int i = 0; i < d; ++i)
-              problem.q[d * a + i] = u_free[i];
-            problem.q[d * a] += active.e[a] * u_k[0];
+              problem.q[ld * a + i] = u_free[i];
+            problem.q[ld * a] += active.e[a] * u_k[0];
           }
         else
           {
             // Θ at u_{k+θ}: normal θ(u_{N,k+1} + e u_{N,k}); tangential (1−θ)u_{T,k} + θ u_{T,k+1}.
-            problem.q[d * a] = theta * (u_free[0] + active.e[a] * u_k[0]);
+            problem.q[ld * a] = theta * (u_free[0] + active.e[a] * u_k[0]);
             for (unsigned int i = 1; i < d; ++i)
-              problem.q[d * a + i] = theta * u_free[i] + (1 - theta) * u_k[i];
+              problem.q[ld * a + i] = theta * u_free[i] + (1 - theta) * u_k[i];
           }
       }
   }
@@ -305,15 +314,21 @@ namespace percussion::TimeIntegration
     assemble_law(active, theta);
 
     // Warm start from the previous step's impulse of the same contact.
-    reaction.assign(d * n_active, 0.0);
+    const unsigned int ld = local_dimension();
+    reaction.assign(ld * n_active, 0.0);
     for (unsigned int a = 0; a < n_active; ++a)
       if (const auto it = previous_impulse.find(active.key[a]); it != previous_impulse.end())
-        std::copy(it->second.begin(), it->second.end(), reaction.begin() + d * a);
+        std::copy(it->second.begin(), it->second.end(), reaction.begin() + ld * a);
     result.solver = ContactSolvers::solve(problem, reaction, local_velocity, options);
     result.solved = true;
+    // The impulses in the body's dimension (drops the 1D embedding's zero tangential component).
+    std::vector<double> impulse(d * n_active);
+    for (unsigned int a = 0; a < n_active; ++a)
+      for (unsigned int k = 0; k < d; ++k)
+        impulse[d * a + k] = reaction[ld * a + k];
     previous_impulse.clear();
     for (unsigned int a = 0; a < n_active; ++a)
-      previous_impulse[active.key[a]].assign(reaction.begin() + d * a, reaction.begin() + d * (a + 1));
+      previous_impulse[active.key[a]].assign(reaction.begin() + ld * a, reaction.begin() + ld * (a + 1));
 
     // Impulse on the cached columns → Hp = B p and Ŵ⁻¹Hp = X p (no further solve).
     Vec p_columns;
@@ -323,7 +338,7 @@ namespace percussion::TimeIntegration
     std::vector<double> p_full(dim * cached_points.size(), 0.0);
     for (unsigned int a = 0; a < n_active; ++a)
       for (unsigned int k = 0; k < d; ++k)
-        p_full[d * cached_position.at(active.point[a]) + k] = reaction[d * a + k];
+        p_full[d * cached_position.at(active.point[a]) + k] = impulse[d * a + k];
     PetscScalar *p_array;
     PERCUSSION_PETSC_CALL(VecGetArray(p_columns, &p_array));
     for (PetscInt i = begin; i < end; ++i)
@@ -340,7 +355,7 @@ namespace percussion::TimeIntegration
     const unsigned int n_cached = dim * cached_points.size();
     double largest_impulse = 0;
     for (unsigned int a = 0; a < n_active; ++a)
-      largest_impulse = std::max(largest_impulse, reaction[d * a]);
+      largest_impulse = std::max(largest_impulse, impulse[d * a]);
     for (unsigned int a = 0; a < n_active; ++a)
       {
         std::array<double, 3> u_next{}, u_theta{};
@@ -352,11 +367,11 @@ namespace percussion::TimeIntegration
               {
                 const unsigned int pb = cached_position.at(active.point[b]);
                 for (unsigned int j = 0; j < d; ++j)
-                  u_next[i] += delassus[(d * pa + i) * n_cached + d * pb + j] * reaction[d * b + j];
+                  u_next[i] += delassus[(d * pa + i) * n_cached + d * pb + j] * impulse[d * b + j];
               }
             u_theta[i] = (1 - theta) * active.u_k[d * a + i] + theta * u_next[i];
           }
-        const double *p = &reaction[d * a];
+        const double *p = &impulse[d * a];
         double normal = u_theta[0] * p[0], tangential = 0, p_t = 0, u_t = 0, obstacle = 0;
         for (unsigned int i = 1; i < d; ++i)
           {
@@ -415,9 +430,16 @@ namespace percussion::TimeIntegration
               }
           }
       }
+    result.dissipated_energy = dissipated_energy(points);
+    return result;
+  }
+
+  std::vector<double> FrictionalContactStep::dissipated_energy(const std::vector<OwnedContactPoint> &points) const
+  {
+    std::vector<double> energy(points.size(), 0.0);
     for (unsigned int i = 0; i < points.size(); ++i)
       if (const auto it = dissipation_by_key.find(points[i].key); it != dissipation_by_key.end())
-        result.dissipated_energy[i] = it->second;
-    return result;
+        energy[i] = it->second;
+    return energy;
   }
 } // namespace percussion::TimeIntegration

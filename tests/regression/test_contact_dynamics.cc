@@ -49,6 +49,43 @@ namespace
     return (mass_indicator * simulator.integrator().velocity()) / (mass_indicator * indicator);
   }
 
+  std::string impacting_bar_1d_text(const unsigned int elements, const double h)
+  {
+    std::ostringstream text;
+    text.precision(17);
+    text << R"(
+set Dimension = 1
+subsection Mesh
+  set Type = bar
+  set Subdivisions = )" << elements << R"(
+  set Cross section area = 3.14e-4
+end
+subsection Materials
+  set Young's modulus = 210e9
+  set Density = 7800
+end
+subsection Initial conditions
+  set Velocity = -0.1
+end
+subsection Time integration
+  set Theta = 0.5
+  set Time step = )" << h << R"(
+  set End time = 1.5e-3
+end
+subsection Contact
+  set Number of pairs = 1
+  set Search distance = 1e-3
+  subsection Pair 1
+    set Type = plane
+    set Slave boundary id = 0
+    set Point = -5e-5
+    set Normal = 1
+  end
+end
+)";
+    return text.str();
+  }
+
   std::string impacting_bar(const unsigned int elements, const double h)
   {
     std::ostringstream text;
@@ -93,9 +130,10 @@ end
     double start, duration, mean_force, rebound_velocity, energy_ratio;
   };
 
+  template <int dim = 3>
   ImpactFigures measure_impact(const std::string &text, const double h)
   {
-    const auto simulator = run_simulation<3>(text, "impacting_bar");
+    const auto simulator = run_simulation<dim>(text, "impacting_bar");
     const auto &table = simulator->statistics();
     const auto t = table.column("time");
     const auto force = table.column("contact_normal_force");
@@ -145,6 +183,34 @@ BOOST_AUTO_TEST_CASE(impacting_bar_3d)
   BOOST_TEST(std::abs(fine.duration - exact_duration) < std::abs(coarse.duration - exact_duration));
   BOOST_TEST(std::abs(fine.rebound_velocity - 0.1) < std::abs(coarse.rebound_velocity - 0.1));
   BOOST_TEST(fine.energy_ratio > coarse.energy_ratio); // the contact node's lost energy shrinks
+}
+
+// BENCHMARKS.md §1 in 1D, and the accuracy targets of the product at 1000 elements with
+// h = L/(N c): E_end/E_0 ≥ 0.9994 and contact-duration error ≤ 0.15 % (the Moreau–Jean θ = ½
+// reference).
+BOOST_AUTO_TEST_CASE(impacting_bar_1d)
+{
+  const double c = std::sqrt(210e9 / 7800), exact_duration = 2 / c, exact_force = 7800 * c * 0.1 * 3.14e-4;
+  const double h100 = 2e-6, h200 = 1e-6, h1000 = 1 / (1000 * c);
+  const ImpactFigures coarse = measure_impact<1>(impacting_bar_1d_text(100, h100), h100);
+  const ImpactFigures fine = measure_impact<1>(impacting_bar_1d_text(200, h200), h200);
+  const ImpactFigures target = measure_impact<1>(impacting_bar_1d_text(1000, h1000), h1000);
+  for (const auto &[f, h] : {std::pair{coarse, h100}, std::pair{fine, h200}, std::pair{target, h1000}})
+    {
+      BOOST_TEST_MESSAGE("1D, h = " << h << ": start " << f.start << ", duration " << f.duration << " (exact "
+                                    << exact_duration << "), force " << f.mean_force << " (exact " << exact_force
+                                    << "), rebound " << f.rebound_velocity << ", E_end/E_0 " << f.energy_ratio);
+      BOOST_TEST(std::abs(f.start - 5e-4) <= 1.01 * h);
+      BOOST_TEST(std::abs(f.mean_force - exact_force) <= 0.005 * exact_force);
+      BOOST_TEST(std::abs(f.rebound_velocity - 0.1) <= 0.02 * 0.1);
+    }
+  BOOST_TEST(std::abs(fine.duration - exact_duration) < std::abs(coarse.duration - exact_duration));
+  // Durations are whole numbers of steps: 2L/c is 2000 steps here, and 0.15 % of it is 3 steps.
+  const double contact_steps = std::round(target.duration / h1000), exact_steps = exact_duration / h1000;
+  BOOST_TEST_MESSAGE("1000 elements: " << contact_steps << " contact steps, exact " << exact_steps);
+  BOOST_TEST(std::abs(contact_steps - exact_steps) <= 0.0015 * exact_steps + 1e-9);
+  BOOST_TEST(target.energy_ratio >= 0.9994);
+  BOOST_TEST(target.energy_ratio < 1.0);
 }
 
 // BENCHMARKS.md §5: a block sliding on a flat floor with speed v0 stops after v0²/(2μg) at time

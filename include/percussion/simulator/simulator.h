@@ -40,8 +40,7 @@ namespace percussion
   class Simulator
   {
   public:
-    /// The contact geometry type; the contact layer works in 2D and 3D (1D runs have no contact).
-    using Geometry = Contact::ContactGeometry<(dim > 1 ? dim : 2)>;
+    using Geometry = Contact::ContactGeometry<dim>;
 
     /// Checks the output directory, builds the mesh, DoFs and matrices. @throws InputError.
     Simulator(const RunParameters &parameters, MPI_Comm communicator, std::ostream &log);

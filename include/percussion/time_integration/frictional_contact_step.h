@@ -107,6 +107,9 @@ namespace percussion::TimeIntegration
                             const std::vector<OwnedContactPoint> &points,
                             const dealii::PETScWrappers::MPI::Vector &u_k);
 
+    /// Energy dissipated at each of @p points since the start (−Σ u_{k+θ}ᵀp), for output.
+    std::vector<double> dissipated_energy(const std::vector<OwnedContactPoint> &points) const;
+
     /// The last local problem solved and its solution (the same on every rank).
     const ContactSolvers::LocalProblem &last_problem() const { return problem; }
     const std::vector<double> &last_reaction() const { return reaction; }
@@ -114,6 +117,8 @@ namespace percussion::TimeIntegration
 
   private:
     struct Gathered; // the active contacts of all ranks
+    /// Dimension of the local problem: the body's, except 2 for 1D (see assemble_law()).
+    unsigned int local_dimension() const { return dim == 1 ? 2 : dim; }
     void compute_delassus_columns(MoreauJeanIntegrator &integrator,
                                   const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                   const std::vector<unsigned long long> &column_points);
