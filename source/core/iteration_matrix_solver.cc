@@ -37,6 +37,36 @@ namespace percussion
     PERCUSSION_PETSC_CALL(MatSetOption(matrix, MAT_SPD, PETSC_TRUE));
 
     PERCUSSION_PETSC_CALL(KSPReset(ksp));
+    int n_ranks = 1;
+    MPI_Comm_size(communicator, &n_ranks);
+    // On one rank, PETSc's own sparse Cholesky on the sequential block beats MUMPS for small
+    // matrices: MUMPS' fixed cost per solve (its solve phase set-up, about 0.5 ms) dominates a
+    // back-substitution through a factor of a few thousand entries (the 1D impacting bar: 36 000
+    // vs 1 650 steps/s). Above the limit, MUMPS' multifrontal factor is the faster one.
+    use_native_cholesky =
+      use_direct && n_ranks == 1 &&
+      (parameters.direct_package == "petsc" ||
+       (parameters.direct_package == "auto" && n_dofs <= parameters.native_cholesky_dof_limit));
+    if (parameters.direct_package == "petsc" && use_direct && n_ranks > 1)
+      throw InputError("Parameter 'Linear solver/Direct solver package' = petsc works on one MPI rank only; "
+                       "use mumps or auto with " + std::to_string(n_ranks) + " ranks.");
+    const bool native = use_native_cholesky;
+    if (native)
+      {
+        // With one rank the distributed matrix's diagonal block is the whole matrix.
+        PetscBool is_mpiaij = PETSC_FALSE;
+        PERCUSSION_PETSC_CALL(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(matrix), MATMPIAIJ, &is_mpiaij));
+        Mat diagonal_block = matrix;
+        if (is_mpiaij)
+          {
+            Mat off_diagonal;
+            const PetscInt *column_map;
+            PERCUSSION_PETSC_CALL(MatMPIAIJGetSeqAIJ(matrix, &diagonal_block, &off_diagonal, &column_map));
+          }
+        PERCUSSION_PETSC_CALL(MatSetOption(diagonal_block, MAT_SYMMETRIC, PETSC_TRUE));
+        PERCUSSION_PETSC_CALL(MatSetOption(diagonal_block, MAT_SPD, PETSC_TRUE));
+        matrix = diagonal_block;
+      }
     PERCUSSION_PETSC_CALL(KSPSetOperators(ksp, matrix, matrix));
     PC pc;
     PERCUSSION_PETSC_CALL(KSPGetPC(ksp, &pc));
@@ -44,15 +74,23 @@ namespace percussion
       {
         PERCUSSION_PETSC_CALL(KSPSetType(ksp, KSPPREONLY));
         PERCUSSION_PETSC_CALL(PCSetType(pc, PCCHOLESKY));
-        PERCUSSION_PETSC_CALL(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
-        PERCUSSION_PETSC_CALL(PCFactorSetUpMatSolverType(pc));
-        Mat factor;
-        PERCUSSION_PETSC_CALL(PCFactorGetMatrix(pc, &factor));
-        // Sequential analysis (ICNTL(28) = 1): Debian's parallel MUMPS fails the parallel analysis
-        // with INFOG(1) = -38 (LINEAR_SOLVERS.md, item 4).
-        PERCUSSION_PETSC_CALL(MatMumpsSetIcntl(factor, 28, 1));
-        // Silence MUMPS' own printing.
-        PERCUSSION_PETSC_CALL(MatMumpsSetIcntl(factor, 4, 0));
+        if (native)
+          {
+            PERCUSSION_PETSC_CALL(PCFactorSetMatSolverType(pc, MATSOLVERPETSC));
+            PERCUSSION_PETSC_CALL(PCFactorSetMatOrderingType(pc, MATORDERINGND));
+          }
+        else
+          {
+            PERCUSSION_PETSC_CALL(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
+            PERCUSSION_PETSC_CALL(PCFactorSetUpMatSolverType(pc));
+            Mat factor;
+            PERCUSSION_PETSC_CALL(PCFactorGetMatrix(pc, &factor));
+            // Sequential analysis (ICNTL(28) = 1): Debian's parallel MUMPS fails the parallel
+            // analysis with INFOG(1) = -38 (LINEAR_SOLVERS.md, item 4).
+            PERCUSSION_PETSC_CALL(MatMumpsSetIcntl(factor, 28, 1));
+            // Silence MUMPS' own printing.
+            PERCUSSION_PETSC_CALL(MatMumpsSetIcntl(factor, 4, 0));
+          }
       }
     else
       {
@@ -73,7 +111,7 @@ namespace percussion
     PERCUSSION_PETSC_CALL(KSPSetReusePreconditioner(ksp, PETSC_TRUE));
     PERCUSSION_PETSC_CALL(KSPSetUp(ksp));
 
-    if (use_direct)
+    if (use_direct && !native)
       {
         Mat factor;
         PERCUSSION_PETSC_CALL(PCFactorGetMatrix(pc, &factor));
@@ -87,6 +125,9 @@ namespace percussion
                               std::to_string(infog1) + ", INFOG(2) = " + std::to_string(infog2) +
                               " (see the MUMPS user guide).");
           }
+      }
+    if (use_direct)
+      {
         PCFailedReason reason;
         PERCUSSION_PETSC_CALL(PCGetFailedReason(pc, &reason));
         if (reason != PC_NOERROR)
@@ -129,7 +170,8 @@ namespace percussion
   std::string IterationMatrixSolver::description() const
   {
     if (use_direct)
-      return "direct (MUMPS Cholesky, factorised once per step size)";
+      return use_native_cholesky ? "direct (PETSc Cholesky, nested dissection, factorised once per step size)" :
+                                   "direct (MUMPS Cholesky, factorised once per step size)";
     return "cg + " + parameters.preconditioner;
   }
 } // namespace percussion

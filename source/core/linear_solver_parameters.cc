@@ -26,6 +26,15 @@ namespace percussion
     prm.declare_entry("Direct solver DoF limit", "150000", Integer(1),
                       "With Type = auto: the largest number of DoFs for which the direct solver is "
                       "used.");
+    prm.declare_entry("Direct solver package", "auto", Selection("auto|mumps|petsc"),
+                      "Which sparse Cholesky factorises W on the direct path. 'mumps': MUMPS (any "
+                      "number of MPI ranks). 'petsc': PETSc's own Cholesky with nested-dissection "
+                      "ordering (one MPI rank only; a much smaller cost per solve for small models). "
+                      "'auto': petsc on one rank up to 'Native Cholesky DoF limit' DoFs, mumps "
+                      "otherwise.");
+    prm.declare_entry("Native Cholesky DoF limit", "20000", Integer(1),
+                      "With 'Direct solver package' = auto: the largest number of DoFs for which "
+                      "PETSc's own Cholesky is used on one MPI rank.");
     prm.leave_subsection();
   }
 
@@ -37,6 +46,8 @@ namespace percussion
     tolerance = prm.get_double("Tolerance");
     max_iterations = prm.get_integer("Max iterations");
     direct_solver_dof_limit = prm.get_integer("Direct solver DoF limit");
+    direct_package = prm.get("Direct solver package");
+    native_cholesky_dof_limit = prm.get_integer("Native Cholesky DoF limit");
     prm.leave_subsection();
     if (!(tolerance > 0))
       throw InputError("Parameter 'Linear solver/Tolerance' must be positive.");

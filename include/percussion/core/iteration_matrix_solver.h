@@ -22,6 +22,11 @@ namespace percussion
    * report failed factorisations (LINEAR_SOLVERS.md, item 3). Failures (MUMPS INFOG(1) < 0, CG not
    * converged, non-finite results) throw SolverError.
    *
+   * On one MPI rank and below LinearSolverParameters::native_cholesky_dof_limit, the direct path
+   * uses PETSc's own sparse Cholesky (nested-dissection ordering) instead of MUMPS: same factor,
+   * much smaller fixed cost per solve, which is what small (1D, coarse 2D) models spend their
+   * time in.
+   *
    * The iterative path is CG with Jacobi or hypre BoomerAMG, warm-started from the vector passed in.
    */
   class IterationMatrixSolver
@@ -60,6 +65,7 @@ namespace percussion
     MPI_Comm               communicator;
     KSP                    ksp = nullptr;
     bool                   use_direct = true;
+    bool                   use_native_cholesky = false;
     unsigned int           iterations = 0;
     double                 last_setup_seconds = 0;
   };

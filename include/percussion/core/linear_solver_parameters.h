@@ -26,6 +26,10 @@ namespace percussion
     unsigned int max_iterations = 2000;
     /// "auto" uses the direct solver up to this number of DoFs and CG above.
     unsigned int direct_solver_dof_limit = 150000;
+    /// Factorisation package of the direct path: "mumps", "petsc" (one rank only) or "auto".
+    std::string direct_package = "auto";
+    /// "auto" uses PETSc's own Cholesky on one rank up to this number of DoFs, MUMPS above.
+    unsigned int native_cholesky_dof_limit = 20000;
 
     static void declare_parameters(dealii::ParameterHandler &prm);
     void        parse_parameters(dealii::ParameterHandler &prm);

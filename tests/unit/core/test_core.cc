@@ -192,3 +192,73 @@ BOOST_AUTO_TEST_CASE(direct_and_cg_solves_agree_and_non_convergence_is_reported)
   BOOST_CHECK_THROW(starved.solve(b, x_cg), SolverError);
   MatDestroy(&A);
 }
+
+BOOST_AUTO_TEST_CASE(native_and_mumps_cholesky_agree_also_for_many_right_hand_sides)
+{
+  // The two direct packages factorise the same SPD matrix: their solutions agree to round-off,
+  // for one right-hand side and for the multiple-right-hand-side path of the Delassus columns.
+  const PetscInt n = 300, n_rhs = 4;
+  Mat A = laplacian(n, 1e-2);
+  PetscInt begin, end;
+  MatGetOwnershipRange(A, &begin, &end);
+  dealii::IndexSet owned(n);
+  owned.add_range(begin, end);
+  dealii::PETScWrappers::MPI::Vector b(owned, MPI_COMM_WORLD), x_mumps(owned, MPI_COMM_WORLD),
+    x_native(owned, MPI_COMM_WORLD);
+  for (PetscInt i = begin; i < end; ++i)
+    b(i) = std::cos(0.05 * i) + 1e-3 * i;
+  b.compress(dealii::VectorOperation::insert);
+
+  LinearSolverParameters mumps;
+  mumps.type = "direct";
+  mumps.direct_package = "mumps";
+  IterationMatrixSolver mumps_solver(mumps, MPI_COMM_WORLD);
+  mumps_solver.set_matrix(A, n);
+  BOOST_TEST(mumps_solver.description().find("MUMPS") != std::string::npos);
+  mumps_solver.solve(b, x_mumps);
+
+  // "auto" picks PETSc's own Cholesky on one rank below the limit, MUMPS otherwise.
+  LinearSolverParameters automatic;
+  automatic.type = "direct";
+  automatic.native_cholesky_dof_limit = n;
+  IterationMatrixSolver auto_solver(automatic, MPI_COMM_WORLD);
+  auto_solver.set_matrix(A, n);
+  const bool one_rank = dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) == 1;
+  BOOST_TEST((auto_solver.description().find("PETSc Cholesky") != std::string::npos) == one_rank);
+  auto_solver.solve(b, x_native);
+  x_native -= x_mumps;
+  BOOST_TEST(x_native.l2_norm() <= 1e-12 * x_mumps.l2_norm());
+
+  // Multiple right-hand sides through KSPMatSolve.
+  Mat B, X_auto, X_mumps;
+  MatCreateDense(MPI_COMM_WORLD, end - begin, PETSC_DECIDE, n, n_rhs, nullptr, &B);
+  for (PetscInt i = begin; i < end; ++i)
+    for (PetscInt j = 0; j < n_rhs; ++j)
+      MatSetValue(B, i, j, std::sin(0.01 * (j + 1) * i), INSERT_VALUES);
+  MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY);
+  MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY);
+  MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X_auto);
+  MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X_mumps);
+  auto_solver.solve(B, X_auto);
+  mumps_solver.solve(B, X_mumps);
+  PetscReal norm_mumps = 0, norm_difference = 0;
+  MatNorm(X_mumps, NORM_FROBENIUS, &norm_mumps);
+  MatAXPY(X_auto, -1.0, X_mumps, SAME_NONZERO_PATTERN);
+  MatNorm(X_auto, NORM_FROBENIUS, &norm_difference);
+  BOOST_TEST(norm_mumps > 0);
+  BOOST_TEST(norm_difference <= 1e-12 * norm_mumps);
+
+  // "petsc" on several ranks is refused with the parameter's name.
+  if (!one_rank)
+    {
+      LinearSolverParameters native;
+      native.type = "direct";
+      native.direct_package = "petsc";
+      IterationMatrixSolver refused(native, MPI_COMM_WORLD);
+      BOOST_CHECK_THROW(refused.set_matrix(A, n), InputError);
+    }
+  MatDestroy(&B);
+  MatDestroy(&X_auto);
+  MatDestroy(&X_mumps);
+  MatDestroy(&A);
+}
