@@ -44,6 +44,19 @@ namespace percussion
                          std::to_string(last_time) + " after " + std::to_string(time.n_steps()) + " steps.");
 
 
+    if (time.is_generalized_alpha())
+      {
+        if (!body.prescribed_boundaries.empty())
+          throw InputError("Parameter 'Time integration/Scheme' = " + time.scheme +
+                           " supports fixed Dirichlet conditions only; the body has prescribed-motion "
+                           "boundaries (use Moreau-Jean Fremond or Moreau-Jean standard).");
+        const double g = time.newmark_gamma(), b = time.newmark_beta();
+        if (!(g >= 0.5 - 1e-14 && 2 * b >= g - 1e-14))
+          warnings.push_back("the nonsmooth Newmark parameters gamma = " + std::to_string(g) + ", beta = " +
+                             std::to_string(b) + " violate 2 beta >= gamma >= 1/2: the scheme is not "
+                             "unconditionally stable and may create energy (talk (34), (74)).");
+      }
+
     // Proposition 1: the Frémond scheme dissipates energy for ½ ≤ θ ≤ 1/(1+ē), ē = max e.
     double max_e = 0;
     for (const auto &pair : contact.pairs)

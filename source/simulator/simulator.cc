@@ -8,6 +8,8 @@
 #include <percussion/core/mesh_generator.h>
 #include <percussion/postprocess/progress_reporter.h>
 #include <percussion/simulator/simulator.h>
+#include <percussion/time_integration/moreau_jean_integrator.h>
+#include <percussion/time_integration/nonsmooth_generalized_alpha_integrator.h>
 
 #include <algorithm>
 #include <cmath>
@@ -25,7 +27,8 @@ namespace percussion
             "damping_work", "numerical_dissipation", "contact_work_normal", "contact_work_tangential",
             "impact_dissipation", "friction_dissipation", "energy_balance_residual", "linear_solver_iterations",
             "contact_candidates", "contact_active", "contact_sticking", "contact_sliding",
-            "contact_normal_force", "contact_solver_iterations", "contact_solver_error", "contact_positive_work_count"};
+            "contact_normal_force", "contact_solver_iterations", "contact_solver_error", "contact_positive_work_count",
+            "algorithmic_energy"};
   }
 
   template <int dim>
@@ -38,6 +41,11 @@ namespace percussion
       throw InputError("Simulator<" + std::to_string(dim) + "> cannot run a file with Dimension = " +
                        std::to_string(parameters.dimension) + ".");
     // Every input check comes before any computation, and before any existing output is touched.
+    if (parameters.linear_solver.direct_package == "petsc" && parameters.linear_solver.type != "cg" &&
+        Utilities::MPI::n_mpi_processes(communicator) > 1)
+      throw InputError("Parameter 'Linear solver/Direct solver package' = petsc works on one MPI rank only (this run "
+                       "has " + std::to_string(Utilities::MPI::n_mpi_processes(communicator)) +
+                       "); use mumps or auto.");
     if (Utilities::MPI::this_mpi_process(communicator) == 0)
       parameters.output.check_writable();
 
@@ -58,8 +66,10 @@ namespace percussion
             geometry = std::make_unique<Geometry>(bodies->get_dof_handler(), parameters.contact);
             contact_step = std::make_unique<TimeIntegration::FrictionalContactStep>(
               parameters.contact_solver,
-              parameters.time.scheme == "Moreau-Jean standard" ? TimeIntegration::ContactLaw::standard :
-                                                                 TimeIntegration::ContactLaw::fremond,
+              // The generalized-α family uses the velocity-level Newton law on U_{k+1}, the
+              // standard law's data with its own Delassus operator.
+              parameters.time.scheme == "Moreau-Jean Fremond" ? TimeIntegration::ContactLaw::fremond :
+                                                                TimeIntegration::ContactLaw::standard,
               dim, communicator);
           }
       }
@@ -103,7 +113,7 @@ namespace percussion
                     static_cast<double>(c.n_stick), static_cast<double>(c.n_slip),
                     integrator.step_number() > 0 ? c.normal_impulse / integrator.time_step() : 0.0,
                     static_cast<double>(c.solved ? c.solver.iterations : 0), c.solved ? c.solver.error : 0.0,
-                    static_cast<double>(c.n_positive_work)});
+                    static_cast<double>(c.n_positive_work), audit.algorithmic_energy()});
   }
 
   template <int dim>
@@ -155,10 +165,15 @@ namespace percussion
     PETScWrappers::MPI::Vector q0(bodies->locally_owned_dofs(), communicator);
     PETScWrappers::MPI::Vector v0(bodies->locally_owned_dofs(), communicator);
     bodies->initial_conditions(parameters.time.start_time, q0, v0);
-    time_integrator = std::make_unique<TimeIntegration::MoreauJeanIntegrator>(
-      system, parameters.time, parameters.linear_solver, bodies->locally_owned_dofs(), communicator);
+    if (parameters.time.is_generalized_alpha())
+      time_integrator = std::make_unique<TimeIntegration::NonsmoothGeneralizedAlphaIntegrator>(
+        system, parameters.time, parameters.linear_solver, bodies->locally_owned_dofs(), communicator);
+    else
+      time_integrator = std::make_unique<TimeIntegration::MoreauJeanIntegrator>(
+        system, parameters.time, parameters.linear_solver, bodies->locally_owned_dofs(), communicator);
     time_integrator->initialize(parameters.time.start_time, q0, v0);
     run_timings.factorisation = time_integrator->linear_solver().setup_seconds();
+    log << "scheme: " << time_integrator->description() << std::endl;
     log << "iteration matrix: " << time_integrator->linear_solver().description() << ", set up in "
         << std::setprecision(3) << time_integrator->linear_solver().setup_seconds() << " s" << std::endl;
 

@@ -47,7 +47,7 @@ namespace percussion::TimeIntegration
       MatDestroy(&X);
   }
 
-  void FrictionalContactStep::compute_delassus_columns(MoreauJeanIntegrator &integrator,
+  void FrictionalContactStep::compute_delassus_columns(TimeIntegrator &integrator,
                                                        const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                                        const std::vector<unsigned long long> &column_points)
   {
@@ -101,7 +101,7 @@ namespace percussion::TimeIntegration
     PERCUSSION_PETSC_CALL(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
     PERCUSSION_PETSC_CALL(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
 
-    integrator.linear_solver().solve(B, X);
+    integrator.impulse_response(B, X);
 
     // W_c = BᵀX: B has a few entries per column, so sum only over them; then add the ranks' parts.
     delassus.assign(static_cast<std::size_t>(n_columns) * n_columns, 0.0);
@@ -114,7 +114,8 @@ namespace percussion::TimeIntegration
         delassus[e.column * n_columns + j] += e.value * x[e.local_row + j * lda];
     PERCUSSION_PETSC_CALL(MatDenseRestoreArrayRead(X, &x));
     dealii::Utilities::MPI::sum(delassus, communicator, delassus);
-    for (PetscInt i = 0; i < n_columns; ++i)
+    if (integrator.impulse_response_is_symmetric())
+      for (PetscInt i = 0; i < n_columns; ++i)
       for (PetscInt j = 0; j < i; ++j)
         {
           const double mean = 0.5 * (delassus[i * n_columns + j] + delassus[j * n_columns + i]);
@@ -173,7 +174,7 @@ namespace percussion::TimeIntegration
       }
   }
 
-  ContactStepResult FrictionalContactStep::solve(MoreauJeanIntegrator &integrator,
+  ContactStepResult FrictionalContactStep::solve(TimeIntegrator &integrator,
                                                  const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                                  const Vector &w,
                                                  const bool operator_changed,
@@ -181,7 +182,9 @@ namespace percussion::TimeIntegration
                                                  const Vector &u_k)
   {
     const unsigned int d = dim;
-    const double theta = integrator.theta_value();
+    // θ of the Frémond law, and the weight of u_{k+θ} in the contact work of the scheme's energy
+    // balance (θ for Moreau–Jean, ½ for the generalized-α family).
+    const double theta = integrator.contact_work_weight();
     ContactStepResult result;
     result.state.assign(points.size(), ContactState::open);
     result.impulse.assign(d * points.size(), 0.0);

@@ -14,8 +14,8 @@ namespace percussion::TimeIntegration
                                              const LinearSolverParameters &solver_parameters,
                                              const dealii::IndexSet &locally_owned_dofs,
                                              MPI_Comm communicator)
-    : system(system)
-    , h(time_parameters.time_step)
+    : TimeIntegrator(time_parameters.time_step)
+    , system(system)
     , theta(time_parameters.theta)
     , owned(locally_owned_dofs)
     , communicator(communicator)
@@ -228,9 +228,8 @@ namespace percussion::TimeIntegration
     current_time = start_time + step * h;
   }
 
-  void MoreauJeanIntegrator::advance()
+  std::string MoreauJeanIntegrator::description() const
   {
-    compute_free_velocity();
-    finish_step();
+    return "Moreau-Jean theta = " + std::to_string(theta);
   }
 } // namespace percussion::TimeIntegration

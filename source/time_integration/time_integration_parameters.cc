@@ -10,18 +10,67 @@ namespace percussion::TimeIntegration
     return static_cast<unsigned int>(std::floor((end_time - start_time) / time_step + 1e-6));
   }
 
+  double TimeIntegrationParameters::alpha_m() const
+  {
+    if (scheme == "nonsmooth generalized-alpha")
+      return (2 * spectral_radius - 1) / (spectral_radius + 1);
+    return 0;
+  }
+
+  double TimeIntegrationParameters::alpha_f() const
+  {
+    if (scheme == "nonsmooth generalized-alpha")
+      return spectral_radius / (spectral_radius + 1);
+    if (scheme == "nonsmooth HHT")
+      return hht_alpha;
+    return 0;
+  }
+
+  double TimeIntegrationParameters::newmark_gamma() const
+  {
+    if (scheme == "nonsmooth Newmark")
+      return gamma;
+    return 0.5 - alpha_m() + alpha_f();
+  }
+
+  double TimeIntegrationParameters::newmark_beta() const
+  {
+    if (scheme == "nonsmooth Newmark")
+      return beta;
+    const double s = 1 - alpha_m() + alpha_f();
+    return 0.25 * s * s;
+  }
+
   void TimeIntegrationParameters::declare_parameters(dealii::ParameterHandler &prm)
   {
     using namespace dealii::Patterns;
     prm.enter_subsection("Time integration");
-    prm.declare_entry("Scheme", "Moreau-Jean Fremond", Selection("Moreau-Jean Fremond|Moreau-Jean standard"),
+    prm.declare_entry("Scheme", "Moreau-Jean Fremond",
+                      Selection("Moreau-Jean Fremond|Moreau-Jean standard|nonsmooth Newmark|nonsmooth HHT|"
+                                "nonsmooth generalized-alpha"),
                       "'Moreau-Jean Fremond': the contact law on u_{k+theta} (paper eq. (63)-(64)), "
                       "energy-dissipating with impact and friction for 1/2 <= theta <= 1/(1+e). "
                       "'Moreau-Jean standard': the contact law on u_{k+1} (eq. (53)). Without contact "
-                      "both are the theta-scheme (53a)-(53b).");
+                      "both are the theta-scheme (53a)-(53b). 'nonsmooth Newmark' (Newmark gamma, "
+                      "Newmark beta), 'nonsmooth HHT' (HHT alpha) and 'nonsmooth generalized-alpha' "
+                      "(Spectral radius): the smooth part of the dynamics collocated and second-order "
+                      "accurate, the impulsive part first order, with the velocity-level Newton impact "
+                      "law and Coulomb friction on U_{k+1} (talk eq. (52), (81)). Fixed Dirichlet "
+                      "conditions only.");
     prm.declare_entry("Theta", "0.5", Double(),
                       "theta in [0, 1]: 1/2 conserves the energy of the smooth dynamics, > 1/2 "
                       "dissipates it (numerical damping), < 1/2 creates energy.");
+    prm.declare_entry("Newmark gamma", "0.5", Double(),
+                      "gamma of the nonsmooth Newmark scheme: second order iff 1/2; unconditionally "
+                      "stable for 2 beta >= gamma >= 1/2, dissipative for 2 beta > gamma > 1/2.");
+    prm.declare_entry("Newmark beta", "0.25", Double(), "beta (> 0) of the nonsmooth Newmark scheme.");
+    prm.declare_entry("HHT alpha", "0.1", Double(),
+                      "alpha in [0, 1/3] of the nonsmooth HHT scheme (the weight of step k in eq. (81)); "
+                      "gamma = 1/2 + alpha, beta = (1 + alpha)^2/4. 0 is Newmark's trapezoidal rule.");
+    prm.declare_entry("Spectral radius", "0.8", Double(),
+                      "rho_infinity in [0, 1] of the nonsmooth generalized-alpha scheme (Chung-Hulbert "
+                      "parameters): the amplification of the highest frequencies; 1 keeps them, 0 "
+                      "annihilates them in one step.");
     prm.declare_entry("Time step", "1e-3", Double(), "The step size h (> 0), constant.");
     prm.declare_entry("Start time", "0", Double(), "Time of the initial conditions.");
     prm.declare_entry("End time", "1", Double(),
@@ -35,12 +84,28 @@ namespace percussion::TimeIntegration
     prm.enter_subsection("Time integration");
     scheme = prm.get("Scheme");
     theta = prm.get_double("Theta");
+    gamma = prm.get_double("Newmark gamma");
+    beta = prm.get_double("Newmark beta");
+    hht_alpha = prm.get_double("HHT alpha");
+    spectral_radius = prm.get_double("Spectral radius");
     time_step = prm.get_double("Time step");
     start_time = prm.get_double("Start time");
     end_time = prm.get_double("End time");
     prm.leave_subsection();
     if (!(theta >= 0 && theta <= 1))
       throw InputError("Parameter 'Time integration/Theta' must lie in [0, 1] (got " + std::to_string(theta) + ").");
+    if (scheme == "nonsmooth Newmark" && !(gamma > 0 && gamma <= 1))
+      throw InputError("Parameter 'Time integration/Newmark gamma' must lie in (0, 1] (got " + std::to_string(gamma) +
+                       ").");
+    if (scheme == "nonsmooth Newmark" && !(beta > 0 && beta <= 1))
+      throw InputError("Parameter 'Time integration/Newmark beta' must lie in (0, 1] (got " + std::to_string(beta) +
+                       "): the scheme is implicit.");
+    if (scheme == "nonsmooth HHT" && !(hht_alpha >= 0 && hht_alpha <= 1.0 / 3.0))
+      throw InputError("Parameter 'Time integration/HHT alpha' must lie in [0, 1/3] (got " +
+                       std::to_string(hht_alpha) + ").");
+    if (scheme == "nonsmooth generalized-alpha" && !(spectral_radius >= 0 && spectral_radius <= 1))
+      throw InputError("Parameter 'Time integration/Spectral radius' must lie in [0, 1] (got " +
+                       std::to_string(spectral_radius) + ").");
     if (!(time_step > 0))
       throw InputError("Parameter 'Time integration/Time step' must be positive (got " +
                        std::to_string(time_step) + ").");

@@ -8,7 +8,7 @@ namespace percussion::Postprocess
   /**
    * Cumulates the per-step terms of the discrete energy balance (paper eq. (56)) from t_0:
    *
-   *   E(t_k) − E(t_0) = W_ext + W_damp − D_num + W_contact,N + W_contact,T + residual,
+   *   E(t_k) − E(t_0) [+ algorithmic energy change] = W_ext + W_damp − D_num + W_contact,N + W_contact,T + residual,
    *
    * where every term is the sum over the steps taken. Sign conventions: works are those done ON the
    * bodies (W_damp ≤ 0, contact work ≤ 0 for a dissipative contact law); D_num ≥ 0 is the energy
@@ -25,6 +25,8 @@ namespace percussion::Postprocess
     double kinetic_energy() const { return current.kinetic_energy; }
     double strain_energy() const { return current.strain_energy; }
     double total_energy() const { return current.kinetic_energy + current.strain_energy; }
+    /// The scheme's algorithmic energy (generalized-α family; 0 for Moreau–Jean), see StepEnergy.
+    double algorithmic_energy() const { return current.algorithmic_energy; }
     double initial_energy() const { return initial_total; }
     double external_work() const { return external; }
     double damping_work() const { return damping; }

@@ -11,7 +11,8 @@
 #include <percussion/postprocess/statistics_table.h>
 #include <percussion/simulator/run_parameters.h>
 #include <percussion/time_integration/frictional_contact_step.h>
-#include <percussion/time_integration/moreau_jean_integrator.h>
+#include <percussion/time_integration/linear_elastodynamic_system.h>
+#include <percussion/time_integration/time_integrator.h>
 
 #include <functional>
 #include <memory>
@@ -53,7 +54,7 @@ namespace percussion
     const Postprocess::StatisticsTable &statistics() const { return *table; }
     const Postprocess::EnergyAudit     &energy_audit() const { return audit; }
     const Body::ElasticBody<dim>       &body() const { return *bodies; }
-    const TimeIntegration::MoreauJeanIntegrator &integrator() const { return *time_integrator; }
+    const TimeIntegration::TimeIntegrator &integrator() const { return *time_integrator; }
     /// The contact geometry (nullptr without contact pairs).
     const Geometry *contact_geometry() const { return geometry.get(); }
     /// The last step's contact result (empty without contact).
@@ -82,7 +83,7 @@ namespace percussion
     std::unique_ptr<Body::ElasticBody<dim>>                bodies;
     std::unique_ptr<dealii::DataPostprocessor<dim>>        stress;
     TimeIntegration::LinearElastodynamicSystem             system;
-    std::unique_ptr<TimeIntegration::MoreauJeanIntegrator> time_integrator;
+    std::unique_ptr<TimeIntegration::TimeIntegrator>       time_integrator;
     Postprocess::EnergyAudit                               audit;
     std::unique_ptr<Postprocess::StatisticsTable>          table;
     std::unique_ptr<Postprocess::SolutionOutput<dim>>      solution_output;

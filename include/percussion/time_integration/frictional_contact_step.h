@@ -7,7 +7,7 @@
 #include <percussion/contact_solvers/local_problem.h>
 #include <percussion/contact_solvers/solver_options.h>
 #include <percussion/time_integration/contact_dynamics_parameters.h>
-#include <percussion/time_integration/moreau_jean_integrator.h>
+#include <percussion/time_integration/time_integrator.h>
 
 #include <petscmat.h>
 
@@ -68,8 +68,10 @@ namespace percussion::TimeIntegration
   };
 
   /**
-   * One step's frictional contact problem between MoreauJeanIntegrator::compute_free_velocity()
-   * and finish_step() (EQUATIONS.md, "the step's contact problem"):
+   * One step's frictional contact problem between TimeIntegrator::compute_free_velocity()
+   * and finish_step() (EQUATIONS.md, "the step's contact problem"); written here for Moreau–Jean
+   * (W = Hᵀ Ŵ⁻¹ H), and the same with W = Hᵀ𝒯H for any TimeIntegrator (the nonsmooth
+   * generalized-α family uses the standard law, the velocity-level Newton law on u_{k+1}):
    *
    *   find p, w:  w = A p + b,  K* ∋ w + (μ‖w_T‖, 0, 0) ⊥ p ∈ K,  with W = Hᵀ Ŵ⁻¹ H and
    *   standard:  A = W,   b = u_free + (e u_{N,k}, 0, 0)
@@ -100,7 +102,7 @@ namespace percussion::TimeIntegration
      * @param points      the owned candidate points, in column order
      * @param u_k         Hᵀ v_k + w
      */
-    ContactStepResult solve(MoreauJeanIntegrator &integrator,
+    ContactStepResult solve(TimeIntegrator &integrator,
                             const dealii::PETScWrappers::MPI::SparseMatrix &H,
                             const dealii::PETScWrappers::MPI::Vector &w,
                             bool operator_changed,
@@ -119,7 +121,7 @@ namespace percussion::TimeIntegration
     struct Gathered; // the active contacts of all ranks
     /// Dimension of the local problem: the body's, except 2 for 1D (see assemble_law()).
     unsigned int local_dimension() const { return dim == 1 ? 2 : dim; }
-    void compute_delassus_columns(MoreauJeanIntegrator &integrator,
+    void compute_delassus_columns(TimeIntegrator &integrator,
                                   const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                   const std::vector<unsigned long long> &column_points);
     void assemble_law(const Gathered &active, double theta);

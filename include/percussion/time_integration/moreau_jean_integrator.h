@@ -7,6 +7,7 @@
 #include <percussion/core/iteration_matrix_solver.h>
 #include <percussion/time_integration/linear_elastodynamic_system.h>
 #include <percussion/time_integration/step_energy.h>
+#include <percussion/time_integration/time_integrator.h>
 #include <percussion/time_integration/time_integration_parameters.h>
 
 #include <petscmat.h>
@@ -33,7 +34,7 @@ namespace percussion::TimeIntegration
    * Dirichlet DoFs get the velocity that makes q_{k+1} equal the prescribed displacement; their
    * rows and columns of Ŵ are eliminated, so an impulse never acts on them.
    */
-  class MoreauJeanIntegrator
+  class MoreauJeanIntegrator : public TimeIntegrator
   {
   public:
     MoreauJeanIntegrator(const LinearElastodynamicSystem &system,
@@ -46,45 +47,43 @@ namespace percussion::TimeIntegration
     /// Sets the initial state, assembles F(t_0) and factorises Ŵ.
     void initialize(double start_time,
                     const dealii::PETScWrappers::MPI::Vector &displacement,
-                    const dealii::PETScWrappers::MPI::Vector &velocity);
+                    const dealii::PETScWrappers::MPI::Vector &velocity) override;
 
     /// Step part 1: v_free for the step from t_k to t_{k+1}.
-    void compute_free_velocity();
+    void compute_free_velocity() override;
     /// Step part 2: adds Ŵ⁻¹ (generalized impulse) to the new velocity; may be called once per step.
     void apply_impulse(const dealii::PETScWrappers::MPI::Vector &generalized_impulse);
     /// Step part 2 when Ŵ⁻¹ (generalized impulse) is already known (e.g. from stored Delassus columns).
     void apply_impulse(const dealii::PETScWrappers::MPI::Vector &generalized_impulse,
-                       const dealii::PETScWrappers::MPI::Vector &velocity_correction);
+                       const dealii::PETScWrappers::MPI::Vector &velocity_correction) override;
     /// Step part 3: q_{k+1}, energy terms; the new state becomes current.
-    void finish_step();
-    /// A whole step without contact.
-    void advance();
+    void finish_step() override;
 
-    double time() const { return current_time; }
-    unsigned int step_number() const { return step; }
-    double time_step() const { return h; }
+    /// X = Ŵ⁻¹B, one multiple-right-hand-side sweep through the stored factor.
+    void impulse_response(Mat B, Mat X) override { solver->solve(B, X); }
+    bool impulse_response_is_symmetric() const override { return true; }
+    /// θ: the contact work of (56) is u_{k+θ}ᵀp.
+    double contact_work_weight() const override { return theta; }
+    std::string description() const override;
+
     double theta_value() const { return theta; }
-    const dealii::PETScWrappers::MPI::Vector &displacement() const { return q; }
-    const dealii::PETScWrappers::MPI::Vector &velocity() const { return v; }
-    /// During a step (after compute_free_velocity): v_free, then v_{k+1} after apply_impulse.
-    const dealii::PETScWrappers::MPI::Vector &new_velocity() const { return v_new; }
     /// Solves Ŵ x = b with the eliminated Dirichlet rows (x = 0 there); b is copied.
     void solve_iteration_matrix(const dealii::PETScWrappers::MPI::Vector &b,
                                 dealii::PETScWrappers::MPI::Vector &x);
-    const IterationMatrixSolver &linear_solver() const { return *solver; }
+    const IterationMatrixSolver &linear_solver() const override { return *solver; }
     IterationMatrixSolver       &linear_solver() { return *solver; }
     /// Locally owned Dirichlet DoFs (their rows and columns of Ŵ are eliminated).
-    const std::vector<dealii::types::global_dof_index> &constrained_dofs() const { return system.constrained_dofs; }
+    const std::vector<dealii::types::global_dof_index> &constrained_dofs() const override
+    {
+      return system.constrained_dofs;
+    }
     Mat iteration_matrix() const { return iteration; }
-
-    /// Energy terms of the last finished step (the initial energies before any step).
-    const StepEnergy &last_step_energy() const { return energy; }
 
   private:
     void build_iteration_matrix();
 
     const LinearElastodynamicSystem system;
-    const double h, theta;
+    const double theta;
     const dealii::IndexSet owned;
     MPI_Comm communicator;
     std::unique_ptr<IterationMatrixSolver> solver;
@@ -93,17 +92,13 @@ namespace percussion::TimeIntegration
     Mat iteration_full = nullptr; ///< Ŵ unmodified, kept only for prescribed motion
     double constrained_diagonal = 1;
 
-    double       start_time = 0, current_time = 0;
-    unsigned int step = 0;
     bool impulse_applied = false;
 
     // State at t_k and t_{k+1}, and the products reused across steps (3 mat-vecs per step).
-    dealii::PETScWrappers::MPI::Vector q, v, mass_v, stiffness_q, force;
-    dealii::PETScWrappers::MPI::Vector q_new, v_new, mass_v_new, stiffness_q_new, force_new;
+    dealii::PETScWrappers::MPI::Vector mass_v, stiffness_q, force;
+    dealii::PETScWrappers::MPI::Vector q_new, mass_v_new, stiffness_q_new, force_new;
     dealii::PETScWrappers::MPI::Vector force_theta, rhs, work, impulse, prescribed_velocity, v_theta, scratch;
     std::vector<double> prescribed_values, constrained_velocity;
-
-    StepEnergy energy;
   };
 } // namespace percussion::TimeIntegration
 

@@ -10,9 +10,27 @@ namespace percussion::TimeIntegration
   /// `subsection Time integration`.
   struct TimeIntegrationParameters
   {
-    /// "Moreau-Jean Fremond" (default, eq. (63)) or "Moreau-Jean standard" (eq. (53)).
+    /// "Moreau-Jean Fremond" (default, eq. (63)), "Moreau-Jean standard" (eq. (53)), or one of the
+    /// nonsmooth generalized-α family (talk (52), (81)): "nonsmooth Newmark", "nonsmooth HHT",
+    /// "nonsmooth generalized-alpha".
     std::string scheme = "Moreau-Jean Fremond";
     double      theta = 0.5;
+    /// Newmark's γ and β ("nonsmooth Newmark").
+    double      gamma = 0.5, beta = 0.25;
+    /// HHT's α ∈ [0, ⅓] ("nonsmooth HHT"; weight of the old step in (81)).
+    double      hht_alpha = 0.1;
+    /// Spectral radius at infinite frequency ρ∞ ∈ [0, 1] ("nonsmooth generalized-alpha").
+    double      spectral_radius = 0.8;
+
+    /// Whether the scheme is one of the nonsmooth generalized-α family.
+    bool is_generalized_alpha() const { return scheme.rfind("nonsmooth", 0) == 0; }
+    /// The family's parameters for the chosen scheme (Newmark: α_m = α_f = 0; HHT: α_m = 0,
+    /// α_f = α, γ = ½ + α, β = (1+α)²/4; generalized-α (Chung–Hulbert 1993):
+    /// α_m = (2ρ∞−1)/(ρ∞+1), α_f = ρ∞/(ρ∞+1), γ = ½ − α_m + α_f, β = (1 − α_m + α_f)²/4).
+    double newmark_gamma() const;
+    double newmark_beta() const;
+    double alpha_m() const;
+    double alpha_f() const;
     double      time_step = 1e-3;
     double      start_time = 0;
     double      end_time = 1;

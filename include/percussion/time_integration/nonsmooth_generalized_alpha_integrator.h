@@ -1,0 +1,116 @@
+#ifndef PERCUSSION_TIME_INTEGRATION_NONSMOOTH_GENERALIZED_ALPHA_INTEGRATOR_H
+#define PERCUSSION_TIME_INTEGRATION_NONSMOOTH_GENERALIZED_ALPHA_INTEGRATOR_H
+
+#include <deal.II/base/index_set.h>
+#include <deal.II/lac/petsc_vector.h>
+
+#include <percussion/core/iteration_matrix_solver.h>
+#include <percussion/time_integration/linear_elastodynamic_system.h>
+#include <percussion/time_integration/time_integration_parameters.h>
+#include <percussion/time_integration/time_integrator.h>
+
+#include <petscmat.h>
+
+#include <memory>
+#include <string>
+
+namespace percussion::TimeIntegration
+{
+  /**
+   * The nonsmooth Newmark / HHT / generalized-α scheme (talk eq. (48)–(52), (81); Chen, Acary,
+   * Brüls 2013): the velocity jump is split into a smooth part, collocated at the step's end, and
+   * an impulsive part of first order,
+   *
+   *   M[(1−α_m) a_{k+1} + α_m a_k] = (1−α_f) F_{k+1} + α_f F_k,   F = f(t) − K q − C v,
+   *   M Δv^con = H Λ,
+   *   v_{k+1} = v_k + h a_{k+γ} + Δv^con,
+   *   q_{k+1} = q_k + h v_k + h²/2 a_{k+2β} + h/2 Δv^con,
+   *
+   * with a_{k+γ} = (1−γ)a_k + γa_{k+1}. Newmark: α_m = α_f = 0; HHT: α_m = 0, α_f = α ∈ [0, ⅓],
+   * γ = ½ + α, β = (1+α)²/4; generalized-α from ρ∞ (Chung–Hulbert): α_m = (2ρ∞−1)/(ρ∞+1),
+   * α_f = ρ∞/(ρ∞+1), γ = ½ − α_m + α_f, β = (1 − α_m + α_f)²/4. The contact law is the
+   * velocity-level Newton law with Coulomb friction on U_{k+1} = Hᵀv_{k+1} (the standard law).
+   *
+   * Eliminating a_{k+1} with S = (1−α_m)M + (1−α_f)(hγC + h²βK) gives
+   *   v_{k+1} = v_free + S⁻¹((1−α_m)M + (1−α_f)h²(β − γ/2)K) M⁻¹ H Λ,
+   * since C drops out; the step's Delassus operator is nonsymmetric unless β = γ/2. S and M are
+   * factorised once per step size.
+   *
+   * Energy (derivation of talk (71)–(74) for the whole family): with the algorithmic energy
+   * 𝒦 = ½vᵀMv + ½qᵀKq + (h²/4)(2β−γ) aᵀMa, Δq = q_{k+1} − q_k, Δa = a_{k+1} − a_k,
+   *   Δ𝒦 = W_ext + W_damp − D + U_{k+½}ᵀΛ,
+   *   W_ext = Δqᵀ f_{k+ω},  W_damp = −Δqᵀ C v_{k+ω},
+   *   D = (ω − ½)‖Δq‖²_K + (h²/2)(2β−γ)(γ − ½)‖Δa‖²_M − (γ − 1 + α_m) ΔqᵀMΔa·[α_m, α_f ≠ 0],
+   * ω = γ for Newmark (then D is talk (74): ≥ 0 for 2β ≥ γ ≥ ½) and ω = 1 − α_f otherwise. The
+   * identity holds to round-off for any solution of the step: its residual is the audit's check.
+   * Dirichlet DoFs must be fixed (q = v = a = 0 there).
+   */
+  class NonsmoothGeneralizedAlphaIntegrator : public TimeIntegrator
+  {
+  public:
+    NonsmoothGeneralizedAlphaIntegrator(const LinearElastodynamicSystem &system,
+                                        const TimeIntegrationParameters &time_parameters,
+                                        const LinearSolverParameters &solver_parameters,
+                                        const dealii::IndexSet &locally_owned_dofs,
+                                        MPI_Comm communicator);
+    ~NonsmoothGeneralizedAlphaIntegrator() override;
+
+    /// Sets q_0, v_0, a_0 = M⁻¹(f_0 − Kq_0 − Cv_0) and factorises M and S.
+    void initialize(double start_time,
+                    const dealii::PETScWrappers::MPI::Vector &displacement,
+                    const dealii::PETScWrappers::MPI::Vector &velocity) override;
+    void compute_free_velocity() override;
+    /// Adds Δv^con = M⁻¹(H Λ) to the impulsive part and 𝒯HΛ to v_{k+1}.
+    void apply_impulse(const dealii::PETScWrappers::MPI::Vector &generalized_impulse,
+                       const dealii::PETScWrappers::MPI::Vector &velocity_correction) override;
+    void finish_step() override;
+
+    /// X = S⁻¹ N M⁻¹ B with N = (1−α_m)M + (1−α_f)h²(β−γ/2)K.
+    void impulse_response(Mat B, Mat X) override;
+    bool impulse_response_is_symmetric() const override { return symmetric_response; }
+    double contact_work_weight() const override { return 0.5; }
+    std::string description() const override;
+
+    const std::vector<dealii::types::global_dof_index> &constrained_dofs() const override
+    {
+      return system.constrained_dofs;
+    }
+    const IterationMatrixSolver &linear_solver() const override { return *solver; }
+    /// The scheme's acceleration variable a_k.
+    const dealii::PETScWrappers::MPI::Vector &acceleration() const { return a; }
+
+    double gamma() const { return gamma_; }
+    double beta() const { return beta_; }
+    double alpha_m() const { return alpha_m_; }
+    double alpha_f() const { return alpha_f_; }
+
+  private:
+    /// C x = α M x + β K x into @p result, given M x and K x.
+    void damping_product(const dealii::PETScWrappers::MPI::Vector &mass_x,
+                         const dealii::PETScWrappers::MPI::Vector &stiffness_x,
+                         dealii::PETScWrappers::MPI::Vector &result) const;
+    /// Solves with an eliminated matrix: @p b is copied and zeroed on the Dirichlet rows.
+    void solve_eliminated(IterationMatrixSolver &with, const dealii::PETScWrappers::MPI::Vector &b,
+                          dealii::PETScWrappers::MPI::Vector &x);
+    Mat eliminated_copy(double mass_factor, double stiffness_factor, bool eliminate, double &diagonal);
+
+    const LinearElastodynamicSystem system;
+    const std::string name;
+    const double gamma_, beta_, alpha_m_, alpha_f_;
+    const dealii::IndexSet owned;
+    MPI_Comm communicator;
+    std::unique_ptr<IterationMatrixSolver> solver, mass_solver;
+    bool symmetric_response = false;
+
+    Mat iteration = nullptr;        ///< S, Dirichlet rows and columns eliminated
+    Mat mass_eliminated = nullptr;  ///< M, Dirichlet rows and columns eliminated
+    Mat response_numerator = nullptr; ///< N, Dirichlet rows zero
+    double iteration_diagonal = 1, mass_diagonal = 1;
+    bool impulse_applied = false;
+
+    dealii::PETScWrappers::MPI::Vector a, force, force_new, q_predicted, v_predicted, a_free;
+    dealii::PETScWrappers::MPI::Vector impulse, impulsive_velocity, correction, rhs, work, work2, scratch;
+  };
+} // namespace percussion::TimeIntegration
+
+#endif

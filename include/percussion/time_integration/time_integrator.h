@@ -1,0 +1,96 @@
+#ifndef PERCUSSION_TIME_INTEGRATION_TIME_INTEGRATOR_H
+#define PERCUSSION_TIME_INTEGRATION_TIME_INTEGRATOR_H
+
+#include <deal.II/base/types.h>
+#include <deal.II/lac/petsc_vector.h>
+
+#include <percussion/core/iteration_matrix_solver.h>
+#include <percussion/time_integration/step_energy.h>
+
+#include <petscmat.h>
+
+#include <string>
+#include <vector>
+
+namespace percussion::TimeIntegration
+{
+  /**
+   * What the contact layer and the simulator need of a time-stepping scheme for
+   * M v' + C v + K q = F + H r whose step velocity is affine in the step's contact impulse:
+   *
+   *   v_{k+1} = v_free + 𝒯 (H p),
+   *
+   * with a constant linear operator 𝒯 (the "impulse response"): Ŵ⁻¹ for Moreau–Jean,
+   * S⁻¹((1−α_m)M + (1−α_f)h²(β−γ/2)K)M⁻¹ for the nonsmooth generalized-α family. A step is
+   *   1. compute_free_velocity(): v_free (no contact impulse);
+   *   2. apply_impulse(Hp, 𝒯Hp): optional, once per step;
+   *   3. finish_step(): q_{k+1}, the step's energy balance, the new state becomes current.
+   * The contact law sits between 1 and 2 (FrictionalContactStep), so every scheme shares it.
+   */
+  class TimeIntegrator
+  {
+  public:
+    virtual ~TimeIntegrator() = default;
+
+    /// Sets the initial state, assembles F(t_0) and factorises the scheme's matrices.
+    virtual void initialize(double start_time,
+                            const dealii::PETScWrappers::MPI::Vector &displacement,
+                            const dealii::PETScWrappers::MPI::Vector &velocity) = 0;
+    /// Step part 1: v_free for the step from t_k to t_{k+1}.
+    virtual void compute_free_velocity() = 0;
+    /// Step part 2: @p generalized_impulse = H p acts on the step, @p velocity_correction = 𝒯 H p.
+    virtual void apply_impulse(const dealii::PETScWrappers::MPI::Vector &generalized_impulse,
+                               const dealii::PETScWrappers::MPI::Vector &velocity_correction) = 0;
+    /// Step part 3: q_{k+1}, energy terms; the new state becomes current.
+    virtual void finish_step() = 0;
+    /// A whole step without contact.
+    void advance()
+    {
+      compute_free_velocity();
+      finish_step();
+    }
+
+    /**
+     * X = 𝒯 B for the columns of the dense matrix B (generalized impulses, zero on Dirichlet
+     * rows): the columns of Hᵀ𝒯H, the step's Delassus operator, come from BᵀX.
+     */
+    virtual void impulse_response(Mat B, Mat X) = 0;
+    /// Whether Hᵀ𝒯H is symmetric (then round-off asymmetry may be removed).
+    virtual bool impulse_response_is_symmetric() const = 0;
+    /**
+     * ω such that the step's contact work in its energy balance is u_{k+ω}ᵀp,
+     * u_{k+ω} = (1−ω)u_k + ω u_{k+1}: θ for Moreau–Jean (paper (56)), ½ for the generalized-α
+     * family (talk (71), (74)).
+     */
+    virtual double contact_work_weight() const = 0;
+    /// One line for the log, e.g. "Moreau-Jean theta = 0.5".
+    virtual std::string description() const = 0;
+
+    double time() const { return current_time; }
+    unsigned int step_number() const { return step; }
+    double time_step() const { return h; }
+    const dealii::PETScWrappers::MPI::Vector &displacement() const { return q; }
+    const dealii::PETScWrappers::MPI::Vector &velocity() const { return v; }
+    /// During a step (after compute_free_velocity): v_free, then v_{k+1} after apply_impulse.
+    const dealii::PETScWrappers::MPI::Vector &new_velocity() const { return v_new; }
+    /// Locally owned Dirichlet DoFs (an impulse never acts on them).
+    virtual const std::vector<dealii::types::global_dof_index> &constrained_dofs() const = 0;
+    /// The solver of the scheme's iteration matrix (Ŵ, or S for generalized-α).
+    virtual const IterationMatrixSolver &linear_solver() const = 0;
+    /// Energy terms of the last finished step (the initial energies before any step).
+    const StepEnergy &last_step_energy() const { return energy; }
+
+  protected:
+    explicit TimeIntegrator(double time_step)
+      : h(time_step)
+    {}
+
+    const double h;
+    double       start_time = 0, current_time = 0;
+    unsigned int step = 0;
+    dealii::PETScWrappers::MPI::Vector q, v, v_new;
+    StepEnergy   energy;
+  };
+} // namespace percussion::TimeIntegration
+
+#endif

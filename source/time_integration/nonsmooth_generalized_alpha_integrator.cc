@@ -1,0 +1,303 @@
+#include <percussion/core/exceptions.h>
+#include <percussion/core/petsc_check.h>
+#include <percussion/time_integration/nonsmooth_generalized_alpha_integrator.h>
+
+#include <cmath>
+#include <sstream>
+#include <string>
+
+namespace percussion::TimeIntegration
+{
+  using dealii::PETScWrappers::MPI::Vector;
+
+  namespace
+  {
+    Vec raw(const Vector &v) { return const_cast<Vec>(static_cast<const Vec &>(v)); }
+    Mat raw(const dealii::PETScWrappers::MPI::SparseMatrix &m)
+    {
+      return const_cast<dealii::PETScWrappers::MPI::SparseMatrix &>(m).petsc_matrix();
+    }
+  } // namespace
+
+  NonsmoothGeneralizedAlphaIntegrator::NonsmoothGeneralizedAlphaIntegrator(
+    const LinearElastodynamicSystem &system,
+    const TimeIntegrationParameters &time_parameters,
+    const LinearSolverParameters &solver_parameters,
+    const dealii::IndexSet &locally_owned_dofs,
+    MPI_Comm communicator)
+    : TimeIntegrator(time_parameters.time_step)
+    , system(system)
+    , name(time_parameters.scheme)
+    , gamma_(time_parameters.newmark_gamma())
+    , beta_(time_parameters.newmark_beta())
+    , alpha_m_(time_parameters.alpha_m())
+    , alpha_f_(time_parameters.alpha_f())
+    , owned(locally_owned_dofs)
+    , communicator(communicator)
+    , solver(std::make_unique<IterationMatrixSolver>(solver_parameters, communicator))
+    , mass_solver(std::make_unique<IterationMatrixSolver>(solver_parameters, communicator))
+  {
+    if (system.has_prescribed_motion)
+      throw InputError("The nonsmooth generalized-alpha schemes support fixed Dirichlet conditions only, "
+                       "not prescribed motion: use 'Time integration/Scheme' = Moreau-Jean Fremond.");
+    for (Vector *x : {&q, &v, &v_new, &a, &force, &force_new, &q_predicted, &v_predicted, &a_free, &impulse,
+                      &impulsive_velocity, &correction, &rhs, &work, &work2, &scratch})
+      x->reinit(owned, communicator);
+    // N = (1−α_m)M + (1−α_f)h²(β−γ/2)K is a multiple of M (and 𝒯 = S⁻¹NM⁻¹ symmetric) when β = γ/2.
+    symmetric_response = std::abs(beta_ - 0.5 * gamma_) <= 1e-14 * beta_;
+  }
+
+  NonsmoothGeneralizedAlphaIntegrator::~NonsmoothGeneralizedAlphaIntegrator()
+  {
+    for (Mat *m : {&iteration, &mass_eliminated, &response_numerator})
+      if (*m != nullptr)
+        MatDestroy(m);
+  }
+
+  Mat NonsmoothGeneralizedAlphaIntegrator::eliminated_copy(const double mass_factor, const double stiffness_factor,
+                                                           const bool eliminate, double &diagonal)
+  {
+    Mat result;
+    PERCUSSION_PETSC_CALL(MatDuplicate(raw(*system.mass), MAT_COPY_VALUES, &result));
+    PERCUSSION_PETSC_CALL(MatScale(result, mass_factor));
+    if (stiffness_factor != 0)
+      PERCUSSION_PETSC_CALL(MatAXPY(result, stiffness_factor, raw(*system.stiffness), SAME_NONZERO_PATTERN));
+    std::vector<PetscInt> rows(system.constrained_dofs.begin(), system.constrained_dofs.end());
+    if (eliminate)
+      {
+        // Symmetric elimination with a diagonal of the matrix's scale (pivoting undisturbed).
+        PERCUSSION_PETSC_CALL(MatGetDiagonal(result, raw(work)));
+        PERCUSSION_PETSC_CALL(VecNorm(raw(work), NORM_INFINITY, &diagonal));
+        PERCUSSION_PETSC_CALL(
+          MatZeroRowsColumns(result, static_cast<PetscInt>(rows.size()), rows.data(), diagonal, nullptr, nullptr));
+      }
+    else
+      PERCUSSION_PETSC_CALL(MatZeroRows(result, static_cast<PetscInt>(rows.size()), rows.data(), 0.0, nullptr, nullptr));
+    return result;
+  }
+
+  void NonsmoothGeneralizedAlphaIntegrator::damping_product(const Vector &mass_x, const Vector &stiffness_x,
+                                                            Vector &result) const
+  {
+    result.equ(system.rayleigh_alpha, mass_x);
+    result.add(system.rayleigh_beta, stiffness_x);
+  }
+
+  void NonsmoothGeneralizedAlphaIntegrator::solve_eliminated(IterationMatrixSolver &with, const Vector &b, Vector &x)
+  {
+    scratch = b;
+    const std::vector<double> zeros(system.constrained_dofs.size(), 0.0);
+    if (!zeros.empty())
+      scratch.set(system.constrained_dofs, zeros);
+    scratch.compress(dealii::VectorOperation::insert);
+    with.solve(scratch, x);
+  }
+
+  void NonsmoothGeneralizedAlphaIntegrator::initialize(const double start, const Vector &displacement,
+                                                       const Vector &velocity)
+  {
+    start_time = start;
+    current_time = start;
+    step = 0;
+    q = displacement;
+    v = velocity;
+    // Fixed Dirichlet DoFs stay at rest whatever the initial functions say there.
+    const std::vector<double> zeros(system.constrained_dofs.size(), 0.0);
+    if (!zeros.empty())
+      {
+        q.set(system.constrained_dofs, zeros);
+        v.set(system.constrained_dofs, zeros);
+      }
+    q.compress(dealii::VectorOperation::insert);
+    v.compress(dealii::VectorOperation::insert);
+    if (system.has_external_force)
+      system.assemble_external_force(current_time, force);
+    else
+      force = 0;
+
+    const double c_mass = (1 - alpha_m_) + (1 - alpha_f_) * h * gamma_ * system.rayleigh_alpha;
+    const double c_stiffness = (1 - alpha_f_) * (h * gamma_ * system.rayleigh_beta + h * h * beta_);
+    iteration = eliminated_copy(c_mass, c_stiffness, true, iteration_diagonal);
+    mass_eliminated = eliminated_copy(1.0, 0.0, true, mass_diagonal);
+    double unused = 0;
+    response_numerator = eliminated_copy(1 - alpha_m_, (1 - alpha_f_) * h * h * (beta_ - 0.5 * gamma_), false, unused);
+    solver->set_matrix(iteration, owned.size());
+    mass_solver->set_matrix(mass_eliminated, owned.size());
+
+    // a_0 = M⁻¹(f_0 − K q_0 − C v_0): the smooth acceleration at the start.
+    system.mass->vmult(work, v);
+    system.stiffness->vmult(work2, v);
+    damping_product(work, work2, rhs);
+    rhs *= -1.0;
+    system.stiffness->vmult(work, q);
+    rhs.add(-1.0, work);
+    if (system.has_external_force)
+      rhs.add(1.0, force);
+    a = 0;
+    solve_eliminated(*mass_solver, rhs, a);
+
+    energy = StepEnergy();
+    system.mass->vmult(work, v);
+    energy.kinetic_energy = 0.5 * (v * work);
+    system.stiffness->vmult(work, q);
+    energy.strain_energy = 0.5 * (q * work);
+    system.mass->vmult(work, a);
+    energy.algorithmic_energy = 0.25 * h * h * (2 * beta_ - gamma_) * (a * work);
+  }
+
+  void NonsmoothGeneralizedAlphaIntegrator::compute_free_velocity()
+  {
+    const double t_new = start_time + (step + 1) * h;
+    if (system.has_external_force && system.external_force_depends_on_time)
+      system.assemble_external_force(t_new, force_new);
+    else
+      force_new = force;
+
+    // Predictors: q̃ = q_k + h v_k + h²(½−β)a_k, ṽ = v_k + h(1−γ)a_k.
+    q_predicted = q;
+    q_predicted.add(h, v, h * h * (0.5 - beta_), a);
+    v_predicted = v;
+    v_predicted.add(h * (1 - gamma_), a);
+
+    // S a_free = (1−α_f)(f_{k+1} − K q̃ − C ṽ) + α_f(f_k − K q_k − C v_k) − α_m M a_k.
+    system.mass->vmult(work, v_predicted);
+    system.stiffness->vmult(work2, v_predicted);
+    damping_product(work, work2, rhs);
+    system.stiffness->vmult(work, q_predicted);
+    rhs.add(1.0, work);
+    if (system.has_external_force)
+      rhs.add(-1.0, force_new);
+    rhs *= -(1 - alpha_f_);
+    if (alpha_f_ != 0)
+      {
+        system.mass->vmult(work, v);
+        system.stiffness->vmult(work2, v);
+        damping_product(work, work2, correction);
+        system.stiffness->vmult(work, q);
+        correction.add(1.0, work);
+        if (system.has_external_force)
+          correction.add(-1.0, force);
+        rhs.add(-alpha_f_, correction);
+      }
+    if (alpha_m_ != 0)
+      {
+        system.mass->vmult(work, a);
+        rhs.add(-alpha_m_, work);
+      }
+    a_free = a; // initial guess for CG
+    solve_eliminated(*solver, rhs, a_free);
+    v_new = v_predicted;
+    v_new.add(h * gamma_, a_free);
+
+    impulse = 0;
+    impulsive_velocity = 0;
+    correction = 0;
+    impulse_applied = false;
+  }
+
+  void NonsmoothGeneralizedAlphaIntegrator::apply_impulse(const Vector &generalized_impulse,
+                                                          const Vector &velocity_correction)
+  {
+    // Δv^con = M⁻¹ H Λ (zero on Dirichlet DoFs, where the support takes the impulse).
+    work = 0;
+    solve_eliminated(*mass_solver, generalized_impulse, work);
+    impulsive_velocity.add(1.0, work);
+    impulse.add(1.0, scratch);
+    correction.add(1.0, velocity_correction);
+    v_new.add(1.0, velocity_correction);
+    impulse_applied = true;
+  }
+
+  void NonsmoothGeneralizedAlphaIntegrator::impulse_response(Mat B, Mat X)
+  {
+    // Y = M⁻¹B, Z = N Y, X = S⁻¹Z: two multiple-right-hand-side sweeps and a sparse-dense product.
+    Mat Y, Z;
+    PERCUSSION_PETSC_CALL(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &Y));
+    mass_solver->solve(B, Y);
+    PERCUSSION_PETSC_CALL(MatMatMult(response_numerator, Y, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &Z));
+    solver->solve(Z, X);
+    PERCUSSION_PETSC_CALL(MatDestroy(&Y));
+    PERCUSSION_PETSC_CALL(MatDestroy(&Z));
+  }
+
+  void NonsmoothGeneralizedAlphaIntegrator::finish_step()
+  {
+    // a_{k+1} = a_free + S⁻¹(−(1−α_f)(C + h/2 K)Δv^con) = a_free + (𝒯HΛ − Δv^con)/(hγ), from
+    // S − hγ(1−α_f)(C + h/2 K) = N; q_{k+1} = q̃ + h²β a_{k+1} + h/2 Δv^con.
+    Vector a_new(a_free);
+    if (impulse_applied)
+      {
+        a_new.add(1.0 / (h * gamma_), correction);
+        a_new.add(-1.0 / (h * gamma_), impulsive_velocity);
+      }
+    Vector q_new(q_predicted);
+    q_new.add(h * h * beta_, a_new);
+    if (impulse_applied)
+      q_new.add(0.5 * h, impulsive_velocity);
+
+    StepEnergy e;
+    Vector mass_v_new(v_new), stiffness_q_new(q_new), mass_a_new(a_new);
+    system.mass->vmult(mass_v_new, v_new);
+    system.stiffness->vmult(stiffness_q_new, q_new);
+    system.mass->vmult(mass_a_new, a_new);
+    e.kinetic_energy = 0.5 * (v_new * mass_v_new);
+    e.strain_energy = 0.5 * (q_new * stiffness_q_new);
+    const double c = 0.5 * h * h * (2 * beta_ - gamma_);
+    e.algorithmic_energy = 0.5 * c * (a_new * mass_a_new);
+    if (!std::isfinite(e.kinetic_energy) || !std::isfinite(e.strain_energy) || !std::isfinite(e.algorithmic_energy))
+      throw SolverError("The state became non-finite in the step from t = " + std::to_string(current_time) +
+                        " (step " + std::to_string(step + 1) + ").");
+
+    // Δq, Δa and the weighted velocity v_{k+ω}.
+    const bool newmark = alpha_m_ == 0 && alpha_f_ == 0;
+    const double omega = newmark ? gamma_ : 1 - alpha_f_;
+    Vector dq(q_new), da(a_new), v_omega(v);
+    dq.add(-1.0, q);
+    da.add(-1.0, a);
+    v_omega.sadd(1 - omega, omega, v_new);
+    system.stiffness->vmult(work, dq);
+    const double dq_K_dq = dq * work;
+    system.mass->vmult(work, da);
+    const double da_M_da = da * work;
+    const double dq_M_da = dq * work;
+
+    if (system.has_external_force)
+      {
+        work.equ(1 - omega, force);
+        work.add(omega, force_new);
+        e.external_work = dq * work;
+      }
+    system.mass->vmult(work, v_omega);
+    system.stiffness->vmult(work2, v_omega);
+    damping_product(work, work2, rhs);
+    e.damping_work = -(dq * rhs);
+    e.numerical_dissipation = (omega - 0.5) * dq_K_dq + c * (gamma_ - 0.5) * da_M_da -
+                              (newmark ? 0.0 : (gamma_ - 1 + alpha_m_) * dq_M_da);
+    if (impulse_applied)
+      {
+        work.equ(0.5, v);
+        work.add(0.5, v_new);
+        e.contact_work = work * impulse;
+      }
+
+    const double energy_old = energy.kinetic_energy + energy.strain_energy + energy.algorithmic_energy;
+    e.residual = (e.kinetic_energy + e.strain_energy + e.algorithmic_energy - energy_old) -
+                 (e.external_work + e.damping_work - e.numerical_dissipation + e.contact_work);
+    energy = e;
+
+    dealii::PETScWrappers::swap(q, q_new);
+    dealii::PETScWrappers::swap(v, v_new);
+    dealii::PETScWrappers::swap(a, a_new);
+    dealii::PETScWrappers::swap(force, force_new);
+    ++step;
+    current_time = start_time + step * h;
+  }
+
+  std::string NonsmoothGeneralizedAlphaIntegrator::description() const
+  {
+    std::ostringstream s;
+    s << name << " (gamma = " << gamma_ << ", beta = " << beta_ << ", alpha_m = " << alpha_m_
+      << ", alpha_f = " << alpha_f_ << ")";
+    return s.str();
+  }
+} // namespace percussion::TimeIntegration
