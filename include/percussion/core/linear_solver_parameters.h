@@ -28,7 +28,8 @@ namespace percussion
     unsigned int direct_solver_dof_limit = 150000;
     /// Factorisation package of the direct path: "mumps", "petsc" (one rank only) or "auto".
     std::string direct_package = "auto";
-    /// "auto" uses PETSc's own Cholesky on one rank up to this number of DoFs, MUMPS above.
+    /// "auto" uses PETSc's own Cholesky on one rank up to this number of DoFs, MUMPS above
+    /// (0 in the parameter file: chosen by dimension when the run's parameters are read).
     unsigned int native_cholesky_dof_limit = 20000;
 
     static void declare_parameters(dealii::ParameterHandler &prm);
