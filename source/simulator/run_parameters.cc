@@ -51,10 +51,6 @@ namespace percussion
 
     if (time.is_generalized_alpha())
       {
-        if (!body.prescribed_boundaries.empty())
-          throw InputError("Parameter 'Time integration/Scheme' = " + time.scheme +
-                           " supports fixed Dirichlet conditions only; the body has prescribed-motion "
-                           "boundaries (use Moreau-Jean Fremond or Moreau-Jean standard).");
         const double g = time.newmark_gamma(), b = time.newmark_beta();
         if (!(g >= 0.5 - 1e-14 && 2 * b >= g - 1e-14))
           warnings.push_back("the nonsmooth Newmark parameters gamma = " + std::to_string(g) + ", beta = " +

@@ -37,11 +37,9 @@ namespace percussion::TimeIntegration
     , solver(std::make_unique<IterationMatrixSolver>(solver_parameters, communicator))
     , mass_solver(std::make_unique<IterationMatrixSolver>(solver_parameters, communicator))
   {
-    if (system.has_prescribed_motion)
-      throw InputError("The nonsmooth generalized-alpha schemes support fixed Dirichlet conditions only, "
-                       "not prescribed motion: use 'Time integration/Scheme' = Moreau-Jean Fremond.");
     for (Vector *x : {&q, &v, &v_new, &a, &force, &force_new, &q_predicted, &v_predicted, &a_free, &impulse,
-                      &impulsive_velocity, &correction, &rhs, &work, &work2, &scratch})
+                      &impulsive_velocity, &correction, &rhs, &work, &work2, &scratch, &reaction, &reaction_new,
+                      &prescribed_acceleration})
       x->reinit(owned, communicator);
     // N = (1−α_m)M + (1−α_f)h²(β−γ/2)K is a multiple of M (and 𝒯 = S⁻¹NM⁻¹ symmetric) when β = γ/2.
     symmetric_response = std::abs(beta_ - 0.5 * gamma_) <= 1e-14 * beta_;
@@ -49,31 +47,36 @@ namespace percussion::TimeIntegration
 
   NonsmoothGeneralizedAlphaIntegrator::~NonsmoothGeneralizedAlphaIntegrator()
   {
-    for (Mat *m : {&iteration, &mass_eliminated, &response_numerator})
+    for (Mat *m : {&iteration, &iteration_full, &mass_eliminated, &response_numerator})
       if (*m != nullptr)
         MatDestroy(m);
   }
 
-  Mat NonsmoothGeneralizedAlphaIntegrator::eliminated_copy(const double mass_factor, const double stiffness_factor,
-                                                           const bool eliminate, double &diagonal)
+  Mat NonsmoothGeneralizedAlphaIntegrator::scaled_sum(const double mass_factor, const double stiffness_factor) const
   {
     Mat result;
     PERCUSSION_PETSC_CALL(MatDuplicate(raw(*system.mass), MAT_COPY_VALUES, &result));
     PERCUSSION_PETSC_CALL(MatScale(result, mass_factor));
     if (stiffness_factor != 0)
       PERCUSSION_PETSC_CALL(MatAXPY(result, stiffness_factor, raw(*system.stiffness), SAME_NONZERO_PATTERN));
-    std::vector<PetscInt> rows(system.constrained_dofs.begin(), system.constrained_dofs.end());
-    if (eliminate)
-      {
-        // Symmetric elimination with a diagonal of the matrix's scale (pivoting undisturbed).
-        PERCUSSION_PETSC_CALL(MatGetDiagonal(result, raw(work)));
-        PERCUSSION_PETSC_CALL(VecNorm(raw(work), NORM_INFINITY, &diagonal));
-        PERCUSSION_PETSC_CALL(
-          MatZeroRowsColumns(result, static_cast<PetscInt>(rows.size()), rows.data(), diagonal, nullptr, nullptr));
-      }
-    else
-      PERCUSSION_PETSC_CALL(MatZeroRows(result, static_cast<PetscInt>(rows.size()), rows.data(), 0.0, nullptr, nullptr));
     return result;
+  }
+
+  double NonsmoothGeneralizedAlphaIntegrator::eliminate_dirichlet(Mat matrix, const bool columns_too)
+  {
+    std::vector<PetscInt> rows(system.constrained_dofs.begin(), system.constrained_dofs.end());
+    if (!columns_too)
+      {
+        PERCUSSION_PETSC_CALL(MatZeroRows(matrix, static_cast<PetscInt>(rows.size()), rows.data(), 0.0, nullptr, nullptr));
+        return 0;
+      }
+    // Symmetric elimination with a diagonal of the matrix's scale (pivoting undisturbed).
+    double diagonal = 1;
+    PERCUSSION_PETSC_CALL(MatGetDiagonal(matrix, raw(work)));
+    PERCUSSION_PETSC_CALL(VecNorm(raw(work), NORM_INFINITY, &diagonal));
+    PERCUSSION_PETSC_CALL(
+      MatZeroRowsColumns(matrix, static_cast<PetscInt>(rows.size()), rows.data(), diagonal, nullptr, nullptr));
+    return diagonal;
   }
 
   void NonsmoothGeneralizedAlphaIntegrator::damping_product(const Vector &mass_x, const Vector &stiffness_x,
@@ -81,6 +84,17 @@ namespace percussion::TimeIntegration
   {
     result.equ(system.rayleigh_alpha, mass_x);
     result.add(system.rayleigh_beta, stiffness_x);
+  }
+
+  void NonsmoothGeneralizedAlphaIntegrator::constrained_part(const Vector &x, Vector &result) const
+  {
+    const auto &dofs = system.constrained_dofs;
+    std::vector<double> values(dofs.size());
+    x.extract_subvector_to(dofs, values);
+    result = 0;
+    if (!dofs.empty())
+      result.set(dofs, values);
+    result.compress(dealii::VectorOperation::insert);
   }
 
   void NonsmoothGeneralizedAlphaIntegrator::solve_eliminated(IterationMatrixSolver &with, const Vector &b, Vector &x)
@@ -101,15 +115,7 @@ namespace percussion::TimeIntegration
     step = 0;
     q = displacement;
     v = velocity;
-    // Fixed Dirichlet DoFs stay at rest whatever the initial functions say there.
-    const std::vector<double> zeros(system.constrained_dofs.size(), 0.0);
-    if (!zeros.empty())
-      {
-        q.set(system.constrained_dofs, zeros);
-        v.set(system.constrained_dofs, zeros);
-      }
-    q.compress(dealii::VectorOperation::insert);
-    v.compress(dealii::VectorOperation::insert);
+    // (The body's initial conditions already hold q = g(t_0) on Dirichlet DoFs and v = 0 on fixed ones.)
     if (system.has_external_force)
       system.assemble_external_force(current_time, force);
     else
@@ -117,10 +123,14 @@ namespace percussion::TimeIntegration
 
     const double c_mass = (1 - alpha_m_) + (1 - alpha_f_) * h * gamma_ * system.rayleigh_alpha;
     const double c_stiffness = (1 - alpha_f_) * (h * gamma_ * system.rayleigh_beta + h * h * beta_);
-    iteration = eliminated_copy(c_mass, c_stiffness, true, iteration_diagonal);
-    mass_eliminated = eliminated_copy(1.0, 0.0, true, mass_diagonal);
-    double unused = 0;
-    response_numerator = eliminated_copy(1 - alpha_m_, (1 - alpha_f_) * h * h * (beta_ - 0.5 * gamma_), false, unused);
+    iteration = scaled_sum(c_mass, c_stiffness);
+    if (system.has_prescribed_motion)
+      PERCUSSION_PETSC_CALL(MatDuplicate(iteration, MAT_COPY_VALUES, &iteration_full));
+    iteration_diagonal = eliminate_dirichlet(iteration, true);
+    mass_eliminated = scaled_sum(1.0, 0.0);
+    eliminate_dirichlet(mass_eliminated, true);
+    response_numerator = scaled_sum(1 - alpha_m_, (1 - alpha_f_) * h * h * (beta_ - 0.5 * gamma_));
+    eliminate_dirichlet(response_numerator, false);
     solver->set_matrix(iteration, owned.size());
     mass_solver->set_matrix(mass_eliminated, owned.size());
 
@@ -135,6 +145,13 @@ namespace percussion::TimeIntegration
       rhs.add(1.0, force);
     a = 0;
     solve_eliminated(*mass_solver, rhs, a);
+    // On prescribed DoFs a_0 = 0 (g'' is not known); the reaction there closes M a_0 = F_0 + R_0.
+    if (system.has_prescribed_motion)
+      {
+        system.mass->vmult(work, a);
+        work.add(-1.0, rhs);
+        constrained_part(work, reaction);
+      }
 
     energy = StepEnergy();
     system.mass->vmult(work, v);
@@ -185,7 +202,31 @@ namespace percussion::TimeIntegration
         rhs.add(-alpha_m_, work);
       }
     a_free = a; // initial guess for CG
-    solve_eliminated(*solver, rhs, a_free);
+    if (system.has_prescribed_motion)
+      {
+        // Prescribed DoFs: a_{k+1} such that q_{k+1} = q̃ + h²β a_{k+1} = g(t_{k+1}) (no impulse
+        // acts there); the known values are lifted to the right-hand side of the free rows.
+        const auto &dofs = system.constrained_dofs;
+        std::vector<double> g(dofs.size()), q_c(dofs.size()), a_c(dofs.size());
+        system.prescribed_displacement(t_new, g);
+        q_predicted.extract_subvector_to(dofs, q_c);
+        for (std::size_t i = 0; i < dofs.size(); ++i)
+          a_c[i] = (g[i] - q_c[i]) / (h * h * beta_);
+        prescribed_acceleration = 0;
+        if (!dofs.empty())
+          prescribed_acceleration.set(dofs, a_c);
+        prescribed_acceleration.compress(dealii::VectorOperation::insert);
+        PERCUSSION_PETSC_CALL(MatMult(iteration_full, raw(prescribed_acceleration), raw(work)));
+        rhs.add(-1.0, work);
+        for (double &x : a_c)
+          x *= iteration_diagonal;
+        if (!dofs.empty())
+          rhs.set(dofs, a_c);
+        rhs.compress(dealii::VectorOperation::insert);
+        solver->solve(rhs, a_free);
+      }
+    else
+      solve_eliminated(*solver, rhs, a_free);
     v_new = v_predicted;
     v_new.add(h * gamma_, a_free);
 
@@ -271,6 +312,41 @@ namespace percussion::TimeIntegration
     system.stiffness->vmult(work2, v_omega);
     damping_product(work, work2, rhs);
     e.damping_work = -(dq * rhs);
+    if (system.has_prescribed_motion)
+      {
+        // Support reactions R_{k+1} = M ã − F_{k+1−α_f} on the Dirichlet rows; their work in the
+        // identity is Δqᵀ R_{k+ω} (R_{k+γ} for Newmark, from M a_{k+γ} = F_{k+γ} + R_{k+γ}).
+        system.mass->vmult(work, a_new);
+        work *= 1 - alpha_m_;
+        if (alpha_m_ != 0)
+          {
+            system.mass->vmult(work2, a);
+            work.add(alpha_m_, work2);
+          }
+        // − F_{k+1−α_f} = (1−α_f)(K q_{k+1} + C v_{k+1} − f_{k+1}) + α_f(K q_k + C v_k − f_k)
+        system.mass->vmult(work2, v_new);
+        system.stiffness->vmult(scratch, v_new);
+        damping_product(work2, scratch, rhs);
+        rhs.add(1.0, stiffness_q_new);
+        if (system.has_external_force)
+          rhs.add(-1.0, force_new);
+        work.add(1 - alpha_f_, rhs);
+        if (alpha_f_ != 0)
+          {
+            system.mass->vmult(work2, v);
+            system.stiffness->vmult(scratch, v);
+            damping_product(work2, scratch, rhs);
+            system.stiffness->vmult(work2, q);
+            rhs.add(1.0, work2);
+            if (system.has_external_force)
+              rhs.add(-1.0, force);
+            work.add(alpha_f_, rhs);
+          }
+        constrained_part(work, reaction_new);
+        rhs.equ(newmark ? 1 - omega : 0.0, reaction);
+        rhs.add(newmark ? omega : 1.0, reaction_new);
+        e.external_work += dq * rhs;
+      }
     e.numerical_dissipation = (omega - 0.5) * dq_K_dq + c * (gamma_ - 0.5) * da_M_da -
                               (newmark ? 0.0 : (gamma_ - 1 + alpha_m_) * dq_M_da);
     if (impulse_applied)
@@ -288,6 +364,8 @@ namespace percussion::TimeIntegration
     dealii::PETScWrappers::swap(q, q_new);
     dealii::PETScWrappers::swap(v, v_new);
     dealii::PETScWrappers::swap(a, a_new);
+    if (system.has_prescribed_motion)
+      dealii::PETScWrappers::swap(reaction, reaction_new);
     dealii::PETScWrappers::swap(force, force_new);
     ++step;
     current_time = start_time + step * h;

@@ -55,8 +55,7 @@ namespace percussion::TimeIntegration
                       "Newmark beta), 'nonsmooth HHT' (HHT alpha) and 'nonsmooth generalized-alpha' "
                       "(Spectral radius): the smooth part of the dynamics collocated and second-order "
                       "accurate, the impulsive part first order, with the velocity-level Newton impact "
-                      "law and Coulomb friction on U_{k+1} (talk eq. (52), (81)). Fixed Dirichlet "
-                      "conditions only.");
+                      "law and Coulomb friction on U_{k+1} (talk eq. (52), (81)).");
     prm.declare_entry("Theta", "0.5", Double(),
                       "theta in [0, 1]: 1/2 conserves the energy of the smooth dynamics, > 1/2 "
                       "dissipates it (numerical damping), < 1/2 creates energy.");

@@ -1,6 +1,6 @@
 // Requirement: a run on 2 MPI ranks reproduces the serial statistics to round-off (1D, 2D and 3D,
-// with loads, damping and prescribed motion). Every rank runs the serial reference on
-// MPI_COMM_SELF, then all ranks run the same problem together.
+// with loads, damping and prescribed motion; Moreau–Jean and the generalized-α family). Every rank
+// runs the serial reference on MPI_COMM_SELF, then all ranks run the same problem together.
 #define BOOST_TEST_MODULE mpi_consistency
 #include "../mpi_test_fixture.h"
 #include "simulation_helpers.h"
@@ -11,7 +11,7 @@ using percussion::testing::run_simulation;
 
 namespace
 {
-  std::string problem(const unsigned int dim)
+  std::string problem(const unsigned int dim, const std::string &scheme = "Moreau-Jean Fremond")
   {
     std::ostringstream text;
     text << "set Dimension = " << dim << "\n"
@@ -26,16 +26,17 @@ namespace
          << "\nend\n"
          << "subsection Initial conditions\n set Velocity = "
          << (dim == 1 ? "x" : dim == 2 ? "x; 0.1*x" : "x; 0.1*x; -0.1*x") << "\nend\n"
-         << "subsection Time integration\n set Theta = 0.6\n set Time step = 0.002\n set End time = 0.2\nend\n";
+         << "subsection Time integration\n set Scheme = " << scheme << "\n set Theta = 0.6\n set Time step = 0.002\n set End time = 0.2\nend\n";
     return text.str();
   }
 
   template <int dim>
-  void compare()
+  void compare(const std::string &scheme = "Moreau-Jean Fremond")
   {
     const unsigned int rank = dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD);
-    const auto serial = run_simulation<dim>(problem(dim), "mpi_serial_" + std::to_string(rank), MPI_COMM_SELF);
-    const auto parallel = run_simulation<dim>(problem(dim), "mpi_parallel", MPI_COMM_WORLD);
+    const auto serial =
+      run_simulation<dim>(problem(dim, scheme), "mpi_serial_" + std::to_string(rank), MPI_COMM_SELF);
+    const auto parallel = run_simulation<dim>(problem(dim, scheme), "mpi_parallel", MPI_COMM_WORLD);
     const auto &a = serial->statistics();
     const auto &b = parallel->statistics();
     BOOST_REQUIRE_EQUAL(a.n_rows(), b.n_rows());
@@ -45,7 +46,7 @@ namespace
         scale = std::max(scale, std::abs(x));
     double worst = 0;
     for (const std::string name : {"kinetic_energy", "strain_energy", "total_energy", "external_work", "damping_work",
-                                   "numerical_dissipation", "energy_balance_residual"})
+                                   "numerical_dissipation", "energy_balance_residual", "algorithmic_energy"})
       {
         const auto x = a.column(name), y = b.column(name);
         for (std::size_t k = 0; k < x.size(); ++k)
@@ -61,3 +62,5 @@ namespace
 BOOST_AUTO_TEST_CASE(one_dimension) { compare<1>(); }
 BOOST_AUTO_TEST_CASE(two_dimensions) { compare<2>(); }
 BOOST_AUTO_TEST_CASE(three_dimensions) { compare<3>(); }
+BOOST_AUTO_TEST_CASE(generalized_alpha_two_dimensions) { compare<2>("nonsmooth generalized-alpha"); }
+BOOST_AUTO_TEST_CASE(hht_three_dimensions) { compare<3>("nonsmooth HHT"); }

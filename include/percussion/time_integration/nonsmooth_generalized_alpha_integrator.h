@@ -43,7 +43,9 @@ namespace percussion::TimeIntegration
    *   D = (ω − ½)‖Δq‖²_K + (h²/2)(2β−γ)(γ − ½)‖Δa‖²_M − (γ − 1 + α_m) ΔqᵀMΔa·[α_m, α_f ≠ 0],
    * ω = γ for Newmark (then D is talk (74): ≥ 0 for 2β ≥ γ ≥ ½) and ω = 1 − α_f otherwise. The
    * identity holds to round-off for any solution of the step: its residual is the audit's check.
-   * Dirichlet DoFs must be fixed (q = v = a = 0 there).
+   * Prescribed Dirichlet DoFs get a_{k+1} from q_{k+1} = g(t_{k+1}); the work of their support
+   * reactions R = M ã − F_{k+1−α_f} (rows of the Dirichlet DoFs) enters W_ext as
+   * Δqᵀ R_{k+ω}.
    */
   class NonsmoothGeneralizedAlphaIntegrator : public TimeIntegrator
   {
@@ -92,7 +94,10 @@ namespace percussion::TimeIntegration
     /// Solves with an eliminated matrix: @p b is copied and zeroed on the Dirichlet rows.
     void solve_eliminated(IterationMatrixSolver &with, const dealii::PETScWrappers::MPI::Vector &b,
                           dealii::PETScWrappers::MPI::Vector &x);
-    Mat eliminated_copy(double mass_factor, double stiffness_factor, bool eliminate, double &diagonal);
+    /// A new matrix mass_factor·M + stiffness_factor·K.
+    Mat scaled_sum(double mass_factor, double stiffness_factor) const;
+    /// Zeroes the Dirichlet rows (and columns, then with a diagonal of the matrix's scale, returned).
+    double eliminate_dirichlet(Mat matrix, bool columns_too);
 
     const LinearElastodynamicSystem system;
     const std::string name;
@@ -102,14 +107,20 @@ namespace percussion::TimeIntegration
     std::unique_ptr<IterationMatrixSolver> solver, mass_solver;
     bool symmetric_response = false;
 
+    /// The entries of @p x on the Dirichlet DoFs, zero elsewhere.
+    void constrained_part(const dealii::PETScWrappers::MPI::Vector &x, dealii::PETScWrappers::MPI::Vector &result) const;
+
     Mat iteration = nullptr;        ///< S, Dirichlet rows and columns eliminated
+    Mat iteration_full = nullptr;   ///< S unmodified, kept only for prescribed motion
     Mat mass_eliminated = nullptr;  ///< M, Dirichlet rows and columns eliminated
     Mat response_numerator = nullptr; ///< N, Dirichlet rows zero
-    double iteration_diagonal = 1, mass_diagonal = 1;
+    double iteration_diagonal = 1;
     bool impulse_applied = false;
 
     dealii::PETScWrappers::MPI::Vector a, force, force_new, q_predicted, v_predicted, a_free;
     dealii::PETScWrappers::MPI::Vector impulse, impulsive_velocity, correction, rhs, work, work2, scratch;
+    /// Support reactions of prescribed DoFs at t_k and t_{k+1}; the prescribed a_{k+1}.
+    dealii::PETScWrappers::MPI::Vector reaction, reaction_new, prescribed_acceleration;
   };
 } // namespace percussion::TimeIntegration
 
