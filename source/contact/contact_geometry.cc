@@ -2,6 +2,7 @@
 #include <percussion/core/exceptions.h>
 
 #include <deal.II/base/mpi.h>
+#include <deal.II/dofs/dof_tools.h>
 #include <deal.II/lac/dynamic_sparsity_pattern.h>
 #include <deal.II/lac/sparsity_tools.h>
 
@@ -43,6 +44,24 @@ namespace percussion
         }
       master_nodes.assign(this->parameters.pairs.size(), {});
       collect_slave_nodes();
+      // Slave nodes are owned DoFs (collect_slave_nodes()): only master surfaces and master ends
+      // read DoFs that may belong to another rank.
+      for (const PairParameters &pair : this->parameters.pairs)
+        needs_ghosts = needs_ghosts || pair.type == PairType::body;
+      if (needs_ghosts)
+        dealii::DoFTools::extract_locally_relevant_dofs(dof_handler, relevant_dofs);
+    }
+
+    template <int dim>
+    const dealii::PETScWrappers::MPI::Vector &
+    ContactGeometry<dim>::with_needed_ghosts(const dealii::PETScWrappers::MPI::Vector &displacement)
+    {
+      if (!needs_ghosts || displacement.has_ghost_elements())
+        return displacement;
+      if (ghosted_displacement.size() != displacement.size())
+        ghosted_displacement.reinit(dof_handler->locally_owned_dofs(), relevant_dofs, communicator);
+      ghosted_displacement = displacement;
+      return ghosted_displacement;
     }
 
     template <int dim>
@@ -215,9 +234,10 @@ namespace percussion
     }
 
     template <int dim>
-    void ContactGeometry<dim>::update(const dealii::PETScWrappers::MPI::Vector &ghosted_displacement,
+    void ContactGeometry<dim>::update(const dealii::PETScWrappers::MPI::Vector &displacement,
                                       const double                              time)
     {
+      const dealii::PETScWrappers::MPI::Vector &ghosted_displacement = with_needed_ghosts(displacement);
       if constexpr (dim == 1)
         collect_master_nodes(ghosted_displacement);
       else
@@ -304,8 +324,17 @@ namespace percussion
         new_points[i].global_index = first_point + i;
       points = std::move(new_points);
 
-      owned_columns = dealii::IndexSet(dim * n_points_global);
-      owned_columns.add_range(dim * first_point, dim * (first_point + n_owned));
+      // The counts are known on every rank, so this decision (and the collective reallocation
+      // below) is the same everywhere. With a fixed set of candidates nothing is reallocated.
+      const bool columns_changed = counts != previous_counts;
+      if (columns_changed)
+        {
+          owned_columns = dealii::IndexSet(dim * n_points_global);
+          owned_columns.add_range(dim * first_point, dim * (first_point + n_owned));
+          w.reinit(owned_columns, communicator);
+          local_velocity_storage.reinit(owned_columns, communicator);
+          previous_counts = counts;
+        }
 
       std::vector<Entry> entries;
       for (const ContactPoint<dim> &point : points)
@@ -320,19 +349,34 @@ namespace percussion
                     {point.master_dofs[b][c], column, -point.master_weights[b] * point.frame.vectors[k][c]});
               }
           }
-      const bool changed_here = !initialized || !(entries == previous_entries);
-      h_changed = dealii::Utilities::MPI::logical_or(changed_here, communicator);
+      std::vector<double> w_values(dim * points.size(), 0.);
+      for (unsigned int i = 0; i < points.size(); ++i)
+        if (points[i].obstacle_velocity.norm() != 0.)
+          for (unsigned int k = 0; k < dim; ++k)
+            w_values[dim * i + k] = -(points[i].frame.vectors[k] * points[i].obstacle_velocity);
+
+      // Whether H and w changed on some rank, in one reduction: writing w is collective too
+      // (compress), and for fixed obstacles neither changes after the first call.
+      const bool h_changed_here = !initialized || !(entries == previous_entries);
+      const bool w_changed_here = columns_changed || w_values != previous_w_values;
+      unsigned int changed[2] = {h_changed_here ? 1u : 0u, w_changed_here ? 1u : 0u};
+      dealii::Utilities::MPI::max(dealii::ArrayView<const unsigned int>(changed, 2), communicator,
+                                  dealii::ArrayView<unsigned int>(changed, 2));
+      h_changed = changed[0] != 0;
       if (h_changed)
         assemble_operator(entries);
       previous_entries = std::move(entries);
       initialized      = true;
 
-      w.reinit(owned_columns, communicator);
-      for (const ContactPoint<dim> &point : points)
-        if (point.obstacle_velocity.norm() != 0.)
-          for (unsigned int k = 0; k < dim; ++k)
-            w(dim * point.global_index + k) = -(point.frame.vectors[k] * point.obstacle_velocity);
-      w.compress(dealii::VectorOperation::insert);
+      if (changed[1] != 0)
+        {
+          std::vector<dealii::types::global_dof_index> indices(w_values.size());
+          for (unsigned int i = 0; i < indices.size(); ++i)
+            indices[i] = dim * first_point + i;
+          w.set(indices, w_values);
+          w.compress(dealii::VectorOperation::insert);
+          previous_w_values = std::move(w_values);
+        }
       n_active_global = 0;
     }
 
@@ -356,6 +400,8 @@ namespace percussion
       for (const Entry &e : entries)
         pattern.add(e.row, e.column);
       dealii::SparsityTools::distribute_sparsity_pattern(pattern, owned_rows, communicator, touched_rows);
+      // A new PETSc matrix each time (users such as the contact step recognise a reassembled H
+      // by its object id).
       H.reinit(owned_rows, owned_columns, pattern, communicator);
       for (const Entry &e : entries)
         H.add(e.row, e.column, e.value);
@@ -375,6 +421,17 @@ namespace percussion
       reinit_local_vector(u);
       H.Tvmult(u, v);
       u += w;
+    }
+
+    template <int dim>
+    const dealii::PETScWrappers::MPI::Vector &
+    ContactGeometry<dim>::local_velocity(const dealii::PETScWrappers::MPI::Vector &v)
+    {
+      // The storage has the column partition since the last update() (reallocated there when it
+      // changes).
+      H.Tvmult(local_velocity_storage, v);
+      local_velocity_storage += w;
+      return local_velocity_storage;
     }
 
     template <int dim>

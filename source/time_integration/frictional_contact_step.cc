@@ -16,6 +16,33 @@ namespace percussion::TimeIntegration
   namespace
   {
     Vec raw(const Vector &v) { return const_cast<Vec>(static_cast<const Vec &>(v)); }
+
+    /**
+     * The ranks' @p local records one after another in rank order into @p all; returns where
+     * this rank's start. The records are plain doubles: deal.II's all_gather() serialises and
+     * compresses each rank's vector, which cost more than all the rest of a 1D contact step.
+     * On one rank there is nothing to exchange.
+     */
+    std::size_t all_gather_records(const std::vector<double> &local, std::vector<double> &all, MPI_Comm communicator)
+    {
+      const unsigned int n_ranks = dealii::Utilities::MPI::n_mpi_processes(communicator);
+      if (n_ranks == 1)
+        {
+          all = local;
+          return 0;
+        }
+      const int n_local = static_cast<int>(local.size());
+      std::vector<int> counts(n_ranks), offsets(n_ranks, 0);
+      int ierr = MPI_Allgather(&n_local, 1, MPI_INT, counts.data(), 1, MPI_INT, communicator);
+      AssertThrowMPI(ierr);
+      for (unsigned int r = 1; r < n_ranks; ++r)
+        offsets[r] = offsets[r - 1] + counts[r - 1];
+      all.resize(static_cast<std::size_t>(offsets.back()) + counts.back());
+      ierr = MPI_Allgatherv(local.data(), n_local, MPI_DOUBLE, all.data(), counts.data(), offsets.data(), MPI_DOUBLE,
+                            communicator);
+      AssertThrowMPI(ierr);
+      return offsets[dealii::Utilities::MPI::this_mpi_process(communicator)];
+    }
   } // namespace
 
   /// The active contacts of all ranks, sorted by point index; per contact its data and velocities.
@@ -45,6 +72,8 @@ namespace percussion::TimeIntegration
       MatDestroy(&B);
     if (X != nullptr)
       MatDestroy(&X);
+    if (p_columns != nullptr)
+      VecDestroy(&p_columns);
   }
 
   void FrictionalContactStep::compute_delassus_columns(TimeIntegrator &integrator,
@@ -55,10 +84,13 @@ namespace percussion::TimeIntegration
       MatDestroy(&B);
     if (X != nullptr)
       MatDestroy(&X);
+    if (p_columns != nullptr)
+      VecDestroy(&p_columns);
     cached_points = column_points;
-    cached_position.clear();
+    cached_position.assign(cached_points.empty() ? 0 : *std::max_element(cached_points.begin(), cached_points.end()) + 1,
+                           -1);
     for (unsigned int i = 0; i < cached_points.size(); ++i)
-      cached_position[cached_points[i]] = i;
+      cached_position[cached_points[i]] = static_cast<int>(i);
     const PetscInt n_columns = dim * cached_points.size();
 
     Mat h = const_cast<dealii::PETScWrappers::MPI::SparseMatrix &>(H).petsc_matrix();
@@ -68,6 +100,7 @@ namespace percussion::TimeIntegration
     const PetscInt n_local = row_end - row_begin;
     PERCUSSION_PETSC_CALL(MatCreateDense(communicator, n_local, PETSC_DECIDE, n_rows, n_columns, nullptr, &B));
     PERCUSSION_PETSC_CALL(MatCreateDense(communicator, n_local, PETSC_DECIDE, n_rows, n_columns, nullptr, &X));
+    PERCUSSION_PETSC_CALL(MatCreateVecs(X, &p_columns, nullptr));
 
     // B = H restricted to the cached columns, with the Dirichlet rows zero (an impulse does not act
     // on a prescribed DoF: the support takes it). Remember the entries for W_c = BᵀX.
@@ -88,10 +121,10 @@ namespace percussion::TimeIntegration
         PERCUSSION_PETSC_CALL(MatGetRow(h, r, &n, &columns, &values));
         for (PetscInt k = 0; k < n; ++k)
           {
-            const auto it = cached_position.find(columns[k] / dim);
-            if (it == cached_position.end() || values[k] == 0.0)
+            const int block = cached_block(columns[k] / dim);
+            if (block < 0 || values[k] == 0.0)
               continue;
-            const PetscInt j = dim * it->second + columns[k] % dim;
+            const PetscInt j = dim * block + columns[k] % dim;
             entries.push_back({r - row_begin, j, values[k]});
           }
         PERCUSSION_PETSC_CALL(MatRestoreRow(h, r, &n, &columns, &values));
@@ -147,10 +180,10 @@ namespace percussion::TimeIntegration
     const double factor = law == ContactLaw::fremond ? theta : 1.0;
     for (unsigned int a = 0; a < n; ++a)
       {
-        const unsigned int pa = cached_position.at(active.point[a]);
+        const unsigned int pa = cached_block(active.point[a]);
         for (unsigned int b = 0; b < n; ++b)
           {
-            const unsigned int pb = cached_position.at(active.point[b]);
+            const unsigned int pb = cached_block(active.point[b]);
             for (unsigned int i = 0; i < d; ++i)
               for (unsigned int j = 0; j < d; ++j)
                 problem.W_dense(ld * a + i, ld * b + j) = factor * delassus[(d * pa + i) * n_cached + d * pb + j];
@@ -190,7 +223,18 @@ namespace percussion::TimeIntegration
     result.impulse.assign(d * points.size(), 0.0);
     result.velocity.assign(d * points.size(), 0.0);
     result.dissipated_energy.assign(points.size(), 0.0);
-    if (operator_changed)
+    // H may also have been reassembled at a step without an active contact, where solve() is not
+    // called. ContactGeometry builds a new PETSc matrix whenever it reassembles H (on every rank
+    // at once), so a new object id means that the cached columns and u_free's partition are stale.
+    bool new_operator = operator_changed;
+    {
+      PetscObjectId id;
+      PERCUSSION_PETSC_CALL(PetscObjectGetId(
+        reinterpret_cast<PetscObject>(const_cast<dealii::PETScWrappers::MPI::SparseMatrix &>(H).petsc_matrix()), &id));
+      new_operator = new_operator || id != operator_id;
+      operator_id = id;
+    }
+    if (new_operator)
       cache_valid = false;
     struct RememberChange
     {
@@ -199,8 +243,10 @@ namespace percussion::TimeIntegration
       ~RememberChange() { previous = current; }
     } remember{previous_operator_changed, operator_changed};
 
-    // u_free = Hᵀ v_free + w.
-    Vector u_free(w);
+    // u_free = Hᵀ v_free + w. The column partition of H only changes with H, so u_free is
+    // reallocated only then.
+    if (new_operator)
+      u_free.reinit(w.locally_owned_elements(), communicator);
     H.Tvmult(u_free, integrator.new_velocity());
     u_free += w;
 
@@ -218,7 +264,7 @@ namespace percussion::TimeIntegration
     w.extract_subvector_to(owned_columns, w_values);
 
     // Pack the owned active contacts and share them: every rank builds and solves the same problem.
-    std::vector<double> packed;
+    packed.clear();
     const unsigned int record = 5 + 3 * d + 3;
     for (unsigned int i = 0, c = 0; i < points.size(); ++i)
       {
@@ -238,9 +284,7 @@ namespace percussion::TimeIntegration
         }
         ++c;
       }
-    std::vector<double> all_packed;
-    for (const auto &part : dealii::Utilities::MPI::all_gather(communicator, packed))
-      all_packed.insert(all_packed.end(), part.begin(), part.end());
+    const std::size_t offset = all_gather_records(packed, all_packed, communicator);
     const unsigned int n_gathered = all_packed.size() / record;
     // Velocity scale of the step: the approach test of (55) and the positive-work report treat
     // velocities below the contact solver's tolerance times this scale as zero (a persistent
@@ -277,26 +321,19 @@ namespace percussion::TimeIntegration
         active.rank_owned_index.push_back(-1);
       }
     // Which of the gathered contacts are owned here: their owned point index was packed at r[4].
-    {
-      std::size_t offset = 0;
-      const unsigned int this_rank = dealii::Utilities::MPI::this_mpi_process(communicator);
-      const auto sizes = dealii::Utilities::MPI::all_gather(communicator, static_cast<unsigned int>(packed.size()));
-      for (unsigned int r = 0; r < this_rank; ++r)
-        offset += sizes[r];
-      for (unsigned int a = 0; a < n_active; ++a)
-        {
-          const std::size_t start = static_cast<std::size_t>(record) * order[a];
-          if (start >= offset && start < offset + packed.size())
-            active.rank_owned_index[a] = static_cast<int>(all_packed[start + 4]);
-        }
-    }
+    for (unsigned int a = 0; a < n_active; ++a)
+      {
+        const std::size_t start = static_cast<std::size_t>(record) * order[a];
+        if (start >= offset && start < offset + packed.size())
+          active.rank_owned_index[a] = static_cast<int>(all_packed[start + 4]);
+      }
 
     // Ŵ⁻¹H: reuse the stored columns while H is unchanged and covers the active contacts;
     // otherwise recompute, for all candidates when that is affordable (they stay valid as long
     // as H does), else for the active contacts only.
     bool covered = cache_valid;
     for (unsigned int a = 0; covered && a < n_active; ++a)
-      covered = cached_position.count(active.point[a]) > 0;
+      covered = cached_block(active.point[a]) >= 0;
     if (!covered)
       {
         const unsigned long long n_candidates = u_k.size() / d;
@@ -334,23 +371,25 @@ namespace percussion::TimeIntegration
       previous_impulse[active.key[a]].assign(reaction.begin() + ld * a, reaction.begin() + ld * (a + 1));
 
     // Impulse on the cached columns → Hp = B p and Ŵ⁻¹Hp = X p (no further solve).
-    Vec p_columns;
-    PERCUSSION_PETSC_CALL(MatCreateVecs(X, &p_columns, nullptr));
     PetscInt begin, end;
     PERCUSSION_PETSC_CALL(VecGetOwnershipRange(p_columns, &begin, &end));
-    std::vector<double> p_full(dim * cached_points.size(), 0.0);
-    for (unsigned int a = 0; a < n_active; ++a)
-      for (unsigned int k = 0; k < d; ++k)
-        p_full[d * cached_position.at(active.point[a]) + k] = impulse[d * a + k];
     PetscScalar *p_array;
     PERCUSSION_PETSC_CALL(VecGetArray(p_columns, &p_array));
-    for (PetscInt i = begin; i < end; ++i)
-      p_array[i - begin] = p_full[i];
+    std::fill(p_array, p_array + (end - begin), 0.0);
+    for (unsigned int a = 0; a < n_active; ++a)
+      for (unsigned int k = 0; k < d; ++k)
+        if (const PetscInt i = d * cached_block(active.point[a]) + k; i >= begin && i < end)
+          p_array[i - begin] = impulse[d * a + k];
     PERCUSSION_PETSC_CALL(VecRestoreArray(p_columns, &p_array));
-    Vector generalized_impulse(integrator.new_velocity()), correction(integrator.new_velocity());
+    // The DoF partition is fixed for a run: the two vectors are allocated once.
+    const Vector &v_new = integrator.new_velocity();
+    if (generalized_impulse.size() != v_new.size())
+      {
+        generalized_impulse.reinit(v_new.locally_owned_elements(), communicator);
+        correction.reinit(v_new.locally_owned_elements(), communicator);
+      }
     PERCUSSION_PETSC_CALL(MatMult(B, p_columns, raw(generalized_impulse)));
     PERCUSSION_PETSC_CALL(MatMult(X, p_columns, raw(correction)));
-    PERCUSSION_PETSC_CALL(VecDestroy(&p_columns));
     integrator.apply_impulse(generalized_impulse, correction);
 
     // The law's velocities: u_{k+1} = u_free + W p, u_{k+θ} = (1−θ)u_k + θu_{k+1}, and the works
@@ -362,13 +401,13 @@ namespace percussion::TimeIntegration
     for (unsigned int a = 0; a < n_active; ++a)
       {
         std::array<double, 3> u_next{}, u_theta{};
-        const unsigned int pa = cached_position.at(active.point[a]);
+        const unsigned int pa = cached_block(active.point[a]);
         for (unsigned int i = 0; i < d; ++i)
           {
             u_next[i] = active.u_free[d * a + i];
             for (unsigned int b = 0; b < n_active; ++b)
               {
-                const unsigned int pb = cached_position.at(active.point[b]);
+                const unsigned int pb = cached_block(active.point[b]);
                 for (unsigned int j = 0; j < d; ++j)
                   u_next[i] += delassus[(d * pa + i) * n_cached + d * pb + j] * impulse[d * b + j];
               }

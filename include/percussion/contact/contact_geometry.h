@@ -59,11 +59,14 @@ namespace percussion
 
       /**
        * Recompute candidates, gaps, frames, H and w for the configuration x = X + q at @p time.
-       * @p ghosted_displacement must hold the locally relevant DoFs. Collective.
-       * H is only reassembled if its sparsity, partition or values changed on some rank
-       * (e.g. never for fixed or translating plane obstacles after the first call).
+       * @p displacement is partitioned like the DoFHandler, with or without ghost entries: the
+       * geometry imports the locally relevant DoFs itself when it needs them (body pairs) and the
+       * vector has none. Collective.
+       * H is only reassembled, as a new PETSc matrix, if its sparsity, partition or values changed
+       * on some rank (e.g. never for fixed or translating plane obstacles after the first call); w and the
+       * vectors of the column partition are only reallocated when that partition changes.
        */
-      void update(const dealii::PETScWrappers::MPI::Vector &ghosted_displacement, double time);
+      void update(const dealii::PETScWrappers::MPI::Vector &displacement, double time);
 
       /** True if the last update() changed H (or it was the first update). */
       bool operator_changed() const
@@ -95,6 +98,12 @@ namespace percussion
       /** u = Hᵀ v + w (eq. 53c). @p v: non-ghosted, partitioned like the DoFHandler. */
       void local_velocity(const dealii::PETScWrappers::MPI::Vector &v,
                           dealii::PETScWrappers::MPI::Vector &      u) const;
+
+      /**
+       * The same u = Hᵀ v + w, in a vector the geometry keeps (valid until the next update() or
+       * call of this function): no allocation per time step.
+       */
+      const dealii::PETScWrappers::MPI::Vector &local_velocity(const dealii::PETScWrappers::MPI::Vector &v);
 
       /**
        * Active set (EQUATIONS.md eq. 55): α is active if g_α + γ h u_{N,α} ≤ 0, and, if
@@ -195,6 +204,9 @@ namespace percussion
                                   MasterProjection<dim> &projection, dealii::types::global_dof_index &master_dof) const;
       void check_boundary_ids() const;
       void assemble_operator(const std::vector<Entry> &entries);
+      /** @p displacement itself if it has ghost entries or none are needed, else a ghosted copy. */
+      const dealii::PETScWrappers::MPI::Vector &
+      with_needed_ghosts(const dealii::PETScWrappers::MPI::Vector &displacement);
 
       const dealii::DoFHandler<dim> *dof_handler;
       ContactParameters              parameters;
@@ -216,6 +228,16 @@ namespace percussion
       bool                                      initialized = false;
       dealii::PETScWrappers::MPI::SparseMatrix H;
       dealii::PETScWrappers::MPI::Vector       w;
+      /** The owned entries of w as last written, to skip the (collective) write when unchanged. */
+      std::vector<double> previous_w_values;
+      /** Candidates per rank at the last update(): the column partition of H, w and u. */
+      std::vector<dealii::types::global_dof_index> previous_counts;
+      /** Storage of local_velocity(v). */
+      dealii::PETScWrappers::MPI::Vector local_velocity_storage;
+      /** Body pairs read master DoFs that may be ghosts here; rigid obstacles only owned slave DoFs. */
+      bool                               needs_ghosts = false;
+      dealii::IndexSet                   relevant_dofs;
+      dealii::PETScWrappers::MPI::Vector ghosted_displacement;
     };
   } // namespace Contact
 } // namespace percussion

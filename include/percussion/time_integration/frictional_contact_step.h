@@ -98,7 +98,8 @@ namespace percussion::TimeIntegration
      * Solves the step's contact problem and applies the impulse to @p integrator.
      * @param H           the contact operator H(q_k) (n_dofs × dim·m)
      * @param w           the obstacle velocity offset (column partition of H)
-     * @param operator_changed  whether H changed since the last call
+     * @param operator_changed  whether H changed at this step (a change at steps without a call is
+     *                          noticed too)
      * @param points      the owned candidate points, in column order
      * @param u_k         Hᵀ v_k + w
      */
@@ -125,6 +126,11 @@ namespace percussion::TimeIntegration
                                   const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                   const std::vector<unsigned long long> &column_points);
     void assemble_law(const Gathered &active, double theta);
+    /// Block position of @p point among the cached columns, or −1 if it has none.
+    int cached_block(unsigned long long point) const
+    {
+      return point < cached_position.size() ? cached_position[point] : -1;
+    }
 
     const ContactDynamicsParameters parameters;
     const ContactLaw law;
@@ -132,13 +138,22 @@ namespace percussion::TimeIntegration
     MPI_Comm communicator;
     ContactSolvers::SolverOptions options;
 
-    // Ŵ⁻¹H for the cached columns: B = H restricted (Dirichlet rows zero), X = Ŵ⁻¹B, W_c = BᵀX.
+    // Ŵ⁻¹H for the cached columns: B = H restricted (Dirichlet rows zero), X = Ŵ⁻¹B, W_c = BᵀX;
+    // p_columns: an impulse on the cached columns (for Hp = Bp, Ŵ⁻¹Hp = Xp).
     Mat B = nullptr, X = nullptr;
-    std::vector<unsigned long long> cached_points;       ///< point indices of the cached column blocks
-    std::map<unsigned long long, unsigned int> cached_position; ///< point → block position
-    std::vector<double> delassus;                         ///< W_c, dense, row-major
+    Vec p_columns = nullptr;
+    std::vector<unsigned long long> cached_points; ///< point indices of the cached column blocks
+    std::vector<int> cached_position;              ///< point index → block position, −1 if not cached
+    std::vector<double> delassus;                  ///< W_c, dense, row-major
     bool cache_valid = false;
+    /// PETSc object id of H at the last solve(), to notice a reassembly between two calls.
+    PetscObjectId operator_id = -1;
     bool previous_operator_changed = false;
+
+    // Work vectors kept from step to step: u_free (column partition of H), Hp and Ŵ⁻¹Hp (DoF
+    // partition), and the packed active contacts of this rank and of all ranks.
+    dealii::PETScWrappers::MPI::Vector u_free, generalized_impulse, correction;
+    std::vector<double> packed, all_packed;
 
     ContactSolvers::LocalProblem problem;
     std::vector<double> reaction, local_velocity;
