@@ -12,6 +12,7 @@
 #include <percussion/time_integration/nonsmooth_generalized_alpha_integrator.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <iomanip>
