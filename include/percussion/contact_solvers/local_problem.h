@@ -26,7 +26,8 @@ namespace percussion::ContactSolvers
    * K_a = {r : ‖r_T‖ ≤ μ_a r_N} the Coulomb cone and K*_a its dual (De Saxcé's form of the
    * Coulomb law; EQUATIONS.md §2 and the discrete problem after (55)). Each contact's
    * components are contiguous, normal first: (r_N, r_T1, r_T2) in 3D, (r_N, r_T) in 2D.
-   * W is symmetric positive semidefinite and may be singular (redundant contacts).
+   * W is symmetric positive semidefinite for Moreau–Jean and may be singular (redundant contacts);
+   * with the generalized-α schemes it is nonsymmetric unless β = γ/2 — the solvers assume no symmetry.
    */
   struct LocalProblem
   {
