@@ -42,5 +42,6 @@ run "nonsmooth Newmark, gamma = 0.6, beta = 0.3025" "  set Scheme = nonsmooth Ne
 run "nonsmooth HHT, alpha = 0.1" "  set Scheme = nonsmooth HHT\n  set HHT alpha = 0.1"
 run "nonsmooth generalized-alpha, rho = 0.8" "  set Scheme = nonsmooth generalized-alpha\n  set Spectral radius = 0.8"
 run "nonsmooth generalized-alpha, rho = 0.5" "  set Scheme = nonsmooth generalized-alpha\n  set Spectral radius = 0.5"
+run "Schatzman-Paoli, beta = 1/4" "  set Scheme = Schatzman-Paoli"
 c=$(awk 'BEGIN { printf "%.2f", 7800 * sqrt(210e9 / 7800) * 0.1 * 3.14e-4 }')
 echo "exact: E_end/E_0 = 1 (the bar leaves with +|v0|, minus the contact node's kinetic energy lost at impact with e = 0), contact 2000 steps, force $c N"

@@ -58,6 +58,18 @@ namespace percussion
                              "unconditionally stable and may create energy (talk (34), (74)).");
       }
 
+    if (time.scheme == "Schatzman-Paoli")
+      {
+        for (unsigned int i = 0; i < contact.pairs.size(); ++i)
+          if (contact.pairs[i].friction_coefficient != 0)
+            throw InputError("Parameter 'Contact/Pair " + std::to_string(i + 1) +
+                             "/Friction coefficient' must be 0 with 'Time integration/Scheme' = Schatzman-Paoli "
+                             "(a position-level, frictionless impact law).");
+        if (time.schatzman_paoli_beta < 0.25)
+          warnings.push_back("'Time integration/Schatzman-Paoli beta' = " + std::to_string(time.schatzman_paoli_beta) +
+                             " < 1/4: the scheme is only conditionally stable (h below about 2/omega_max).");
+      }
+
     // Proposition 1: the Frémond scheme dissipates energy for ½ ≤ θ ≤ 1/(1+ē), ē = max e.
     double max_e = 0;
     for (const auto &pair : contact.pairs)

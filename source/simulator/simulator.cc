@@ -10,6 +10,7 @@
 #include <percussion/simulator/simulator.h>
 #include <percussion/time_integration/moreau_jean_integrator.h>
 #include <percussion/time_integration/nonsmooth_generalized_alpha_integrator.h>
+#include <percussion/time_integration/schatzman_paoli_integrator.h>
 
 #include <algorithm>
 #include <chrono>
@@ -70,6 +71,7 @@ namespace percussion
               // The generalized-α family uses the velocity-level Newton law on U_{k+1}, the
               // standard law's data with its own Delassus operator.
               parameters.time.scheme == "Moreau-Jean Fremond" ? TimeIntegration::ContactLaw::fremond :
+              parameters.time.scheme == "Schatzman-Paoli"     ? TimeIntegration::ContactLaw::schatzman_paoli :
                                                                 TimeIntegration::ContactLaw::standard,
               dim, communicator);
           }
@@ -166,7 +168,10 @@ namespace percussion
     PETScWrappers::MPI::Vector q0(bodies->locally_owned_dofs(), communicator);
     PETScWrappers::MPI::Vector v0(bodies->locally_owned_dofs(), communicator);
     bodies->initial_conditions(parameters.time.start_time, q0, v0);
-    if (parameters.time.is_generalized_alpha())
+    if (parameters.time.scheme == "Schatzman-Paoli")
+      time_integrator = std::make_unique<TimeIntegration::SchatzmanPaoliIntegrator>(
+        system, parameters.time, parameters.linear_solver, bodies->locally_owned_dofs(), communicator);
+    else if (parameters.time.is_generalized_alpha())
       time_integrator = std::make_unique<TimeIntegration::NonsmoothGeneralizedAlphaIntegrator>(
         system, parameters.time, parameters.linear_solver, bodies->locally_owned_dofs(), communicator);
     else
@@ -269,6 +274,7 @@ namespace percussion
         p.key = static_cast<unsigned long long>(point.pair) * n_dofs + point.slave_dofs[0];
         p.mu = point.friction_coefficient;
         p.e = point.restitution_coefficient;
+        p.gap = point.gap;
         p.active = point.active;
         for (unsigned int d = 0; d < dim; ++d)
           p.position[d] = point.position[d];
@@ -281,7 +287,8 @@ namespace percussion
     run_timings.free_velocity += seconds_since(phase_start);
     phase_start = Clock::now();
     contact_result = TimeIntegration::ContactStepResult();
-    if (geometry->n_global_active() > 0)
+    const bool every_candidate = parameters.time.scheme == "Schatzman-Paoli";
+    if (geometry->n_global_active() > 0 || (every_candidate && geometry->n_global_points() > 0))
       contact_result = contact_step->solve(integrator, geometry->contact_operator(), geometry->obstacle_velocity_offset(),
                                            geometry->operator_changed(), contact_points, u_k);
     run_timings.contact_step += seconds_since(phase_start);

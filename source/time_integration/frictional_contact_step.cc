@@ -49,7 +49,7 @@ namespace percussion::TimeIntegration
   struct FrictionalContactStep::Gathered
   {
     std::vector<unsigned long long> point, key;
-    std::vector<double> mu, e, u_k, u_free, w, position;
+    std::vector<double> mu, e, gap, u_k, u_free, w, position;
     std::vector<int> rank_owned_index; ///< index into this rank's points, or −1
     std::size_t size() const { return point.size(); }
   };
@@ -157,7 +157,7 @@ namespace percussion::TimeIntegration
     cache_valid = true;
   }
 
-  void FrictionalContactStep::assemble_law(const Gathered &active, const double theta)
+  void FrictionalContactStep::assemble_law(const Gathered &active, const double theta, const double time_step)
   {
     const unsigned int n = active.size(), d = dim, n_cached = dim * cached_points.size();
     // In 1D the contact problem is frictionless and normal only; it is posed exactly as a 2D
@@ -190,7 +190,14 @@ namespace percussion::TimeIntegration
           }
         const double *u_k = &active.u_k[d * a];
         const double *u_free = &active.u_free[d * a];
-        if (law == ContactLaw::standard)
+        if (law == ContactLaw::schatzman_paoli)
+          {
+            // (1+e)/h times the linearised gap at (q_{k+1} + e q_{k−1})/(1+e); frictionless.
+            for (unsigned int i = 0; i < d; ++i)
+              problem.q[ld * a + i] = u_free[i];
+            problem.q[ld * a] += -active.e[a] * u_k[0] + (1 + active.e[a]) * active.gap[a] / time_step;
+          }
+        else if (law == ContactLaw::standard)
           {
             // Γ: normal part u_{N,k+1} + e u_{N,k}; tangential part u_{T,k+1}.
             for (unsigned int i = 0; i < d; ++i)
@@ -253,8 +260,12 @@ namespace percussion::TimeIntegration
     // Active set (55): the predicted gap is closed and the contact approaches, u_{N,k} ≤ 0 — the
     // sign the dissipation proofs of (60) and Proposition 1 rely on.
     std::vector<dealii::types::global_dof_index> owned_columns;
+    // The position-level Schatzman–Paoli law takes every candidate: its complementarity on the
+    // linearised gap opens or closes each contact itself, where a gap prediction would leave a
+    // contact resting at g = 0 out every other step (and the force alternate between 0 and 2×).
+    const bool all_candidates = law == ContactLaw::schatzman_paoli;
     for (unsigned int i = 0; i < points.size(); ++i)
-      if (points[i].active)
+      if (points[i].active || all_candidates)
         for (unsigned int k = 0; k < d; ++k)
           owned_columns.push_back(d * points[i].global_index + k);
     std::vector<double> uk_values(owned_columns.size()), ufree_values(owned_columns.size()),
@@ -265,10 +276,10 @@ namespace percussion::TimeIntegration
 
     // Pack the owned active contacts and share them: every rank builds and solves the same problem.
     packed.clear();
-    const unsigned int record = 5 + 3 * d + 3;
+    const unsigned int record = 5 + 3 * d + 3 + 1;
     for (unsigned int i = 0, c = 0; i < points.size(); ++i)
       {
-        if (!points[i].active)
+        if (!points[i].active && !all_candidates)
           continue;
         // (the approach condition u_{N,k} ≤ 0 of (55) is applied below, once the step's velocity
         // scale is known on every rank)
@@ -280,6 +291,7 @@ namespace percussion::TimeIntegration
             packed.insert(packed.end(), ufree_values.begin() + d * c, ufree_values.begin() + d * (c + 1));
             packed.insert(packed.end(), w_values.begin() + d * c, w_values.begin() + d * (c + 1));
             packed.insert(packed.end(), points[i].position.begin(), points[i].position.end());
+            packed.push_back(points[i].gap);
           }
         }
         ++c;
@@ -295,8 +307,10 @@ namespace percussion::TimeIntegration
         velocity_scale = std::max(velocity_scale, std::abs(all_packed[record * a + 5 + k]));
     const double velocity_noise = 10 * parameters.tolerance * velocity_scale;
     std::vector<unsigned int> order;
+    // (The position-level law of Schatzman–Paoli needs no approach test: a separating contact
+    // gets P_N = 0 from the complementarity itself.)
     for (unsigned int a = 0; a < n_gathered; ++a)
-      if (all_packed[record * a + 5] <= velocity_noise)
+      if (law == ContactLaw::schatzman_paoli || all_packed[record * a + 5] <= velocity_noise)
         order.push_back(a);
     const unsigned int n_active = order.size();
     result.n_active = n_active;
@@ -318,6 +332,7 @@ namespace percussion::TimeIntegration
         active.u_free.insert(active.u_free.end(), r + 5 + d, r + 5 + 2 * d);
         active.w.insert(active.w.end(), r + 5 + 2 * d, r + 5 + 3 * d);
         active.position.insert(active.position.end(), r + 5 + 3 * d, r + 5 + 3 * d + 3);
+        active.gap.push_back(r[5 + 3 * d + 3]);
         active.rank_owned_index.push_back(-1);
       }
     // Which of the gathered contacts are owned here: their owned point index was packed at r[4].
@@ -351,7 +366,7 @@ namespace percussion::TimeIntegration
         compute_delassus_columns(integrator, H, columns);
       }
 
-    assemble_law(active, theta);
+    assemble_law(active, theta, integrator.time_step());
 
     // Warm start from the previous step's impulse of the same contact.
     const unsigned int ld = local_dimension();

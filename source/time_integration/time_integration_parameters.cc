@@ -47,7 +47,7 @@ namespace percussion::TimeIntegration
     prm.enter_subsection("Time integration");
     prm.declare_entry("Scheme", "Moreau-Jean Fremond",
                       Selection("Moreau-Jean Fremond|Moreau-Jean standard|nonsmooth Newmark|nonsmooth HHT|"
-                                "nonsmooth generalized-alpha"),
+                                "nonsmooth generalized-alpha|Schatzman-Paoli"),
                       "'Moreau-Jean Fremond': the contact law on u_{k+theta} (paper eq. (63)-(64)), "
                       "energy-dissipating with impact and friction for 1/2 <= theta <= 1/(1+e). "
                       "'Moreau-Jean standard': the contact law on u_{k+1} (eq. (53)). Without contact "
@@ -55,7 +55,9 @@ namespace percussion::TimeIntegration
                       "Newmark beta), 'nonsmooth HHT' (HHT alpha) and 'nonsmooth generalized-alpha' "
                       "(Spectral radius): the smooth part of the dynamics collocated and second-order "
                       "accurate, the impulsive part first order, with the velocity-level Newton impact "
-                      "law and Coulomb friction on U_{k+1} (talk eq. (52), (81)).");
+                      "law and Coulomb friction on U_{k+1} (talk eq. (52), (81)). 'Schatzman-Paoli' "
+                      "(Schatzman-Paoli beta): two-step, position-level impact law "
+                      "g((q_{k+1} + e q_{k-1})/(1+e)) >= 0 (talk eq. (28)-(29)), frictionless.");
     prm.declare_entry("Theta", "0.5", Double(),
                       "theta in [0, 1]: 1/2 conserves the energy of the smooth dynamics, > 1/2 "
                       "dissipates it (numerical damping), < 1/2 creates energy.");
@@ -70,6 +72,10 @@ namespace percussion::TimeIntegration
                       "rho_infinity in [0, 1] of the nonsmooth generalized-alpha scheme (Chung-Hulbert "
                       "parameters): the amplification of the highest frequencies; 1 keeps them, 0 "
                       "annihilates them in one step.");
+    prm.declare_entry("Schatzman-Paoli beta", "0.25", Double(),
+                      "beta in [0, 1/2] of the Schatzman-Paoli scheme: the stiffness force is "
+                      "K(beta q_{k+1} + (1 - 2 beta) q_k + beta q_{k-1}); 0 is the explicit central "
+                      "difference (stable only for h below 2/omega_max), 1/4 is unconditionally stable.");
     prm.declare_entry("Time step", "1e-3", Double(), "The step size h (> 0), constant.");
     prm.declare_entry("Start time", "0", Double(), "Time of the initial conditions.");
     prm.declare_entry("End time", "1", Double(),
@@ -87,6 +93,7 @@ namespace percussion::TimeIntegration
     beta = prm.get_double("Newmark beta");
     hht_alpha = prm.get_double("HHT alpha");
     spectral_radius = prm.get_double("Spectral radius");
+    schatzman_paoli_beta = prm.get_double("Schatzman-Paoli beta");
     time_step = prm.get_double("Time step");
     start_time = prm.get_double("Start time");
     end_time = prm.get_double("End time");
@@ -105,6 +112,9 @@ namespace percussion::TimeIntegration
     if (scheme == "nonsmooth generalized-alpha" && !(spectral_radius >= 0 && spectral_radius <= 1))
       throw InputError("Parameter 'Time integration/Spectral radius' must lie in [0, 1] (got " +
                        std::to_string(spectral_radius) + ").");
+    if (scheme == "Schatzman-Paoli" && !(schatzman_paoli_beta >= 0 && schatzman_paoli_beta <= 0.5))
+      throw InputError("Parameter 'Time integration/Schatzman-Paoli beta' must lie in [0, 1/2] (got " +
+                       std::to_string(schatzman_paoli_beta) + ").");
     if (!(time_step > 0))
       throw InputError("Parameter 'Time integration/Time step' must be positive (got " +
                        std::to_string(time_step) + ").");

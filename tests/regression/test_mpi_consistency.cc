@@ -1,6 +1,7 @@
 // Requirement: a run on 2 MPI ranks reproduces the serial statistics to round-off (1D, 2D and 3D,
-// with loads, damping and prescribed motion; Moreau–Jean and the generalized-α family). Every rank
-// runs the serial reference on MPI_COMM_SELF, then all ranks run the same problem together.
+// with loads, damping and prescribed motion; Moreau–Jean, the generalized-α family and
+// Schatzman–Paoli). Every rank runs the serial reference on MPI_COMM_SELF, then all ranks run the
+// same problem together.
 #define BOOST_TEST_MODULE mpi_consistency
 #include "../mpi_test_fixture.h"
 #include "simulation_helpers.h"
@@ -64,3 +65,4 @@ BOOST_AUTO_TEST_CASE(two_dimensions) { compare<2>(); }
 BOOST_AUTO_TEST_CASE(three_dimensions) { compare<3>(); }
 BOOST_AUTO_TEST_CASE(generalized_alpha_two_dimensions) { compare<2>("nonsmooth generalized-alpha"); }
 BOOST_AUTO_TEST_CASE(hht_three_dimensions) { compare<3>("nonsmooth HHT"); }
+BOOST_AUTO_TEST_CASE(schatzman_paoli_two_dimensions) { compare<2>("Schatzman-Paoli"); }

@@ -24,7 +24,11 @@ namespace percussion::TimeIntegration
     standard,
     /// Frémond-consistent Moreau–Jean (eq. (63d)–(64)): −Θ(u_{k+θ}) ∈ N_K(p),
     /// Θ(u) = u + ((θ(1+e)−1) u_{N,k} + μ‖u_T‖, 0, 0).
-    fremond
+    fremond,
+    /// Schatzman–Paoli (talk eq. (28c)–(29)), position level, frictionless:
+    /// 0 ≤ g((q_{k+1} + e q_{k−1})/(1+e)) ⊥ P ≥ 0, linearised at q_k with U = Hᵀ(q_{k+1} − q_k)/h:
+    /// 0 ≤ U_{N,k+1} − e U_{N,k} + (1+e) g_k / h ⊥ P_N ≥ 0 (scaled by (1+e)/h).
+    schatzman_paoli
   };
 
   /// A contact point owned by this rank, as the contact geometry describes it (plain data).
@@ -33,6 +37,7 @@ namespace percussion::TimeIntegration
     unsigned long long global_index = 0; ///< columns dim·g … dim·g + dim − 1 of H
     unsigned long long key = 0;          ///< stable identity across steps (warm start, cumulated dissipation)
     double mu = 0, e = 0;
+    double gap = 0;                      ///< g at q_k (used by the position-level law)
     bool   active = false;               ///< gap prediction of eq. (55)
     std::array<double, 3> position{};
   };
@@ -125,7 +130,7 @@ namespace percussion::TimeIntegration
     void compute_delassus_columns(TimeIntegrator &integrator,
                                   const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                   const std::vector<unsigned long long> &column_points);
-    void assemble_law(const Gathered &active, double theta);
+    void assemble_law(const Gathered &active, double theta, double time_step);
     /// Block position of @p point among the cached columns, or −1 if it has none.
     int cached_block(unsigned long long point) const
     {

@@ -12,7 +12,7 @@ namespace percussion::TimeIntegration
   {
     /// "Moreau-Jean Fremond" (default, eq. (63)), "Moreau-Jean standard" (eq. (53)), or one of the
     /// nonsmooth generalized-α family (talk (52), (81)): "nonsmooth Newmark", "nonsmooth HHT",
-    /// "nonsmooth generalized-alpha".
+    /// "nonsmooth generalized-alpha"; or "Schatzman-Paoli" (talk (28), position level, frictionless).
     std::string scheme = "Moreau-Jean Fremond";
     double      theta = 0.5;
     /// Newmark's γ and β ("nonsmooth Newmark").
@@ -21,6 +21,8 @@ namespace percussion::TimeIntegration
     double      hht_alpha = 0.1;
     /// Spectral radius at infinite frequency ρ∞ ∈ [0, 1] ("nonsmooth generalized-alpha").
     double      spectral_radius = 0.8;
+    /// β ∈ [0, ½] of the stiffness weighting of "Schatzman-Paoli" (0: explicit central difference).
+    double      schatzman_paoli_beta = 0.25;
 
     /// Whether the scheme is one of the nonsmooth generalized-α family.
     bool is_generalized_alpha() const { return scheme.rfind("nonsmooth", 0) == 0; }

@@ -1,0 +1,242 @@
+#include <percussion/core/exceptions.h>
+#include <percussion/core/petsc_check.h>
+#include <percussion/time_integration/schatzman_paoli_integrator.h>
+
+#include <cmath>
+#include <sstream>
+#include <string>
+
+namespace percussion::TimeIntegration
+{
+  using dealii::PETScWrappers::MPI::Vector;
+
+  namespace
+  {
+    Vec raw(const Vector &v) { return const_cast<Vec>(static_cast<const Vec &>(v)); }
+    Mat raw(const dealii::PETScWrappers::MPI::SparseMatrix &m)
+    {
+      return const_cast<dealii::PETScWrappers::MPI::SparseMatrix &>(m).petsc_matrix();
+    }
+  } // namespace
+
+  SchatzmanPaoliIntegrator::SchatzmanPaoliIntegrator(const LinearElastodynamicSystem &system,
+                                                     const TimeIntegrationParameters &time_parameters,
+                                                     const LinearSolverParameters &solver_parameters,
+                                                     const dealii::IndexSet &locally_owned_dofs,
+                                                     MPI_Comm communicator)
+    : TimeIntegrator(time_parameters.time_step)
+    , system(system)
+    , beta(time_parameters.schatzman_paoli_beta)
+    , owned(locally_owned_dofs)
+    , communicator(communicator)
+    , solver_parameters(solver_parameters)
+    , solver(std::make_unique<IterationMatrixSolver>(solver_parameters, communicator))
+  {
+    for (Vector *x : {&q, &v, &v_new, &q_previous, &stiffness_q, &stiffness_q_previous, &force, &rhs, &work, &work2,
+                      &impulse, &prescribed_velocity, &scratch})
+      x->reinit(owned, communicator);
+  }
+
+  SchatzmanPaoliIntegrator::~SchatzmanPaoliIntegrator()
+  {
+    for (Mat *m : {&iteration, &iteration_full})
+      if (*m != nullptr)
+        MatDestroy(m);
+  }
+
+  double SchatzmanPaoliIntegrator::shadow_strain_energy(const Vector &a, const Vector &stiffness_a, const Vector &b,
+                                                        const Vector &stiffness_b) const
+  {
+    return 0.5 * beta * (a * stiffness_a + b * stiffness_b) + 0.5 * (1 - 2 * beta) * (a * stiffness_b);
+  }
+
+  void SchatzmanPaoliIntegrator::initialize(const double start, const Vector &displacement, const Vector &velocity)
+  {
+    start_time = start;
+    current_time = start;
+    step = 0;
+    q = displacement;
+    if (system.has_external_force)
+      system.assemble_external_force(current_time, force);
+    else
+      force = 0;
+    system.stiffness->vmult(stiffness_q, q);
+
+    // The two-step scheme starts from q_{−1} = q_0 − h v_0 + (h²/2) a_0 with
+    // M a_0 = f_0 − K q_0 − C v_0 (a_0 = 0 on Dirichlet DoFs): w_0 = v_0 − (h/2) a_0 approximates
+    // v(t_{−½}) to O(h²), which keeps the scheme second order (w_0 = v_0 would make it first order).
+    {
+      Mat mass;
+      PERCUSSION_PETSC_CALL(MatDuplicate(raw(*system.mass), MAT_COPY_VALUES, &mass));
+      PetscReal diagonal = 1;
+      PERCUSSION_PETSC_CALL(MatGetDiagonal(mass, raw(work)));
+      PERCUSSION_PETSC_CALL(VecNorm(raw(work), NORM_INFINITY, &diagonal));
+      std::vector<PetscInt> rows(system.constrained_dofs.begin(), system.constrained_dofs.end());
+      PERCUSSION_PETSC_CALL(
+        MatZeroRowsColumns(mass, static_cast<PetscInt>(rows.size()), rows.data(), diagonal, nullptr, nullptr));
+      IterationMatrixSolver mass_solver(solver_parameters, communicator);
+      mass_solver.set_matrix(mass, owned.size());
+      system.mass->vmult(work, velocity);
+      system.stiffness->vmult(work2, velocity);
+      rhs.equ(-system.rayleigh_alpha, work);
+      rhs.add(-system.rayleigh_beta, work2, -1.0, stiffness_q);
+      rhs.add(1.0, force);
+      const std::vector<double> zeros(system.constrained_dofs.size(), 0.0);
+      if (!zeros.empty())
+        rhs.set(system.constrained_dofs, zeros);
+      rhs.compress(dealii::VectorOperation::insert);
+      scratch = 0;
+      mass_solver.solve(rhs, scratch);
+      PERCUSSION_PETSC_CALL(MatDestroy(&mass));
+    }
+    q_previous = q;
+    q_previous.add(-h, velocity, 0.5 * h * h, scratch);
+    v = q;
+    v.add(-1.0, q_previous);
+    v /= h;
+    system.stiffness->vmult(stiffness_q_previous, q_previous);
+
+    // Ŵ = M + h²βK + (h/2)C with C = αM + β_R K.
+    const double c_mass = 1 + 0.5 * h * system.rayleigh_alpha;
+    const double c_stiffness = h * h * beta + 0.5 * h * system.rayleigh_beta;
+    PERCUSSION_PETSC_CALL(MatDuplicate(raw(*system.mass), MAT_COPY_VALUES, &iteration));
+    PERCUSSION_PETSC_CALL(MatScale(iteration, c_mass));
+    PERCUSSION_PETSC_CALL(MatAXPY(iteration, c_stiffness, raw(*system.stiffness), SAME_NONZERO_PATTERN));
+    if (system.has_prescribed_motion)
+      PERCUSSION_PETSC_CALL(MatDuplicate(iteration, MAT_COPY_VALUES, &iteration_full));
+    // Symmetric elimination with a diagonal of the matrix's scale (pivoting undisturbed).
+    PERCUSSION_PETSC_CALL(MatGetDiagonal(iteration, raw(work)));
+    PERCUSSION_PETSC_CALL(VecNorm(raw(work), NORM_INFINITY, &constrained_diagonal));
+    std::vector<PetscInt> rows(system.constrained_dofs.begin(), system.constrained_dofs.end());
+    PERCUSSION_PETSC_CALL(MatZeroRowsColumns(iteration, static_cast<PetscInt>(rows.size()), rows.data(),
+                                             constrained_diagonal, nullptr, nullptr));
+    solver->set_matrix(iteration, owned.size());
+
+    energy = StepEnergy();
+    system.mass->vmult(work, v);
+    energy.kinetic_energy = 0.5 * (v * work);
+    energy.strain_energy = shadow_strain_energy(q, stiffness_q, q_previous, stiffness_q_previous);
+  }
+
+  void SchatzmanPaoliIntegrator::compute_free_velocity()
+  {
+    const double t_new = start_time + (step + 1) * h;
+    // rhs = (1 − hα/2) M w_k − hK((1−β) q_k + β q_{k−1}) − (h β_R/2) K w_k + h f_k
+    system.mass->vmult(rhs, v);
+    rhs *= 1 - 0.5 * h * system.rayleigh_alpha;
+    rhs.add(-h * (1 - beta), stiffness_q, -h * beta, stiffness_q_previous);
+    if (system.rayleigh_beta != 0)
+      {
+        system.stiffness->vmult(work, v);
+        rhs.add(-0.5 * h * system.rayleigh_beta, work);
+      }
+    if (system.has_external_force)
+      rhs.add(h, force);
+
+    // Dirichlet DoFs: w_{k+1} = (g(t_{k+1}) − q_k)/h, lifted to the free rows' right-hand side.
+    const auto &dofs = system.constrained_dofs;
+    std::vector<double> w_c(dofs.size(), 0.0);
+    if (system.has_prescribed_motion)
+      {
+        std::vector<double> g(dofs.size()), q_c(dofs.size());
+        system.prescribed_displacement(t_new, g);
+        q.extract_subvector_to(dofs, q_c);
+        for (std::size_t i = 0; i < dofs.size(); ++i)
+          w_c[i] = (g[i] - q_c[i]) / h;
+        prescribed_velocity = 0;
+        if (!dofs.empty())
+          prescribed_velocity.set(dofs, w_c);
+        prescribed_velocity.compress(dealii::VectorOperation::insert);
+        PERCUSSION_PETSC_CALL(MatMult(iteration_full, raw(prescribed_velocity), raw(work)));
+        rhs.add(-1.0, work);
+      }
+    for (double &x : w_c)
+      x *= constrained_diagonal;
+    if (!dofs.empty())
+      rhs.set(dofs, w_c);
+    rhs.compress(dealii::VectorOperation::insert);
+
+    v_new = v; // initial guess for CG
+    solver->solve(rhs, v_new);
+    impulse = 0;
+    impulse_applied = false;
+  }
+
+  void SchatzmanPaoliIntegrator::apply_impulse(const Vector &generalized_impulse, const Vector &velocity_correction)
+  {
+    v_new.add(1.0, velocity_correction);
+    impulse.add(1.0, generalized_impulse);
+    impulse_applied = true;
+  }
+
+  void SchatzmanPaoliIntegrator::finish_step()
+  {
+    Vector q_new(q);
+    q_new.add(h, v_new);
+    Vector stiffness_q_new(q_new);
+    system.stiffness->vmult(stiffness_q_new, q_new);
+
+    StepEnergy e;
+    system.mass->vmult(work, v_new);
+    e.kinetic_energy = 0.5 * (v_new * work);
+    e.strain_energy = shadow_strain_energy(q_new, stiffness_q_new, q, stiffness_q);
+    if (!std::isfinite(e.kinetic_energy) || !std::isfinite(e.strain_energy))
+      throw SolverError("The state became non-finite in the step from t = " + std::to_string(current_time) +
+                        " (step " + std::to_string(step + 1) + ").");
+
+    // v̄ = (w_k + w_{k+1})/2 = (q_{k+1} − q_{k−1})/(2h).
+    Vector mean_velocity(v);
+    mean_velocity.sadd(0.5, 0.5, v_new);
+    system.mass->vmult(work, mean_velocity);
+    system.stiffness->vmult(work2, mean_velocity);
+    e.damping_work = -h * (system.rayleigh_alpha * (mean_velocity * work) + system.rayleigh_beta * (mean_velocity * work2));
+    e.external_work = system.has_external_force ? h * (mean_velocity * force) : 0.0;
+    e.contact_work = impulse_applied ? mean_velocity * impulse : 0.0;
+    e.numerical_dissipation = 0;
+
+    if (system.has_prescribed_motion)
+      {
+        // Support reactions: the residual of the step's equation on the Dirichlet rows,
+        // R = M(w_{k+1} − w_k) + hK q̂_k + (h/2)C(w_{k+1} + w_k) − h f_k − HΛ; their work is v̄ᵀR.
+        system.mass->vmult(rhs, v_new);
+        system.mass->vmult(scratch, v);
+        rhs.add(-1.0, scratch);
+        rhs.add(h * beta, stiffness_q_new);
+        rhs.add(h * (1 - 2 * beta), stiffness_q);
+        rhs.add(h * beta, stiffness_q_previous);
+        rhs.add(h * system.rayleigh_alpha, work, h * system.rayleigh_beta, work2);
+        if (system.has_external_force)
+          rhs.add(-h, force);
+        if (impulse_applied)
+          rhs.add(-1.0, impulse);
+        std::vector<double> reaction(system.constrained_dofs.size()), velocity(system.constrained_dofs.size());
+        rhs.extract_subvector_to(system.constrained_dofs, reaction);
+        mean_velocity.extract_subvector_to(system.constrained_dofs, velocity);
+        double local = 0;
+        for (std::size_t i = 0; i < reaction.size(); ++i)
+          local += reaction[i] * velocity[i];
+        e.external_work += dealii::Utilities::MPI::sum(local, communicator);
+      }
+
+    const double energy_old = energy.kinetic_energy + energy.strain_energy;
+    e.residual = (e.kinetic_energy + e.strain_energy - energy_old) - (e.external_work + e.damping_work + e.contact_work);
+    energy = e;
+
+    dealii::PETScWrappers::swap(q_previous, q);
+    dealii::PETScWrappers::swap(q, q_new);
+    dealii::PETScWrappers::swap(stiffness_q_previous, stiffness_q);
+    dealii::PETScWrappers::swap(stiffness_q, stiffness_q_new);
+    dealii::PETScWrappers::swap(v, v_new);
+    ++step;
+    current_time = start_time + step * h;
+    if (system.has_external_force && system.external_force_depends_on_time)
+      system.assemble_external_force(current_time, force);
+  }
+
+  std::string SchatzmanPaoliIntegrator::description() const
+  {
+    std::ostringstream s;
+    s << "Schatzman-Paoli (beta = " << beta << ")";
+    return s.str();
+  }
+} // namespace percussion::TimeIntegration
