@@ -287,8 +287,7 @@ namespace percussion
     run_timings.free_velocity += seconds_since(phase_start);
     phase_start = Clock::now();
     contact_result = TimeIntegration::ContactStepResult();
-    const bool every_candidate = parameters.time.scheme == "Schatzman-Paoli";
-    if (geometry->n_global_active() > 0 || (every_candidate && geometry->n_global_points() > 0))
+    if (geometry->n_global_active() > 0 || (contact_step->takes_every_candidate() && geometry->n_global_points() > 0))
       contact_result = contact_step->solve(integrator, geometry->contact_operator(), geometry->obstacle_velocity_offset(),
                                            geometry->operator_changed(), contact_points, u_k);
     run_timings.contact_step += seconds_since(phase_start);

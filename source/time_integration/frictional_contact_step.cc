@@ -4,6 +4,7 @@
 #include <percussion/core/exceptions.h>
 #include <percussion/core/petsc_check.h>
 #include <percussion/time_integration/frictional_contact_step.h>
+#include <percussion/time_integration/system_algebra.h>
 
 #include <algorithm>
 #include <cmath>
@@ -15,7 +16,6 @@ namespace percussion::TimeIntegration
 
   namespace
   {
-    Vec raw(const Vector &v) { return const_cast<Vec>(static_cast<const Vec &>(v)); }
 
     /**
      * The ranks' @p local records one after another in rank order into @p all; returns where
@@ -260,10 +260,7 @@ namespace percussion::TimeIntegration
     // Active set (55): the predicted gap is closed and the contact approaches, u_{N,k} ≤ 0 — the
     // sign the dissipation proofs of (60) and Proposition 1 rely on.
     std::vector<dealii::types::global_dof_index> owned_columns;
-    // The position-level Schatzman–Paoli law takes every candidate: its complementarity on the
-    // linearised gap opens or closes each contact itself, where a gap prediction would leave a
-    // contact resting at g = 0 out every other step (and the force alternate between 0 and 2×).
-    const bool all_candidates = law == ContactLaw::schatzman_paoli;
+    const bool all_candidates = takes_every_candidate();
     for (unsigned int i = 0; i < points.size(); ++i)
       if (points[i].active || all_candidates)
         for (unsigned int k = 0; k < d; ++k)
@@ -310,7 +307,7 @@ namespace percussion::TimeIntegration
     // (The position-level law of Schatzman–Paoli needs no approach test: a separating contact
     // gets P_N = 0 from the complementarity itself.)
     for (unsigned int a = 0; a < n_gathered; ++a)
-      if (law == ContactLaw::schatzman_paoli || all_packed[record * a + 5] <= velocity_noise)
+      if (all_candidates || all_packed[record * a + 5] <= velocity_noise)
         order.push_back(a);
     const unsigned int n_active = order.size();
     result.n_active = n_active;
@@ -403,8 +400,8 @@ namespace percussion::TimeIntegration
         generalized_impulse.reinit(v_new.locally_owned_elements(), communicator);
         correction.reinit(v_new.locally_owned_elements(), communicator);
       }
-    PERCUSSION_PETSC_CALL(MatMult(B, p_columns, raw(generalized_impulse)));
-    PERCUSSION_PETSC_CALL(MatMult(X, p_columns, raw(correction)));
+    PERCUSSION_PETSC_CALL(MatMult(B, p_columns, SystemAlgebra::petsc(generalized_impulse)));
+    PERCUSSION_PETSC_CALL(MatMult(X, p_columns, SystemAlgebra::petsc(correction)));
     integrator.apply_impulse(generalized_impulse, correction);
 
     // The law's velocities: u_{k+1} = u_free + W p, u_{k+θ} = (1−θ)u_k + θu_{k+1}, and the works

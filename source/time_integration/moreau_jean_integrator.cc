@@ -1,5 +1,6 @@
 #include <percussion/core/exceptions.h>
 #include <percussion/core/petsc_check.h>
+#include <percussion/time_integration/system_algebra.h>
 #include <percussion/time_integration/moreau_jean_integrator.h>
 
 #include <cmath>
@@ -39,22 +40,10 @@ namespace percussion::TimeIntegration
     // Ŵ = M + hθC + h²θ²K with C = αM + βK: (1 + hθα) M + (hθβ + h²θ²) K, same sparsity as M.
     const double c_mass = 1 + h * theta * system.rayleigh_alpha;
     const double c_stiffness = h * theta * system.rayleigh_beta + h * h * theta * theta;
-    Mat mass = const_cast<dealii::PETScWrappers::MPI::SparseMatrix &>(*system.mass).petsc_matrix();
-    Mat stiffness = const_cast<dealii::PETScWrappers::MPI::SparseMatrix &>(*system.stiffness).petsc_matrix();
-    PERCUSSION_PETSC_CALL(MatDuplicate(mass, MAT_COPY_VALUES, &iteration));
-    PERCUSSION_PETSC_CALL(MatScale(iteration, c_mass));
-    PERCUSSION_PETSC_CALL(MatAXPY(iteration, c_stiffness, stiffness, SAME_NONZERO_PATTERN));
-
+    iteration = SystemAlgebra::scaled_sum(system, c_mass, c_stiffness);
     if (system.has_prescribed_motion)
       PERCUSSION_PETSC_CALL(MatDuplicate(iteration, MAT_COPY_VALUES, &iteration_full));
-
-    // Eliminate the Dirichlet rows and columns symmetrically; the diagonal entry keeps the
-    // matrix's scale so that the factorisation's pivoting is not disturbed.
-    PERCUSSION_PETSC_CALL(MatGetDiagonal(iteration, work));
-    PERCUSSION_PETSC_CALL(VecNorm(work, NORM_INFINITY, &constrained_diagonal));
-    std::vector<PetscInt> rows(system.constrained_dofs.begin(), system.constrained_dofs.end());
-    PERCUSSION_PETSC_CALL(MatZeroRowsColumns(iteration, static_cast<PetscInt>(rows.size()), rows.data(),
-                                             constrained_diagonal, nullptr, nullptr));
+    constrained_diagonal = SystemAlgebra::eliminate(iteration, system.constrained_dofs);
   }
 
   void MoreauJeanIntegrator::initialize(const double start,
@@ -114,19 +103,9 @@ namespace percussion::TimeIntegration
           constrained_velocity[i] = theta > 0 ?
                                       ((prescribed_values[i] - q_c[i]) / h - (1 - theta) * v_c[i]) / theta :
                                       (prescribed_values[i] - q_c[i] - h * v_c[i]) / h;
-        prescribed_velocity = 0;
-        if (!dofs.empty())
-          prescribed_velocity.set(dofs, constrained_velocity);
-        prescribed_velocity.compress(dealii::VectorOperation::insert);
-        PERCUSSION_PETSC_CALL(MatMult(iteration_full, prescribed_velocity, work));
-        rhs.add(-1.0, work);
       }
-    std::vector<double> scaled(constrained_velocity);
-    for (double &x : scaled)
-      x *= constrained_diagonal;
-    if (!dofs.empty())
-      rhs.set(dofs, scaled);
-    rhs.compress(dealii::VectorOperation::insert);
+    SystemAlgebra::lift(system.has_prescribed_motion ? iteration_full : nullptr, constrained_velocity, dofs,
+                        constrained_diagonal, prescribed_velocity, work, rhs);
 
     v_new = v; // initial guess for CG
     solver->solve(rhs, v_new);
@@ -137,10 +116,7 @@ namespace percussion::TimeIntegration
   void MoreauJeanIntegrator::solve_iteration_matrix(const Vector &b, Vector &x)
   {
     scratch = b;
-    const std::vector<double> zeros(system.constrained_dofs.size(), 0.0);
-    if (!zeros.empty())
-      scratch.set(system.constrained_dofs, zeros);
-    scratch.compress(dealii::VectorOperation::insert);
+    SystemAlgebra::zero(scratch, system.constrained_dofs);
     x = 0;
     solver->solve(scratch, x);
   }
@@ -206,13 +182,7 @@ namespace percussion::TimeIntegration
           rhs.add(-h, force_theta);
         if (impulse_applied)
           rhs.add(-1.0, impulse);
-        std::vector<double> reaction(system.constrained_dofs.size()), velocity(system.constrained_dofs.size());
-        rhs.extract_subvector_to(system.constrained_dofs, reaction);
-        v_theta.extract_subvector_to(system.constrained_dofs, velocity);
-        double local = 0;
-        for (std::size_t i = 0; i < reaction.size(); ++i)
-          local += reaction[i] * velocity[i];
-        e.external_work += dealii::Utilities::MPI::sum(local, communicator);
+        e.external_work += SystemAlgebra::inner_product(rhs, v_theta, system.constrained_dofs, communicator);
       }
 
     e.residual = (e.kinetic_energy + e.strain_energy - energy_old) -

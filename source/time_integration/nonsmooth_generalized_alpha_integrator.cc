@@ -1,6 +1,7 @@
 #include <percussion/core/exceptions.h>
 #include <percussion/core/petsc_check.h>
 #include <percussion/time_integration/nonsmooth_generalized_alpha_integrator.h>
+#include <percussion/time_integration/system_algebra.h>
 
 #include <cmath>
 #include <sstream>
@@ -9,15 +10,8 @@
 namespace percussion::TimeIntegration
 {
   using dealii::PETScWrappers::MPI::Vector;
+  namespace Algebra = SystemAlgebra;
 
-  namespace
-  {
-    Vec raw(const Vector &v) { return const_cast<Vec>(static_cast<const Vec &>(v)); }
-    Mat raw(const dealii::PETScWrappers::MPI::SparseMatrix &m)
-    {
-      return const_cast<dealii::PETScWrappers::MPI::SparseMatrix &>(m).petsc_matrix();
-    }
-  } // namespace
 
   NonsmoothGeneralizedAlphaIntegrator::NonsmoothGeneralizedAlphaIntegrator(
     const LinearElastodynamicSystem &system,
@@ -52,38 +46,17 @@ namespace percussion::TimeIntegration
         MatDestroy(m);
   }
 
-  Mat NonsmoothGeneralizedAlphaIntegrator::scaled_sum(const double mass_factor, const double stiffness_factor) const
+  void NonsmoothGeneralizedAlphaIntegrator::weighted_smooth_force(const Vector &q_next, const Vector &v_next,
+                                                                  Vector &result)
   {
-    Mat result;
-    PERCUSSION_PETSC_CALL(MatDuplicate(raw(*system.mass), MAT_COPY_VALUES, &result));
-    PERCUSSION_PETSC_CALL(MatScale(result, mass_factor));
-    if (stiffness_factor != 0)
-      PERCUSSION_PETSC_CALL(MatAXPY(result, stiffness_factor, raw(*system.stiffness), SAME_NONZERO_PATTERN));
-    return result;
-  }
-
-  double NonsmoothGeneralizedAlphaIntegrator::eliminate_dirichlet(Mat matrix, const bool columns_too)
-  {
-    std::vector<PetscInt> rows(system.constrained_dofs.begin(), system.constrained_dofs.end());
-    if (!columns_too)
+    const Vector *f_next = system.has_external_force ? &force_new : nullptr;
+    Algebra::smooth_force(system, q_next, v_next, f_next, result, work2);
+    result *= 1 - alpha_f_;
+    if (alpha_f_ != 0)
       {
-        PERCUSSION_PETSC_CALL(MatZeroRows(matrix, static_cast<PetscInt>(rows.size()), rows.data(), 0.0, nullptr, nullptr));
-        return 0;
+        Algebra::smooth_force(system, q, v, system.has_external_force ? &force : nullptr, scratch, work2);
+        result.add(alpha_f_, scratch);
       }
-    // Symmetric elimination with a diagonal of the matrix's scale (pivoting undisturbed).
-    double diagonal = 1;
-    PERCUSSION_PETSC_CALL(MatGetDiagonal(matrix, raw(work)));
-    PERCUSSION_PETSC_CALL(VecNorm(raw(work), NORM_INFINITY, &diagonal));
-    PERCUSSION_PETSC_CALL(
-      MatZeroRowsColumns(matrix, static_cast<PetscInt>(rows.size()), rows.data(), diagonal, nullptr, nullptr));
-    return diagonal;
-  }
-
-  void NonsmoothGeneralizedAlphaIntegrator::damping_product(const Vector &mass_x, const Vector &stiffness_x,
-                                                            Vector &result) const
-  {
-    result.equ(system.rayleigh_alpha, mass_x);
-    result.add(system.rayleigh_beta, stiffness_x);
   }
 
   void NonsmoothGeneralizedAlphaIntegrator::constrained_part(const Vector &x, Vector &result) const
@@ -95,16 +68,6 @@ namespace percussion::TimeIntegration
     if (!dofs.empty())
       result.set(dofs, values);
     result.compress(dealii::VectorOperation::insert);
-  }
-
-  void NonsmoothGeneralizedAlphaIntegrator::solve_eliminated(IterationMatrixSolver &with, const Vector &b, Vector &x)
-  {
-    scratch = b;
-    const std::vector<double> zeros(system.constrained_dofs.size(), 0.0);
-    if (!zeros.empty())
-      scratch.set(system.constrained_dofs, zeros);
-    scratch.compress(dealii::VectorOperation::insert);
-    with.solve(scratch, x);
   }
 
   void NonsmoothGeneralizedAlphaIntegrator::initialize(const double start, const Vector &displacement,
@@ -123,28 +86,22 @@ namespace percussion::TimeIntegration
 
     const double c_mass = (1 - alpha_m_) + (1 - alpha_f_) * h * gamma_ * system.rayleigh_alpha;
     const double c_stiffness = (1 - alpha_f_) * (h * gamma_ * system.rayleigh_beta + h * h * beta_);
-    iteration = scaled_sum(c_mass, c_stiffness);
+    const auto &dofs = system.constrained_dofs;
+    iteration = Algebra::scaled_sum(system, c_mass, c_stiffness);
     if (system.has_prescribed_motion)
       PERCUSSION_PETSC_CALL(MatDuplicate(iteration, MAT_COPY_VALUES, &iteration_full));
-    iteration_diagonal = eliminate_dirichlet(iteration, true);
-    mass_eliminated = scaled_sum(1.0, 0.0);
-    eliminate_dirichlet(mass_eliminated, true);
-    response_numerator = scaled_sum(1 - alpha_m_, (1 - alpha_f_) * h * h * (beta_ - 0.5 * gamma_));
-    eliminate_dirichlet(response_numerator, false);
+    iteration_diagonal = Algebra::eliminate(iteration, dofs);
+    mass_eliminated = Algebra::scaled_sum(system, 1.0, 0.0);
+    Algebra::eliminate(mass_eliminated, dofs);
+    response_numerator = Algebra::scaled_sum(system, 1 - alpha_m_, (1 - alpha_f_) * h * h * (beta_ - 0.5 * gamma_));
+    Algebra::zero_rows(response_numerator, dofs);
     solver->set_matrix(iteration, owned.size());
     mass_solver->set_matrix(mass_eliminated, owned.size());
 
     // a_0 = M⁻¹(f_0 − K q_0 − C v_0): the smooth acceleration at the start.
-    system.mass->vmult(work, v);
-    system.stiffness->vmult(work2, v);
-    damping_product(work, work2, rhs);
-    rhs *= -1.0;
-    system.stiffness->vmult(work, q);
-    rhs.add(-1.0, work);
-    if (system.has_external_force)
-      rhs.add(1.0, force);
+    Algebra::smooth_force(system, q, v, system.has_external_force ? &force : nullptr, rhs, work);
     a = 0;
-    solve_eliminated(*mass_solver, rhs, a);
+    Algebra::solve_eliminated(*mass_solver, rhs, a, dofs, scratch);
     // On prescribed DoFs a_0 = 0 (g'' is not known); the reaction there closes M a_0 = F_0 + R_0.
     if (system.has_prescribed_motion)
       {
@@ -177,25 +134,7 @@ namespace percussion::TimeIntegration
     v_predicted.add(h * (1 - gamma_), a);
 
     // S a_free = (1−α_f)(f_{k+1} − K q̃ − C ṽ) + α_f(f_k − K q_k − C v_k) − α_m M a_k.
-    system.mass->vmult(work, v_predicted);
-    system.stiffness->vmult(work2, v_predicted);
-    damping_product(work, work2, rhs);
-    system.stiffness->vmult(work, q_predicted);
-    rhs.add(1.0, work);
-    if (system.has_external_force)
-      rhs.add(-1.0, force_new);
-    rhs *= -(1 - alpha_f_);
-    if (alpha_f_ != 0)
-      {
-        system.mass->vmult(work, v);
-        system.stiffness->vmult(work2, v);
-        damping_product(work, work2, correction);
-        system.stiffness->vmult(work, q);
-        correction.add(1.0, work);
-        if (system.has_external_force)
-          correction.add(-1.0, force);
-        rhs.add(-alpha_f_, correction);
-      }
+    weighted_smooth_force(q_predicted, v_predicted, rhs);
     if (alpha_m_ != 0)
       {
         system.mass->vmult(work, a);
@@ -212,21 +151,11 @@ namespace percussion::TimeIntegration
         q_predicted.extract_subvector_to(dofs, q_c);
         for (std::size_t i = 0; i < dofs.size(); ++i)
           a_c[i] = (g[i] - q_c[i]) / (h * h * beta_);
-        prescribed_acceleration = 0;
-        if (!dofs.empty())
-          prescribed_acceleration.set(dofs, a_c);
-        prescribed_acceleration.compress(dealii::VectorOperation::insert);
-        PERCUSSION_PETSC_CALL(MatMult(iteration_full, raw(prescribed_acceleration), raw(work)));
-        rhs.add(-1.0, work);
-        for (double &x : a_c)
-          x *= iteration_diagonal;
-        if (!dofs.empty())
-          rhs.set(dofs, a_c);
-        rhs.compress(dealii::VectorOperation::insert);
+        Algebra::lift(iteration_full, a_c, dofs, iteration_diagonal, prescribed_acceleration, work, rhs);
         solver->solve(rhs, a_free);
       }
     else
-      solve_eliminated(*solver, rhs, a_free);
+      Algebra::solve_eliminated(*solver, rhs, a_free, system.constrained_dofs, scratch);
     v_new = v_predicted;
     v_new.add(h * gamma_, a_free);
 
@@ -241,7 +170,7 @@ namespace percussion::TimeIntegration
   {
     // Δv^con = M⁻¹ H Λ (zero on Dirichlet DoFs, where the support takes the impulse).
     work = 0;
-    solve_eliminated(*mass_solver, generalized_impulse, work);
+    Algebra::solve_eliminated(*mass_solver, generalized_impulse, work, system.constrained_dofs, scratch);
     impulsive_velocity.add(1.0, work);
     impulse.add(1.0, scratch);
     correction.add(1.0, velocity_correction);
@@ -308,9 +237,7 @@ namespace percussion::TimeIntegration
         work.add(omega, force_new);
         e.external_work = dq * work;
       }
-    system.mass->vmult(work, v_omega);
-    system.stiffness->vmult(work2, v_omega);
-    damping_product(work, work2, rhs);
+    Algebra::damping(system, v_omega, rhs, work);
     e.damping_work = -(dq * rhs);
     if (system.has_prescribed_motion)
       {
@@ -323,25 +250,8 @@ namespace percussion::TimeIntegration
             system.mass->vmult(work2, a);
             work.add(alpha_m_, work2);
           }
-        // − F_{k+1−α_f} = (1−α_f)(K q_{k+1} + C v_{k+1} − f_{k+1}) + α_f(K q_k + C v_k − f_k)
-        system.mass->vmult(work2, v_new);
-        system.stiffness->vmult(scratch, v_new);
-        damping_product(work2, scratch, rhs);
-        rhs.add(1.0, stiffness_q_new);
-        if (system.has_external_force)
-          rhs.add(-1.0, force_new);
-        work.add(1 - alpha_f_, rhs);
-        if (alpha_f_ != 0)
-          {
-            system.mass->vmult(work2, v);
-            system.stiffness->vmult(scratch, v);
-            damping_product(work2, scratch, rhs);
-            system.stiffness->vmult(work2, q);
-            rhs.add(1.0, work2);
-            if (system.has_external_force)
-              rhs.add(-1.0, force);
-            work.add(alpha_f_, rhs);
-          }
+        weighted_smooth_force(q_new, v_new, rhs);
+        work.add(-1.0, rhs);
         constrained_part(work, reaction_new);
         rhs.equ(newmark ? 1 - omega : 0.0, reaction);
         rhs.add(newmark ? omega : 1.0, reaction_new);

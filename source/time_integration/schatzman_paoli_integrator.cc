@@ -1,6 +1,7 @@
 #include <percussion/core/exceptions.h>
 #include <percussion/core/petsc_check.h>
 #include <percussion/time_integration/schatzman_paoli_integrator.h>
+#include <percussion/time_integration/system_algebra.h>
 
 #include <cmath>
 #include <sstream>
@@ -9,15 +10,7 @@
 namespace percussion::TimeIntegration
 {
   using dealii::PETScWrappers::MPI::Vector;
-
-  namespace
-  {
-    Vec raw(const Vector &v) { return const_cast<Vec>(static_cast<const Vec &>(v)); }
-    Mat raw(const dealii::PETScWrappers::MPI::SparseMatrix &m)
-    {
-      return const_cast<dealii::PETScWrappers::MPI::SparseMatrix &>(m).petsc_matrix();
-    }
-  } // namespace
+  namespace Algebra = SystemAlgebra;
 
   SchatzmanPaoliIntegrator::SchatzmanPaoliIntegrator(const LinearElastodynamicSystem &system,
                                                      const TimeIntegrationParameters &time_parameters,
@@ -65,32 +58,19 @@ namespace percussion::TimeIntegration
     // The two-step scheme starts from q_{−1} = q_0 − h v_0 + (h²/2) a_0 with
     // M a_0 = f_0 − K q_0 − C v_0 (a_0 = 0 on Dirichlet DoFs): w_0 = v_0 − (h/2) a_0 approximates
     // v(t_{−½}) to O(h²), which keeps the scheme second order (w_0 = v_0 would make it first order).
+    const auto &dofs = system.constrained_dofs;
     {
-      Mat mass;
-      PERCUSSION_PETSC_CALL(MatDuplicate(raw(*system.mass), MAT_COPY_VALUES, &mass));
-      PetscReal diagonal = 1;
-      PERCUSSION_PETSC_CALL(MatGetDiagonal(mass, raw(work)));
-      PERCUSSION_PETSC_CALL(VecNorm(raw(work), NORM_INFINITY, &diagonal));
-      std::vector<PetscInt> rows(system.constrained_dofs.begin(), system.constrained_dofs.end());
-      PERCUSSION_PETSC_CALL(
-        MatZeroRowsColumns(mass, static_cast<PetscInt>(rows.size()), rows.data(), diagonal, nullptr, nullptr));
+      Mat mass = Algebra::scaled_sum(system, 1.0, 0.0);
+      Algebra::eliminate(mass, dofs);
       IterationMatrixSolver mass_solver(solver_parameters, communicator);
       mass_solver.set_matrix(mass, owned.size());
-      system.mass->vmult(work, velocity);
-      system.stiffness->vmult(work2, velocity);
-      rhs.equ(-system.rayleigh_alpha, work);
-      rhs.add(-system.rayleigh_beta, work2, -1.0, stiffness_q);
-      rhs.add(1.0, force);
-      const std::vector<double> zeros(system.constrained_dofs.size(), 0.0);
-      if (!zeros.empty())
-        rhs.set(system.constrained_dofs, zeros);
-      rhs.compress(dealii::VectorOperation::insert);
-      scratch = 0;
-      mass_solver.solve(rhs, scratch);
+      Algebra::smooth_force(system, q, velocity, system.has_external_force ? &force : nullptr, rhs, work);
+      work2 = 0; // a_0
+      Algebra::solve_eliminated(mass_solver, rhs, work2, dofs, scratch);
       PERCUSSION_PETSC_CALL(MatDestroy(&mass));
     }
     q_previous = q;
-    q_previous.add(-h, velocity, 0.5 * h * h, scratch);
+    q_previous.add(-h, velocity, 0.5 * h * h, work2);
     v = q;
     v.add(-1.0, q_previous);
     v /= h;
@@ -99,17 +79,10 @@ namespace percussion::TimeIntegration
     // Ŵ = M + h²βK + (h/2)C with C = αM + β_R K.
     const double c_mass = 1 + 0.5 * h * system.rayleigh_alpha;
     const double c_stiffness = h * h * beta + 0.5 * h * system.rayleigh_beta;
-    PERCUSSION_PETSC_CALL(MatDuplicate(raw(*system.mass), MAT_COPY_VALUES, &iteration));
-    PERCUSSION_PETSC_CALL(MatScale(iteration, c_mass));
-    PERCUSSION_PETSC_CALL(MatAXPY(iteration, c_stiffness, raw(*system.stiffness), SAME_NONZERO_PATTERN));
+    iteration = Algebra::scaled_sum(system, c_mass, c_stiffness);
     if (system.has_prescribed_motion)
       PERCUSSION_PETSC_CALL(MatDuplicate(iteration, MAT_COPY_VALUES, &iteration_full));
-    // Symmetric elimination with a diagonal of the matrix's scale (pivoting undisturbed).
-    PERCUSSION_PETSC_CALL(MatGetDiagonal(iteration, raw(work)));
-    PERCUSSION_PETSC_CALL(VecNorm(raw(work), NORM_INFINITY, &constrained_diagonal));
-    std::vector<PetscInt> rows(system.constrained_dofs.begin(), system.constrained_dofs.end());
-    PERCUSSION_PETSC_CALL(MatZeroRowsColumns(iteration, static_cast<PetscInt>(rows.size()), rows.data(),
-                                             constrained_diagonal, nullptr, nullptr));
+    constrained_diagonal = Algebra::eliminate(iteration, dofs);
     solver->set_matrix(iteration, owned.size());
 
     energy = StepEnergy();
@@ -143,18 +116,9 @@ namespace percussion::TimeIntegration
         q.extract_subvector_to(dofs, q_c);
         for (std::size_t i = 0; i < dofs.size(); ++i)
           w_c[i] = (g[i] - q_c[i]) / h;
-        prescribed_velocity = 0;
-        if (!dofs.empty())
-          prescribed_velocity.set(dofs, w_c);
-        prescribed_velocity.compress(dealii::VectorOperation::insert);
-        PERCUSSION_PETSC_CALL(MatMult(iteration_full, raw(prescribed_velocity), raw(work)));
-        rhs.add(-1.0, work);
       }
-    for (double &x : w_c)
-      x *= constrained_diagonal;
-    if (!dofs.empty())
-      rhs.set(dofs, w_c);
-    rhs.compress(dealii::VectorOperation::insert);
+    Algebra::lift(system.has_prescribed_motion ? iteration_full : nullptr, w_c, dofs, constrained_diagonal,
+                  prescribed_velocity, work, rhs);
 
     v_new = v; // initial guess for CG
     solver->solve(rhs, v_new);
@@ -209,13 +173,7 @@ namespace percussion::TimeIntegration
           rhs.add(-h, force);
         if (impulse_applied)
           rhs.add(-1.0, impulse);
-        std::vector<double> reaction(system.constrained_dofs.size()), velocity(system.constrained_dofs.size());
-        rhs.extract_subvector_to(system.constrained_dofs, reaction);
-        mean_velocity.extract_subvector_to(system.constrained_dofs, velocity);
-        double local = 0;
-        for (std::size_t i = 0; i < reaction.size(); ++i)
-          local += reaction[i] * velocity[i];
-        e.external_work += dealii::Utilities::MPI::sum(local, communicator);
+        e.external_work += Algebra::inner_product(rhs, mean_velocity, system.constrained_dofs, communicator);
       }
 
     const double energy_old = energy.kinetic_energy + energy.strain_energy;

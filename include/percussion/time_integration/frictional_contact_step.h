@@ -115,6 +115,14 @@ namespace percussion::TimeIntegration
                             const std::vector<OwnedContactPoint> &points,
                             const dealii::PETScWrappers::MPI::Vector &u_k);
 
+    /**
+     * Whether every candidate contact enters the step's problem, not only the active set of (55):
+     * the position-level Schatzman–Paoli law's complementarity on the linearised gap opens or
+     * closes each contact itself, where a gap prediction would leave a contact resting at g = 0
+     * out every other step (and its force alternate between 0 and twice its value).
+     */
+    bool takes_every_candidate() const { return law == ContactLaw::schatzman_paoli; }
+
     /// Energy dissipated at each of @p points since the start (−Σ u_{k+θ}ᵀp), for output.
     std::vector<double> dissipated_energy(const std::vector<OwnedContactPoint> &points) const;
 

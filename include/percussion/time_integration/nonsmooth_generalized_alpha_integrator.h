@@ -87,17 +87,12 @@ namespace percussion::TimeIntegration
     double alpha_f() const { return alpha_f_; }
 
   private:
-    /// C x = α M x + β K x into @p result, given M x and K x.
-    void damping_product(const dealii::PETScWrappers::MPI::Vector &mass_x,
-                         const dealii::PETScWrappers::MPI::Vector &stiffness_x,
-                         dealii::PETScWrappers::MPI::Vector &result) const;
-    /// Solves with an eliminated matrix: @p b is copied and zeroed on the Dirichlet rows.
-    void solve_eliminated(IterationMatrixSolver &with, const dealii::PETScWrappers::MPI::Vector &b,
-                          dealii::PETScWrappers::MPI::Vector &x);
-    /// A new matrix mass_factor·M + stiffness_factor·K.
-    Mat scaled_sum(double mass_factor, double stiffness_factor) const;
-    /// Zeroes the Dirichlet rows (and columns, then with a diagonal of the matrix's scale, returned).
-    double eliminate_dirichlet(Mat matrix, bool columns_too);
+    /// (1−α_f) F(q_next, v_next, f_{k+1}) + α_f F(q_k, v_k, f_k), F = f − Kq − Cv (uses work2, scratch).
+    void weighted_smooth_force(const dealii::PETScWrappers::MPI::Vector &q_next,
+                               const dealii::PETScWrappers::MPI::Vector &v_next,
+                               dealii::PETScWrappers::MPI::Vector &result);
+    /// The entries of @p x on the Dirichlet DoFs, zero elsewhere.
+    void constrained_part(const dealii::PETScWrappers::MPI::Vector &x, dealii::PETScWrappers::MPI::Vector &result) const;
 
     const LinearElastodynamicSystem system;
     const std::string name;
@@ -106,9 +101,6 @@ namespace percussion::TimeIntegration
     MPI_Comm communicator;
     std::unique_ptr<IterationMatrixSolver> solver, mass_solver;
     bool symmetric_response = false;
-
-    /// The entries of @p x on the Dirichlet DoFs, zero elsewhere.
-    void constrained_part(const dealii::PETScWrappers::MPI::Vector &x, dealii::PETScWrappers::MPI::Vector &result) const;
 
     Mat iteration = nullptr;        ///< S, Dirichlet rows and columns eliminated
     Mat iteration_full = nullptr;   ///< S unmodified, kept only for prescribed motion

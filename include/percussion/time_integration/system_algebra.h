@@ -1,0 +1,72 @@
+#ifndef PERCUSSION_TIME_INTEGRATION_SYSTEM_ALGEBRA_H
+#define PERCUSSION_TIME_INTEGRATION_SYSTEM_ALGEBRA_H
+
+#include <deal.II/base/types.h>
+#include <deal.II/lac/petsc_sparse_matrix.h>
+#include <deal.II/lac/petsc_vector.h>
+
+#include <percussion/core/iteration_matrix_solver.h>
+#include <percussion/time_integration/linear_elastodynamic_system.h>
+
+#include <petscmat.h>
+
+#include <vector>
+
+/**
+ * What every time integrator does with the matrices of LinearElastodynamicSystem and its Dirichlet
+ * DoFs: build αM + βK, eliminate the Dirichlet rows and columns, solve with an eliminated matrix,
+ * lift known values to the right-hand side, sum products over those DoFs (support-reaction work),
+ * and evaluate the damping and smooth forces C v and f − K q − C v.
+ */
+namespace percussion::TimeIntegration::SystemAlgebra
+{
+  using Vector = dealii::PETScWrappers::MPI::Vector;
+  using Dofs = std::vector<dealii::types::global_dof_index>;
+
+  /// The PETSc handles of deal.II's wrappers (whose own accessors are not const).
+  Vec petsc(const Vector &v);
+  Mat petsc(const dealii::PETScWrappers::MPI::SparseMatrix &m);
+
+  /// A new matrix mass_factor·M + stiffness_factor·K (the sparsity of M and K is the same).
+  Mat scaled_sum(const LinearElastodynamicSystem &system, double mass_factor, double stiffness_factor);
+
+  /**
+   * Zeroes the rows and columns of @p dofs symmetrically, with the largest |diagonal entry| of
+   * the matrix on their diagonal, so that the factorisation's pivoting is not disturbed; returns
+   * that diagonal value.
+   */
+  double eliminate(Mat matrix, const Dofs &dofs);
+
+  /// Zeroes the rows of @p dofs (their columns stay).
+  void zero_rows(Mat matrix, const Dofs &dofs);
+
+  /// x = 0 on @p dofs.
+  void zero(Vector &x, const Dofs &dofs);
+
+  /**
+   * The right-hand side of a system eliminated by eliminate() whose solution takes @p values on
+   * @p dofs: rhs −= A·x_c with the unmodified matrix @p full (skipped when it is nullptr, i.e. all
+   * values are 0) and x_c the vector of @p values; then rhs = @p diagonal × values on @p dofs.
+   */
+  void lift(Mat full, const std::vector<double> &values, const Dofs &dofs, double diagonal, Vector &x_c,
+            Vector &work, Vector &rhs);
+
+  /// Σ over @p dofs (locally owned, all ranks summed) of a_i b_i.
+  double inner_product(const Vector &a, const Vector &b, const Dofs &dofs, MPI_Comm communicator);
+
+  /**
+   * Solves A x = b with a matrix eliminated by eliminate() and zero values on @p dofs: @p b is
+   * copied to @p scratch and zeroed there. @p x on entry is the initial guess (CG).
+   */
+  void solve_eliminated(IterationMatrixSolver &solver, const Vector &b, Vector &x, const Dofs &dofs,
+                        Vector &scratch);
+
+  /// C v = α M v + β K v into @p result (@p work: scratch).
+  void damping(const LinearElastodynamicSystem &system, const Vector &v, Vector &result, Vector &work);
+
+  /// F = f − K q − C v into @p result (no f when @p force is nullptr; @p work: scratch).
+  void smooth_force(const LinearElastodynamicSystem &system, const Vector &q, const Vector &v, const Vector *force,
+                    Vector &result, Vector &work);
+} // namespace percussion::TimeIntegration::SystemAlgebra
+
+#endif
