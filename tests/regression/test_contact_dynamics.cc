@@ -6,86 +6,20 @@
 #include "../mpi_test_fixture.h"
 #include "simulation_helpers.h"
 
-#include <deal.II/dofs/dof_tools.h>
-
 #include <cmath>
 #include <random>
 
+using percussion::testing::bouncing_ball_text;
+using percussion::testing::ImpactFigures;
+using percussion::testing::impacting_bar_1d_text;
+using percussion::testing::mean_component;
+using percussion::testing::mean_velocity;
+using percussion::testing::measure_impact;
 using percussion::testing::run_simulation;
+using percussion::testing::sliding_block_text;
 
 namespace
 {
-  /// Mean of one displacement/velocity component over the locally owned nodes (all ranks).
-  template <int dim>
-  double mean_component(const percussion::Simulator<dim> &simulator, const dealii::PETScWrappers::MPI::Vector &x,
-                        const unsigned int component)
-  {
-    std::vector<bool> mask(dim, false);
-    mask[component] = true;
-    const dealii::IndexSet dofs =
-      dealii::DoFTools::extract_dofs(simulator.body().get_dof_handler(), dealii::ComponentMask(mask)) &
-      simulator.body().locally_owned_dofs();
-    double sum = 0;
-    for (const auto i : dofs)
-      sum += x(i);
-    const double n = dealii::Utilities::MPI::sum(static_cast<double>(dofs.n_elements()), MPI_COMM_WORLD);
-    return dealii::Utilities::MPI::sum(sum, MPI_COMM_WORLD) / n;
-  }
-
-  /// Mass-weighted mean of one velocity component: momentum / mass of the bodies.
-  template <int dim>
-  double mean_velocity(const percussion::Simulator<dim> &simulator, const unsigned int component)
-  {
-    std::vector<bool> mask(dim, false);
-    mask[component] = true;
-    const auto &body = simulator.body();
-    const dealii::IndexSet dofs =
-      dealii::DoFTools::extract_dofs(body.get_dof_handler(), dealii::ComponentMask(mask)) & body.locally_owned_dofs();
-    dealii::PETScWrappers::MPI::Vector indicator(body.locally_owned_dofs(), MPI_COMM_WORLD), mass_indicator(indicator);
-    for (const auto i : dofs)
-      indicator(i) = 1.0;
-    indicator.compress(dealii::VectorOperation::insert);
-    body.mass_matrix().vmult(mass_indicator, indicator);
-    return (mass_indicator * simulator.integrator().velocity()) / (mass_indicator * indicator);
-  }
-
-  std::string impacting_bar_1d_text(const unsigned int elements, const double h)
-  {
-    std::ostringstream text;
-    text.precision(17);
-    text << R"(
-set Dimension = 1
-subsection Mesh
-  set Type = bar
-  set Subdivisions = )" << elements << R"(
-  set Cross section area = 3.14e-4
-end
-subsection Materials
-  set Young's modulus = 210e9
-  set Density = 7800
-end
-subsection Initial conditions
-  set Velocity = -0.1
-end
-subsection Time integration
-  set Theta = 0.5
-  set Time step = )" << h << R"(
-  set End time = 1.5e-3
-end
-subsection Contact
-  set Number of pairs = 1
-  set Search distance = 1e-3
-  subsection Pair 1
-    set Type = plane
-    set Slave boundary id = 0
-    set Point = -5e-5
-    set Normal = 1
-  end
-end
-)";
-    return text.str();
-  }
-
   std::string impacting_bar(const unsigned int elements, const double h)
   {
     std::ostringstream text;
@@ -123,38 +57,6 @@ subsection Contact
 end
 )";
     return text.str();
-  }
-
-  struct ImpactFigures
-  {
-    double start, duration, mean_force, rebound_velocity, energy_ratio;
-  };
-
-  template <int dim = 3>
-  ImpactFigures measure_impact(const std::string &text, const double h)
-  {
-    const auto simulator = run_simulation<dim>(text, "impacting_bar");
-    const auto &table = simulator->statistics();
-    const auto t = table.column("time");
-    const auto force = table.column("contact_normal_force");
-    ImpactFigures f{-1, 0, 0, 0, 0};
-    std::vector<double> contact_forces;
-    for (std::size_t k = 0; k < t.size(); ++k)
-      if (force[k] > 0)
-        {
-          if (f.start < 0)
-            f.start = t[k] - h; // the impulse of step k acts on (t_{k−1}, t_k]
-          contact_forces.push_back(force[k]);
-        }
-    f.duration = contact_forces.size() * h;
-    // The plateau value (the median): the first and last steps hold only part of the contact.
-    std::sort(contact_forces.begin(), contact_forces.end());
-    f.mean_force = contact_forces[contact_forces.size() / 2];
-    f.rebound_velocity = mean_velocity(*simulator, 0);
-    f.energy_ratio = table.column("total_energy").back() / table.column("total_energy").front();
-    BOOST_TEST(simulator->energy_audit().max_relative_step_residual() <= 1e-10);
-    BOOST_TEST(table.column("contact_positive_work_count").back() == 0.0);
-    return f;
   }
 } // namespace
 
@@ -221,41 +123,7 @@ BOOST_AUTO_TEST_CASE(sliding_block_stops_at_the_coulomb_distance)
 {
   const double v0 = 1, mu = 0.5, g = 9.81;
   const double exact_distance = v0 * v0 / (2 * mu * g), exact_time = v0 / (mu * g);
-  const std::string text = R"(
-set Dimension = 2
-subsection Mesh
-  set Type = box
-  set Upper corner = 0.1, 0.05
-  set Subdivisions = 4, 2
-end
-subsection Materials
-  set Young's modulus = 1e9
-  set Poisson's ratio = 0.3
-  set Density = 1000
-end
-subsection Loads
-  set Gravity = 0, -9.81
-end
-subsection Initial conditions
-  set Velocity = 1; 0
-end
-subsection Time integration
-  set Theta = 1
-  set Time step = 1e-3
-  set End time = 0.3
-end
-subsection Contact
-  set Number of pairs = 1
-  set Search distance = 0.01
-  subsection Pair 1
-    set Type = plane
-    set Slave boundary id = 2
-    set Point = 0, 0
-    set Normal = 0, 1
-    set Friction coefficient = 0.5
-  end
-end
-)";
+  const std::string text = sliding_block_text("  set Theta = 1\n");
   std::vector<double> times, positions, velocities, sliding, contact_slip;
   std::vector<std::vector<double>> bottom_x;
   const percussion::RunParameters parameters = percussion::RunParameters::from_string(percussion::testing::with_quiet_output(text, "sliding_block"));
@@ -519,48 +387,14 @@ namespace
     unsigned int unsolved = 0;
   };
 
-  /// BENCHMARKS.md §4 with a point mass modelled by one stiff 1D element (m = ρAL = 1): its
-  /// internal frequency ω = √(12E/(ρL²)) = 2e5 rad/s is far above 1/h, so it moves rigidly; θ = 0.52
-  /// (inside the Frémond range [½, 1/(1+e)] = [0.5, 0.526]) damps that unresolved internal mode,
-  /// which θ = ½ would keep undamped — a point mass has none.
+  /// BENCHMARKS.md §4 with the point mass of bouncing_ball_text(): impacts, apexes, late velocities.
   BouncingBallRun bouncing_ball(const double h)
   {
-    std::ostringstream text;
-    text.precision(17);
-    text << R"(
-set Dimension = 1
-subsection Mesh
-  set Type = bar
-  set Length = 1
-  set Subdivisions = 1
-  set Cross section area = 1
-end
-subsection Materials
-  set Young's modulus = 3.3333333333e9
-  set Density = 1
-end
-subsection Loads
-  set Gravity = -9.81
-end
-subsection Time integration
-  set Theta = 0.52
-  set Time step = )" << h << R"(
-  set End time = 10
-end
-subsection Contact
-  set Number of pairs = 1
-  set Search distance = 2
-  subsection Pair 1
-    set Type = plane
-    set Slave boundary id = 0
-    set Point = -1
-    set Normal = 1
-    set Restitution coefficient = 0.9
-  end
-end
-)";
+    // θ = 0.52 (inside the Frémond range [½, 1/(1+e)] = [0.5, 0.526]) damps the stiff element's
+    // unresolved internal mode, which θ = ½ would keep undamped — a point mass has none.
+    const std::string text = bouncing_ball_text(h, "  set Theta = 0.52\n");
     const percussion::RunParameters parameters =
-      percussion::RunParameters::from_string(percussion::testing::with_quiet_output(text.str(), "bouncing_ball"));
+      percussion::RunParameters::from_string(percussion::testing::with_quiet_output(text, "bouncing_ball"));
     std::ostringstream log;
     percussion::Simulator<1> simulator(parameters, MPI_COMM_WORLD, log);
     BouncingBallRun run;
@@ -640,24 +474,7 @@ BOOST_AUTO_TEST_CASE(bar_between_two_walls_with_candidates_leaving_between_impac
 {
   const double c = std::sqrt(210e9 / 7800), h = 2e-6, exact_duration = 2 / c;
   const double exact_force = 7800 * c * 0.1 * 3.14e-4;
-  const std::string text = R"(
-set Dimension = 1
-subsection Mesh
-  set Type = bar
-  set Subdivisions = 100
-  set Cross section area = 3.14e-4
-end
-subsection Materials
-  set Young's modulus = 210e9
-  set Density = 7800
-end
-subsection Initial conditions
-  set Velocity = -0.1
-end
-subsection Time integration
-  set Time step = 2e-6
-  set End time = 3e-3
-end
+  const std::string two_walls = R"(
 subsection Contact
   set Number of pairs = 2
   set Search distance = 2e-5
@@ -675,6 +492,7 @@ subsection Contact
   end
 end
 )";
+  const std::string text = impacting_bar_1d_text(100, h, "  set Theta = 0.5\n", 3e-3, two_walls);
   const auto simulator = run_simulation<1>(text, "two_walls");
   const auto &table = simulator->statistics();
   const auto force = table.column("contact_normal_force"), candidates = table.column("contact_candidates");

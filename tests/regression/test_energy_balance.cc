@@ -11,28 +11,7 @@ using percussion::testing::run_simulation;
 
 namespace
 {
-  const std::string free_box_3d = R"(
-set Dimension = 3
-subsection Mesh
-  set Type = box
-  set Upper corner = 1, 0.25, 0.25
-  set Subdivisions = 8, 2, 2
-end
-subsection Materials
-  set Young's modulus = 1000
-  set Poisson's ratio = 0.3
-  set Density = 2
-end
-subsection Boundary conditions
-  set Fixed boundary ids = 0
-end
-subsection Initial conditions
-  set Velocity = 0; 0.2*x; 0.1*x*x
-end
-subsection Time integration
-  set Time step = 2e-3
-  set End time = 2
-)";
+  const std::string free_box_3d = percussion::testing::free_box_3d_text(2);
 
   std::string loaded_problem(const unsigned int dim, const unsigned int degree, const double theta)
   {

@@ -10,11 +10,17 @@
 #include "../mpi_test_fixture.h"
 #include "simulation_helpers.h"
 
-#include <deal.II/dofs/dof_tools.h>
-
 #include <cmath>
 
+using percussion::testing::bouncing_ball_text;
+using percussion::testing::free_box_3d_text;
+using percussion::testing::ImpactFigures;
+using percussion::testing::impacting_bar_1d_text;
+using percussion::testing::mean_velocity;
+using percussion::testing::measure_impact;
 using percussion::testing::run_simulation;
+using percussion::testing::sliding_block_text;
+using percussion::testing::time_convergence_errors;
 
 namespace
 {
@@ -32,29 +38,6 @@ namespace
       text << "  set Schatzman-Paoli beta = " << parameter << "\n";
     return text.str();
   }
-
-  const std::string free_box_3d = R"(
-set Dimension = 3
-subsection Mesh
-  set Type = box
-  set Upper corner = 1, 0.25, 0.25
-  set Subdivisions = 8, 2, 2
-end
-subsection Materials
-  set Young's modulus = 1000
-  set Poisson's ratio = 0.3
-  set Density = 2
-end
-subsection Boundary conditions
-  set Fixed boundary ids = 0
-end
-subsection Initial conditions
-  set Velocity = 0; 0.2*x; 0.1*x*x
-end
-subsection Time integration
-  set Time step = 2e-3
-  set End time = 1
-)";
 
   /// 2D, damping, gravity, a body force and a traction varying in time, a fixed or moving end.
   std::string loaded_2d(const std::string &scheme_text, const bool prescribed_motion = false)
@@ -103,148 +86,13 @@ subsection Time integration
 )" + scheme_text + "end\n";
   }
 
-  std::string smooth_bar(const std::string &scheme_text, const double h)
-  {
-    std::ostringstream text;
-    text.precision(17);
-    text << R"(
-set Dimension = 1
-subsection Mesh
-  set Type = bar
-  set Subdivisions = 20
-end
-subsection Materials
-  set Young's modulus = 1
-  set Density = 1
-end
-subsection Damping
-  set Stiffness proportional coefficient = 0.001
-end
-subsection Loads
-  set Traction boundary ids = 1
-  set Traction = 0.01*sin(2*t)
-end
-subsection Boundary conditions
-  set Fixed boundary ids = 0
-end
-subsection Initial conditions
-  set Displacement = 0.01*sin(pi*x/2)
-  set Velocity = 0.02*x
-end
-subsection Time integration
-  set Time step = )" << h << "\n  set End time = 1.28\n" << scheme_text << "end\n";
-    return text.str();
-  }
-
-  /// Relative errors at t = 1.28 for h = 0.04, 0.02, 0.01 against h = 0.04/64.
-  std::vector<double> convergence_errors(const std::string &scheme_text)
-  {
-    const auto reference = run_simulation<1>(smooth_bar(scheme_text, 0.04 / 64), "galpha_reference");
-    dealii::PETScWrappers::MPI::Vector q_ref = reference->integrator().displacement();
-    std::vector<double> result;
-    for (const double h : {0.04, 0.02, 0.01})
-      {
-        const auto simulator = run_simulation<1>(smooth_bar(scheme_text, h), "galpha_convergence");
-        dealii::PETScWrappers::MPI::Vector difference = simulator->integrator().displacement();
-        difference -= q_ref;
-        result.push_back(difference.l2_norm() / q_ref.l2_norm());
-      }
-    return result;
-  }
-
-  std::string impacting_bar_1d(const std::string &scheme_text, const unsigned int elements, const double h)
-  {
-    std::ostringstream text;
-    text.precision(17);
-    text << R"(
-set Dimension = 1
-subsection Mesh
-  set Type = bar
-  set Subdivisions = )" << elements << R"(
-  set Cross section area = 3.14e-4
-end
-subsection Materials
-  set Young's modulus = 210e9
-  set Density = 7800
-end
-subsection Initial conditions
-  set Velocity = -0.1
-end
-subsection Contact
-  set Number of pairs = 1
-  set Search distance = 1e-3
-  subsection Pair 1
-    set Type = plane
-    set Slave boundary id = 0
-    set Point = -5e-5
-    set Normal = 1
-  end
-end
-subsection Time integration
-  set Time step = )" << h << "\n  set End time = 1.5e-3\n" << scheme_text << "end\n";
-    return text.str();
-  }
-
-  std::string sliding_block(const std::string &scheme_text)
-  {
-    return R"(
-set Dimension = 2
-subsection Mesh
-  set Type = box
-  set Upper corner = 0.1, 0.05
-  set Subdivisions = 4, 2
-end
-subsection Materials
-  set Young's modulus = 1e9
-  set Poisson's ratio = 0.3
-  set Density = 1000
-end
-subsection Loads
-  set Gravity = 0, -9.81
-end
-subsection Initial conditions
-  set Velocity = 1; 0
-end
-subsection Contact
-  set Number of pairs = 1
-  set Search distance = 0.01
-  subsection Pair 1
-    set Type = plane
-    set Slave boundary id = 2
-    set Point = 0, 0
-    set Normal = 0, 1
-    set Friction coefficient = 0.5
-  end
-end
-subsection Time integration
-  set Time step = 1e-3
-  set End time = 0.3
-)" + scheme_text + "end\n";
-  }
-
-  /// Mass-weighted mean of one velocity component: momentum / mass.
-  template <int dim>
-  double mean_velocity(const percussion::Simulator<dim> &simulator, const unsigned int component)
-  {
-    std::vector<bool> mask(dim, false);
-    mask[component] = true;
-    const auto &body = simulator.body();
-    const dealii::IndexSet dofs =
-      dealii::DoFTools::extract_dofs(body.get_dof_handler(), dealii::ComponentMask(mask)) & body.locally_owned_dofs();
-    dealii::PETScWrappers::MPI::Vector indicator(body.locally_owned_dofs(), MPI_COMM_WORLD), mass_indicator(indicator);
-    for (const auto i : dofs)
-      indicator(i) = 1.0;
-    indicator.compress(dealii::VectorOperation::insert);
-    body.mass_matrix().vmult(mass_indicator, indicator);
-    return (mass_indicator * simulator.integrator().velocity()) / (mass_indicator * indicator);
-  }
 } // namespace
 
 BOOST_AUTO_TEST_CASE(newmark_trapezoidal_rule_conserves_energy)
 {
   // γ = ½, β = ¼: 2β − γ = 0, so 𝒦 = E and D = 0 (talk (74)).
   const auto simulator =
-    run_simulation<3>(free_box_3d + scheme_lines("nonsmooth Newmark", 0.5, 0.25) + "end\n", "galpha_energy");
+    run_simulation<3>(free_box_3d_text(1) + scheme_lines("nonsmooth Newmark", 0.5, 0.25) + "end\n", "galpha_energy");
   const auto energy = simulator->statistics().column("total_energy");
   BOOST_REQUIRE_EQUAL(energy.size(), 501u);
   double worst = 0;
@@ -279,7 +127,7 @@ BOOST_AUTO_TEST_CASE(newmark_with_gamma_above_half_dissipates_every_step)
 {
   // 2β > γ > ½: D = (γ−½)[‖Δq‖²_K + (h²/2)(2β−γ)‖Δa‖²_M] ≥ 0 at every step and 𝒦 decreases (talk (75)).
   const auto simulator =
-    run_simulation<3>(free_box_3d + scheme_lines("nonsmooth Newmark", 0.6, 0.3025) + "end\n", "galpha_dissipation");
+    run_simulation<3>(free_box_3d_text(1) + scheme_lines("nonsmooth Newmark", 0.6, 0.3025) + "end\n", "galpha_dissipation");
   const auto &table = simulator->statistics();
   const auto kinetic = table.column("kinetic_energy"), strain = table.column("strain_energy"),
              algorithmic = table.column("algorithmic_energy"), dissipation = table.column("numerical_dissipation");
@@ -299,7 +147,7 @@ BOOST_AUTO_TEST_CASE(smooth_part_converges_with_the_expected_order)
                                       std::pair{scheme_lines("nonsmooth generalized-alpha", 0.8), 2.0},
                                       std::pair{scheme_lines("nonsmooth Newmark", 0.6, 0.3025), 1.0}})
     {
-      const auto e = convergence_errors(scheme);
+      const auto e = time_convergence_errors(scheme);
       const double rate1 = std::log2(e[0] / e[1]), rate2 = std::log2(e[1] / e[2]);
       BOOST_TEST_MESSAGE(scheme << "  errors " << e[0] << ", " << e[1] << ", " << e[2] << "; orders " << rate1 << ", "
                                 << rate2);
@@ -316,34 +164,18 @@ BOOST_AUTO_TEST_CASE(impacting_bar_with_the_family)
   for (const std::string &scheme : {scheme_lines("nonsmooth Newmark", 0.5, 0.25), scheme_lines("nonsmooth HHT", 0.1),
                                     scheme_lines("nonsmooth generalized-alpha", 0.8)})
     {
-      const auto simulator = run_simulation<1>(impacting_bar_1d(scheme, 200, h), "galpha_bar");
-      const auto &table = simulator->statistics();
-      const auto t = table.column("time"), force = table.column("contact_normal_force");
-      double start = -1;
-      std::vector<double> forces;
-      for (std::size_t k = 0; k < t.size(); ++k)
-        if (force[k] > 0)
-          {
-            if (start < 0)
-              start = t[k] - h;
-            forces.push_back(force[k]);
-          }
-      std::sort(forces.begin(), forces.end());
-      const double duration = forces.size() * h, plateau = forces[forces.size() / 2];
-      const double rebound = mean_velocity(*simulator, 0);
-      const double ratio = table.column("total_energy").back() / table.column("total_energy").front();
-      BOOST_TEST_MESSAGE(scheme << "  start " << start << ", duration " << duration << " (exact " << exact_duration
-                                << "), force " << plateau << " (exact " << exact_force << "), rebound " << rebound
-                                << ", E_end/E_0 " << ratio);
-      BOOST_TEST(std::abs(start - 5e-4) <= 1.01 * h);
-      BOOST_TEST(std::abs(duration - exact_duration) <= 0.01 * exact_duration);
-      BOOST_TEST(std::abs(plateau - exact_force) <= 0.005 * exact_force);
-      BOOST_TEST(std::abs(rebound - 0.1) <= 0.02 * 0.1);
-      BOOST_TEST(ratio > 0.98);
-      BOOST_TEST(ratio < 1.0);
-      BOOST_TEST(table.column("contact_positive_work_count").back() == 0.0);
-      BOOST_TEST(simulator->energy_audit().contact_work_normal() < 0);
-      BOOST_TEST(simulator->energy_audit().max_relative_step_residual() <= 1e-12);
+      const ImpactFigures f = measure_impact<1>(impacting_bar_1d_text(200, h, scheme), h);
+      BOOST_TEST_MESSAGE(scheme << "  start " << f.start << ", duration " << f.duration << " (exact " << exact_duration
+                                << "), force " << f.mean_force << " (exact " << exact_force << "), rebound "
+                                << f.rebound_velocity << ", E_end/E_0 " << f.energy_ratio);
+      BOOST_TEST(std::abs(f.start - 5e-4) <= 1.01 * h);
+      BOOST_TEST(std::abs(f.duration - exact_duration) <= 0.01 * exact_duration);
+      BOOST_TEST(std::abs(f.mean_force - exact_force) <= 0.005 * exact_force);
+      BOOST_TEST(std::abs(f.rebound_velocity - 0.1) <= 0.02 * 0.1);
+      BOOST_TEST(f.energy_ratio > 0.98);
+      BOOST_TEST(f.energy_ratio < 1.0);
+      BOOST_TEST(f.contact_work_normal < 0);
+      BOOST_TEST(f.residual <= 1e-12);
     }
 }
 
@@ -359,7 +191,7 @@ BOOST_AUTO_TEST_CASE(sliding_block_with_friction)
     {
       std::vector<double> times, velocities, positions, sliding, contact_slip;
       const percussion::RunParameters parameters =
-        percussion::RunParameters::from_string(percussion::testing::with_quiet_output(sliding_block(scheme), "galpha_block"));
+        percussion::RunParameters::from_string(percussion::testing::with_quiet_output(sliding_block_text(scheme), "galpha_block"));
       std::ostringstream log;
       percussion::Simulator<2> simulator(parameters, MPI_COMM_WORLD, log);
       simulator.set_step_observer([&](const percussion::Simulator<2> &s) {
@@ -419,7 +251,7 @@ BOOST_AUTO_TEST_CASE(sliding_block_with_friction)
 // solver's tolerance (every rank runs the serial reference on MPI_COMM_SELF first).
 BOOST_AUTO_TEST_CASE(serial_and_parallel_runs_agree)
 {
-  const std::string text = sliding_block(scheme_lines("nonsmooth generalized-alpha", 0.5));
+  const std::string text = sliding_block_text(scheme_lines("nonsmooth generalized-alpha", 0.5));
   const unsigned int rank = dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD);
   const auto serial = run_simulation<2>(text, "galpha_serial_" + std::to_string(rank), MPI_COMM_SELF);
   const auto parallel = run_simulation<2>(text, "galpha_parallel", MPI_COMM_WORLD);
@@ -443,7 +275,7 @@ BOOST_AUTO_TEST_CASE(serial_and_parallel_runs_agree)
 BOOST_AUTO_TEST_CASE(schatzman_paoli_conserves_its_shadow_energy_and_is_second_order)
 {
   // No numerical dissipation: E_{k+½} = ½ w_{k+1}ᵀM w_{k+1} + V(q_{k+1}, q_k) is conserved.
-  const auto free = run_simulation<3>(free_box_3d + scheme_lines("Schatzman-Paoli", 0.25) + "end\n", "sp_energy");
+  const auto free = run_simulation<3>(free_box_3d_text(1) + scheme_lines("Schatzman-Paoli", 0.25) + "end\n", "sp_energy");
   const auto energy = free->statistics().column("total_energy");
   double worst = 0;
   for (const double e : energy)
@@ -463,7 +295,7 @@ BOOST_AUTO_TEST_CASE(schatzman_paoli_conserves_its_shadow_energy_and_is_second_o
         BOOST_TEST(audit.damping_work() < 0);
         BOOST_TEST(audit.numerical_dissipation() == 0.0);
       }
-  const auto e = convergence_errors(scheme_lines("Schatzman-Paoli", 0.25));
+  const auto e = time_convergence_errors(scheme_lines("Schatzman-Paoli", 0.25));
   const double rate = std::log2(e[1] / e[2]);
   BOOST_TEST_MESSAGE("Schatzman-Paoli errors " << e[0] << ", " << e[1] << ", " << e[2] << "; order " << rate);
   BOOST_TEST(std::abs(rate - 2) <= 0.15);
@@ -475,30 +307,16 @@ BOOST_AUTO_TEST_CASE(schatzman_paoli_impacting_bar)
 {
   const double c = std::sqrt(210e9 / 7800), exact_duration = 2 / c, exact_force = 7800 * c * 0.1 * 3.14e-4;
   const double h = 1e-6;
-  const auto simulator = run_simulation<1>(impacting_bar_1d(scheme_lines("Schatzman-Paoli", 0.25), 200, h), "sp_bar");
-  const auto &table = simulator->statistics();
-  const auto t = table.column("time"), force = table.column("contact_normal_force");
-  double start = -1;
-  std::vector<double> forces;
-  for (std::size_t k = 0; k < t.size(); ++k)
-    if (force[k] > 0)
-      {
-        if (start < 0)
-          start = t[k] - h;
-        forces.push_back(force[k]);
-      }
-  std::sort(forces.begin(), forces.end());
-  const double duration = forces.size() * h, plateau = forces[forces.size() / 2];
-  const double rebound = mean_velocity(*simulator, 0);
-  BOOST_TEST_MESSAGE("Schatzman-Paoli bar: start " << start << ", duration " << duration << " (exact " << exact_duration
-                                                   << "), force " << plateau << " (exact " << exact_force
-                                                   << "), rebound " << rebound);
-  BOOST_TEST(std::abs(start - 5e-4) <= 1.01 * h);
-  BOOST_TEST(std::abs(duration - exact_duration) <= 0.01 * exact_duration);
-  BOOST_TEST(std::abs(plateau - exact_force) <= 0.005 * exact_force);
-  BOOST_TEST(std::abs(rebound - 0.1) <= 0.02 * 0.1);
-  BOOST_TEST(simulator->energy_audit().contact_work_normal() < 0);
-  BOOST_TEST(simulator->energy_audit().max_relative_step_residual() <= 1e-12);
+  const ImpactFigures f = measure_impact<1>(impacting_bar_1d_text(200, h, scheme_lines("Schatzman-Paoli", 0.25)), h);
+  BOOST_TEST_MESSAGE("Schatzman-Paoli bar: start " << f.start << ", duration " << f.duration << " (exact "
+                                                   << exact_duration << "), force " << f.mean_force << " (exact "
+                                                   << exact_force << "), rebound " << f.rebound_velocity);
+  BOOST_TEST(std::abs(f.start - 5e-4) <= 1.01 * h);
+  BOOST_TEST(std::abs(f.duration - exact_duration) <= 0.01 * exact_duration);
+  BOOST_TEST(std::abs(f.mean_force - exact_force) <= 0.005 * exact_force);
+  BOOST_TEST(std::abs(f.rebound_velocity - 0.1) <= 0.02 * 0.1);
+  BOOST_TEST(f.contact_work_normal < 0);
+  BOOST_TEST(f.residual <= 1e-12);
 }
 
 // BENCHMARKS.md §4 with Schatzman–Paoli (β = ¼, h = 0.005, e = 0.9; the point mass as one stiff 1D
@@ -508,38 +326,7 @@ BOOST_AUTO_TEST_CASE(schatzman_paoli_bouncing_ball)
 {
   const std::vector<double> exact_times{0.45152, 1.26427, 1.99573, 2.65406, 3.24655};
   const double h = 0.005;
-  const std::string text = R"(
-set Dimension = 1
-subsection Mesh
-  set Type = bar
-  set Length = 1
-  set Subdivisions = 1
-  set Cross section area = 1
-end
-subsection Materials
-  set Young's modulus = 3.3333333333e9
-  set Density = 1
-end
-subsection Loads
-  set Gravity = -9.81
-end
-subsection Time integration
-  set Scheme = Schatzman-Paoli
-  set Time step = 0.005
-  set End time = 10
-end
-subsection Contact
-  set Number of pairs = 1
-  set Search distance = 2
-  subsection Pair 1
-    set Type = plane
-    set Slave boundary id = 0
-    set Point = -1
-    set Normal = 1
-    set Restitution coefficient = 0.9
-  end
-end
-)";
+  const std::string text = bouncing_ball_text(h, "  set Scheme = Schatzman-Paoli\n");
   const auto simulator = run_simulation<1>(text, "sp_ball");
   const auto &table = simulator->statistics();
   const auto t = table.column("time"), force = table.column("contact_normal_force"),

@@ -6,57 +6,12 @@
 
 #include <cmath>
 
-using percussion::testing::run_simulation;
 
 namespace
 {
-  std::string bar(const double theta, const double h)
-  {
-    std::ostringstream text;
-    text.precision(17);
-    text << R"(
-set Dimension = 1
-subsection Mesh
-  set Type = bar
-  set Subdivisions = 20
-end
-subsection Materials
-  set Young's modulus = 1
-  set Density = 1
-end
-subsection Damping
-  set Stiffness proportional coefficient = 0.001
-end
-subsection Loads
-  set Traction boundary ids = 1
-  set Traction = 0.01*sin(2*t)
-end
-subsection Boundary conditions
-  set Fixed boundary ids = 0
-end
-subsection Initial conditions
-  set Displacement = 0.01*sin(pi*x/2)
-  set Velocity = 0.02*x
-end
-subsection Time integration
-  set Time step = )" << h << "\n  set Theta = " << theta << "\n  set End time = 1.28\nend\n";
-    return text.str();
-  }
-
   std::vector<double> errors(const double theta)
   {
-    const auto reference = run_simulation<1>(bar(theta, 0.04 / 64), "convergence_reference");
-    dealii::PETScWrappers::MPI::Vector q_ref = reference->integrator().displacement();
-    std::vector<double> result;
-    for (const double h : {0.04, 0.02, 0.01})
-      {
-        const auto simulator = run_simulation<1>(bar(theta, h), "convergence");
-        BOOST_REQUIRE_CLOSE(simulator->integrator().time(), 1.28, 1e-10);
-        dealii::PETScWrappers::MPI::Vector difference = simulator->integrator().displacement();
-        difference -= q_ref;
-        result.push_back(difference.l2_norm() / q_ref.l2_norm());
-      }
-    return result;
+    return percussion::testing::time_convergence_errors("  set Theta = " + std::to_string(theta) + "\n");
   }
 } // namespace
 
