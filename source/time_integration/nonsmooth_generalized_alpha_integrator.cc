@@ -33,7 +33,7 @@ namespace percussion::TimeIntegration
   {
     for (Vector *x : {&q, &v, &v_new, &a, &force, &force_new, &q_predicted, &v_predicted, &a_free, &impulse,
                       &impulsive_velocity, &correction, &rhs, &work, &work2, &scratch, &reaction, &reaction_new,
-                      &prescribed_acceleration})
+                      &prescribed_acceleration, &a_new, &q_new, &dq, &da, &v_omega})
       x->reinit(owned, communicator);
     // N = (1−α_m)M + (1−α_f)h²(β−γ/2)K is a multiple of M (and 𝒯 = S⁻¹NM⁻¹ symmetric) when β = γ/2.
     symmetric_response = std::abs(beta_ - 0.5 * gamma_) <= 1e-14 * beta_;
@@ -194,26 +194,26 @@ namespace percussion::TimeIntegration
   {
     // a_{k+1} = a_free + S⁻¹(−(1−α_f)(C + h/2 K)Δv^con) = a_free + (𝒯HΛ − Δv^con)/(hγ), from
     // S − hγ(1−α_f)(C + h/2 K) = N; q_{k+1} = q̃ + h²β a_{k+1} + h/2 Δv^con.
-    Vector a_new(a_free);
+    // (The step's vectors are members: nothing is allocated per step.)
+    a_new = a_free;
     if (impulse_applied)
       {
         a_new.add(1.0 / (h * gamma_), correction);
         a_new.add(-1.0 / (h * gamma_), impulsive_velocity);
       }
-    Vector q_new(q_predicted);
+    q_new = q_predicted;
     q_new.add(h * h * beta_, a_new);
     if (impulse_applied)
       q_new.add(0.5 * h, impulsive_velocity);
 
     StepEnergy e;
-    Vector mass_v_new(v_new), stiffness_q_new(q_new), mass_a_new(a_new);
-    system.mass->vmult(mass_v_new, v_new);
-    system.stiffness->vmult(stiffness_q_new, q_new);
-    system.mass->vmult(mass_a_new, a_new);
-    e.kinetic_energy = 0.5 * (v_new * mass_v_new);
-    e.strain_energy = 0.5 * (q_new * stiffness_q_new);
+    system.mass->vmult(work, v_new);
+    e.kinetic_energy = 0.5 * (v_new * work);
+    system.stiffness->vmult(work, q_new);
+    e.strain_energy = 0.5 * (q_new * work);
     const double c = 0.5 * h * h * (2 * beta_ - gamma_);
-    e.algorithmic_energy = 0.5 * c * (a_new * mass_a_new);
+    system.mass->vmult(work, a_new);
+    e.algorithmic_energy = 0.5 * c * (a_new * work);
     if (!std::isfinite(e.kinetic_energy) || !std::isfinite(e.strain_energy) || !std::isfinite(e.algorithmic_energy))
       throw SolverError("The state became non-finite in the step from t = " + std::to_string(current_time) +
                         " (step " + std::to_string(step + 1) + ").");
@@ -221,9 +221,11 @@ namespace percussion::TimeIntegration
     // Δq, Δa and the weighted velocity v_{k+ω}.
     const bool newmark = alpha_m_ == 0 && alpha_f_ == 0;
     const double omega = newmark ? gamma_ : 1 - alpha_f_;
-    Vector dq(q_new), da(a_new), v_omega(v);
+    dq = q_new;
     dq.add(-1.0, q);
+    da = a_new;
     da.add(-1.0, a);
+    v_omega = v;
     v_omega.sadd(1 - omega, omega, v_new);
     system.stiffness->vmult(work, dq);
     const double dq_K_dq = dq * work;

@@ -26,7 +26,7 @@ namespace percussion::TimeIntegration
     , solver(std::make_unique<IterationMatrixSolver>(solver_parameters, communicator))
   {
     for (Vector *x : {&q, &v, &v_new, &q_previous, &stiffness_q, &stiffness_q_previous, &force, &rhs, &work, &work2,
-                      &impulse, &prescribed_velocity, &scratch})
+                      &impulse, &prescribed_velocity, &scratch, &q_new, &stiffness_q_new, &mean_velocity})
       x->reinit(owned, communicator);
   }
 
@@ -135,9 +135,9 @@ namespace percussion::TimeIntegration
 
   void SchatzmanPaoliIntegrator::finish_step()
   {
-    Vector q_new(q);
+    // (The step's vectors are members: nothing is allocated per step.)
+    q_new = q;
     q_new.add(h, v_new);
-    Vector stiffness_q_new(q_new);
     system.stiffness->vmult(stiffness_q_new, q_new);
 
     StepEnergy e;
@@ -149,7 +149,7 @@ namespace percussion::TimeIntegration
                         " (step " + std::to_string(step + 1) + ").");
 
     // v̄ = (w_k + w_{k+1})/2 = (q_{k+1} − q_{k−1})/(2h).
-    Vector mean_velocity(v);
+    mean_velocity = v;
     mean_velocity.sadd(0.5, 0.5, v_new);
     system.mass->vmult(work, mean_velocity);
     system.stiffness->vmult(work2, mean_velocity);

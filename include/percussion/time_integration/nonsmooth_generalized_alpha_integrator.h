@@ -113,6 +113,8 @@ namespace percussion::TimeIntegration
     dealii::PETScWrappers::MPI::Vector impulse, impulsive_velocity, correction, rhs, work, work2, scratch;
     /// Support reactions of prescribed DoFs at t_k and t_{k+1}; the prescribed a_{k+1}.
     dealii::PETScWrappers::MPI::Vector reaction, reaction_new, prescribed_acceleration;
+    /// The end of a step: a_{k+1}, q_{k+1}, Δq, Δa, v_{k+ω}.
+    dealii::PETScWrappers::MPI::Vector a_new, q_new, dq, da, v_omega;
   };
 } // namespace percussion::TimeIntegration
 

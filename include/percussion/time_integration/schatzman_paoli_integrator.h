@@ -91,6 +91,8 @@ namespace percussion::TimeIntegration
 
     dealii::PETScWrappers::MPI::Vector q_previous, stiffness_q, stiffness_q_previous, force, rhs, work, work2,
       impulse, prescribed_velocity, scratch;
+    /// The end of a step: q_{k+1}, K q_{k+1}, v̄ = (q_{k+1} − q_{k−1})/(2h).
+    dealii::PETScWrappers::MPI::Vector q_new, stiffness_q_new, mean_velocity;
   };
 } // namespace percussion::TimeIntegration
 
