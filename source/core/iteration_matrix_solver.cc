@@ -50,8 +50,7 @@ namespace percussion
     if (parameters.direct_package == "petsc" && use_direct && n_ranks > 1)
       throw InputError("Parameter 'Linear solver/Direct solver package' = petsc works on one MPI rank only; "
                        "use mumps or auto with " + std::to_string(n_ranks) + " ranks.");
-    const bool native = use_native_cholesky;
-    if (native)
+    if (use_native_cholesky)
       {
         // With one rank the distributed matrix's diagonal block is the whole matrix.
         PetscBool is_mpiaij = PETSC_FALSE;
@@ -74,7 +73,7 @@ namespace percussion
       {
         PERCUSSION_PETSC_CALL(KSPSetType(ksp, KSPPREONLY));
         PERCUSSION_PETSC_CALL(PCSetType(pc, PCCHOLESKY));
-        if (native)
+        if (use_native_cholesky)
           {
             PERCUSSION_PETSC_CALL(PCFactorSetMatSolverType(pc, MATSOLVERPETSC));
             PERCUSSION_PETSC_CALL(PCFactorSetMatOrderingType(pc, MATORDERINGND));
@@ -111,7 +110,7 @@ namespace percussion
     PERCUSSION_PETSC_CALL(KSPSetReusePreconditioner(ksp, PETSC_TRUE));
     PERCUSSION_PETSC_CALL(KSPSetUp(ksp));
 
-    if (use_direct && !native)
+    if (use_direct && !use_native_cholesky)
       {
         Mat factor;
         PERCUSSION_PETSC_CALL(PCFactorGetMatrix(pc, &factor));
