@@ -377,7 +377,6 @@ namespace percussion
           w.compress(dealii::VectorOperation::insert);
           previous_w_values = std::move(w_values);
         }
-      n_active_global = 0;
     }
 
     template <int dim>
@@ -435,34 +434,6 @@ namespace percussion
     }
 
     template <int dim>
-    dealii::types::global_dof_index
-    ContactGeometry<dim>::update_active_set(const dealii::PETScWrappers::MPI::Vector &u, const double time_step)
-    {
-      const double                    gamma  = parameters.gap_prediction_factor;
-      dealii::types::global_dof_index active = 0;
-      for (ContactPoint<dim> &point : points)
-        {
-          const double normal_velocity = u(dim * point.global_index);
-          point.active = (point.gap + gamma * time_step * normal_velocity <= 0.) &&
-                         (!parameters.require_approaching || normal_velocity <= 0.);
-          active += point.active ? 1 : 0;
-        }
-      n_active_global = dealii::Utilities::MPI::sum(active, communicator);
-      return n_active_global;
-    }
-
-    template <int dim>
-    dealii::IndexSet ContactGeometry<dim>::active_local_dofs() const
-    {
-      dealii::IndexSet active(dim * n_points_global);
-      for (const ContactPoint<dim> &point : points)
-        if (point.active)
-          active.add_range(dim * point.global_index, dim * point.global_index + dim);
-      active.compress();
-      return active;
-    }
-
-    template <int dim>
     std::vector<double> ContactGeometry<dim>::gaps() const
     {
       std::vector<double> result;
@@ -489,14 +460,6 @@ namespace percussion
       return result;
     }
 
-    template <int dim>
-    std::vector<bool> ContactGeometry<dim>::active_set() const
-    {
-      std::vector<bool> result;
-      for (const auto &point : points)
-        result.push_back(point.active);
-      return result;
-    }
 
     template class ContactGeometry<1>;
     template class ContactGeometry<2>;

@@ -51,12 +51,15 @@ namespace percussion
       const MPI_Comm     comm     = geometry.get_communicator();
       // Whether a field is written is decided over all ranks: a rank without contact points has
       // empty arrays, but its piece must list the same arrays as the .pvtu written by rank 0.
-      int given[4] = {!fields.status.empty(), !fields.reaction.empty(), !fields.slip_velocity.empty(),
-                      !fields.dissipated_energy.empty()};
-      const int ierr = MPI_Allreduce(MPI_IN_PLACE, given, 4, MPI_INT, MPI_MAX, comm);
+      int given[5] = {!fields.status.empty(), !fields.reaction.empty(), !fields.slip_velocity.empty(),
+                      !fields.dissipated_energy.empty(), !fields.in_problem.empty()};
+      const int ierr = MPI_Allreduce(MPI_IN_PLACE, given, 5, MPI_INT, MPI_MAX, comm);
       AssertThrowMPI(ierr);
       const bool has_status = given[0] != 0, has_reaction = given[1] != 0, has_slip = given[2] != 0,
-                 has_dissipation = given[3] != 0;
+                 has_dissipation = given[3] != 0, has_active = given[4] != 0;
+      if (has_active && fields.in_problem.size() != n_points)
+        throw InputError("Contact output: active has " + std::to_string(fields.in_problem.size()) +
+                         " entries for " + std::to_string(n_points) + " contact points");
       if (has_status && fields.status.size() != n_points)
         throw InputError("Contact output: status has " + std::to_string(fields.status.size()) +
                          " entries for " + std::to_string(n_points) + " contact points");
@@ -97,7 +100,9 @@ namespace percussion
                         [&](unsigned int i, unsigned int) { return points[i].friction_coefficient; }});
       arrays.push_back({{"restitution", "Float64", 1},
                         [&](unsigned int i, unsigned int) { return points[i].restitution_coefficient; }});
-      arrays.push_back({{"active", "Int32", 1}, [&](unsigned int i, unsigned int) { return points[i].active ? 1. : 0.; }});
+      if (has_active)
+        arrays.push_back(
+          {{"active", "Int32", 1}, [&](unsigned int i, unsigned int) { return fields.in_problem[i] ? 1. : 0.; }});
       if (has_status)
         arrays.push_back({{"status", "Int32", 1},
                           [&](unsigned int i, unsigned int) { return double(static_cast<int>(fields.status[i])); }});

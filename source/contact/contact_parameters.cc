@@ -69,7 +69,6 @@ namespace percussion
 
     void ContactParameters::declare_parameters(dealii::ParameterHandler &prm)
     {
-      using dealii::Patterns::Bool;
       using dealii::Patterns::Double;
       using dealii::Patterns::Integer;
       using dealii::Patterns::List;
@@ -79,15 +78,13 @@ namespace percussion
         prm.declare_entry("Number of pairs", "0", Integer(0, max_pairs),
                           "How many of the subsections 'Pair 1' ... 'Pair 8' are used.");
         prm.declare_entry("Gap prediction factor", "0.5", Double(0.),
-                          "gamma >= 0 in the active-set rule g + gamma h u_N <= 0 "
-                          "(EQUATIONS.md eq. 55).");
+                          "gamma >= 0 in the active-set rule: a candidate enters the step's contact "
+                          "problem if g <= 0 (penetrated) or g + gamma h u_N <= 0 (predicted to close; "
+                          "doc/contact.md, active set).");
         prm.declare_entry("Search distance", "0.1", Double(0.),
                           "Slave nodes whose distance to the obstacle or master surface is at most "
                           "this are tracked as contact candidates (columns of H). Choose it larger "
                           "than the largest motion per time step plus an element size.");
-        prm.declare_entry("Require approaching", "false", Bool(),
-                          "If true, a candidate is active only if in addition u_N <= 0 "
-                          "(second condition of eq. 55).");
         for (unsigned int i = 1; i <= max_pairs; ++i)
           {
             prm.enter_subsection("Pair " + std::to_string(i));
@@ -136,7 +133,6 @@ namespace percussion
         const unsigned int n_pairs = prm.get_integer("Number of pairs");
         gap_prediction_factor      = prm.get_double("Gap prediction factor");
         search_distance            = prm.get_double("Search distance");
-        require_approaching        = prm.get_bool("Require approaching");
         for (unsigned int i = 1; i <= n_pairs; ++i)
           {
             PairParameters pair;

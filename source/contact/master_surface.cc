@@ -12,6 +12,10 @@ namespace percussion
   {
     namespace
     {
+      /// How far (relative to the facet size) a penetrated node may lie beside a master facet's
+      /// edge and still be in contact with it (the facet's plane extended that far).
+      constexpr double boundary_extension = 0.25;
+
       /** Parametric normal of a facet from its tangent vectors ∂x/∂ξ_j. */
       template <int dim>
       dealii::Tensor<1, dim> parametric_normal(const std::array<dealii::Tensor<1, dim>, dim - 1> &tangents)
@@ -231,6 +235,15 @@ namespace percussion
       if (tangential <= 1e-10 * std::max(distance, size))
         {
           // The usual case: the projection is orthogonal, the gap is the normal distance.
+          projection.normal = n;
+          projection.gap    = normal_part;
+        }
+      else if (normal_part < 0. && tangential <= boundary_extension * size)
+        {
+          // Behind the facet and just outside its extent: a penetrated node at the edge of the
+          // master surface (e.g. the corner of a block resting flush on another). Its gap is
+          // measured to the facet's plane extended a little beyond the edge: dropping it would
+          // leave a penetrated contact without any constraint.
           projection.normal = n;
           projection.gap    = normal_part;
         }

@@ -23,10 +23,12 @@ namespace percussion::Postprocess
     numerical += step.numerical_dissipation;
     contact_normal += contact_work_normal;
     contact_tangential += contact_work_tangential;
+    projection += step.position_correction;
     residual += step.residual;
     // The residual is judged against the largest energy that has flowed through the balance.
     energy_scale = std::max({energy_scale, std::abs(total_energy()), std::abs(external), std::abs(damping),
-                             std::abs(numerical), std::abs(contact_normal) + std::abs(contact_tangential)});
+                             std::abs(numerical), std::abs(contact_normal) + std::abs(contact_tangential),
+                             std::abs(projection)});
     if (energy_scale > 0)
       max_relative_residual = std::max(max_relative_residual, std::abs(step.residual) / energy_scale);
   }

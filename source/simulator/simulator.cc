@@ -1,6 +1,7 @@
 #include <deal.II/base/data_out_base.h>
 #include <deal.II/base/timer.h>
 #include <deal.II/base/utilities.h>
+#include <deal.II/grid/grid_tools.h>
 
 #include <percussion/contact/contact_point_output.h>
 #include <percussion/contact_solvers/fclib_writer.h>
@@ -17,21 +18,11 @@
 #include <cmath>
 #include <fstream>
 #include <iomanip>
+#include <limits>
 
 namespace percussion
 {
   using namespace dealii;
-
-  template <int dim>
-  std::vector<std::string> Simulator<dim>::statistics_columns()
-  {
-    return {"step", "time", "kinetic_energy", "strain_energy", "total_energy", "external_work",
-            "damping_work", "numerical_dissipation", "contact_work_normal", "contact_work_tangential",
-            "impact_dissipation", "friction_dissipation", "energy_balance_residual", "linear_solver_iterations",
-            "contact_candidates", "contact_active", "contact_sticking", "contact_sliding",
-            "contact_normal_force", "contact_solver_iterations", "contact_solver_error", "contact_positive_work_count",
-            "algorithmic_energy"};
-  }
 
   template <int dim>
   Simulator<dim>::Simulator(const RunParameters &run_parameters, MPI_Comm communicator, std::ostream &out)
@@ -62,22 +53,23 @@ namespace percussion
     bodies->setup();
     run_timings.setup_and_assembly = timer.wall_time();
     stress = bodies->make_stress_postprocessor();
-    if (!parameters.contact.pairs.empty())
-      {
-          {
-            geometry = std::make_unique<Geometry>(bodies->get_dof_handler(), parameters.contact);
-            contact_step = std::make_unique<TimeIntegration::FrictionalContactStep>(
-              parameters.contact_solver,
-              // The generalized-α family uses the velocity-level Newton law on U_{k+1}, the
-              // standard law's data with its own Delassus operator.
-              parameters.time.scheme == "Moreau-Jean Fremond" ? TimeIntegration::ContactLaw::fremond :
-              parameters.time.scheme == "Schatzman-Paoli"     ? TimeIntegration::ContactLaw::schatzman_paoli :
-                                                                TimeIntegration::ContactLaw::standard,
-              dim, communicator);
-          }
-      }
     for (const std::string &warning : parameters.warnings)
       log << "warning: " << warning << std::endl;
+    if (!parameters.contact.pairs.empty())
+      {
+        const double smallest_cell = GridTools::minimal_cell_diameter(*triangulation);
+        penetration_tolerance = parameters.contact_solver.penetration_tolerance * smallest_cell;
+        geometry = std::make_unique<Geometry>(bodies->get_dof_handler(), parameters.contact);
+        // The generalized-α family uses the velocity-level Newton law on U_{k+1}, the standard
+        // law's data with its own Delassus operator.
+        const auto law = parameters.time.scheme == "Moreau-Jean Fremond" ? TimeIntegration::ContactLaw::fremond :
+                         parameters.time.scheme == "Schatzman-Paoli"     ? TimeIntegration::ContactLaw::schatzman_paoli :
+                                                                           TimeIntegration::ContactLaw::standard;
+        contact_step = std::make_unique<TimeIntegration::FrictionalContactStep>(
+          parameters.contact_solver, law, dim, parameters.contact.gap_prediction_factor, communicator);
+        projects_positions = contact_step->is_velocity_level() && parameters.contact_solver.position_projection == "on";
+        log_unresolved_modes(smallest_cell);
+      }
 
     system.mass = &bodies->mass_matrix();
     system.stiffness = &bodies->stiffness_matrix();
@@ -103,20 +95,59 @@ namespace percussion
   Simulator<dim>::~Simulator() = default;
 
   template <int dim>
-  void Simulator<dim>::record_statistics()
+  std::vector<std::pair<std::string, double>> Simulator<dim>::statistics_row() const
   {
     const auto &integrator = *time_integrator;
     const auto &c = contact_result;
-    table->add_row({static_cast<double>(integrator.step_number()), integrator.time(), audit.kinetic_energy(),
-                    audit.strain_energy(), audit.total_energy(), audit.external_work(), audit.damping_work(),
-                    audit.numerical_dissipation(), audit.contact_work_normal(), audit.contact_work_tangential(),
-                    0.0 - audit.contact_work_normal(), 0.0 - audit.contact_work_tangential(), audit.balance_residual(),
-                    static_cast<double>(integrator.step_number() > 0 ? integrator.linear_solver().last_iterations() : 0),
-                    static_cast<double>(geometry ? geometry->n_global_points() : 0), static_cast<double>(c.n_active),
-                    static_cast<double>(c.n_stick), static_cast<double>(c.n_slip),
-                    integrator.step_number() > 0 ? c.normal_impulse / integrator.time_step() : 0.0,
-                    static_cast<double>(c.solved ? c.solver.iterations : 0), c.solved ? c.solver.error : 0.0,
-                    static_cast<double>(c.n_positive_work), audit.algorithmic_energy()});
+    const bool stepped = integrator.step_number() > 0;
+    const double n_candidates = geometry ? static_cast<double>(geometry->n_global_points()) : 0.0;
+    // The stable column names of statistics.csv (doc/user_guide.md), each beside its value.
+    return {{"step", static_cast<double>(integrator.step_number())},
+            {"time", integrator.time()},
+            {"kinetic_energy", audit.kinetic_energy()},
+            {"strain_energy", audit.strain_energy()},
+            {"total_energy", audit.total_energy()},
+            {"external_work", audit.external_work()},
+            {"damping_work", audit.damping_work()},
+            {"numerical_dissipation", audit.numerical_dissipation()},
+            {"contact_work_normal", audit.contact_work_normal()},
+            {"contact_work_tangential", audit.contact_work_tangential()},
+            {"impact_dissipation", 0.0 - audit.contact_work_normal()},
+            {"friction_dissipation", 0.0 - audit.contact_work_tangential()},
+            {"energy_balance_residual", audit.balance_residual()},
+            {"linear_solver_iterations", static_cast<double>(stepped ? integrator.linear_solver().last_iterations() : 0)},
+            {"contact_candidates", n_candidates},
+            {"contact_active", static_cast<double>(c.n_active)},
+            {"contact_sticking", static_cast<double>(c.n_stick)},
+            {"contact_sliding", static_cast<double>(c.n_slip)},
+            {"contact_normal_force", stepped ? c.normal_impulse / integrator.time_step() : 0.0},
+            {"contact_solver_iterations", static_cast<double>(c.solved ? c.solver.iterations : 0)},
+            {"contact_solver_error", c.solved ? c.solver.error : 0.0},
+            {"contact_positive_work_count", static_cast<double>(c.n_positive_work)},
+            {"algorithmic_energy", audit.algorithmic_energy()},
+            {"projection_energy", audit.projection_energy()},
+            {"min_gap", end_of_step_min_gap},
+            {"contact_penetrated_left_out", static_cast<double>(c.n_penetrated_left_out)},
+            {"contact_projected", static_cast<double>(projection_result.n_contacts)}};
+  }
+
+  template <int dim>
+  void Simulator<dim>::record_statistics()
+  {
+    const auto row = statistics_row();
+    if (!table)
+      {
+        std::vector<std::string> names;
+        for (const auto &column : row)
+          names.push_back(column.first);
+        table = std::make_unique<Postprocess::StatisticsTable>(names);
+        table->open(parameters.output.directory + "/statistics.csv",
+                    Utilities::MPI::this_mpi_process(communicator) == 0 && parameters.output.write_statistics);
+      }
+    std::vector<double> values;
+    for (const auto &column : row)
+      values.push_back(column.second);
+    table->add_row(values);
   }
 
   template <int dim>
@@ -141,6 +172,7 @@ namespace percussion
               fields.reaction = c.impulse;
               fields.slip_velocity = c.velocity;
               fields.dissipated_energy = c.dissipated_energy;
+              fields.in_problem = c.in_problem;
             }
           const std::string name = Contact::write_contact_points_vtu(*geometry, fields, parameters.output.directory,
                                                                      "contact", contact_records.size());
@@ -161,8 +193,6 @@ namespace percussion
   {
     const auto &out = parameters.output;
     const bool  root = Utilities::MPI::this_mpi_process(communicator) == 0;
-    table = std::make_unique<Postprocess::StatisticsTable>(statistics_columns());
-    table->open(out.directory + "/statistics.csv", root && out.write_statistics);
     solution_output = std::make_unique<Postprocess::SolutionOutput<dim>>(out.directory, communicator);
 
     PETScWrappers::MPI::Vector q0(bodies->locally_owned_dofs(), communicator);
@@ -178,12 +208,19 @@ namespace percussion
       time_integrator = std::make_unique<TimeIntegration::MoreauJeanIntegrator>(
         system, parameters.time, parameters.linear_solver, bodies->locally_owned_dofs(), communicator);
     time_integrator->initialize(parameters.time.start_time, q0, v0);
+    displacement_increment.reinit(bodies->locally_owned_dofs(), communicator);
     run_timings.factorisation = time_integrator->linear_solver().setup_seconds();
     log << "scheme: " << time_integrator->description() << std::endl;
     log << "iteration matrix: " << time_integrator->linear_solver().description() << ", set up in "
         << std::setprecision(3) << time_integrator->linear_solver().setup_seconds() << " s" << std::endl;
 
     audit.start(time_integrator->last_step_energy());
+    if (geometry)
+      {
+        // The initial gaps, for the first row's min_gap (the first step reuses this geometry's H).
+        geometry->update(time_integrator->displacement(), time_integrator->time());
+        end_of_step_min_gap = smallest_candidate_gap();
+      }
     record_statistics();
     if (out.vtu_interval > 0)
       write_solution();
@@ -227,6 +264,7 @@ namespace percussion
         << run_timings.peak_memory_mib_max_rank << " MiB (largest rank)" << std::endl;
     if (geometry)
       log << "contact timing per step: geometry " << run_timings.contact_geometry / std::max(1u, n_steps)
+          << " s, position check/projection " << run_timings.projection / std::max(1u, n_steps)
           << " s, free-velocity solve " << run_timings.free_velocity / std::max(1u, n_steps) << " s, contact step "
           << run_timings.contact_step / std::max(1u, n_steps) << " s (of which the contact solver "
           << run_timings.contact_solver / std::max(1u, n_steps) << " s)" << std::endl;
@@ -238,7 +276,14 @@ namespace percussion
     if (geometry)
       log << "contact: impact dissipation " << 0.0 - audit.contact_work_normal() << ", friction dissipation "
           << 0.0 - audit.contact_work_tangential() << ", steps with positive contact work " << n_positive_work_warnings
-          << ", steps whose contact problem was not solved " << n_unconverged_steps << std::endl;
+          << ", steps whose contact problem was not solved " << n_unconverged_steps << std::endl
+          << "contact positions: smallest end-of-step gap " << lowest_gap << " m, "
+          << (projects_positions ?
+                "projected at " + std::to_string(n_projection_steps) + " step(s) (tolerance " +
+                  std::to_string(penetration_tolerance) + " m), energy change " +
+                  std::to_string(audit.projection_energy()) :
+                std::string("no position projection"))
+          << std::endl;
   }
 
   template <int dim>
@@ -252,7 +297,7 @@ namespace percussion
         return;
       }
       {
-    // Contact geometry at q_k (H(q_k), gaps, frames), u_k = Hᵀv_k + w and the active set (55).
+    // Contact geometry at q_k (H(q_k), gaps, frames) and u_k = Hᵀv_k + w.
     // The geometry imports ghost DoFs itself if it needs them and keeps u_k: nothing is allocated
     // here per step. The phases are timed with steady_clock, which costs no system call (deal.II's
     // Timer also reads the CPU time, a getrusage() call each time).
@@ -261,9 +306,10 @@ namespace percussion
       return std::chrono::duration<double>(Clock::now() - start).count();
     };
     auto phase_start = Clock::now();
-    geometry->update(integrator.displacement(), integrator.time());
+    displacement_increment = integrator.displacement();
+    if (integrator.step_number() > 0)
+      geometry->update(integrator.displacement(), integrator.time());
     const PETScWrappers::MPI::Vector &u_k = geometry->local_velocity(integrator.velocity());
-    geometry->update_active_set(u_k, integrator.time_step());
 
     contact_points.clear();
     const auto n_dofs = bodies->get_dof_handler().n_dofs();
@@ -275,7 +321,6 @@ namespace percussion
         p.mu = point.friction_coefficient;
         p.e = point.restitution_coefficient;
         p.gap = point.gap;
-        p.active = point.active;
         for (unsigned int d = 0; d < dim; ++d)
           p.position[d] = point.position[d];
         contact_points.push_back(p);
@@ -287,9 +332,10 @@ namespace percussion
     run_timings.free_velocity += seconds_since(phase_start);
     phase_start = Clock::now();
     contact_result = TimeIntegration::ContactStepResult();
-    if (geometry->n_global_active() > 0 || (contact_step->takes_every_candidate() && geometry->n_global_points() > 0))
+    if (geometry->n_global_points() > 0)
       contact_result = contact_step->solve(integrator, geometry->contact_operator(), geometry->obstacle_velocity_offset(),
-                                           geometry->operator_changed(), contact_points, u_k);
+                                           geometry->operator_changed(), contact_points, u_k,
+                                           std::max(audit.flow_scale(), std::abs(audit.total_energy())));
     run_timings.contact_step += seconds_since(phase_start);
     if (contact_result.solved)
       run_timings.contact_solver += contact_result.solver.seconds;
@@ -299,8 +345,31 @@ namespace percussion
         contact_result.impulse.assign(dim * contact_points.size(), 0.0);
         contact_result.velocity.assign(dim * contact_points.size(), 0.0);
         contact_result.dissipated_energy = contact_step->dissipated_energy(contact_points);
+        contact_result.in_problem.resize(contact_points.size(), false);
       }
     integrator.finish_step();
+
+    // End-of-step gaps and, where a contact penetrates beyond the tolerance, the position
+    // projection (velocity-level schemes hold velocities, not gaps).
+    phase_start = Clock::now();
+    displacement_increment.sadd(-1.0, 1.0, integrator.displacement());
+    projection_result = contact_step->project_positions(
+      integrator, geometry->contact_operator(), geometry->obstacle_velocity_offset(), contact_points,
+      displacement_increment, projects_positions, penetration_tolerance);
+    run_timings.projection += seconds_since(phase_start);
+    end_of_step_min_gap = geometry->n_global_points() > 0 ? projection_result.min_gap : parameters.contact.search_distance;
+    lowest_gap = std::min(lowest_gap, end_of_step_min_gap);
+    if (projection_result.n_contacts > 0)
+      {
+        ++n_projection_steps;
+        if (projection_result.solver.status != ContactSolvers::SolverStatus::converged &&
+            n_projection_warnings++ < 20)
+          log << "warning: step " << integrator.step_number() << " (t = " << integrator.time()
+              << "): the position projection of " << projection_result.n_contacts
+              << " contact(s) was not solved: " << ContactSolvers::to_string(projection_result.solver.status)
+              << ", residual " << projection_result.solver.error << "; smallest gap after it "
+              << projection_result.min_gap << std::endl;
+      }
 
     TimeIntegration::StepEnergy energy = integrator.last_step_energy();
     // The reactions' work through moving obstacles is work of an external agent.
@@ -337,6 +406,42 @@ namespace percussion
                             std::to_string(c.solver.error) + "); 'Contact solver/Non-convergence policy' = stop.");
       }
       }
+  }
+
+  template <int dim>
+  void Simulator<dim>::log_unresolved_modes(const double smallest_cell) const
+  {
+    // θ = ½ damps no mode: the modes with ωh ≫ 1 are not resolved by the step, and with contact
+    // their energy stays in the body as chatter at the contact nodes. The highest mode of the mesh
+    // has ω_max ≈ 2c/Δx (c the dilatational wave speed, Δx the node spacing).
+    const auto &time = parameters.time;
+    if (time.is_generalized_alpha() || time.scheme == "Schatzman-Paoli" || time.theta != 0.5)
+      return;
+    double wave_speed = 0;
+    for (const auto &[id, material] : parameters.body.materials)
+      wave_speed = std::max(wave_speed, std::sqrt((material.lame_lambda() + 2 * material.lame_mu()) / material.density));
+    if (dim == 1)
+      for (const auto &[id, material] : parameters.body.materials)
+        wave_speed = std::max(wave_speed, std::sqrt(material.youngs_modulus / material.density));
+    const double node_spacing = smallest_cell / std::sqrt(static_cast<double>(dim)) / parameters.mesh.fe_degree;
+    const double omega_h = 2 * wave_speed * time.time_step / node_spacing;
+    if (omega_h > 2)
+      log << "note: theta = 0.5 damps no mode, and this step leaves the mesh's stiff modes unresolved (highest "
+          << "omega*h ~ " << std::setprecision(3) << omega_h << " > 2, from c = " << wave_speed
+          << " m/s and node spacing " << node_spacing << " m). With lasting contact they chatter at the contact "
+          << "nodes; use theta slightly above 0.5 (e.g. 0.55, within the Fremond range [0.5, 1/(1+e)]) to damp "
+          << "them, or h <= " << node_spacing / wave_speed << " s to resolve them (doc/contact.md)." << std::endl;
+  }
+
+  template <int dim>
+  double Simulator<dim>::smallest_candidate_gap() const
+  {
+    if (geometry->n_global_points() == 0)
+      return parameters.contact.search_distance;
+    double smallest = std::numeric_limits<double>::infinity();
+    for (const auto &point : geometry->owned_points())
+      smallest = std::min(smallest, point.gap);
+    return Utilities::MPI::min(smallest, communicator);
   }
 
   template <int dim>

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace percussion::TimeIntegration
@@ -18,150 +19,136 @@ namespace percussion::TimeIntegration
   {
 
     /**
-     * The ranks' @p local records one after another in rank order into @p all; returns where
-     * this rank's start. The records are plain doubles: deal.II's all_gather() serialises and
-     * compresses each rank's vector, which cost more than all the rest of a 1D contact step.
-     * On one rank there is nothing to exchange.
+     * The ranks' @p local contacts one after another in rank order, then sorted by point index,
+     * so that every rank builds the same problem. The records are plain data sent as bytes:
+     * deal.II's all_gather() serialises and compresses each rank's vector, which cost more than
+     * all the rest of a 1D contact step. On one rank there is nothing to exchange.
      */
-    std::size_t all_gather_records(const std::vector<double> &local, std::vector<double> &all, MPI_Comm communicator)
+    std::vector<ActiveContact> all_gather_sorted(const std::vector<ActiveContact> &local, MPI_Comm communicator)
     {
+      std::vector<ActiveContact> all;
       const unsigned int n_ranks = dealii::Utilities::MPI::n_mpi_processes(communicator);
       if (n_ranks == 1)
+        all = local;
+      else
         {
-          all = local;
-          return 0;
+          const int n_local = static_cast<int>(local.size() * sizeof(ActiveContact));
+          std::vector<int> counts(n_ranks), offsets(n_ranks, 0);
+          int ierr = MPI_Allgather(&n_local, 1, MPI_INT, counts.data(), 1, MPI_INT, communicator);
+          AssertThrowMPI(ierr);
+          for (unsigned int r = 1; r < n_ranks; ++r)
+            offsets[r] = offsets[r - 1] + counts[r - 1];
+          all.resize((static_cast<std::size_t>(offsets.back()) + counts.back()) / sizeof(ActiveContact));
+          ierr = MPI_Allgatherv(local.data(), n_local, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE,
+                                communicator);
+          AssertThrowMPI(ierr);
         }
-      const int n_local = static_cast<int>(local.size());
-      std::vector<int> counts(n_ranks), offsets(n_ranks, 0);
-      int ierr = MPI_Allgather(&n_local, 1, MPI_INT, counts.data(), 1, MPI_INT, communicator);
-      AssertThrowMPI(ierr);
-      for (unsigned int r = 1; r < n_ranks; ++r)
-        offsets[r] = offsets[r - 1] + counts[r - 1];
-      all.resize(static_cast<std::size_t>(offsets.back()) + counts.back());
-      ierr = MPI_Allgatherv(local.data(), n_local, MPI_DOUBLE, all.data(), counts.data(), offsets.data(), MPI_DOUBLE,
-                            communicator);
-      AssertThrowMPI(ierr);
-      return offsets[dealii::Utilities::MPI::this_mpi_process(communicator)];
+      std::sort(all.begin(), all.end(),
+                [](const ActiveContact &a, const ActiveContact &b) { return a.point < b.point; });
+      return all;
+    }
+
+    /**
+     * Solves @p problem (dense W) for impulses scaled by a power of two s ≈ 1/mean(diag W):
+     * the solver's error measure is relative to max(‖q‖, ‖r‖, ‖u‖), which mixes impulses and
+     * velocities; with r' = r/s and W' = sW both are velocities of comparable size, so the law's
+     * velocities are met to the tolerance times the velocity scale, not times the impulses.
+     * Powers of two scale exactly: @p problem, the warm start and the result are the unscaled ones.
+     */
+    ContactSolvers::SolverResult solve_scaled(ContactSolvers::LocalProblem &problem, std::vector<double> &r,
+                                              std::vector<double> &u, const ContactSolvers::SolverOptions &options)
+    {
+      double diagonal = 0;
+      const int n = problem.size();
+      for (int i = 0; i < n; ++i)
+        diagonal += std::abs(problem.W_dense(i, i));
+      const int exponent = diagonal > 0 && std::isfinite(diagonal) ? -std::ilogb(diagonal / n) : 0;
+      const auto scale = [&](const int e) {
+        for (double &x : problem.W_dense.values)
+          x = std::ldexp(x, e);
+        for (double &x : r)
+          x = std::ldexp(x, -e);
+      };
+      scale(exponent);
+      const ContactSolvers::SolverResult result = ContactSolvers::solve(problem, r, u, options);
+      scale(-exponent);
+      return result;
+    }
+
+    /// Reinitialise @p x with the partition of @p like unless it has it already.
+    void reinit_like(dealii::PETScWrappers::MPI::Vector &x, const dealii::PETScWrappers::MPI::Vector &like,
+                     MPI_Comm communicator)
+    {
+      if (x.size() != like.size() || x.locally_owned_elements() != like.locally_owned_elements())
+        x.reinit(like.locally_owned_elements(), communicator);
     }
   } // namespace
 
-  /// The active contacts of all ranks, sorted by point index; per contact its data and velocities.
-  struct FrictionalContactStep::Gathered
-  {
-    std::vector<unsigned long long> point, key;
-    std::vector<double> mu, e, gap, u_k, u_free, w, position;
-    std::vector<int> rank_owned_index; ///< index into this rank's points, or −1
-    std::size_t size() const { return point.size(); }
-  };
-
   FrictionalContactStep::FrictionalContactStep(const ContactDynamicsParameters &parameters, const ContactLaw law,
-                                               const unsigned int dim, MPI_Comm communicator)
+                                               const unsigned int dim, const double gap_prediction_factor,
+                                               MPI_Comm communicator)
     : parameters(parameters)
     , law(law)
     , dim(dim)
+    , rule{gap_prediction_factor, law == ContactLaw::schatzman_paoli}
     , communicator(communicator)
+    , delassus(dim, parameters.delassus_column_limit, communicator)
   {
     options.solver = parameters.solver;
     options.tolerance = parameters.tolerance;
     options.max_iterations = parameters.max_iterations;
   }
 
-  FrictionalContactStep::~FrictionalContactStep()
+  std::vector<ActiveContact> FrictionalContactStep::select_and_gather(const std::vector<OwnedContactPoint> &points,
+                                                                      const Vector &u_k, const Vector &w,
+                                                                      const double time_step,
+                                                                      std::vector<bool> &in_problem) const
   {
-    if (B != nullptr)
-      MatDestroy(&B);
-    if (X != nullptr)
-      MatDestroy(&X);
-    if (p_columns != nullptr)
-      VecDestroy(&p_columns);
-  }
+    const unsigned int d = dim;
+    std::vector<dealii::types::global_dof_index> owned_columns;
+    for (const OwnedContactPoint &point : points)
+      for (unsigned int k = 0; k < d; ++k)
+        owned_columns.push_back(d * point.global_index + k);
+    std::vector<double> uk_values(owned_columns.size()), ufree_values(owned_columns.size()),
+      w_values(owned_columns.size());
+    u_k.extract_subvector_to(owned_columns, uk_values);
+    u_free.extract_subvector_to(owned_columns, ufree_values);
+    w.extract_subvector_to(owned_columns, w_values);
 
-  void FrictionalContactStep::compute_delassus_columns(TimeIntegrator &integrator,
-                                                       const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                                       const std::vector<unsigned long long> &column_points)
-  {
-    if (B != nullptr)
-      MatDestroy(&B);
-    if (X != nullptr)
-      MatDestroy(&X);
-    if (p_columns != nullptr)
-      VecDestroy(&p_columns);
-    cached_points = column_points;
-    cached_position.assign(cached_points.empty() ? 0 : *std::max_element(cached_points.begin(), cached_points.end()) + 1,
-                           -1);
-    for (unsigned int i = 0; i < cached_points.size(); ++i)
-      cached_position[cached_points[i]] = static_cast<int>(i);
-    const PetscInt n_columns = dim * cached_points.size();
-
-    Mat h = const_cast<dealii::PETScWrappers::MPI::SparseMatrix &>(H).petsc_matrix();
-    PetscInt row_begin, row_end, n_rows;
-    PERCUSSION_PETSC_CALL(MatGetOwnershipRange(h, &row_begin, &row_end));
-    PERCUSSION_PETSC_CALL(MatGetSize(h, &n_rows, nullptr));
-    const PetscInt n_local = row_end - row_begin;
-    PERCUSSION_PETSC_CALL(MatCreateDense(communicator, n_local, PETSC_DECIDE, n_rows, n_columns, nullptr, &B));
-    PERCUSSION_PETSC_CALL(MatCreateDense(communicator, n_local, PETSC_DECIDE, n_rows, n_columns, nullptr, &X));
-    PERCUSSION_PETSC_CALL(MatCreateVecs(X, &p_columns, nullptr));
-
-    // B = H restricted to the cached columns, with the Dirichlet rows zero (an impulse does not act
-    // on a prescribed DoF: the support takes it). Remember the entries for W_c = BᵀX.
-    const auto &constrained = integrator.constrained_dofs();
-    struct Entry
-    {
-      PetscInt local_row, column;
-      double value;
-    };
-    std::vector<Entry> entries;
-    for (PetscInt r = row_begin; r < row_end; ++r)
+    const int rank = dealii::Utilities::MPI::this_mpi_process(communicator);
+    std::vector<ActiveContact> local;
+    in_problem.assign(points.size(), false);
+    for (unsigned int i = 0; i < points.size(); ++i)
       {
-        if (std::binary_search(constrained.begin(), constrained.end(), static_cast<dealii::types::global_dof_index>(r)))
+        if (!rule.enters(points[i].gap, uk_values[d * i], ufree_values[d * i], time_step))
           continue;
-        PetscInt n;
-        const PetscInt *columns;
-        const PetscScalar *values;
-        PERCUSSION_PETSC_CALL(MatGetRow(h, r, &n, &columns, &values));
-        for (PetscInt k = 0; k < n; ++k)
+        in_problem[i] = true;
+        ActiveContact a;
+        a.point = points[i].global_index;
+        a.key = points[i].key;
+        a.mu = points[i].mu;
+        a.e = points[i].e;
+        a.gap = points[i].gap;
+        a.owner_rank = rank;
+        a.owner_index = static_cast<int>(i);
+        for (unsigned int k = 0; k < d; ++k)
           {
-            const int block = cached_block(columns[k] / dim);
-            if (block < 0 || values[k] == 0.0)
-              continue;
-            const PetscInt j = dim * block + columns[k] % dim;
-            entries.push_back({r - row_begin, j, values[k]});
+            a.u_k[k] = uk_values[d * i + k];
+            a.u_free[k] = ufree_values[d * i + k];
+            a.w[k] = w_values[d * i + k];
           }
-        PERCUSSION_PETSC_CALL(MatRestoreRow(h, r, &n, &columns, &values));
+        a.position = points[i].position;
+        local.push_back(a);
       }
-    for (const Entry &e : entries)
-      PERCUSSION_PETSC_CALL(MatSetValue(B, e.local_row + row_begin, e.column, e.value, INSERT_VALUES));
-    PERCUSSION_PETSC_CALL(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
-    PERCUSSION_PETSC_CALL(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
-
-    integrator.impulse_response(B, X);
-
-    // W_c = BᵀX: B has a few entries per column, so sum only over them; then add the ranks' parts.
-    delassus.assign(static_cast<std::size_t>(n_columns) * n_columns, 0.0);
-    const PetscScalar *x;
-    PetscInt lda;
-    PERCUSSION_PETSC_CALL(MatDenseGetLDA(X, &lda));
-    PERCUSSION_PETSC_CALL(MatDenseGetArrayRead(X, &x));
-    for (const Entry &e : entries)
-      for (PetscInt j = 0; j < n_columns; ++j)
-        delassus[e.column * n_columns + j] += e.value * x[e.local_row + j * lda];
-    PERCUSSION_PETSC_CALL(MatDenseRestoreArrayRead(X, &x));
-    dealii::Utilities::MPI::sum(delassus, communicator, delassus);
-    if (integrator.impulse_response_is_symmetric())
-      for (PetscInt i = 0; i < n_columns; ++i)
-      for (PetscInt j = 0; j < i; ++j)
-        {
-          const double mean = 0.5 * (delassus[i * n_columns + j] + delassus[j * n_columns + i]);
-          delassus[i * n_columns + j] = delassus[j * n_columns + i] = mean;
-        }
-    cache_valid = true;
+    return all_gather_sorted(local, communicator);
   }
 
-  void FrictionalContactStep::assemble_law(const Gathered &active, const double theta, const double time_step)
+  void FrictionalContactStep::assemble_law(const std::vector<ActiveContact> &active, const double theta,
+                                           const double time_step)
   {
-    const unsigned int n = active.size(), d = dim, n_cached = dim * cached_points.size();
+    const unsigned int n = active.size(), d = dim;
     // In 1D the contact problem is frictionless and normal only; it is posed exactly as a 2D
-    // problem with μ = 0 and a decoupled tangential row (W_TT = 1, q_T = 0), which forces r_T = 0.
+    // problem with μ = 0 and a decoupled tangential row (W_TT = W_NN, q_T = 0), which forces r_T = 0.
     const unsigned int ld = local_dimension();
     problem = ContactSolvers::LocalProblem();
     problem.dimension = ld;
@@ -169,45 +156,48 @@ namespace percussion::TimeIntegration
     problem.storage = ContactSolvers::MatrixStorage::dense;
     problem.W_dense = ContactSolvers::DenseMatrix(ld * n, ld * n);
     problem.q.assign(ld * n, 0.0);
-    problem.mu = active.mu;
-    if (dim == 1)
-      {
-        std::fill(problem.mu.begin(), problem.mu.end(), 0.0);
-        for (unsigned int a = 0; a < n; ++a)
-          problem.W_dense(ld * a + 1, ld * a + 1) = 1.0;
-      }
-    // The two laws differ only here (EQUATIONS.md): the factor of W and the shift of b.
+    problem.mu.resize(n);
+    for (unsigned int a = 0; a < n; ++a)
+      problem.mu[a] = dim == 1 ? 0.0 : active[a].mu;
+    // The two laws differ only here (doc/contact.md): the factor of W and the shift of b.
     const double factor = law == ContactLaw::fremond ? theta : 1.0;
     for (unsigned int a = 0; a < n; ++a)
       {
-        const unsigned int pa = cached_block(active.point[a]);
         for (unsigned int b = 0; b < n; ++b)
-          {
-            const unsigned int pb = cached_block(active.point[b]);
-            for (unsigned int i = 0; i < d; ++i)
-              for (unsigned int j = 0; j < d; ++j)
-                problem.W_dense(ld * a + i, ld * b + j) = factor * delassus[(d * pa + i) * n_cached + d * pb + j];
-          }
-        const double *u_k = &active.u_k[d * a];
-        const double *u_free = &active.u_free[d * a];
+          for (unsigned int i = 0; i < d; ++i)
+            for (unsigned int j = 0; j < d; ++j)
+              problem.W_dense(ld * a + i, ld * b + j) = factor * delassus.entry(active[a].point, i, active[b].point, j);
+        if (dim == 1)
+          problem.W_dense(ld * a + 1, ld * a + 1) = problem.W_dense(ld * a, ld * a) > 0 ? problem.W_dense(ld * a, ld * a) : 1.0;
+        const auto &u_k = active[a].u_k;
+        const auto &u_free = active[a].u_free;
+        const double e = active[a].e;
+        // A penetrated contact that separates (u_{N,k} > 0) is held by 0 ≤ u_{N,k+ω} ⊥ p_N ≥ 0:
+        // it cannot pull, its work u_{N,k+ω}p_N is zero, and its gap does not decrease.
+        const bool separating = u_k[0] > 0;
         if (law == ContactLaw::schatzman_paoli)
           {
             // (1+e)/h times the linearised gap at (q_{k+1} + e q_{k−1})/(1+e); frictionless.
             for (unsigned int i = 0; i < d; ++i)
               problem.q[ld * a + i] = u_free[i];
-            problem.q[ld * a] += -active.e[a] * u_k[0] + (1 + active.e[a]) * active.gap[a] / time_step;
+            problem.q[ld * a] += -e * u_k[0] + (1 + e) * active[a].gap / time_step;
           }
         else if (law == ContactLaw::standard)
           {
-            // Γ: normal part u_{N,k+1} + e u_{N,k}; tangential part u_{T,k+1}.
+            // Γ: normal part u_{N,k+1} + e u_{N,k}; tangential part u_{T,k+1}. Separating:
+            // u_{N,k+ω}/ω = u_{N,k+1} + (1−ω)/ω u_{N,k} (ω = 0: u_{N,k+1}).
             for (unsigned int i = 0; i < d; ++i)
               problem.q[ld * a + i] = u_free[i];
-            problem.q[ld * a] += active.e[a] * u_k[0];
+            if (!separating)
+              problem.q[ld * a] += e * u_k[0];
+            else if (theta > 0)
+              problem.q[ld * a] += (1 - theta) / theta * u_k[0];
           }
         else
           {
             // Θ at u_{k+θ}: normal θ(u_{N,k+1} + e u_{N,k}); tangential (1−θ)u_{T,k} + θ u_{T,k+1}.
-            problem.q[ld * a] = theta * (u_free[0] + active.e[a] * u_k[0]);
+            // Separating: Θ with min(u_{N,k}, 0) = 0, i.e. the normal part u_{N,k+θ}.
+            problem.q[ld * a] = separating ? theta * u_free[0] + (1 - theta) * u_k[0] : theta * (u_free[0] + e * u_k[0]);
             for (unsigned int i = 1; i < d; ++i)
               problem.q[ld * a + i] = theta * u_free[i] + (1 - theta) * u_k[i];
           }
@@ -219,7 +209,8 @@ namespace percussion::TimeIntegration
                                                  const Vector &w,
                                                  const bool operator_changed,
                                                  const std::vector<OwnedContactPoint> &points,
-                                                 const Vector &u_k)
+                                                 const Vector &u_k,
+                                                 const double energy_scale)
   {
     const unsigned int d = dim;
     // θ of the Frémond law, and the weight of u_{k+θ} in the contact work of the scheme's energy
@@ -230,148 +221,42 @@ namespace percussion::TimeIntegration
     result.impulse.assign(d * points.size(), 0.0);
     result.velocity.assign(d * points.size(), 0.0);
     result.dissipated_energy.assign(points.size(), 0.0);
-    // H may also have been reassembled at a step without an active contact, where solve() is not
-    // called. ContactGeometry builds a new PETSc matrix whenever it reassembles H (on every rank
-    // at once), so a new object id means that the cached columns and u_free's partition are stale.
-    bool new_operator = operator_changed;
-    {
-      PetscObjectId id;
-      PERCUSSION_PETSC_CALL(PetscObjectGetId(
-        reinterpret_cast<PetscObject>(const_cast<dealii::PETScWrappers::MPI::SparseMatrix &>(H).petsc_matrix()), &id));
-      new_operator = new_operator || id != operator_id;
-      operator_id = id;
-    }
-    if (new_operator)
-      cache_valid = false;
-    struct RememberChange
-    {
-      bool &previous;
-      const bool current;
-      ~RememberChange() { previous = current; }
-    } remember{previous_operator_changed, operator_changed};
+    // Columns for all candidates are worth computing only if H did not change at this step and
+    // the previous one (body pairs, curved obstacles change it every step).
+    operator_moves = operator_changed && previous_operator_changed;
+    previous_operator_changed = operator_changed;
 
-    // u_free = Hᵀ v_free + w. The column partition of H only changes with H, so u_free is
-    // reallocated only then.
-    if (new_operator)
-      u_free.reinit(w.locally_owned_elements(), communicator);
+    // u_free = Hᵀ v_free + w (column partition of H: reallocated only when that changes).
+    reinit_like(u_free, w, communicator);
     H.Tvmult(u_free, integrator.new_velocity());
     u_free += w;
 
-    // Active set (55): the predicted gap is closed and the contact approaches, u_{N,k} ≤ 0 — the
-    // sign the dissipation proofs of (60) and Proposition 1 rely on.
-    std::vector<dealii::types::global_dof_index> owned_columns;
-    const bool all_candidates = takes_every_candidate();
+    // Phase 1: which contacts enter the problem, gathered on every rank.
+    const std::vector<ActiveContact> active = select_and_gather(points, u_k, w, integrator.time_step(), result.in_problem);
+    unsigned int left_out = 0;
     for (unsigned int i = 0; i < points.size(); ++i)
-      if (points[i].active || all_candidates)
-        for (unsigned int k = 0; k < d; ++k)
-          owned_columns.push_back(d * points[i].global_index + k);
-    std::vector<double> uk_values(owned_columns.size()), ufree_values(owned_columns.size()),
-      w_values(owned_columns.size());
-    u_k.extract_subvector_to(owned_columns, uk_values);
-    u_free.extract_subvector_to(owned_columns, ufree_values);
-    w.extract_subvector_to(owned_columns, w_values);
-
-    // Pack the owned active contacts and share them: every rank builds and solves the same problem.
-    packed.clear();
-    const unsigned int record = 5 + 3 * d + 3 + 1;
-    for (unsigned int i = 0, c = 0; i < points.size(); ++i)
-      {
-        if (!points[i].active && !all_candidates)
-          continue;
-        // (the approach condition u_{N,k} ≤ 0 of (55) is applied below, once the step's velocity
-        // scale is known on every rank)
-        {
-          {
-            packed.insert(packed.end(), {static_cast<double>(points[i].global_index), static_cast<double>(points[i].key),
-                                         points[i].mu, points[i].e, static_cast<double>(i)});
-            packed.insert(packed.end(), uk_values.begin() + d * c, uk_values.begin() + d * (c + 1));
-            packed.insert(packed.end(), ufree_values.begin() + d * c, ufree_values.begin() + d * (c + 1));
-            packed.insert(packed.end(), w_values.begin() + d * c, w_values.begin() + d * (c + 1));
-            packed.insert(packed.end(), points[i].position.begin(), points[i].position.end());
-            packed.push_back(points[i].gap);
-          }
-        }
-        ++c;
-      }
-    const std::size_t offset = all_gather_records(packed, all_packed, communicator);
-    const unsigned int n_gathered = all_packed.size() / record;
-    // Velocity scale of the step: the approach test of (55) and the positive-work report treat
-    // velocities below the contact solver's tolerance times this scale as zero (a persistent
-    // contact leaves the previous step with u_N = 0 up to that tolerance).
-    double velocity_scale = 0;
-    for (unsigned int a = 0; a < n_gathered; ++a)
-      for (unsigned int k = 0; k < 2 * d; ++k)
-        velocity_scale = std::max(velocity_scale, std::abs(all_packed[record * a + 5 + k]));
-    const double velocity_noise = 10 * parameters.tolerance * velocity_scale;
-    std::vector<unsigned int> order;
-    // (The position-level law of Schatzman–Paoli needs no approach test: a separating contact
-    // gets P_N = 0 from the complementarity itself.)
-    for (unsigned int a = 0; a < n_gathered; ++a)
-      if (all_candidates || all_packed[record * a + 5] <= velocity_noise)
-        order.push_back(a);
-    const unsigned int n_active = order.size();
+      left_out += (points[i].gap < 0 && !result.in_problem[i]) ? 1 : 0;
+    result.n_penetrated_left_out = dealii::Utilities::MPI::sum(left_out, communicator);
+    const unsigned int n_active = active.size();
     result.n_active = n_active;
     if (n_active == 0)
       return result;
 
-    std::sort(order.begin(), order.end(), [&](unsigned int a, unsigned int b) {
-      return all_packed[record * a] < all_packed[record * b];
-    });
-    Gathered active;
-    for (const unsigned int o : order)
-      {
-        const double *r = &all_packed[record * o];
-        active.point.push_back(static_cast<unsigned long long>(r[0]));
-        active.key.push_back(static_cast<unsigned long long>(r[1]));
-        active.mu.push_back(r[2]);
-        active.e.push_back(r[3]);
-        active.u_k.insert(active.u_k.end(), r + 5, r + 5 + d);
-        active.u_free.insert(active.u_free.end(), r + 5 + d, r + 5 + 2 * d);
-        active.w.insert(active.w.end(), r + 5 + 2 * d, r + 5 + 3 * d);
-        active.position.insert(active.position.end(), r + 5 + 3 * d, r + 5 + 3 * d + 3);
-        active.gap.push_back(r[5 + 3 * d + 3]);
-        active.rank_owned_index.push_back(-1);
-      }
-    // Which of the gathered contacts are owned here: their owned point index was packed at r[4].
+    // Phase 2: Ŵ⁻¹H and W for the active contacts.
+    std::vector<unsigned long long> active_points(n_active);
     for (unsigned int a = 0; a < n_active; ++a)
-      {
-        const std::size_t start = static_cast<std::size_t>(record) * order[a];
-        if (start >= offset && start < offset + packed.size())
-          active.rank_owned_index[a] = static_cast<int>(all_packed[start + 4]);
-      }
+      active_points[a] = active[a].point;
+    delassus.ensure(integrator, H, active_points, u_k.size() / d, operator_moves);
 
-    // Ŵ⁻¹H: reuse the stored columns while H is unchanged and covers the active contacts;
-    // otherwise recompute, for all candidates when that is affordable (they stay valid as long
-    // as H does), else for the active contacts only.
-    bool covered = cache_valid;
-    for (unsigned int a = 0; covered && a < n_active; ++a)
-      covered = cached_block(active.point[a]) >= 0;
-    if (!covered)
-      {
-        const unsigned long long n_candidates = u_k.size() / d;
-        std::vector<unsigned long long> columns;
-        // Columns for all candidates pay off only if H stays fixed for a while; when it changed
-        // at the previous call too (body pairs, curved obstacles), compute the active ones only.
-        const bool operator_moves = operator_changed && previous_operator_changed;
-        if (!operator_moves && d * n_candidates <= parameters.delassus_column_limit)
-          {
-            columns.resize(n_candidates);
-            std::iota(columns.begin(), columns.end(), 0ull);
-          }
-        else
-          columns = active.point;
-        compute_delassus_columns(integrator, H, columns);
-      }
-
+    // Phase 3: the scheme's law; phase 4: the contact solve, warm started from the previous
+    // step's impulse of the same contact.
     assemble_law(active, theta, integrator.time_step());
-
-    // Warm start from the previous step's impulse of the same contact.
     const unsigned int ld = local_dimension();
     reaction.assign(ld * n_active, 0.0);
     for (unsigned int a = 0; a < n_active; ++a)
-      if (const auto it = previous_impulse.find(active.key[a]); it != previous_impulse.end())
+      if (const auto it = previous_impulse.find(active[a].key); it != previous_impulse.end())
         std::copy(it->second.begin(), it->second.end(), reaction.begin() + ld * a);
-    result.solver = ContactSolvers::solve(problem, reaction, local_velocity, options);
+    result.solver = solve_scaled(problem, reaction, local_velocity, options);
     result.solved = true;
     // The impulses in the body's dimension (drops the 1D embedding's zero tangential component).
     std::vector<double> impulse(d * n_active);
@@ -380,50 +265,56 @@ namespace percussion::TimeIntegration
         impulse[d * a + k] = reaction[ld * a + k];
     previous_impulse.clear();
     for (unsigned int a = 0; a < n_active; ++a)
-      previous_impulse[active.key[a]].assign(reaction.begin() + ld * a, reaction.begin() + ld * (a + 1));
+      previous_impulse[active[a].key].assign(reaction.begin() + ld * a, reaction.begin() + ld * (a + 1));
 
-    // Impulse on the cached columns → Hp = B p and Ŵ⁻¹Hp = X p (no further solve).
-    PetscInt begin, end;
-    PERCUSSION_PETSC_CALL(VecGetOwnershipRange(p_columns, &begin, &end));
-    PetscScalar *p_array;
-    PERCUSSION_PETSC_CALL(VecGetArray(p_columns, &p_array));
-    std::fill(p_array, p_array + (end - begin), 0.0);
-    for (unsigned int a = 0; a < n_active; ++a)
-      for (unsigned int k = 0; k < d; ++k)
-        if (const PetscInt i = d * cached_block(active.point[a]) + k; i >= begin && i < end)
-          p_array[i - begin] = impulse[d * a + k];
-    PERCUSSION_PETSC_CALL(VecRestoreArray(p_columns, &p_array));
-    // The DoF partition is fixed for a run: the two vectors are allocated once.
-    const Vector &v_new = integrator.new_velocity();
-    if (generalized_impulse.size() != v_new.size())
-      {
-        generalized_impulse.reinit(v_new.locally_owned_elements(), communicator);
-        correction.reinit(v_new.locally_owned_elements(), communicator);
-      }
-    PERCUSSION_PETSC_CALL(MatMult(B, p_columns, SystemAlgebra::petsc(generalized_impulse)));
-    PERCUSSION_PETSC_CALL(MatMult(X, p_columns, SystemAlgebra::petsc(correction)));
+    // The impulse: Hp = B p and Ŵ⁻¹Hp = X p from the cached columns (no further solve). The DoF
+    // partition is fixed for a run: the two vectors are allocated once.
+    reinit_like(generalized_impulse, integrator.new_velocity(), communicator);
+    reinit_like(correction, integrator.new_velocity(), communicator);
+    delassus.apply(active_points, impulse, generalized_impulse, correction);
     integrator.apply_impulse(generalized_impulse, correction);
 
+    // What the law's velocities are known to: the solver stops when the natural-map residual is
+    // below tolerance × max(‖q‖, ‖r‖, ‖u‖) (the FCLIB measure), so a velocity of the law is exact
+    // to that, and the step's velocities set a floor. The positive-work report and the stick/slip
+    // classification treat velocities below ten times this as zero, and works below the
+    // round-off of the step's energy flow.
+    const auto norm = [](const std::vector<double> &x) { return std::sqrt(std::inner_product(x.begin(), x.end(), x.begin(), 0.0)); };
+    double velocity_scale = std::max({norm(problem.q), norm(reaction), norm(local_velocity)});
+    for (const ActiveContact &a : active)
+      for (unsigned int k = 0; k < d; ++k)
+        velocity_scale = std::max({velocity_scale, std::abs(a.u_k[k]), std::abs(a.u_free[k])});
+    const double velocity_noise = 10 * parameters.tolerance * velocity_scale;
+    const double energy_noise = 1e4 * std::numeric_limits<double>::epsilon() * energy_scale;
+
+    // Phase 5: works and states.
+    works_and_states(active, impulse, theta, velocity_noise, energy_noise, result);
+    result.dissipated_energy = dissipated_energy(points);
+    return result;
+  }
+
+  void FrictionalContactStep::works_and_states(const std::vector<ActiveContact> &active,
+                                               const std::vector<double> &impulse, const double theta,
+                                               const double velocity_noise, const double energy_noise,
+                                               ContactStepResult &result)
+  {
     // The law's velocities: u_{k+1} = u_free + W p, u_{k+θ} = (1−θ)u_k + θu_{k+1}, and the works
     // of (59): normal and tangential parts, and the obstacles' part −wᵀp.
-    const unsigned int n_cached = dim * cached_points.size();
+    const unsigned int d = dim, n_active = active.size();
+    const int rank = dealii::Utilities::MPI::this_mpi_process(communicator);
     double largest_impulse = 0;
     for (unsigned int a = 0; a < n_active; ++a)
       largest_impulse = std::max(largest_impulse, impulse[d * a]);
     for (unsigned int a = 0; a < n_active; ++a)
       {
         std::array<double, 3> u_next{}, u_theta{};
-        const unsigned int pa = cached_block(active.point[a]);
         for (unsigned int i = 0; i < d; ++i)
           {
-            u_next[i] = active.u_free[d * a + i];
+            u_next[i] = active[a].u_free[i];
             for (unsigned int b = 0; b < n_active; ++b)
-              {
-                const unsigned int pb = cached_block(active.point[b]);
-                for (unsigned int j = 0; j < d; ++j)
-                  u_next[i] += delassus[(d * pa + i) * n_cached + d * pb + j] * impulse[d * b + j];
-              }
-            u_theta[i] = (1 - theta) * active.u_k[d * a + i] + theta * u_next[i];
+              for (unsigned int j = 0; j < d; ++j)
+                u_next[i] += delassus.entry(active[a].point, i, active[b].point, j) * impulse[d * b + j];
+            u_theta[i] = (1 - theta) * active[a].u_k[i] + theta * u_next[i];
           }
         const double *p = &impulse[d * a];
         double normal = u_theta[0] * p[0], tangential = 0, p_t = 0, u_t = 0, obstacle = 0;
@@ -435,47 +326,44 @@ namespace percussion::TimeIntegration
             u_t += slip * slip;
           }
         for (unsigned int i = 0; i < d; ++i)
-          obstacle -= active.w[d * a + i] * p[i];
+          obstacle -= active[a].w[i] * p[i];
         result.work_normal += normal;
         result.work_tangential += tangential;
         result.obstacle_work += obstacle;
-        dissipation_by_key[active.key[a]] -= normal + tangential;
+        dissipation_by_key[active[a].key] -= normal + tangential;
 
-        // Positive work beyond round-off (relative to |u_θ||p|) is reported with its location.
-        double u_norm = 0, p_norm = 0;
+        // Positive work beyond what the solver tolerance (|u| error ≤ velocity_noise) and the
+        // round-off of the step's energy flow can explain is reported with its location.
+        double p_norm = 0;
         for (unsigned int i = 0; i < d; ++i)
-          {
-            u_norm += u_theta[i] * u_theta[i];
-            p_norm += p[i] * p[i];
-          }
+          p_norm += p[i] * p[i];
         const double work = normal + tangential;
         result.normal_impulse += p[0];
-        if (work > velocity_noise * std::sqrt(p_norm))
+        if (work > std::max(velocity_noise * std::sqrt(p_norm), energy_noise))
           {
             ++result.n_positive_work;
             if (work > result.largest_positive_work)
               {
                 result.largest_positive_work = work;
-                for (unsigned int i = 0; i < 3; ++i)
-                  result.largest_positive_work_position[i] = active.position[3 * a + i];
+                result.largest_positive_work_position = active[a].position;
               }
           }
 
+        // Lemma 1: open, stick (inside the cone, or on it with a slip velocity the law cannot
+        // tell from zero), slip.
         ContactState state = ContactState::open;
         if (p[0] > 1e-12 * largest_impulse && p[0] > 0)
           {
-            const bool on_cone_boundary = std::sqrt(p_t) >= (1 - 1e-6) * active.mu[a] * p[0];
-            const double speed_scale = std::max(std::abs(active.u_k[d * a]), std::abs(u_next[0]));
-            state = on_cone_boundary && std::sqrt(u_t) > 1e-8 * std::max(speed_scale, 1e-300) ? ContactState::slip :
-                                                                                                  ContactState::stick;
+            const bool on_cone_boundary = std::sqrt(p_t) >= (1 - 1e-6) * active[a].mu * p[0];
+            state = on_cone_boundary && std::sqrt(u_t) > velocity_noise ? ContactState::slip : ContactState::stick;
             if (state == ContactState::slip)
               ++result.n_slip;
             else
               ++result.n_stick;
           }
-        if (active.rank_owned_index[a] >= 0)
+        if (active[a].owner_rank == rank)
           {
-            const unsigned int i = active.rank_owned_index[a];
+            const unsigned int i = active[a].owner_index;
             result.state[i] = state;
             for (unsigned int k = 0; k < d; ++k)
               {
@@ -484,7 +372,99 @@ namespace percussion::TimeIntegration
               }
           }
       }
-    result.dissipated_energy = dissipated_energy(points);
+  }
+
+  PositionProjectionResult FrictionalContactStep::project_positions(TimeIntegrator &integrator,
+                                                                    const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                                                    const Vector &w,
+                                                                    const std::vector<OwnedContactPoint> &points,
+                                                                    const Vector &displacement_increment,
+                                                                    const bool project, const double tolerance)
+  {
+    const unsigned int d = dim;
+    const double h = integrator.time_step();
+    PositionProjectionResult result;
+    // g_{k+1} to first order: the gap's derivative is the normal row of Hᵀ (plus the obstacle's
+    // motion h w_N): exact for planes, O(|Δq|²/R) for curved obstacles and master surfaces.
+    reinit_like(gap_increment, w, communicator);
+    H.Tvmult(gap_increment, displacement_increment);
+    std::vector<dealii::types::global_dof_index> normal_rows(points.size());
+    for (unsigned int i = 0; i < points.size(); ++i)
+      normal_rows[i] = d * points[i].global_index;
+    std::vector<double> increments(points.size()), w_normal(points.size()), end_gap(points.size());
+    gap_increment.extract_subvector_to(normal_rows, increments);
+    w.extract_subvector_to(normal_rows, w_normal);
+    double min_gap = std::numeric_limits<double>::infinity();
+    for (unsigned int i = 0; i < points.size(); ++i)
+      {
+        end_gap[i] = points[i].gap + increments[i] + h * w_normal[i];
+        min_gap = std::min(min_gap, end_gap[i]);
+      }
+    result.min_gap_before = result.min_gap = dealii::Utilities::MPI::min(min_gap, communicator);
+    if (!project || !is_velocity_level() || !(result.min_gap_before < -tolerance))
+      return result;
+
+    // The contacts within the tolerance of penetration (so that pushing one back does not push
+    // a neighbour in), gathered on every rank with g_{k+1} as their gap.
+    const int rank = dealii::Utilities::MPI::this_mpi_process(communicator);
+    std::vector<ActiveContact> local;
+    for (unsigned int i = 0; i < points.size(); ++i)
+      if (end_gap[i] < tolerance)
+        {
+          ActiveContact a;
+          a.point = points[i].global_index;
+          a.key = points[i].key;
+          a.gap = end_gap[i];
+          a.owner_rank = rank;
+          a.owner_index = static_cast<int>(i);
+          a.position = points[i].position;
+          local.push_back(a);
+        }
+    const std::vector<ActiveContact> projected = all_gather_sorted(local, communicator);
+    const unsigned int n = projected.size();
+    std::vector<unsigned long long> projected_points(n);
+    for (unsigned int a = 0; a < n; ++a)
+      projected_points[a] = projected[a].point;
+    if (!integrator.projection_is_impulse_response() && !projection_columns)
+      projection_columns = std::make_unique<DelassusColumns>(d, parameters.delassus_column_limit, communicator,
+                                                             DelassusColumns::Response::projection);
+    DelassusColumns &columns = integrator.projection_is_impulse_response() ? delassus : *projection_columns;
+    columns.ensure(integrator, H, projected_points, w.size() / d, operator_moves);
+
+    // 0 ≤ g + W_NN p̃ ⊥ p̃ ≥ 0 with W = Hᵀ𝒫⁻¹H of the scheme's metric, posed as a 2D frictionless problem with a decoupled tangential
+    // row (as 1D contact is): the solvers of the step serve.
+    ContactSolvers::LocalProblem lcp;
+    lcp.dimension = 2;
+    lcp.number_of_contacts = n;
+    lcp.storage = ContactSolvers::MatrixStorage::dense;
+    lcp.W_dense = ContactSolvers::DenseMatrix(2 * n, 2 * n);
+    lcp.q.assign(2 * n, 0.0);
+    lcp.mu.assign(n, 0.0);
+    for (unsigned int a = 0; a < n; ++a)
+      {
+        for (unsigned int b = 0; b < n; ++b)
+          lcp.W_dense(2 * a, 2 * b) = columns.entry(projected[a].point, 0, projected[b].point, 0);
+        lcp.W_dense(2 * a + 1, 2 * a + 1) = lcp.W_dense(2 * a, 2 * a) > 0 ? lcp.W_dense(2 * a, 2 * a) : 1.0;
+        lcp.q[2 * a] = projected[a].gap;
+      }
+    std::vector<double> r(2 * n, 0.0), u;
+    result.solver = solve_scaled(lcp, r, u, options);
+    result.n_contacts = n;
+    std::vector<double> impulse(d * n, 0.0);
+    for (unsigned int a = 0; a < n; ++a)
+      impulse[d * a] = r[2 * a];
+    reinit_like(generalized_impulse, integrator.displacement(), communicator);
+    reinit_like(correction, integrator.displacement(), communicator);
+    columns.apply(projected_points, impulse, generalized_impulse, correction);
+    result.energy_change = integrator.correct_displacement(correction);
+
+    // The gaps after the projection, for every candidate.
+    H.Tvmult(gap_increment, correction);
+    gap_increment.extract_subvector_to(normal_rows, increments);
+    min_gap = std::numeric_limits<double>::infinity();
+    for (unsigned int i = 0; i < points.size(); ++i)
+      min_gap = std::min(min_gap, end_gap[i] + increments[i]);
+    result.min_gap = dealii::Utilities::MPI::min(min_gap, communicator);
     return result;
   }
 

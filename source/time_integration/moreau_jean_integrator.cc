@@ -198,6 +198,17 @@ namespace percussion::TimeIntegration
     current_time = start_time + step * h;
   }
 
+  double MoreauJeanIntegrator::correct_displacement(const Vector &displacement_correction)
+  {
+    // q and K q are the state the next step starts from; the velocity is left as it is.
+    q.add(1.0, displacement_correction);
+    system.stiffness->vmult(stiffness_q, q);
+    const double strain_energy = 0.5 * (q * stiffness_q);
+    energy.position_correction = strain_energy - energy.strain_energy;
+    energy.strain_energy = strain_energy;
+    return energy.position_correction;
+  }
+
   std::string MoreauJeanIntegrator::description() const
   {
     return "Moreau-Jean theta = " + std::to_string(theta);

@@ -283,6 +283,17 @@ namespace percussion::TimeIntegration
     current_time = start_time + step * h;
   }
 
+  double NonsmoothGeneralizedAlphaIntegrator::correct_displacement(const Vector &displacement_correction)
+  {
+    // Only q changes: v and a stay (the projection moves positions, not the smooth motion).
+    q.add(1.0, displacement_correction);
+    system.stiffness->vmult(work, q);
+    const double strain_energy = 0.5 * (q * work);
+    energy.position_correction = strain_energy - energy.strain_energy;
+    energy.strain_energy = strain_energy;
+    return energy.position_correction;
+  }
+
   std::string NonsmoothGeneralizedAlphaIntegrator::description() const
   {
     std::ostringstream s;

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 namespace percussion::TimeIntegration
@@ -189,6 +190,13 @@ namespace percussion::TimeIntegration
     current_time = start_time + step * h;
     if (system.has_external_force && system.external_force_depends_on_time)
       system.assemble_external_force(current_time, force);
+  }
+
+  double SchatzmanPaoliIntegrator::correct_displacement(const Vector &)
+  {
+    // The two-step state (q_{k−1}, q_k) carries the velocity: moving q_k alone would change it.
+    // The scheme's position-level law needs no projection.
+    throw std::logic_error("Schatzman-Paoli: a position correction of q_k alone is not defined.");
   }
 
   std::string SchatzmanPaoliIntegrator::description() const

@@ -166,8 +166,11 @@ BOOST_AUTO_TEST_CASE(sliding_block_stops_at_the_coulomb_distance)
   // solver's tolerance, so they do not creep (their positions stay put to round-off).
   for (std::size_t k = stuck; k < sliding.size(); ++k)
     {
-      // the body's mean velocity is only its decaying elastic vibration; the contacts do not slide
-      BOOST_TEST(std::abs(velocities[k]) <= 1e-6 * v0);
+      // the body's mean velocity is only its decaying elastic vibration (the stick/slip
+      // classification, relative to the solver tolerance, says "stick" from the step the block
+      // stops, when the body still rings at ~1e-5 v0 for two steps); the contacts do not slide
+      if (k >= stuck + 3)
+        BOOST_TEST(std::abs(velocities[k]) <= 1e-6 * v0);
       BOOST_TEST(contact_slip[k] <= 1e-9 * v0);
       for (std::size_t i = 0; i < bottom_x[k].size() && i < bottom_x[stuck].size(); ++i)
         BOOST_TEST(std::abs(bottom_x[k][i] - bottom_x[stuck][i]) <= 1e-9 * exact_distance);
@@ -425,9 +428,11 @@ namespace
 
 // BENCHMARKS.md §4: impact times 0.45152, 1.26427, 1.99573, 2.65406, 3.24655 s, rebound heights
 // 0.81^k, accumulation at t∞ = 8.57895 s. The scheme is first order at impacts: the errors shrink
-// linearly with h. Past t∞ the run goes on to T = 10 without stalling, and the mass rests in the
-// scheme's discrete rest state: with e > 0 the velocity-level law at a finite step leaves a
-// two-step cycle u = −gh/(1+e) → +e gh/(1+e) (a fixed point of u_{k+1} = −e u_k and u_{k+2} = u_{k+1} − gh).
+// linearly with h. Past t∞ the run goes on to T = 10 without stalling, and the mass rests as the
+// exact solution does. (With the approach condition of the paper's (55) the velocity-level law
+// left a two-step cycle u = −gh/(1+e) → +e gh/(1+e): the contact, separating at +e gh/(1+e), was
+// left out for a step. The contact law for a penetrated or resting contact that separates,
+// u_{N,k+θ} ≥ 0, holds it at rest: doc/contact.md, "Active set".)
 BOOST_AUTO_TEST_CASE(bouncing_ball_passes_the_accumulation_point)
 {
   const std::vector<double> exact_times{0.45152, 1.26427, 1.99573, 2.65406, 3.24655};
@@ -446,7 +451,8 @@ BOOST_AUTO_TEST_CASE(bouncing_ball_passes_the_accumulation_point)
           BOOST_TEST(std::abs(run->impact_times[k] - exact_times[k]) <= 5 * h);
           BOOST_TEST(std::abs(run->apex_heights[k] - std::pow(0.81, k + 1)) <= 5 * h);
         }
-      // The two-step rest cycle, measured on the mass's mean velocity after t = 9.5 > t∞.
+      // At rest after t = 9.5 > t∞: the mass's mean velocity is below a millionth of the old
+      // scheme's rest cycle gh/(1+e).
       const double cycle = g * h / (1 + e);
       double lowest = 0, highest = 0;
       for (const double v : run->late_velocities)
@@ -454,10 +460,11 @@ BOOST_AUTO_TEST_CASE(bouncing_ball_passes_the_accumulation_point)
           lowest = std::min(lowest, v);
           highest = std::max(highest, v);
         }
-      BOOST_TEST_MESSAGE("h = " << h << ": late velocities in [" << lowest << ", " << highest << "], cycle "
-                                << -cycle << " -> " << e * cycle);
-      BOOST_TEST(std::abs(lowest + cycle) <= 0.02 * cycle);
-      BOOST_TEST(std::abs(highest - e * cycle) <= 0.02 * cycle);
+      BOOST_TEST_MESSAGE("h = " << h << ": late velocities in [" << lowest << ", " << highest << "] (rest; the "
+                                << "approach condition of (55) gave the cycle " << -cycle << " -> " << e * cycle << ")");
+      BOOST_TEST(!run->late_velocities.empty());
+      BOOST_TEST(std::abs(lowest) <= 1e-6 * cycle);
+      BOOST_TEST(std::abs(highest) <= 1e-6 * cycle);
     }
   // First order: halving h at least nearly halves the accumulated impact-time error of impact 5.
   const double coarse_error = std::abs(coarse.impact_times[4] - exact_times[4]);

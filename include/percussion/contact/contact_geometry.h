@@ -105,15 +105,6 @@ namespace percussion
        */
       const dealii::PETScWrappers::MPI::Vector &local_velocity(const dealii::PETScWrappers::MPI::Vector &v);
 
-      /**
-       * Active set (EQUATIONS.md eq. 55): α is active if g_α + γ h u_{N,α} ≤ 0, and, if
-       * `Require approaching` is set, also u_{N,α} ≤ 0. @p u = Hᵀ v_k + w (column partition),
-       * @p time_step = h. Stores the flags in the points and returns the global number of active
-       * contacts. Collective.
-       */
-      dealii::types::global_dof_index update_active_set(const dealii::PETScWrappers::MPI::Vector &u,
-                                                        double time_step);
-
       const std::vector<ContactPoint<dim>> &owned_points() const
       {
         return points;
@@ -131,23 +122,10 @@ namespace percussion
       {
         return n_points_global;
       }
-      /** Number of active contacts over all ranks (from the last update_active_set()). */
-      dealii::types::global_dof_index n_global_active() const
-      {
-        return n_active_global;
-      }
-
-      /**
-       * The owned columns of the active points (dim per point), from the last
-       * update_active_set(): e.g. to restrict H or u to the active set (inactive points have p = 0).
-       */
-      dealii::IndexSet active_local_dofs() const;
-
-      /** Per owned point: g_N, μ, e, active flag. */
+      /** Per owned point: g_N, μ, e. */
       std::vector<double> gaps() const;
       std::vector<double> friction_coefficients() const;
       std::vector<double> restitution_coefficients() const;
-      std::vector<bool>   active_set() const;
 
       /** Number of slave nodes of pair @p pair owned here (candidates or not). */
       unsigned int n_owned_slave_nodes(unsigned int pair) const
@@ -220,7 +198,6 @@ namespace percussion
       std::vector<ContactPoint<dim>>  points;
       dealii::types::global_dof_index first_point     = 0;
       dealii::types::global_dof_index n_points_global = 0;
-      dealii::types::global_dof_index n_active_global = 0;
       dealii::IndexSet                owned_columns;
 
       std::vector<Entry>                        previous_entries;

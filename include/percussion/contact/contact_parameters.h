@@ -75,12 +75,11 @@ namespace percussion
       static constexpr unsigned int max_pairs = 8;
 
       std::vector<PairParameters> pairs;
-      /** γ in the active-set prediction g + γ h u_N ≤ 0 (EQUATIONS.md eq. 55, talk). */
+      /** γ in the active-set rule g ≤ 0 or g + γ h u_N ≤ 0 (paper eq. (55) without its approach
+       *  condition: doc/contact.md, "Active set"). */
       double gap_prediction_factor = 0.5;
       /** Slave nodes farther than this from their obstacle / master surface are not tracked. */
       double search_distance = 0.1;
-      /** Also require u_N ≤ 0 for a contact to be active (eq. 55, second condition). */
-      bool require_approaching = false;
 
       static void declare_parameters(dealii::ParameterHandler &prm);
       void        parse_parameters(dealii::ParameterHandler &prm);

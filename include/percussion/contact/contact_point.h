@@ -36,8 +36,6 @@ namespace percussion
       ContactFrame<dim> frame;
       double            friction_coefficient    = 0.;
       double            restitution_coefficient = 0.;
-      /** Result of the last ContactGeometry::update_active_set(). */
-      bool active = false;
       /** Slave node DoFs, one per component. */
       std::array<dealii::types::global_dof_index, dim> slave_dofs;
       /** Master node DoFs (body pairs), one array per node, and their weights N_b(ξ*). */

@@ -39,12 +39,14 @@ namespace percussion
        * dissipates (e.g. the Frémond scheme, Proposition 1). Filled by the caller.
        */
       std::vector<double> dissipated_energy;
+      /** Whether each point entered the last step's contact problem (the "active" array). */
+      std::vector<bool> in_problem;
     };
 
     /**
      * Write the contact points as a VTU point cloud (one VTK_VERTEX per point) with the fields
-     * gap, normal, tangent1 (2D and 3D), tangent2 (3D), pair, friction, restitution, active, and,
-     * if given, status, reaction (local), reaction_vector (global Σ r_k frame_k), slip_velocity,
+     * gap, normal, tangent1 (2D and 3D), tangent2 (3D), pair, friction, restitution, and,
+     * if given, active (in the step's contact problem), status, reaction (local), reaction_vector (global Σ r_k frame_k), slip_velocity,
      * dissipated_energy. Vectors are padded to 3 components (in 1D: (n, 0, 0)).
      *
      * Files: @p directory/@p basename-NNNNN.RRRR.vtu per rank and, if the communicator has more

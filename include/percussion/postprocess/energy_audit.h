@@ -8,8 +8,11 @@ namespace percussion::Postprocess
   /**
    * Cumulates the per-step terms of the discrete energy balance (paper eq. (56)) from t_0:
    *
-   *   E(t_k) − E(t_0) [+ algorithmic energy change] = W_ext + W_damp − D_num + W_contact,N + W_contact,T + residual,
+   *   E(t_k) − E(t_0) [+ algorithmic energy change] = W_ext + W_damp − D_num + W_contact,N + W_contact,T
+   *                                                  + E_projection + residual,
    *
+   * where E_projection is the energy change of the position projections after the steps
+   * (StepEnergy::position_correction; zero without them), kept apart from the scheme's balance.
    * where every term is the sum over the steps taken. Sign conventions: works are those done ON the
    * bodies (W_damp ≤ 0, contact work ≤ 0 for a dissipative contact law); D_num ≥ 0 is the energy
    * the scheme removes for θ > ½ (negative for θ < ½).
@@ -33,6 +36,11 @@ namespace percussion::Postprocess
     double numerical_dissipation() const { return numerical; }
     double contact_work_normal() const { return contact_normal; }
     double contact_work_tangential() const { return contact_tangential; }
+    /// Σ of the energy changes of the position projections.
+    double projection_energy() const { return projection; }
+    /// The largest energy that has flowed through the balance (|E| and the cumulated works): the
+    /// scale of its round-off.
+    double flow_scale() const { return energy_scale; }
     /// Σ of the per-step residuals = E_k − E_0 − (all works): round-off for a correct scheme.
     double balance_residual() const { return residual; }
     /// The largest |per-step residual| relative to the energy scale seen so far.
@@ -41,7 +49,8 @@ namespace percussion::Postprocess
   private:
     TimeIntegration::StepEnergy current;
     double initial_total = 0, energy_scale = 0;
-    double external = 0, damping = 0, numerical = 0, contact_normal = 0, contact_tangential = 0, residual = 0;
+    double external = 0, damping = 0, numerical = 0, contact_normal = 0, contact_tangential = 0, projection = 0,
+           residual = 0;
     double max_relative_residual = 0;
   };
 } // namespace percussion::Postprocess

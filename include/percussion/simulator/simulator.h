@@ -15,6 +15,7 @@
 #include <percussion/time_integration/time_integrator.h>
 
 #include <functional>
+#include <limits>
 #include <memory>
 #include <ostream>
 
@@ -33,6 +34,8 @@ namespace percussion
     /// Parts of the time stepping: contact geometry (search, H), free-velocity solve, contact step
     /// (Delassus columns, the local problem and its solve, the impulse), and the contact solver alone.
     double contact_geometry = 0, free_velocity = 0, contact_step = 0, contact_solver = 0;
+    /// The end-of-step gap check and the position projections.
+    double projection = 0;
     unsigned int steps = 0;
     double peak_memory_mib_max_rank = 0, peak_memory_mib_total = 0;
   };
@@ -65,11 +68,17 @@ namespace percussion
     /// Called after every step (tests and drivers that look at the state as it evolves).
     void set_step_observer(std::function<void(const Simulator<dim> &)> observer) { step_observer = std::move(observer); }
 
-    /// The stable column names of statistics.csv, in order.
-    static std::vector<std::string> statistics_columns();
+    /// The last step's end-of-step gap check and position projection.
+    const TimeIntegration::PositionProjectionResult &last_projection() const { return projection_result; }
 
   private:
+    /// The statistics.csv columns (stable names, in order) with this step's values.
+    std::vector<std::pair<std::string, double>> statistics_row() const;
     void record_statistics();
+    /// With θ = ½ and contact: says in the log when the step leaves the mesh's stiff modes unresolved.
+    void log_unresolved_modes(double smallest_cell) const;
+    /// The smallest gap of the geometry's candidates (the search distance without any). Collective.
+    double smallest_candidate_gap() const;
     void write_solution();
     /// One time step: with contact, the frictional contact problem sits between the free-velocity
     /// solve and the end of the step.
@@ -91,6 +100,15 @@ namespace percussion
     std::unique_ptr<TimeIntegration::FrictionalContactStep> contact_step;
     TimeIntegration::ContactStepResult                     contact_result;
     std::vector<TimeIntegration::OwnedContactPoint>        contact_points;
+    TimeIntegration::PositionProjectionResult              projection_result;
+    /// q_k during a step, then q_{k+1} − q_k (for the end-of-step gaps).
+    dealii::PETScWrappers::MPI::Vector                     displacement_increment;
+    /// Absolute penetration tolerance: 'Penetration tolerance' × the smallest cell diameter.
+    double penetration_tolerance = 0;
+    /// Whether the end-of-step position projection is on ('Contact solver/Position projection').
+    bool projects_positions = false;
+    double end_of_step_min_gap = 0, lowest_gap = std::numeric_limits<double>::infinity();
+    unsigned int n_projection_steps = 0, n_projection_warnings = 0;
     std::vector<std::pair<double, std::string>>            contact_records;
     unsigned int n_positive_work_warnings = 0, n_unconverged_steps = 0;
     unsigned int last_written_step = static_cast<unsigned int>(-1);

@@ -24,6 +24,11 @@ namespace percussion::TimeIntegration
     std::string  dissipation_range_policy = "warn";
     /// Keep Ŵ⁻¹H for all candidate contacts when there are at most this many columns.
     unsigned int delassus_column_limit = 1500;
+    /// "on" or "off": project the end-of-step displacement back onto g ≥ 0 where a contact
+    /// penetrates beyond the tolerance (FrictionalContactStep::project_positions()).
+    std::string  position_projection = "off";
+    /// Penetration tolerance of the projection, relative to the smallest cell diameter.
+    double       penetration_tolerance = 1e-3;
 
     static void declare_parameters(dealii::ParameterHandler &prm);
     void        parse_parameters(dealii::ParameterHandler &prm);

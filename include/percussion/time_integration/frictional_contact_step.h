@@ -6,13 +6,18 @@
 
 #include <percussion/contact_solvers/local_problem.h>
 #include <percussion/contact_solvers/solver_options.h>
+#include <percussion/time_integration/active_set_rule.h>
+#include <percussion/time_integration/delassus_columns.h>
 #include <percussion/time_integration/contact_dynamics_parameters.h>
 #include <percussion/time_integration/time_integrator.h>
 
 #include <petscmat.h>
 
+#include <algorithm>
 #include <array>
+#include <limits>
 #include <map>
+#include <memory>
 #include <vector>
 
 namespace percussion::TimeIntegration
@@ -37,8 +42,24 @@ namespace percussion::TimeIntegration
     unsigned long long global_index = 0; ///< columns dim·g … dim·g + dim − 1 of H
     unsigned long long key = 0;          ///< stable identity across steps (warm start, cumulated dissipation)
     double mu = 0, e = 0;
-    double gap = 0;                      ///< g at q_k (used by the position-level law)
-    bool   active = false;               ///< gap prediction of eq. (55)
+    double gap = 0;                      ///< g at q_k
+    std::array<double, 3> position{};
+  };
+
+  /**
+   * One contact of the step's problem as every rank sees it (gathered from its owner; plain data).
+   * Velocities in the local frame (n, t1, t2); only the first dim components are used.
+   */
+  struct ActiveContact
+  {
+    unsigned long long point = 0;        ///< global point index (column block of H)
+    unsigned long long key = 0;          ///< OwnedContactPoint::key
+    double mu = 0, e = 0, gap = 0;
+    int owner_rank = 0;                  ///< the rank that owns the point
+    int owner_index = 0;                 ///< its index among that rank's OwnedContactPoints
+    std::array<double, 3> u_k{};         ///< Hᵀv_k + w
+    std::array<double, 3> u_free{};      ///< Hᵀv_free + w
+    std::array<double, 3> w{};           ///< obstacle velocity offset
     std::array<double, 3> position{};
   };
 
@@ -62,6 +83,11 @@ namespace percussion::TimeIntegration
     double normal_impulse = 0;
     ContactSolvers::SolverResult solver;
     bool solved = false; ///< false when no contact was active (no problem to solve)
+    /// Candidates with g_k < 0 that the step's problem did not take (0 by construction of the
+    /// active set; reported as a check).
+    unsigned int n_penetrated_left_out = 0;
+    /// Per owned candidate point: whether it entered the step's problem.
+    std::vector<bool> in_problem;
     /// Contacts that did positive work u_{k+θ}ᵀp_α > 0 (beyond round-off), the largest and where.
     unsigned int n_positive_work = 0;
     double largest_positive_work = 0;
@@ -72,9 +98,21 @@ namespace percussion::TimeIntegration
     std::vector<double> impulse, velocity, dissipated_energy;
   };
 
+  /// What the end-of-step gap check and position projection did.
+  struct PositionProjectionResult
+  {
+    /// The smallest end-of-step gap g_{k+1} ≈ g_k + [Hᵀ(q_{k+1} − q_k)]_N + h w_N over the
+    /// candidates, before and after the projection (+∞ without candidates).
+    double min_gap_before = std::numeric_limits<double>::infinity();
+    double min_gap = std::numeric_limits<double>::infinity();
+    unsigned int n_contacts = 0; ///< contacts in the projection problem (0: no projection)
+    double energy_change = 0;    ///< E after − E before the projection (strain energy only)
+    ContactSolvers::SolverResult solver;
+  };
+
   /**
    * One step's frictional contact problem between TimeIntegrator::compute_free_velocity()
-   * and finish_step() (EQUATIONS.md, "the step's contact problem"); written here for Moreau–Jean
+   * and finish_step() (doc/contact.md, "The step's contact problem"); written here for Moreau–Jean
    * (W = Hᵀ Ŵ⁻¹ H), and the same with W = Hᵀ𝒯H for any TimeIntegrator (the nonsmooth
    * generalized-α family uses the standard law, the velocity-level Newton law on u_{k+1}):
    *
@@ -82,22 +120,28 @@ namespace percussion::TimeIntegration
    *   standard:  A = W,   b = u_free + (e u_{N,k}, 0, 0)
    *   Frémond:   A = θW,  b = θ u_free + (θ e u_{N,k}, (1−θ) u_{T,k}),
    *
-   * on the active contacts (eq. (55): predicted gap closed and u_{N,k} ≤ 0, up to the solver
-   * tolerance times the step's velocity scale); then
-   * v_{k+1} = v_free + Ŵ⁻¹ H p. The two schemes differ only in (A, b): see assemble_law().
+   * on the active contacts (ActiveSetRule: penetrated, or gap predicted to close); then v_{k+1} = v_free + Ŵ⁻¹ H p. The two schemes differ only in (A, b): see
+   * assemble_law(). A penetrated contact that separates (u_{N,k} > 0) gets the normal law
+   * 0 ≤ u_{N,k+ω} ⊥ p_N ≥ 0 (ω = contact_work_weight()): it cannot pull, does no work, and its gap
+   * does not decrease over the step; for the Frémond law this is Θ with min(u_{N,k}, 0) in place of
+   * u_{N,k}, so Proposition 1 holds for every contact (doc/contact.md, "Active set").
    *
-   * Ŵ⁻¹H is computed for all candidate columns in one multiple-right-hand-side sweep through the
-   * stored factor and kept while H does not change (fixed obstacles), so that a step then costs
-   * the free-velocity solve, a dense product and the contact solve. When H changes from step to
-   * step (body pairs, curved obstacles) only the active contacts' columns are computed. The local problem is solved
-   * redundantly and identically on every rank.
+   * The step is done in named phases: select_and_gather() (the only place that decides which
+   * contacts enter the problem), DelassusColumns::ensure() (Ŵ⁻¹H and W for them, cached while H
+   * does not change), assemble_law(), the contact solve, the impulse, and works_and_states().
+   * The local problem is solved redundantly and identically on every rank.
+   *
+   * After the step, project_positions() checks the end-of-step gaps and, where a contact
+   * penetrates beyond a tolerance, projects the displacement back onto g ≥ 0 (Acary 2013,
+   * direct projection) with the same W: a frictionless problem 0 ≤ g_{k+1} + W p̃ ⊥ p̃ ≥ 0,
+   * q_{k+1} += Ŵ⁻¹ H p̃.
    */
   class FrictionalContactStep
   {
   public:
+    /// @p gap_prediction_factor: γ of the ActiveSetRule.
     FrictionalContactStep(const ContactDynamicsParameters &parameters, ContactLaw law, unsigned int dim,
-                          MPI_Comm communicator);
-    ~FrictionalContactStep();
+                          double gap_prediction_factor, MPI_Comm communicator);
 
     /**
      * Solves the step's contact problem and applies the impulse to @p integrator.
@@ -107,21 +151,41 @@ namespace percussion::TimeIntegration
      *                          noticed too)
      * @param points      the owned candidate points, in column order
      * @param u_k         Hᵀ v_k + w
+     * @param energy_scale  the energy flowing through the step's balance (|E_k| and the works so
+     *                    far): a contact's work below its round-off is not reported as positive
      */
     ContactStepResult solve(TimeIntegrator &integrator,
                             const dealii::PETScWrappers::MPI::SparseMatrix &H,
                             const dealii::PETScWrappers::MPI::Vector &w,
                             bool operator_changed,
                             const std::vector<OwnedContactPoint> &points,
-                            const dealii::PETScWrappers::MPI::Vector &u_k);
+                            const dealii::PETScWrappers::MPI::Vector &u_k,
+                            double energy_scale = 0);
 
     /**
-     * Whether every candidate contact enters the step's problem, not only the active set of (55):
+     * After TimeIntegrator::finish_step(): the end-of-step gaps to first order,
+     * g_{k+1} = g_k + [Hᵀ Δq]_N + h w_N with @p displacement_increment Δq = q_{k+1} − q_k (exact
+     * for plane obstacles), and, if @p project and some g_{k+1} < −@p tolerance, the direct
+     * projection of q_{k+1} onto g ≥ 0: the contacts with g_{k+1} < @p tolerance enter the
+     * frictionless problem 0 ≤ g_{k+1} + W p̃ ⊥ p̃ ≥ 0 (W = Hᵀ𝒯H of the step), and
+     * TimeIntegrator::correct_displacement(𝒯 H p̃). Velocities are not changed. Collective.
+     */
+    PositionProjectionResult project_positions(TimeIntegrator &integrator,
+                                               const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                               const dealii::PETScWrappers::MPI::Vector &w,
+                                               const std::vector<OwnedContactPoint> &points,
+                                               const dealii::PETScWrappers::MPI::Vector &displacement_increment,
+                                               bool project, double tolerance);
+
+    /**
+     * Whether every candidate contact enters the step's problem, not only the active set:
      * the position-level Schatzman–Paoli law's complementarity on the linearised gap opens or
      * closes each contact itself, where a gap prediction would leave a contact resting at g = 0
      * out every other step (and its force alternate between 0 and twice its value).
      */
-    bool takes_every_candidate() const { return law == ContactLaw::schatzman_paoli; }
+    bool takes_every_candidate() const { return rule.every_candidate; }
+    /// Whether the law works at velocity level (all but Schatzman–Paoli), so that positions may drift.
+    bool is_velocity_level() const { return law != ContactLaw::schatzman_paoli; }
 
     /// Energy dissipated at each of @p points since the start (−Σ u_{k+θ}ᵀp), for output.
     std::vector<double> dissipated_energy(const std::vector<OwnedContactPoint> &points) const;
@@ -132,41 +196,40 @@ namespace percussion::TimeIntegration
     const std::vector<double> &last_velocity() const { return local_velocity; }
 
   private:
-    struct Gathered; // the active contacts of all ranks
     /// Dimension of the local problem: the body's, except 2 for 1D (see assemble_law()).
     unsigned int local_dimension() const { return dim == 1 ? 2 : dim; }
-    void compute_delassus_columns(TimeIntegrator &integrator,
-                                  const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                  const std::vector<unsigned long long> &column_points);
-    void assemble_law(const Gathered &active, double theta, double time_step);
-    /// Block position of @p point among the cached columns, or −1 if it has none.
-    int cached_block(unsigned long long point) const
-    {
-      return point < cached_position.size() ? cached_position[point] : -1;
-    }
+    /**
+     * Phase 1: the contacts of the step's problem (the owned points the ActiveSetRule takes) with
+     * their data and velocities, gathered from every rank and sorted by point index; marks the
+     * owned points taken in @p in_problem. Collective.
+     */
+    std::vector<ActiveContact> select_and_gather(const std::vector<OwnedContactPoint> &points,
+                                                 const dealii::PETScWrappers::MPI::Vector &u_k,
+                                                 const dealii::PETScWrappers::MPI::Vector &w, double time_step,
+                                                 std::vector<bool> &in_problem) const;
+    /// Phase 3: the local problem (A, b) of the scheme's law.
+    void assemble_law(const std::vector<ActiveContact> &active, double theta, double time_step);
+    /// Phase 5: velocities of the law, works of (59), Lemma-1 states, positive-work report.
+    void works_and_states(const std::vector<ActiveContact> &active, const std::vector<double> &impulse,
+                          double theta, double velocity_noise, double energy_noise, ContactStepResult &result);
 
     const ContactDynamicsParameters parameters;
     const ContactLaw law;
     const unsigned int dim;
+    const ActiveSetRule rule;
     MPI_Comm communicator;
     ContactSolvers::SolverOptions options;
 
-    // Ŵ⁻¹H for the cached columns: B = H restricted (Dirichlet rows zero), X = Ŵ⁻¹B, W_c = BᵀX;
-    // p_columns: an impulse on the cached columns (for Hp = Bp, Ŵ⁻¹Hp = Xp).
-    Mat B = nullptr, X = nullptr;
-    Vec p_columns = nullptr;
-    std::vector<unsigned long long> cached_points; ///< point indices of the cached column blocks
-    std::vector<int> cached_position;              ///< point index → block position, −1 if not cached
-    std::vector<double> delassus;                  ///< W_c, dense, row-major
-    bool cache_valid = false;
-    /// PETSc object id of H at the last solve(), to notice a reassembly between two calls.
-    PetscObjectId operator_id = -1;
+    DelassusColumns delassus;
+    /// Columns of the projection metric when it is not the impulse response (generalized-α).
+    std::unique_ptr<DelassusColumns> projection_columns;
     bool previous_operator_changed = false;
+    /// H changed at the last solve() and at the one before (then only needed columns are computed).
+    bool operator_moves = false;
 
     // Work vectors kept from step to step: u_free (column partition of H), Hp and Ŵ⁻¹Hp (DoF
-    // partition), and the packed active contacts of this rank and of all ranks.
-    dealii::PETScWrappers::MPI::Vector u_free, generalized_impulse, correction;
-    std::vector<double> packed, all_packed;
+    // partition).
+    dealii::PETScWrappers::MPI::Vector u_free, generalized_impulse, correction, gap_increment;
 
     ContactSolvers::LocalProblem problem;
     std::vector<double> reaction, local_velocity;

@@ -58,10 +58,13 @@ namespace percussion::TimeIntegration
                        const dealii::PETScWrappers::MPI::Vector &velocity_correction) override;
     /// Step part 3: q_{k+1}, energy terms; the new state becomes current.
     void finish_step() override;
+    double correct_displacement(const dealii::PETScWrappers::MPI::Vector &displacement_correction) override;
 
     /// X = Ŵ⁻¹B, one multiple-right-hand-side sweep through the stored factor.
     void impulse_response(Mat B, Mat X) override { solver->solve(B, X); }
     bool impulse_response_is_symmetric() const override { return true; }
+    void projection_response(Mat B, Mat X) override { solver->solve(B, X); }
+    bool projection_is_impulse_response() const override { return true; }
     /// θ: the contact work of (56) is u_{k+θ}ᵀp.
     double contact_work_weight() const override { return theta; }
     std::string description() const override;

@@ -66,10 +66,13 @@ namespace percussion::TimeIntegration
     void apply_impulse(const dealii::PETScWrappers::MPI::Vector &generalized_impulse,
                        const dealii::PETScWrappers::MPI::Vector &velocity_correction) override;
     void finish_step() override;
+    double correct_displacement(const dealii::PETScWrappers::MPI::Vector &displacement_correction) override;
 
     /// X = S⁻¹ N M⁻¹ B with N = (1−α_m)M + (1−α_f)h²(β−γ/2)K.
     void impulse_response(Mat B, Mat X) override;
     bool impulse_response_is_symmetric() const override { return symmetric_response; }
+    void projection_response(Mat B, Mat X) override { solver->solve(B, X); }
+    bool projection_is_impulse_response() const override { return false; }
     double contact_work_weight() const override { return 0.5; }
     std::string description() const override;
 

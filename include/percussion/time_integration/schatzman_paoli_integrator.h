@@ -58,10 +58,13 @@ namespace percussion::TimeIntegration
     void apply_impulse(const dealii::PETScWrappers::MPI::Vector &generalized_impulse,
                        const dealii::PETScWrappers::MPI::Vector &velocity_correction) override;
     void finish_step() override;
+    double correct_displacement(const dealii::PETScWrappers::MPI::Vector &displacement_correction) override;
 
     /// X = Ŵ⁻¹B.
     void impulse_response(Mat B, Mat X) override { solver->solve(B, X); }
     bool impulse_response_is_symmetric() const override { return true; }
+    void projection_response(Mat B, Mat X) override { solver->solve(B, X); }
+    bool projection_is_impulse_response() const override { return true; }
     /// ½: the contact work is v̄ᵀHΛ = ½(U_k + U_{k+1})ᵀΛ.
     double contact_work_weight() const override { return 0.5; }
     std::string description() const override;

@@ -27,6 +27,9 @@ namespace percussion::TimeIntegration
     double numerical_dissipation = 0;
     double contact_work = 0;
     double residual = 0;
+    /// Energy change of a position projection after the step (TimeIntegrator::
+    /// correct_displacement()): not part of the scheme's balance, so not in the residual.
+    double position_correction = 0;
   };
 } // namespace percussion::TimeIntegration
 

@@ -43,6 +43,13 @@ namespace percussion::TimeIntegration
                                const dealii::PETScWrappers::MPI::Vector &velocity_correction) = 0;
     /// Step part 3: q_{k+1}, energy terms; the new state becomes current.
     virtual void finish_step() = 0;
+    /**
+     * After finish_step(): q_{k+1} += @p displacement_correction (a position projection; zero on
+     * Dirichlet DoFs), velocities unchanged. Updates what the scheme keeps of q (e.g. K q) and the
+     * strain energy of last_step_energy(), whose position_correction becomes the energy change,
+     * which is returned. Schemes whose state cannot take a correction of q alone throw.
+     */
+    virtual double correct_displacement(const dealii::PETScWrappers::MPI::Vector &displacement_correction) = 0;
     /// A whole step without contact.
     void advance()
     {
@@ -57,6 +64,14 @@ namespace percussion::TimeIntegration
     virtual void impulse_response(Mat B, Mat X) = 0;
     /// Whether Hᵀ𝒯H is symmetric (then round-off asymmetry may be removed).
     virtual bool impulse_response_is_symmetric() const = 0;
+    /**
+     * X = 𝒫⁻¹ B with 𝒫 the scheme's symmetric positive definite iteration matrix (Ŵ for
+     * Moreau–Jean, S for the generalized-α family): the metric of a position projection, which
+     * moves q by the δq of least ½ δqᵀ𝒫δq that reopens the gaps.
+     */
+    virtual void projection_response(Mat B, Mat X) = 0;
+    /// Whether projection_response() is impulse_response() (then one set of columns serves both).
+    virtual bool projection_is_impulse_response() const = 0;
     /**
      * ω such that the step's contact work in its energy balance is u_{k+ω}ᵀp,
      * u_{k+ω} = (1−ω)u_k + ω u_{k+1}: θ for Moreau–Jean (paper (56)), ½ for the generalized-α

@@ -4,6 +4,7 @@
 #define PERCUSSION_TESTS_CONTACT_TEST_TOOLS_H
 
 #include <percussion/contact/contact_geometry.h>
+#include <percussion/time_integration/active_set_rule.h>
 
 #include <deal.II/base/function.h>
 #include <deal.II/base/mpi.h>
@@ -258,5 +259,27 @@ namespace contact_test
     return pair;
   }
 } // namespace contact_test
+
+
+namespace percussion::testing
+{
+  /**
+   * How many candidates of @p geometry (all ranks) the time stepper's active-set rule takes with
+   * u = @p u (column partition of H) as both u_k and the free velocity.
+   */
+  template <int dim>
+  unsigned int count_entering(const Contact::ContactGeometry<dim> &geometry,
+                              const dealii::PETScWrappers::MPI::Vector &u, const double time_step)
+  {
+    const TimeIntegration::ActiveSetRule rule{geometry.get_parameters().gap_prediction_factor, false};
+    unsigned int n = 0;
+    for (const auto &point : geometry.owned_points())
+      {
+        const double u_normal = u(dim * point.global_index);
+        n += rule.enters(point.gap, u_normal, u_normal, time_step) ? 1 : 0;
+      }
+    return dealii::Utilities::MPI::sum(n, geometry.get_communicator());
+  }
+} // namespace percussion::testing
 
 #endif

@@ -46,7 +46,6 @@ subsection Contact
   set Number of pairs = 2
   set Gap prediction factor = 0.25
   set Search distance = 0.3
-  set Require approaching = true
   subsection Pair 1
     set Type = sphere
     set Slave boundary id = 1
@@ -77,7 +76,6 @@ BOOST_AUTO_TEST_CASE(parse_two_pairs)
   BOOST_TEST(p.pairs.size() == 2u);
   BOOST_TEST(p.gap_prediction_factor == 0.25);
   BOOST_TEST(p.search_distance == 0.3);
-  BOOST_TEST(p.require_approaching);
   BOOST_TEST((p.pairs[0].type == PairType::sphere));
   BOOST_TEST(p.pairs[0].radius == 0.75);
   BOOST_TEST(p.pairs[0].point[2] == -1.);

@@ -1,0 +1,36 @@
+#ifndef PERCUSSION_TIME_INTEGRATION_ACTIVE_SET_RULE_H
+#define PERCUSSION_TIME_INTEGRATION_ACTIVE_SET_RULE_H
+
+#include <algorithm>
+
+namespace percussion::TimeIntegration
+{
+  /**
+   * Which candidates enter a step's contact problem (FrictionalContactStep applies it, nothing
+   * else decides): with the gap g_k and the normal velocities u_{N,k} and u_{N,free} (no impulse),
+   *
+   *   min(g_k, g_k + γ h u_{N,k}, g_k + γ h u_{N,free}) ≤ 0.
+   *
+   * The second term is the gap prediction of the paper's (55); its approach condition u_{N,k} ≤ 0
+   * is not used — a penetrated contact is never left without a constraint, and the law keeps
+   * Proposition 1 true without it (doc/contact.md, "Active set"). The third term catches a contact
+   * that the step's loads close from rest (u_{N,k} = 0, e.g. resting at g ≈ 0 after a position
+   * projection), the first a penetrated one.
+   * Position-level laws (Schatzman–Paoli) take every candidate.
+   */
+  struct ActiveSetRule
+  {
+    double gap_prediction_factor = 0.5; ///< γ ≥ 0
+    bool   every_candidate = false;
+
+    bool enters(const double gap, const double u_k_normal, const double u_free_normal, const double time_step) const
+    {
+      const double step = gap_prediction_factor * time_step;
+      return every_candidate ||
+             std::min({gap, gap + step * u_k_normal, gap + step * u_free_normal}) <= 0;
+    }
+  };
+
+} // namespace percussion::TimeIntegration
+
+#endif

@@ -1,0 +1,92 @@
+#ifndef PERCUSSION_TIME_INTEGRATION_DELASSUS_COLUMNS_H
+#define PERCUSSION_TIME_INTEGRATION_DELASSUS_COLUMNS_H
+
+#include <deal.II/lac/petsc_sparse_matrix.h>
+#include <deal.II/lac/petsc_vector.h>
+
+#include <petscmat.h>
+
+#include <vector>
+
+namespace percussion::TimeIntegration
+{
+  class TimeIntegrator;
+
+  /**
+   * The columns of the step's impulse response and Delassus operator for a set of contact points
+   * (column blocks of H, dim columns each):
+   *
+   *   B = H restricted to the points (Dirichlet rows zero),  X = 𝒯 B,  W_c = Bᵀ X,
+   *
+   * with 𝒯 the integrator's impulse response (Ŵ⁻¹ for Moreau–Jean, doc/contact.md). W_c is dense and
+   * the same on every rank. The columns stay valid while H is the same PETSc object: ContactGeometry
+   * builds a new matrix whenever it reassembles H, so the object id tells a stale cache from a valid
+   * one, also across steps where nothing asked for the columns.
+   *
+   * Which points are computed: all candidates when H is expected to stay (it did not change at two
+   * calls in a row) and dim·candidates ≤ the column limit, else only the points asked for.
+   */
+  class DelassusColumns
+  {
+  public:
+    /// Which operator 𝒯 the columns are of.
+    enum class Response
+    {
+      impulse,   ///< TimeIntegrator::impulse_response(): the step's Delassus operator
+      projection ///< TimeIntegrator::projection_response(): the position projection's metric
+    };
+
+    DelassusColumns(unsigned int dim, unsigned int column_limit, MPI_Comm communicator,
+                    Response response = Response::impulse);
+    ~DelassusColumns();
+    DelassusColumns(const DelassusColumns &) = delete;
+    DelassusColumns &operator=(const DelassusColumns &) = delete;
+
+    /**
+     * Make the columns of @p points (sorted global point indices) available for @p H.
+     * @param operator_changed  the geometry reassembled H at this step
+     * @param operator_moves    H also changed at the previous step: do not compute columns for
+     *                          all candidates, they would be stale at the next step
+     * @param n_candidates      the number of candidate points (column blocks of H)
+     * Returns whether columns were (re)computed. Collective.
+     */
+    bool ensure(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                const std::vector<unsigned long long> &points, unsigned long long n_candidates,
+                bool operator_moves);
+
+    /// Block position of @p point among the cached columns, or −1 if it has none.
+    int block(unsigned long long point) const
+    {
+      return point < position.size() ? position[point] : -1;
+    }
+    /// W entry (point a, component i; point b, component j); both points must be cached.
+    double entry(unsigned long long a, unsigned int i, unsigned long long b, unsigned int j) const
+    {
+      const std::size_t n = dim * points.size();
+      return delassus[(dim * block(a) + i) * n + dim * block(b) + j];
+    }
+
+    /**
+     * For an impulse @p impulse (dim per point of @p impulse_points, all cached): the generalized
+     * impulse H p and the response 𝒯 H p, with two dense products and no solve. Collective.
+     */
+    void apply(const std::vector<unsigned long long> &impulse_points, const std::vector<double> &impulse,
+               dealii::PETScWrappers::MPI::Vector &generalized_impulse, dealii::PETScWrappers::MPI::Vector &response);
+
+  private:
+    void compute(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                 const std::vector<unsigned long long> &column_points);
+
+    const unsigned int dim, column_limit;
+    MPI_Comm communicator;
+    const Response response;
+    Mat B = nullptr, X = nullptr;
+    Vec p_columns = nullptr;                ///< an impulse on the cached columns
+    std::vector<unsigned long long> points; ///< point indices of the cached column blocks
+    std::vector<int> position;              ///< point index → block position, −1 if not cached
+    std::vector<double> delassus;           ///< W_c, dense, row-major
+    PetscObjectId operator_id = -1;         ///< H whose columns are cached
+  };
+} // namespace percussion::TimeIntegration
+
+#endif
