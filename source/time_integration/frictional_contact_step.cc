@@ -404,67 +404,73 @@ namespace percussion::TimeIntegration
     if (!project || !is_velocity_level() || !(result.min_gap_before < -tolerance))
       return result;
 
-    // The contacts within the tolerance of penetration (so that pushing one back does not push
-    // a neighbour in), gathered on every rank with g_{k+1} as their gap.
-    const int rank = dealii::Utilities::MPI::this_mpi_process(communicator);
-    std::vector<ActiveContact> local;
-    for (unsigned int i = 0; i < points.size(); ++i)
-      if (end_gap[i] < tolerance)
-        {
-          ActiveContact a;
-          a.point = points[i].global_index;
-          a.key = points[i].key;
-          a.gap = end_gap[i];
-          a.owner_rank = rank;
-          a.owner_index = static_cast<int>(i);
-          a.position = points[i].position;
-          local.push_back(a);
-        }
-    const std::vector<ActiveContact> projected = all_gather_sorted(local, communicator);
-    const unsigned int n = projected.size();
-    std::vector<unsigned long long> projected_points(n);
-    for (unsigned int a = 0; a < n; ++a)
-      projected_points[a] = projected[a].point;
     if (!integrator.projection_is_impulse_response() && !projection_columns)
       projection_columns = std::make_unique<DelassusColumns>(d, parameters.delassus_column_limit, communicator,
                                                              DelassusColumns::Response::projection);
     DelassusColumns &columns = integrator.projection_is_impulse_response() ? delassus : *projection_columns;
-    columns.ensure(integrator, H, projected_points, w.size() / d, operator_moves);
-
-    // 0 ≤ g + W_NN p̃ ⊥ p̃ ≥ 0 with W = Hᵀ𝒫⁻¹H of the scheme's metric, posed as a 2D frictionless problem with a decoupled tangential
-    // row (as 1D contact is): the solvers of the step serve.
-    ContactSolvers::LocalProblem lcp;
-    lcp.dimension = 2;
-    lcp.number_of_contacts = n;
-    lcp.storage = ContactSolvers::MatrixStorage::dense;
-    lcp.W_dense = ContactSolvers::DenseMatrix(2 * n, 2 * n);
-    lcp.q.assign(2 * n, 0.0);
-    lcp.mu.assign(n, 0.0);
-    for (unsigned int a = 0; a < n; ++a)
+    const int rank = dealii::Utilities::MPI::this_mpi_process(communicator);
+    // A pass may push a contact outside the problem below −tolerance through the coupling of W:
+    // a few passes, each with the contacts then within the tolerance of penetration.
+    for (unsigned int pass = 0; pass < 3 && result.min_gap < -tolerance; ++pass)
       {
-        for (unsigned int b = 0; b < n; ++b)
-          lcp.W_dense(2 * a, 2 * b) = columns.entry(projected[a].point, 0, projected[b].point, 0);
-        lcp.W_dense(2 * a + 1, 2 * a + 1) = lcp.W_dense(2 * a, 2 * a) > 0 ? lcp.W_dense(2 * a, 2 * a) : 1.0;
-        lcp.q[2 * a] = projected[a].gap;
-      }
-    std::vector<double> r(2 * n, 0.0), u;
-    result.solver = solve_scaled(lcp, r, u, options);
-    result.n_contacts = n;
-    std::vector<double> impulse(d * n, 0.0);
-    for (unsigned int a = 0; a < n; ++a)
-      impulse[d * a] = r[2 * a];
-    reinit_like(generalized_impulse, integrator.displacement(), communicator);
-    reinit_like(correction, integrator.displacement(), communicator);
-    columns.apply(projected_points, impulse, generalized_impulse, correction);
-    result.energy_change = integrator.correct_displacement(correction);
+        std::vector<ActiveContact> local;
+        for (unsigned int i = 0; i < points.size(); ++i)
+          if (end_gap[i] < tolerance)
+            {
+              ActiveContact a;
+              a.point = points[i].global_index;
+              a.key = points[i].key;
+              a.gap = end_gap[i];
+              a.owner_rank = rank;
+              a.owner_index = static_cast<int>(i);
+              a.position = points[i].position;
+              local.push_back(a);
+            }
+        const std::vector<ActiveContact> projected = all_gather_sorted(local, communicator);
+        const unsigned int n = projected.size();
+        std::vector<unsigned long long> projected_points(n);
+        for (unsigned int a = 0; a < n; ++a)
+          projected_points[a] = projected[a].point;
+        columns.ensure(integrator, H, projected_points, w.size() / d, operator_moves);
 
-    // The gaps after the projection, for every candidate.
-    H.Tvmult(gap_increment, correction);
-    gap_increment.extract_subvector_to(normal_rows, increments);
-    min_gap = std::numeric_limits<double>::infinity();
-    for (unsigned int i = 0; i < points.size(); ++i)
-      min_gap = std::min(min_gap, end_gap[i] + increments[i]);
-    result.min_gap = dealii::Utilities::MPI::min(min_gap, communicator);
+        // 0 ≤ g + W_NN p̃ ⊥ p̃ ≥ 0 with W = Hᵀ𝒫⁻¹H of the scheme's metric, posed as a 2D
+        // frictionless problem with a decoupled tangential row (as 1D contact is).
+        ContactSolvers::LocalProblem lcp;
+        lcp.dimension = 2;
+        lcp.number_of_contacts = n;
+        lcp.storage = ContactSolvers::MatrixStorage::dense;
+        lcp.W_dense = ContactSolvers::DenseMatrix(2 * n, 2 * n);
+        lcp.q.assign(2 * n, 0.0);
+        lcp.mu.assign(n, 0.0);
+        for (unsigned int a = 0; a < n; ++a)
+          {
+            for (unsigned int b = 0; b < n; ++b)
+              lcp.W_dense(2 * a, 2 * b) = columns.entry(projected[a].point, 0, projected[b].point, 0);
+            lcp.W_dense(2 * a + 1, 2 * a + 1) = lcp.W_dense(2 * a, 2 * a) > 0 ? lcp.W_dense(2 * a, 2 * a) : 1.0;
+            lcp.q[2 * a] = projected[a].gap;
+          }
+        std::vector<double> r(2 * n, 0.0), u;
+        result.solver = solve_scaled(lcp, r, u, options);
+        result.n_contacts = std::max(result.n_contacts, n);
+        std::vector<double> impulse(d * n, 0.0);
+        for (unsigned int a = 0; a < n; ++a)
+          impulse[d * a] = r[2 * a];
+        reinit_like(generalized_impulse, integrator.displacement(), communicator);
+        reinit_like(correction, integrator.displacement(), communicator);
+        columns.apply(projected_points, impulse, generalized_impulse, correction);
+        result.energy_change += integrator.correct_displacement(correction);
+
+        // The gaps after the pass, for every candidate.
+        H.Tvmult(gap_increment, correction);
+        gap_increment.extract_subvector_to(normal_rows, increments);
+        min_gap = std::numeric_limits<double>::infinity();
+        for (unsigned int i = 0; i < points.size(); ++i)
+          {
+            end_gap[i] += increments[i];
+            min_gap = std::min(min_gap, end_gap[i]);
+          }
+        result.min_gap = dealii::Utilities::MPI::min(min_gap, communicator);
+      }
     return result;
   }
 

@@ -204,9 +204,10 @@ namespace percussion::TimeIntegration
     q.add(1.0, displacement_correction);
     system.stiffness->vmult(stiffness_q, q);
     const double strain_energy = 0.5 * (q * stiffness_q);
-    energy.position_correction = strain_energy - energy.strain_energy;
+    const double change = strain_energy - energy.strain_energy;
+    energy.position_correction += change;
     energy.strain_energy = strain_energy;
-    return energy.position_correction;
+    return change;
   }
 
   std::string MoreauJeanIntegrator::description() const

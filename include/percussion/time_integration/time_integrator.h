@@ -46,7 +46,7 @@ namespace percussion::TimeIntegration
     /**
      * After finish_step(): q_{k+1} += @p displacement_correction (a position projection; zero on
      * Dirichlet DoFs), velocities unchanged. Updates what the scheme keeps of q (e.g. K q) and the
-     * strain energy of last_step_energy(), whose position_correction becomes the energy change,
+     * strain energy of last_step_energy(), whose position_correction adds the energy change,
      * which is returned. Schemes whose state cannot take a correction of q alone throw.
      */
     virtual double correct_displacement(const dealii::PETScWrappers::MPI::Vector &displacement_correction) = 0;
