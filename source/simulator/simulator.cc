@@ -95,7 +95,7 @@ namespace percussion
   Simulator<dim>::~Simulator() = default;
 
   template <int dim>
-  std::vector<std::pair<std::string, double>> Simulator<dim>::statistics_row() const
+  std::vector<std::pair<const char *, double>> Simulator<dim>::statistics_row() const
   {
     const auto &integrator = *time_integrator;
     const auto &c = contact_result;
@@ -144,10 +144,10 @@ namespace percussion
         table->open(parameters.output.directory + "/statistics.csv",
                     Utilities::MPI::this_mpi_process(communicator) == 0 && parameters.output.write_statistics);
       }
-    std::vector<double> values;
+    statistics_values.clear();
     for (const auto &column : row)
-      values.push_back(column.second);
-    table->add_row(values);
+      statistics_values.push_back(column.second);
+    table->add_row(statistics_values);
   }
 
   template <int dim>
@@ -277,13 +277,12 @@ namespace percussion
       log << "contact: impact dissipation " << 0.0 - audit.contact_work_normal() << ", friction dissipation "
           << 0.0 - audit.contact_work_tangential() << ", steps with positive contact work " << n_positive_work_warnings
           << ", steps whose contact problem was not solved " << n_unconverged_steps << std::endl
-          << "contact positions: smallest end-of-step gap " << lowest_gap << " m, "
-          << (projects_positions ?
-                "projected at " + std::to_string(n_projection_steps) + " step(s) (tolerance " +
-                  std::to_string(penetration_tolerance) + " m), energy change " +
-                  std::to_string(audit.projection_energy()) :
-                std::string("no position projection"))
-          << std::endl;
+          << "contact positions: smallest end-of-step gap " << std::setprecision(3) << lowest_gap << " m, ";
+    if (geometry && projects_positions)
+      log << "projected at " << n_projection_steps << " step(s) (tolerance " << penetration_tolerance
+          << " m), energy change " << audit.projection_energy() << std::endl;
+    else if (geometry)
+      log << "no position projection" << std::endl;
   }
 
   template <int dim>
@@ -412,8 +411,9 @@ namespace percussion
   void Simulator<dim>::log_unresolved_modes(const double smallest_cell) const
   {
     // θ = ½ damps no mode: the modes with ωh ≫ 1 are not resolved by the step, and with contact
-    // their energy stays in the body as chatter at the contact nodes. The highest mode of the mesh
-    // has ω_max ≈ 2c/Δx (c the dilatational wave speed, Δx the node spacing).
+    // their energy stays in the body as chatter at the contact nodes. The highest mode of a
+    // consistent-mass mesh is about ω_max ≈ 2√3 c √dim / Δx (1D linear elements: exactly 2√3 c/Δx;
+    // c the dilatational wave speed, Δx the node spacing).
     const auto &time = parameters.time;
     if (time.is_generalized_alpha() || time.scheme == "Schatzman-Paoli" || time.theta != 0.5)
       return;
@@ -424,7 +424,7 @@ namespace percussion
       for (const auto &[id, material] : parameters.body.materials)
         wave_speed = std::max(wave_speed, std::sqrt(material.youngs_modulus / material.density));
     const double node_spacing = smallest_cell / std::sqrt(static_cast<double>(dim)) / parameters.mesh.fe_degree;
-    const double omega_h = 2 * wave_speed * time.time_step / node_spacing;
+    const double omega_h = 2 * std::sqrt(3.0 * dim) * wave_speed * time.time_step / node_spacing;
     if (omega_h > 2)
       log << "note: theta = 0.5 damps no mode, and this step leaves the mesh's stiff modes unresolved (highest "
           << "omega*h ~ " << std::setprecision(3) << omega_h << " > 2, from c = " << wave_speed

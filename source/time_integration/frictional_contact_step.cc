@@ -24,9 +24,9 @@ namespace percussion::TimeIntegration
      * deal.II's all_gather() serialises and compresses each rank's vector, which cost more than
      * all the rest of a 1D contact step. On one rank there is nothing to exchange.
      */
-    std::vector<ActiveContact> all_gather_sorted(const std::vector<ActiveContact> &local, MPI_Comm communicator)
+    void all_gather_sorted(const std::vector<ActiveContact> &local, std::vector<ActiveContact> &all,
+                           MPI_Comm communicator)
     {
-      std::vector<ActiveContact> all;
       const unsigned int n_ranks = dealii::Utilities::MPI::n_mpi_processes(communicator);
       if (n_ranks == 1)
         all = local;
@@ -45,7 +45,6 @@ namespace percussion::TimeIntegration
         }
       std::sort(all.begin(), all.end(),
                 [](const ActiveContact &a, const ActiveContact &b) { return a.point < b.point; });
-      return all;
     }
 
     /**
@@ -99,24 +98,29 @@ namespace percussion::TimeIntegration
     options.max_iterations = parameters.max_iterations;
   }
 
-  std::vector<ActiveContact> FrictionalContactStep::select_and_gather(const std::vector<OwnedContactPoint> &points,
-                                                                      const Vector &u_k, const Vector &w,
-                                                                      const double time_step,
-                                                                      std::vector<bool> &in_problem) const
+  const std::vector<ActiveContact> &FrictionalContactStep::select_and_gather(const std::vector<OwnedContactPoint> &points,
+                                                                             const Vector &u_k, const Vector &w,
+                                                                             const double time_step,
+                                                                             std::vector<bool> &in_problem)
   {
+    // (The buffers are members: a step with a few contacts allocates nothing here.)
     const unsigned int d = dim;
-    std::vector<dealii::types::global_dof_index> owned_columns;
+    auto &owned_columns = scratch.columns;
+    auto &uk_values = scratch.u_k, &ufree_values = scratch.u_free, &w_values = scratch.w;
+    owned_columns.clear();
     for (const OwnedContactPoint &point : points)
       for (unsigned int k = 0; k < d; ++k)
         owned_columns.push_back(d * point.global_index + k);
-    std::vector<double> uk_values(owned_columns.size()), ufree_values(owned_columns.size()),
-      w_values(owned_columns.size());
+    uk_values.resize(owned_columns.size());
+    ufree_values.resize(owned_columns.size());
+    w_values.resize(owned_columns.size());
     u_k.extract_subvector_to(owned_columns, uk_values);
     u_free.extract_subvector_to(owned_columns, ufree_values);
     w.extract_subvector_to(owned_columns, w_values);
 
     const int rank = dealii::Utilities::MPI::this_mpi_process(communicator);
-    std::vector<ActiveContact> local;
+    auto &local = scratch.local;
+    local.clear();
     in_problem.assign(points.size(), false);
     for (unsigned int i = 0; i < points.size(); ++i)
       {
@@ -140,7 +144,8 @@ namespace percussion::TimeIntegration
         a.position = points[i].position;
         local.push_back(a);
       }
-    return all_gather_sorted(local, communicator);
+    all_gather_sorted(local, scratch.gathered, communicator);
+    return scratch.gathered;
   }
 
   void FrictionalContactStep::assemble_law(const std::vector<ActiveContact> &active, const double theta,
@@ -232,7 +237,7 @@ namespace percussion::TimeIntegration
     u_free += w;
 
     // Phase 1: which contacts enter the problem, gathered on every rank.
-    const std::vector<ActiveContact> active = select_and_gather(points, u_k, w, integrator.time_step(), result.in_problem);
+    const std::vector<ActiveContact> &active = select_and_gather(points, u_k, w, integrator.time_step(), result.in_problem);
     unsigned int left_out = 0;
     for (unsigned int i = 0; i < points.size(); ++i)
       left_out += (points[i].gap < 0 && !result.in_problem[i]) ? 1 : 0;
@@ -388,10 +393,14 @@ namespace percussion::TimeIntegration
     // motion h w_N): exact for planes, O(|Δq|²/R) for curved obstacles and master surfaces.
     reinit_like(gap_increment, w, communicator);
     H.Tvmult(gap_increment, displacement_increment);
-    std::vector<dealii::types::global_dof_index> normal_rows(points.size());
+    auto &normal_rows = scratch.columns;
+    normal_rows.resize(points.size());
     for (unsigned int i = 0; i < points.size(); ++i)
       normal_rows[i] = d * points[i].global_index;
-    std::vector<double> increments(points.size()), w_normal(points.size()), end_gap(points.size());
+    auto &increments = scratch.u_k, &w_normal = scratch.w, &end_gap = scratch.u_free;
+    increments.resize(points.size());
+    w_normal.resize(points.size());
+    end_gap.resize(points.size());
     gap_increment.extract_subvector_to(normal_rows, increments);
     w.extract_subvector_to(normal_rows, w_normal);
     double min_gap = std::numeric_limits<double>::infinity();
@@ -413,7 +422,8 @@ namespace percussion::TimeIntegration
     // a few passes, each with the contacts then within the tolerance of penetration.
     for (unsigned int pass = 0; pass < 3 && result.min_gap < -tolerance; ++pass)
       {
-        std::vector<ActiveContact> local;
+        auto &local = scratch.local;
+        local.clear();
         for (unsigned int i = 0; i < points.size(); ++i)
           if (end_gap[i] < tolerance)
             {
@@ -426,7 +436,8 @@ namespace percussion::TimeIntegration
               a.position = points[i].position;
               local.push_back(a);
             }
-        const std::vector<ActiveContact> projected = all_gather_sorted(local, communicator);
+        std::vector<ActiveContact> projected;
+        all_gather_sorted(local, projected, communicator);
         const unsigned int n = projected.size();
         std::vector<unsigned long long> projected_points(n);
         for (unsigned int a = 0; a < n; ++a)

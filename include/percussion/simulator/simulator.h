@@ -73,7 +73,7 @@ namespace percussion
 
   private:
     /// The statistics.csv columns (stable names, in order) with this step's values.
-    std::vector<std::pair<std::string, double>> statistics_row() const;
+    std::vector<std::pair<const char *, double>> statistics_row() const;
     void record_statistics();
     /// With θ = ½ and contact: says in the log when the step leaves the mesh's stiff modes unresolved.
     void log_unresolved_modes(double smallest_cell) const;
@@ -109,6 +109,7 @@ namespace percussion
     bool projects_positions = false;
     double end_of_step_min_gap = 0, lowest_gap = std::numeric_limits<double>::infinity();
     unsigned int n_projection_steps = 0, n_projection_warnings = 0;
+    std::vector<double> statistics_values; ///< the row being written (kept: no allocation per step)
     std::vector<std::pair<double, std::string>>            contact_records;
     unsigned int n_positive_work_warnings = 0, n_unconverged_steps = 0;
     unsigned int last_written_step = static_cast<unsigned int>(-1);

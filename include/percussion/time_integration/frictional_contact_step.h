@@ -203,10 +203,10 @@ namespace percussion::TimeIntegration
      * their data and velocities, gathered from every rank and sorted by point index; marks the
      * owned points taken in @p in_problem. Collective.
      */
-    std::vector<ActiveContact> select_and_gather(const std::vector<OwnedContactPoint> &points,
-                                                 const dealii::PETScWrappers::MPI::Vector &u_k,
-                                                 const dealii::PETScWrappers::MPI::Vector &w, double time_step,
-                                                 std::vector<bool> &in_problem) const;
+    const std::vector<ActiveContact> &select_and_gather(const std::vector<OwnedContactPoint> &points,
+                                                        const dealii::PETScWrappers::MPI::Vector &u_k,
+                                                        const dealii::PETScWrappers::MPI::Vector &w, double time_step,
+                                                        std::vector<bool> &in_problem);
     /// Phase 3: the local problem (A, b) of the scheme's law.
     void assemble_law(const std::vector<ActiveContact> &active, double theta, double time_step);
     /// Phase 5: velocities of the law, works of (59), Lemma-1 states, positive-work report.
@@ -230,6 +230,14 @@ namespace percussion::TimeIntegration
     // Work vectors kept from step to step: u_free (column partition of H), Hp and Ŵ⁻¹Hp (DoF
     // partition).
     dealii::PETScWrappers::MPI::Vector u_free, generalized_impulse, correction, gap_increment;
+
+    /// Buffers kept from step to step (select_and_gather(), project_positions()).
+    struct Scratch
+    {
+      std::vector<dealii::types::global_dof_index> columns;
+      std::vector<double> u_k, u_free, w;
+      std::vector<ActiveContact> local, gathered;
+    } scratch;
 
     ContactSolvers::LocalProblem problem;
     std::vector<double> reaction, local_velocity;
