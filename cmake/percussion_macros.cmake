@@ -29,7 +29,7 @@ function(percussion_add_test NAME)
   target_include_directories(${NAME} PRIVATE ${PERCUSSION_SOURCE_DIR}/include ${PERCUSSION_SOURCE_DIR}/tests)
   target_compile_definitions(${NAME} PRIVATE BOOST_TEST_DYN_LINK
     PERCUSSION_SOURCE_DIR="${PERCUSSION_SOURCE_DIR}"
-    PERCUSSION_SHARED_DIR="${PERCUSSION_SHARED_DIR}")
+    PERCUSSION_TEST_DATA_DIR="${PERCUSSION_TEST_DATA_DIR}")
   target_link_libraries(${NAME} ${ARG_LIBRARIES} Boost::unit_test_framework)
   if(ARG_DEALII)
     deal_ii_setup_target(${NAME})

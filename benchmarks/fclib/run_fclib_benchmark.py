@@ -5,7 +5,7 @@
         [--time-limit 60] [--solvers alart_curnier,nsgs] [--no-siconos] [--siconos-solvers NSN_AC,NSGS]
 
 For every problem and every solver: solve from r = 0 at the tolerance on the FCLIB error measure
-(/work/shared/fclib/README.md), with a wall-clock cap per (problem, solver); time = solve only
+(the FCLIB/Siconos normalised residual, doc/contact_solvers.md), with a wall-clock cap per (problem, solver); time = solve only
 (no file reading, no condensation). Prints a per-problem table, the ratio ours / Siconos per problem,
 and per solver: fraction solved, median and worst time of the solved problems.
 
@@ -28,7 +28,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-DEFAULT_FOLDER = os.path.join(os.path.dirname(REPO), "shared", "fclib", "public")
+DEFAULT_FOLDER = os.path.join(REPO, "tests", "data", "fclib")
 
 
 def find_cli():

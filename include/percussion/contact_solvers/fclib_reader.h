@@ -22,7 +22,7 @@ namespace percussion::ContactSolvers
    * Read an FCLIB HDF5 file (V. Acary, M. Brémond, T. Koziara, F. Pérignon, "FCLIB: a collection
    * of discrete 3D frictional contact problems", INRIA RT-444, 2014): `/fclib_local` (W, q, mu,
    * spacedim) or `/fclib_global` (M, H, f, w, mu, spacedim). Matrices in CSR (nz = −2), CSC
-   * (nz = −1) or triplets (nz ≥ 0; `i` = row, `p` = column, see /work/shared/fclib/README.md).
+   * (nz = −1) or triplets (nz ≥ 0; `i` = row, `p` = column, see tests/data/fclib/README.md).
    * Local W is returned in sparse storage.
    * Throws percussion::InputError naming the file and the dataset for a missing file, a file that
    * is not FCLIB, inconsistent sizes, indices out of range, non-finite values or μ < 0.

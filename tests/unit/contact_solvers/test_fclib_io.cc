@@ -18,7 +18,7 @@ using namespace percussion::ContactSolvers;
 
 namespace
 {
-  const std::string public_dir = std::string(PERCUSSION_SHARED_DIR) + "/fclib/public/";
+  const std::string public_dir = std::string(PERCUSSION_TEST_DATA_DIR) + "/fclib/";
 
   LocalProblem small_problem()
   {

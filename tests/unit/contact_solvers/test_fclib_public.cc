@@ -1,4 +1,4 @@
-// Every file of the public FCLIB set (PERCUSSION_SHARED_DIR/fclib/public) solved by the default
+// Every file of the public FCLIB set (tests/data/fclib) solved by the default
 // solver at the reference tolerance 1e-8 from r = 0, with the status expected per file; the error
 // is recomputed independently from the returned reactions. A generous time cap per file.
 #define BOOST_TEST_MODULE contact_solvers.fclib_public
@@ -16,7 +16,7 @@ using namespace percussion::ContactSolvers;
 
 namespace
 {
-  const std::string public_dir = std::string(PERCUSSION_SHARED_DIR) + "/fclib/public/";
+  const std::string public_dir = std::string(PERCUSSION_TEST_DATA_DIR) + "/fclib/";
 
   // Expected status of "alart_curnier" at 1e-8. Every file converges except the granular flow with
   // 2020 contacts, which no solver (ours or Siconos') brings to 1e-8 within a minute (REFERENCE.md).

@@ -72,7 +72,7 @@ BOOST_AUTO_TEST_CASE(public_global_files)
     {
       BOOST_TEST_CONTEXT(name)
       {
-        const FclibProblem file = read_fclib_file(std::string(PERCUSSION_SHARED_DIR) + "/fclib/public/" + name);
+        const FclibProblem file = read_fclib_file(std::string(PERCUSSION_TEST_DATA_DIR) + "/fclib/" + name);
         BOOST_TEST_REQUIRE(file.is_global);
         std::vector<double> r, v, u;
         SolverOptions       options;
