@@ -13,16 +13,14 @@ namespace percussion::Postprocess
     energy_scale = std::abs(initial_total);
   }
 
-  void EnergyAudit::add_step(const TimeIntegration::StepEnergy &step,
-                             const double contact_work_normal,
-                             const double contact_work_tangential)
+  void EnergyAudit::add_step(const TimeIntegration::StepEnergy &step, const ContactWorks &contact)
   {
     current = step;
-    external += step.external_work;
+    external += step.external_work + contact.obstacle;
     damping += step.damping_work;
     numerical += step.numerical_dissipation;
-    contact_normal += contact_work_normal;
-    contact_tangential += contact_work_tangential;
+    contact_normal += contact.normal;
+    contact_tangential += contact.tangential;
     projection += step.position_correction;
     residual += step.residual;
     // The residual is judged against the largest energy that has flowed through the balance.

@@ -4,7 +4,6 @@
 
 #include <percussion/postprocess/solution_output.h>
 
-#include <fstream>
 
 namespace percussion::Postprocess
 {
@@ -14,6 +13,7 @@ namespace percussion::Postprocess
   SolutionOutput<dim>::SolutionOutput(const std::string &directory, MPI_Comm communicator)
     : directory(directory)
     , communicator(communicator)
+    , series(directory, "solution", communicator)
   {}
 
   template <int dim>
@@ -50,14 +50,7 @@ namespace percussion::Postprocess
     flags.time = time;
     flags.cycle = step;
     data_out.set_flags(flags);
-    const std::string pvtu = data_out.write_vtu_with_pvtu_record(directory + "/", "solution", records.size(),
-                                                                 communicator, 5);
-    records.emplace_back(time, pvtu);
-    if (Utilities::MPI::this_mpi_process(communicator) == 0)
-      {
-        std::ofstream pvd(directory + "/solution.pvd");
-        DataOutBase::write_pvd_record(pvd, records);
-      }
+    series.add(time, data_out.write_vtu_with_pvtu_record(directory + "/", "solution", series.size(), communicator, 5));
   }
 
   template class SolutionOutput<1>;

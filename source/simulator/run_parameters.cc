@@ -2,6 +2,7 @@
 
 #include <percussion/core/exceptions.h>
 #include <percussion/simulator/run_parameters.h>
+#include <percussion/time_integration/time_integrator_factory.h>
 
 #include <cmath>
 #include <fstream>
@@ -49,46 +50,17 @@ namespace percussion
                          std::to_string(last_time) + " after " + std::to_string(time.n_steps()) + " steps.");
 
 
-    if (time.is_generalized_alpha())
-      {
-        const double g = time.newmark_gamma(), b = time.newmark_beta();
-        if (!(g >= 0.5 - 1e-14 && 2 * b >= g - 1e-14))
-          warnings.push_back("the nonsmooth Newmark parameters gamma = " + std::to_string(g) + ", beta = " +
-                             std::to_string(b) + " violate 2 beta >= gamma >= 1/2: the scheme is not "
-                             "unconditionally stable and may create energy (talk (34), (74)).");
-      }
-
-    if (time.scheme == "Schatzman-Paoli")
-      {
-        for (unsigned int i = 0; i < contact.pairs.size(); ++i)
-          if (contact.pairs[i].friction_coefficient != 0)
-            throw InputError("Parameter 'Contact/Pair " + std::to_string(i + 1) +
-                             "/Friction coefficient' must be 0 with 'Time integration/Scheme' = Schatzman-Paoli "
-                             "(a position-level, frictionless impact law).");
-        if (contact_solver.position_projection == "on")
-          throw InputError("Parameter 'Contact solver/Position projection' = on does not apply to 'Time "
-                           "integration/Scheme' = Schatzman-Paoli: its law holds the gaps at position level "
-                           "(set it off).");
-        if (time.schatzman_paoli_beta < 0.25)
-          warnings.push_back("'Time integration/Schatzman-Paoli beta' = " + std::to_string(time.schatzman_paoli_beta) +
-                             " < 1/4: the scheme is only conditionally stable (h below about 2/omega_max).");
-      }
-
-    // Proposition 1: the Frémond scheme dissipates energy for ½ ≤ θ ≤ 1/(1+ē), ē = max e.
-    double max_e = 0;
+    // Each scheme checks its own parameter combinations (e.g. Proposition 1's θ range for the
+    // Frémond scheme, no friction for Schatzman–Paoli).
+    TimeIntegration::SchemeContactSettings settings;
     for (const auto &pair : contact.pairs)
-      max_e = std::max(max_e, pair.restitution_coefficient);
-    if (!contact.pairs.empty() && time.scheme == "Moreau-Jean Fremond" &&
-        (time.theta < 0.5 || time.theta > 1.0 / (1.0 + max_e) + 1e-14))
       {
-        const std::string message =
-          "'Time integration/Theta' = " + std::to_string(time.theta) +
-          " lies outside [1/2, 1/(1+max e)] = [0.5, " + std::to_string(1.0 / (1.0 + max_e)) +
-          "], where the Fremond scheme is proven to dissipate energy (max e = " + std::to_string(max_e) + ").";
-        if (contact_solver.dissipation_range_policy == "refuse")
-          throw InputError("Parameter " + message + " Set 'Contact solver/Dissipation range policy' = warn to run anyway.");
-        warnings.push_back(message);
+        settings.friction.push_back(pair.friction_coefficient);
+        settings.restitution.push_back(pair.restitution_coefficient);
       }
+    settings.position_projection = contact_solver.position_projection;
+    settings.dissipation_range_policy = contact_solver.dissipation_range_policy;
+    TimeIntegration::check_scheme_parameters(time, settings, warnings);
   }
 
   namespace

@@ -9,9 +9,7 @@
 #include <percussion/core/mesh_generator.h>
 #include <percussion/postprocess/progress_reporter.h>
 #include <percussion/simulator/simulator.h>
-#include <percussion/time_integration/moreau_jean_integrator.h>
-#include <percussion/time_integration/nonsmooth_generalized_alpha_integrator.h>
-#include <percussion/time_integration/schatzman_paoli_integrator.h>
+#include <percussion/time_integration/time_integrator_factory.h>
 
 #include <algorithm>
 #include <chrono>
@@ -55,22 +53,6 @@ namespace percussion
     stress = bodies->make_stress_postprocessor();
     for (const std::string &warning : parameters.warnings)
       log << "warning: " << warning << std::endl;
-    if (!parameters.contact.pairs.empty())
-      {
-        const double smallest_cell = GridTools::minimal_cell_diameter(*triangulation);
-        penetration_tolerance = parameters.contact_solver.penetration_tolerance * smallest_cell;
-        geometry = std::make_unique<Geometry>(bodies->get_dof_handler(), parameters.contact);
-        // The generalized-α family uses the velocity-level Newton law on U_{k+1}, the standard
-        // law's data with its own Delassus operator.
-        const auto law = parameters.time.scheme == "Moreau-Jean Fremond" ? TimeIntegration::ContactLaw::fremond :
-                         parameters.time.scheme == "Schatzman-Paoli"     ? TimeIntegration::ContactLaw::schatzman_paoli :
-                                                                           TimeIntegration::ContactLaw::standard;
-        contact_step = std::make_unique<TimeIntegration::FrictionalContactStep>(
-          parameters.contact_solver, law, dim, parameters.contact.gap_prediction_factor, communicator);
-        projects_positions = contact_step->is_velocity_level() && parameters.contact_solver.position_projection == "on";
-        log_unresolved_modes(smallest_cell);
-      }
-
     system.mass = &bodies->mass_matrix();
     system.stiffness = &bodies->stiffness_matrix();
     system.rayleigh_alpha = bodies->rayleigh_alpha();
@@ -86,9 +68,24 @@ namespace percussion
       bodies->prescribed_displacement(t, values);
     };
 
+    time_integrator = TimeIntegration::create_time_integrator(system, parameters.time, parameters.linear_solver,
+                                                              bodies->locally_owned_dofs(), communicator);
+    if (!parameters.contact.pairs.empty())
+      {
+        const double smallest_cell = GridTools::minimal_cell_diameter(*triangulation);
+        penetration_tolerance = parameters.contact_solver.penetration_tolerance * smallest_cell;
+        geometry = std::make_unique<Geometry>(bodies->get_dof_handler(), parameters.contact);
+        contact_step = std::make_unique<TimeIntegration::FrictionalContactStep>(
+          parameters.contact_solver, time_integrator->contact_law(), dim, parameters.contact.gap_prediction_factor,
+          communicator);
+        projects_positions = contact_step->is_velocity_level() && parameters.contact_solver.position_projection == "on";
+      }
+
     log << "percussion: " << dim << "D, " << triangulation->n_global_active_cells() << " cells, "
         << bodies->get_dof_handler().n_dofs() << " DoFs, Q" << parameters.mesh.fe_degree << ", "
         << Utilities::MPI::n_mpi_processes(communicator) << " MPI rank(s)" << std::endl;
+    if (geometry)
+      log_unresolved_modes(GridTools::minimal_cell_diameter(*triangulation));
   }
 
   template <int dim>
@@ -160,29 +157,23 @@ namespace percussion
     q = time_integrator->displacement();
     v = time_integrator->velocity();
     solution_output->write(time_integrator->time(), time_integrator->step_number(), dof_handler, q, v, *stress);
-      if (geometry)
-        {
-          // The contact points at the start of the next step's geometry; fields of the last step.
-          Contact::ContactPointFields fields;
-          const auto &c = contact_result;
-          if (c.state.size() == geometry->n_owned_points())
-            {
-              for (const auto s : c.state)
-                fields.status.push_back(static_cast<Contact::ContactStatus>(static_cast<int>(s)));
-              fields.reaction = c.impulse;
-              fields.slip_velocity = c.velocity;
-              fields.dissipated_energy = c.dissipated_energy;
-              fields.in_problem = c.in_problem;
-            }
-          const std::string name = Contact::write_contact_points_vtu(*geometry, fields, parameters.output.directory,
-                                                                     "contact", contact_records.size());
-          contact_records.emplace_back(time_integrator->time(), name);
-          if (Utilities::MPI::this_mpi_process(communicator) == 0)
-            {
-              std::ofstream pvd(parameters.output.directory + "/contact.pvd");
-              DataOutBase::write_pvd_record(pvd, contact_records);
-            }
-        }
+    if (geometry)
+      {
+        // The contact points of the geometry the last step started from, with that step's fields.
+        Contact::ContactPointFields fields;
+        const auto &c = contact_result;
+        if (c.state.size() == geometry->n_owned_points())
+          {
+            fields.status = c.state;
+            fields.reaction = c.impulse;
+            fields.slip_velocity = c.velocity;
+            fields.dissipated_energy = c.dissipated_energy;
+            fields.in_problem = c.in_problem;
+          }
+        contact_series->add(time_integrator->time(),
+                            Contact::write_contact_points_vtu(*geometry, fields, parameters.output.directory, "contact",
+                                                              contact_series->size()));
+      }
     last_written_step = time_integrator->step_number();
     table->flush();
     run_timings.output += timer.wall_time();
@@ -194,19 +185,12 @@ namespace percussion
     const auto &out = parameters.output;
     const bool  root = Utilities::MPI::this_mpi_process(communicator) == 0;
     solution_output = std::make_unique<Postprocess::SolutionOutput<dim>>(out.directory, communicator);
+    if (geometry)
+      contact_series = std::make_unique<Postprocess::TimeSeries>(out.directory, "contact", communicator);
 
     PETScWrappers::MPI::Vector q0(bodies->locally_owned_dofs(), communicator);
     PETScWrappers::MPI::Vector v0(bodies->locally_owned_dofs(), communicator);
     bodies->initial_conditions(parameters.time.start_time, q0, v0);
-    if (parameters.time.scheme == "Schatzman-Paoli")
-      time_integrator = std::make_unique<TimeIntegration::SchatzmanPaoliIntegrator>(
-        system, parameters.time, parameters.linear_solver, bodies->locally_owned_dofs(), communicator);
-    else if (parameters.time.is_generalized_alpha())
-      time_integrator = std::make_unique<TimeIntegration::NonsmoothGeneralizedAlphaIntegrator>(
-        system, parameters.time, parameters.linear_solver, bodies->locally_owned_dofs(), communicator);
-    else
-      time_integrator = std::make_unique<TimeIntegration::MoreauJeanIntegrator>(
-        system, parameters.time, parameters.linear_solver, bodies->locally_owned_dofs(), communicator);
     time_integrator->initialize(parameters.time.start_time, q0, v0);
     displacement_increment.reinit(bodies->locally_owned_dofs(), communicator);
     run_timings.factorisation = time_integrator->linear_solver().setup_seconds();
@@ -285,31 +269,50 @@ namespace percussion
       log << "no position projection" << std::endl;
   }
 
+  namespace
+  {
+    // The phases are timed with steady_clock, which costs no system call (deal.II's Timer also
+    // reads the CPU time, a getrusage() call each time).
+    using Clock = std::chrono::steady_clock;
+    double seconds_since(const Clock::time_point start)
+    {
+      return std::chrono::duration<double>(Clock::now() - start).count();
+    }
+  } // namespace
+
   template <int dim>
   void Simulator<dim>::do_time_step()
   {
+    // One step of the scheme, with the frictional contact problem between its parts
+    // (doc/architecture.md, "One time step with contact").
     auto &integrator = *time_integrator;
-    if (!geometry)
-      {
-        integrator.advance();
-        audit.add_step(integrator.last_step_energy(), 0.0, 0.0);
-        return;
-      }
-      {
-    // Contact geometry at q_k (H(q_k), gaps, frames) and u_k = Hᵀv_k + w.
-    // The geometry imports ghost DoFs itself if it needs them and keeps u_k: nothing is allocated
-    // here per step. The phases are timed with steady_clock, which costs no system call (deal.II's
-    // Timer also reads the CPU time, a getrusage() call each time).
-    using Clock = std::chrono::steady_clock;
-    const auto seconds_since = [](const Clock::time_point start) {
-      return std::chrono::duration<double>(Clock::now() - start).count();
-    };
-    auto phase_start = Clock::now();
-    displacement_increment = integrator.displacement();
+    if (geometry)
+      update_contact_geometry();
+    auto start = Clock::now();
+    integrator.compute_free_velocity();
+    run_timings.free_velocity += seconds_since(start);
+    if (geometry)
+      solve_contact_problem();
+    integrator.finish_step();
+    if (geometry)
+      check_contact_positions();
+    const auto &c = contact_result;
+    audit.add_step(integrator.last_step_energy(), {c.work_normal, c.work_tangential, c.obstacle_work});
+    if (geometry)
+      report_contact_step();
+  }
+
+  template <int dim>
+  void Simulator<dim>::update_contact_geometry()
+  {
+    // H(q_k), gaps and frames, and u_k = Hᵀv_k + w; the geometry imports ghost DoFs itself if it
+    // needs them and keeps u_k: nothing is allocated here per step. (At step 0 run() has computed
+    // the geometry of q_0 already.)
+    const auto start = Clock::now();
+    const auto &integrator = *time_integrator;
+    displacement_increment = integrator.displacement(); // q_k, for the end-of-step gaps
     if (integrator.step_number() > 0)
       geometry->update(integrator.displacement(), integrator.time());
-    const PETScWrappers::MPI::Vector &u_k = geometry->local_velocity(integrator.velocity());
-
     contact_points.clear();
     const auto n_dofs = bodies->get_dof_handler().n_dofs();
     for (const auto &point : geometry->owned_points())
@@ -324,18 +327,21 @@ namespace percussion
           p.position[d] = point.position[d];
         contact_points.push_back(p);
       }
+    run_timings.contact_geometry += seconds_since(start);
+  }
 
-    run_timings.contact_geometry += seconds_since(phase_start);
-    phase_start = Clock::now();
-    integrator.compute_free_velocity();
-    run_timings.free_velocity += seconds_since(phase_start);
-    phase_start = Clock::now();
+  template <int dim>
+  void Simulator<dim>::solve_contact_problem()
+  {
+    const auto start = Clock::now();
+    auto &integrator = *time_integrator;
     contact_result = TimeIntegration::ContactStepResult();
     if (geometry->n_global_points() > 0)
       contact_result = contact_step->solve(integrator, geometry->contact_operator(), geometry->obstacle_velocity_offset(),
-                                           geometry->operator_changed(), contact_points, u_k,
+                                           geometry->operator_changed(), contact_points,
+                                           geometry->local_velocity(integrator.velocity()),
                                            std::max(audit.flow_scale(), std::abs(audit.total_energy())));
-    run_timings.contact_step += seconds_since(phase_start);
+    run_timings.contact_step += seconds_since(start);
     if (contact_result.solved)
       run_timings.contact_solver += contact_result.solver.seconds;
     else
@@ -346,36 +352,38 @@ namespace percussion
         contact_result.dissipated_energy = contact_step->dissipated_energy(contact_points);
         contact_result.in_problem.resize(contact_points.size(), false);
       }
-    integrator.finish_step();
+  }
 
+  template <int dim>
+  void Simulator<dim>::check_contact_positions()
+  {
     // End-of-step gaps and, where a contact penetrates beyond the tolerance, the position
     // projection (velocity-level schemes hold velocities, not gaps).
-    phase_start = Clock::now();
+    const auto start = Clock::now();
+    auto &integrator = *time_integrator;
     displacement_increment.sadd(-1.0, 1.0, integrator.displacement());
-    projection_result = contact_step->project_positions(
-      integrator, geometry->contact_operator(), geometry->obstacle_velocity_offset(), contact_points,
-      displacement_increment, projects_positions, penetration_tolerance);
-    run_timings.projection += seconds_since(phase_start);
+    projection_result = contact_step->project_positions(integrator, geometry->contact_operator(),
+                                                        geometry->obstacle_velocity_offset(), contact_points,
+                                                        displacement_increment, projects_positions,
+                                                        penetration_tolerance);
+    run_timings.projection += seconds_since(start);
     end_of_step_min_gap = geometry->n_global_points() > 0 ? projection_result.min_gap : parameters.contact.search_distance;
     lowest_gap = std::min(lowest_gap, end_of_step_min_gap);
-    if (projection_result.n_contacts > 0)
-      {
-        ++n_projection_steps;
-        if (projection_result.solver.status != ContactSolvers::SolverStatus::converged &&
-            n_projection_warnings++ < 20)
-          log << "warning: step " << integrator.step_number() << " (t = " << integrator.time()
-              << "): the position projection of " << projection_result.n_contacts
-              << " contact(s) was not solved: " << ContactSolvers::to_string(projection_result.solver.status)
-              << ", residual " << projection_result.solver.error << "; smallest gap after it "
-              << projection_result.min_gap << std::endl;
-      }
+    if (projection_result.n_contacts == 0)
+      return;
+    ++n_projection_steps;
+    if (projection_result.solver.status != ContactSolvers::SolverStatus::converged && n_projection_warnings++ < 20)
+      log << "warning: step " << integrator.step_number() << " (t = " << integrator.time()
+          << "): the position projection of " << projection_result.n_contacts
+          << " contact(s) was not solved: " << ContactSolvers::to_string(projection_result.solver.status)
+          << ", residual " << projection_result.solver.error << "; smallest gap after it " << projection_result.min_gap
+          << std::endl;
+  }
 
-    TimeIntegration::StepEnergy energy = integrator.last_step_energy();
-    // The reactions' work through moving obstacles is work of an external agent.
-    energy.external_work += contact_result.obstacle_work;
-    energy.contact_work -= contact_result.obstacle_work;
-    audit.add_step(energy, contact_result.work_normal, contact_result.work_tangential);
-
+  template <int dim>
+  void Simulator<dim>::report_contact_step()
+  {
+    const auto &integrator = *time_integrator;
     const unsigned int step = integrator.step_number();
     const auto &c = contact_result;
     if (c.n_positive_work > 0 && n_positive_work_warnings++ < 20)
@@ -404,18 +412,17 @@ namespace percussion
           throw SolverError("The contact problem of step " + std::to_string(step) + " was not solved (residual " +
                             std::to_string(c.solver.error) + "); 'Contact solver/Non-convergence policy' = stop.");
       }
-      }
   }
 
   template <int dim>
   void Simulator<dim>::log_unresolved_modes(const double smallest_cell) const
   {
-    // θ = ½ damps no mode: the modes with ωh ≫ 1 are not resolved by the step, and with contact
+    // θ = ½ (and any scheme without high-frequency damping) damps no mode: the modes with ωh ≫ 1
+    // are not resolved by the step, and with contact
     // their energy stays in the body as chatter at the contact nodes. The highest mode of a
     // consistent-mass mesh is about ω_max ≈ 2√3 c √dim / Δx (1D linear elements: exactly 2√3 c/Δx;
     // c the dilatational wave speed, Δx the node spacing).
-    const auto &time = parameters.time;
-    if (time.is_generalized_alpha() || time.scheme == "Schatzman-Paoli" || time.theta != 0.5)
+    if (time_integrator->damps_high_frequencies())
       return;
     double wave_speed = 0;
     for (const auto &[id, material] : parameters.body.materials)
@@ -424,13 +431,14 @@ namespace percussion
       for (const auto &[id, material] : parameters.body.materials)
         wave_speed = std::max(wave_speed, std::sqrt(material.youngs_modulus / material.density));
     const double node_spacing = smallest_cell / std::sqrt(static_cast<double>(dim)) / parameters.mesh.fe_degree;
-    const double omega_h = 2 * std::sqrt(3.0 * dim) * wave_speed * time.time_step / node_spacing;
+    const double omega_h = 2 * std::sqrt(3.0 * dim) * wave_speed * parameters.time.time_step / node_spacing;
     if (omega_h > 2)
-      log << "note: theta = 0.5 damps no mode, and this step leaves the mesh's stiff modes unresolved (highest "
-          << "omega*h ~ " << std::setprecision(3) << omega_h << " > 2, from c = " << wave_speed
-          << " m/s and node spacing " << node_spacing << " m). With lasting contact they chatter at the contact "
-          << "nodes; use theta slightly above 0.5 (e.g. 0.55, within the Fremond range [0.5, 1/(1+e)]) to damp "
-          << "them, or h <= " << node_spacing / wave_speed << " s to resolve them (doc/contact.md)." << std::endl;
+      log << "note: the scheme (" << time_integrator->description() << ") damps no mode, and this step leaves "
+          << "the mesh's stiff modes unresolved (highest omega*h ~ " << std::setprecision(3) << omega_h
+          << " > 2, from c = " << wave_speed << " m/s and node spacing " << node_spacing << " m). With lasting "
+          << "contact they ring at the contact nodes; use a scheme that damps them (Moreau-Jean theta slightly "
+          << "above 0.5, e.g. 0.55, within the Fremond range [0.5, 1/(1+e)]) or h <= "
+          << node_spacing / (std::sqrt(3.0 * dim) * wave_speed) << " s to resolve them (doc/contact.md)." << std::endl;
   }
 
   template <int dim>

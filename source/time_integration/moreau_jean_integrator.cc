@@ -3,6 +3,7 @@
 #include <percussion/time_integration/system_algebra.h>
 #include <percussion/time_integration/moreau_jean_integrator.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -18,6 +19,7 @@ namespace percussion::TimeIntegration
     : TimeIntegrator(time_parameters.time_step)
     , system(system)
     , theta(time_parameters.theta)
+    , law(time_parameters.scheme == Scheme::moreau_jean_standard ? ContactLaw::standard : ContactLaw::fremond)
     , owned(locally_owned_dofs)
     , communicator(communicator)
     , solver(std::make_unique<IterationMatrixSolver>(solver_parameters, communicator))
@@ -113,22 +115,6 @@ namespace percussion::TimeIntegration
     impulse_applied = false;
   }
 
-  void MoreauJeanIntegrator::solve_iteration_matrix(const Vector &b, Vector &x)
-  {
-    scratch = b;
-    SystemAlgebra::zero(scratch, system.constrained_dofs);
-    x = 0;
-    solver->solve(scratch, x);
-  }
-
-  void MoreauJeanIntegrator::apply_impulse(const Vector &generalized_impulse)
-  {
-    solve_iteration_matrix(generalized_impulse, work);
-    v_new.add(1.0, work);
-    impulse.add(1.0, scratch); // the impulse as it acts: zero on Dirichlet DoFs
-    impulse_applied = true;
-  }
-
   void MoreauJeanIntegrator::apply_impulse(const Vector &generalized_impulse, const Vector &velocity_correction)
   {
     v_new.add(1.0, velocity_correction);
@@ -208,6 +194,28 @@ namespace percussion::TimeIntegration
     energy.position_correction += change;
     energy.strain_energy = strain_energy;
     return change;
+  }
+
+  void MoreauJeanIntegrator::check_parameters(const TimeIntegrationParameters &time,
+                                              const SchemeContactSettings &contact,
+                                              std::vector<std::string> &warnings)
+  {
+    // Proposition 1: the Frémond scheme dissipates energy for ½ ≤ θ ≤ 1/(1+ē), ē = max e.
+    if (time.scheme != Scheme::moreau_jean_fremond || contact.restitution.empty())
+      return;
+    double max_e = 0;
+    for (const double e : contact.restitution)
+      max_e = std::max(max_e, e);
+    if (time.theta < 0.5 || time.theta > 1.0 / (1.0 + max_e) + 1e-14)
+      {
+        const std::string message =
+          "'Time integration/Theta' = " + std::to_string(time.theta) + " lies outside [1/2, 1/(1+max e)] = [0.5, " +
+          std::to_string(1.0 / (1.0 + max_e)) + "], where the Fremond scheme is proven to dissipate energy (max e = " +
+          std::to_string(max_e) + ").";
+        if (contact.dissipation_range_policy == "refuse")
+          throw InputError("Parameter " + message + " Set 'Contact solver/Dissipation range policy' = warn to run anyway.");
+        warnings.push_back(message);
+      }
   }
 
   std::string MoreauJeanIntegrator::description() const

@@ -21,7 +21,7 @@ namespace percussion::TimeIntegration
     MPI_Comm communicator)
     : TimeIntegrator(time_parameters.time_step)
     , system(system)
-    , name(time_parameters.scheme)
+    , name(to_string(time_parameters.scheme))
     , gamma_(time_parameters.newmark_gamma())
     , beta_(time_parameters.newmark_beta())
     , alpha_m_(time_parameters.alpha_m())
@@ -293,6 +293,17 @@ namespace percussion::TimeIntegration
     energy.position_correction += change;
     energy.strain_energy = strain_energy;
     return change;
+  }
+
+  void NonsmoothGeneralizedAlphaIntegrator::check_parameters(const TimeIntegrationParameters &time,
+                                                            const SchemeContactSettings &,
+                                                            std::vector<std::string> &warnings)
+  {
+    const double g = time.newmark_gamma(), b = time.newmark_beta();
+    if (!(g >= 0.5 - 1e-14 && 2 * b >= g - 1e-14))
+      warnings.push_back("the nonsmooth Newmark parameters gamma = " + std::to_string(g) + ", beta = " +
+                         std::to_string(b) + " violate 2 beta >= gamma >= 1/2: the scheme is not "
+                         "unconditionally stable and may create energy (talk (34), (74)).");
   }
 
   std::string NonsmoothGeneralizedAlphaIntegrator::description() const

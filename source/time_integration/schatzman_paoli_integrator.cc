@@ -199,6 +199,24 @@ namespace percussion::TimeIntegration
     throw std::logic_error("Schatzman-Paoli: a position correction of q_k alone is not defined.");
   }
 
+  void SchatzmanPaoliIntegrator::check_parameters(const TimeIntegrationParameters &time,
+                                                 const SchemeContactSettings &contact,
+                                                 std::vector<std::string> &warnings)
+  {
+    for (unsigned int i = 0; i < contact.friction.size(); ++i)
+      if (contact.friction[i] != 0)
+        throw InputError("Parameter 'Contact/Pair " + std::to_string(i + 1) +
+                         "/Friction coefficient' must be 0 with 'Time integration/Scheme' = Schatzman-Paoli "
+                         "(a position-level, frictionless impact law).");
+    if (contact.position_projection == "on")
+      throw InputError("Parameter 'Contact solver/Position projection' = on does not apply to 'Time "
+                       "integration/Scheme' = Schatzman-Paoli: its law holds the gaps at position level "
+                       "(set it off).");
+    if (time.schatzman_paoli_beta < 0.25)
+      warnings.push_back("'Time integration/Schatzman-Paoli beta' = " + std::to_string(time.schatzman_paoli_beta) +
+                         " < 1/4: the scheme is only conditionally stable (h below about 2/omega_max).");
+  }
+
   std::string SchatzmanPaoliIntegrator::description() const
   {
     std::ostringstream s;

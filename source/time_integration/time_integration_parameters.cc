@@ -12,30 +12,30 @@ namespace percussion::TimeIntegration
 
   double TimeIntegrationParameters::alpha_m() const
   {
-    if (scheme == "nonsmooth generalized-alpha")
+    if (scheme == Scheme::nonsmooth_generalized_alpha)
       return (2 * spectral_radius - 1) / (spectral_radius + 1);
     return 0;
   }
 
   double TimeIntegrationParameters::alpha_f() const
   {
-    if (scheme == "nonsmooth generalized-alpha")
+    if (scheme == Scheme::nonsmooth_generalized_alpha)
       return spectral_radius / (spectral_radius + 1);
-    if (scheme == "nonsmooth HHT")
+    if (scheme == Scheme::nonsmooth_hht)
       return hht_alpha;
     return 0;
   }
 
   double TimeIntegrationParameters::newmark_gamma() const
   {
-    if (scheme == "nonsmooth Newmark")
+    if (scheme == Scheme::nonsmooth_newmark)
       return gamma;
     return 0.5 - alpha_m() + alpha_f();
   }
 
   double TimeIntegrationParameters::newmark_beta() const
   {
-    if (scheme == "nonsmooth Newmark")
+    if (scheme == Scheme::nonsmooth_newmark)
       return beta;
     const double s = 1 - alpha_m() + alpha_f();
     return 0.25 * s * s;
@@ -46,8 +46,7 @@ namespace percussion::TimeIntegration
     using namespace dealii::Patterns;
     prm.enter_subsection("Time integration");
     prm.declare_entry("Scheme", "Moreau-Jean Fremond",
-                      Selection("Moreau-Jean Fremond|Moreau-Jean standard|nonsmooth Newmark|nonsmooth HHT|"
-                                "nonsmooth generalized-alpha|Schatzman-Paoli"),
+                      Selection(scheme_names()),
                       "'Moreau-Jean Fremond': the contact law on u_{k+theta} (paper eq. (63)-(64)), "
                       "energy-dissipating with impact and friction for 1/2 <= theta <= 1/(1+e). "
                       "'Moreau-Jean standard': the contact law on u_{k+1} (eq. (53)). Without contact "
@@ -87,7 +86,7 @@ namespace percussion::TimeIntegration
   void TimeIntegrationParameters::parse_parameters(dealii::ParameterHandler &prm)
   {
     prm.enter_subsection("Time integration");
-    scheme = prm.get("Scheme");
+    scheme = scheme_from_name(prm.get("Scheme"));
     theta = prm.get_double("Theta");
     gamma = prm.get_double("Newmark gamma");
     beta = prm.get_double("Newmark beta");
@@ -100,19 +99,19 @@ namespace percussion::TimeIntegration
     prm.leave_subsection();
     if (!(theta >= 0 && theta <= 1))
       throw InputError("Parameter 'Time integration/Theta' must lie in [0, 1] (got " + std::to_string(theta) + ").");
-    if (scheme == "nonsmooth Newmark" && !(gamma > 0 && gamma <= 1))
+    if (scheme == Scheme::nonsmooth_newmark && !(gamma > 0 && gamma <= 1))
       throw InputError("Parameter 'Time integration/Newmark gamma' must lie in (0, 1] (got " + std::to_string(gamma) +
                        ").");
-    if (scheme == "nonsmooth Newmark" && !(beta > 0 && beta <= 1))
+    if (scheme == Scheme::nonsmooth_newmark && !(beta > 0 && beta <= 1))
       throw InputError("Parameter 'Time integration/Newmark beta' must lie in (0, 1] (got " + std::to_string(beta) +
                        "): the scheme is implicit.");
-    if (scheme == "nonsmooth HHT" && !(hht_alpha >= 0 && hht_alpha <= 1.0 / 3.0))
+    if (scheme == Scheme::nonsmooth_hht && !(hht_alpha >= 0 && hht_alpha <= 1.0 / 3.0))
       throw InputError("Parameter 'Time integration/HHT alpha' must lie in [0, 1/3] (got " +
                        std::to_string(hht_alpha) + ").");
-    if (scheme == "nonsmooth generalized-alpha" && !(spectral_radius >= 0 && spectral_radius <= 1))
+    if (scheme == Scheme::nonsmooth_generalized_alpha && !(spectral_radius >= 0 && spectral_radius <= 1))
       throw InputError("Parameter 'Time integration/Spectral radius' must lie in [0, 1] (got " +
                        std::to_string(spectral_radius) + ").");
-    if (scheme == "Schatzman-Paoli" && !(schatzman_paoli_beta >= 0 && schatzman_paoli_beta <= 0.5))
+    if (scheme == Scheme::schatzman_paoli && !(schatzman_paoli_beta >= 0 && schatzman_paoli_beta <= 0.5))
       throw InputError("Parameter 'Time integration/Schatzman-Paoli beta' must lie in [0, 1/2] (got " +
                        std::to_string(schatzman_paoli_beta) + ").");
     if (!(time_step > 0))

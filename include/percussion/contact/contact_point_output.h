@@ -2,6 +2,7 @@
 #define PERCUSSION_CONTACT_CONTACT_POINT_OUTPUT_H
 
 #include <percussion/contact/contact_geometry.h>
+#include <percussion/contact_solvers/contact_state.h>
 
 #include <string>
 #include <vector>
@@ -10,13 +11,6 @@ namespace percussion
 {
   namespace Contact
   {
-    /** Contact status for output (Lemma 1 of the paper: take-off / stick / slide). */
-    enum class ContactStatus : int
-    {
-      open  = 0,
-      stick = 1,
-      slip  = 2
-    };
 
     /**
      * Per-point fields computed by the contact solver, for the owned points of a ContactGeometry
@@ -27,7 +21,7 @@ namespace percussion
     struct ContactPointFields
     {
       /** One status per point. */
-      std::vector<ContactStatus> status;
+      std::vector<ContactSolvers::ContactState> status;
       /** Reaction or impulse in the local frame (n, t1, t2): dim entries per point. */
       std::vector<double> reaction;
       /** Tangential (slip) velocity in the local frame: dim entries per point (first = normal). */

@@ -5,15 +5,26 @@
 
 namespace percussion::Postprocess
 {
+  /// The contact works of one step, from the contact step (paper (59) and the obstacles' part).
+  struct ContactWorks
+  {
+    double normal = 0;     ///< Σ u_{N,k+θ} p_N
+    double tangential = 0; ///< Σ u_{T,k+θ}ᵀ p_T
+    /// The work of the reactions through moving obstacles, Σ −wᵀp: the scheme counts it in its
+    /// contact work; the audit books it as external work (an agent moves the obstacle).
+    double obstacle = 0;
+  };
+
   /**
    * Cumulates the per-step terms of the discrete energy balance (paper eq. (56)) from t_0:
    *
    *   E(t_k) − E(t_0) [+ algorithmic energy change] = W_ext + W_damp − D_num + W_contact,N + W_contact,T
    *                                                  + E_projection + residual,
    *
-   * where E_projection is the energy change of the position projections after the steps
-   * (StepEnergy::position_correction; zero without them), kept apart from the scheme's balance.
-   * where every term is the sum over the steps taken. Sign conventions: works are those done ON the
+   * where every term is the sum over the steps taken and E_projection is the energy change of the
+   * position projections after the steps (StepEnergy::position_correction; zero without them), kept
+   * apart from the scheme's balance. The obstacles' part of the contact work (ContactWorks::obstacle)
+   * is booked as external work. Sign conventions: works are those done ON the
    * bodies (W_damp ≤ 0, contact work ≤ 0 for a dissipative contact law); D_num ≥ 0 is the energy
    * the scheme removes for θ > ½ (negative for θ < ½).
    */
@@ -22,8 +33,9 @@ namespace percussion::Postprocess
   public:
     /// Starts the audit from the initial energies.
     void start(const TimeIntegration::StepEnergy &initial);
-    /// Adds one step; the contact work of @p step is split into @p contact_normal + the rest.
-    void add_step(const TimeIntegration::StepEnergy &step, double contact_work_normal, double contact_work_tangential);
+    /// Adds one step: the scheme's energy terms @p step and the contact step's @p contact works
+    /// (none for a step without contact).
+    void add_step(const TimeIntegration::StepEnergy &step, const ContactWorks &contact = ContactWorks());
 
     double kinetic_energy() const { return current.kinetic_energy; }
     double strain_energy() const { return current.strain_energy; }

@@ -5,6 +5,8 @@
 #include <deal.II/lac/petsc_vector.h>
 #include <deal.II/numerics/data_postprocessor.h>
 
+#include <percussion/postprocess/time_series.h>
+
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,12 +32,12 @@ namespace percussion::Postprocess
                const dealii::PETScWrappers::MPI::Vector &velocity,
                const dealii::DataPostprocessor<dim> &stress);
 
-    const std::vector<std::pair<double, std::string>> &written() const { return records; }
+    const std::vector<std::pair<double, std::string>> &written() const { return series.written(); }
 
   private:
     std::string directory;
     MPI_Comm    communicator;
-    std::vector<std::pair<double, std::string>> records;
+    TimeSeries  series;
   };
 } // namespace percussion::Postprocess
 

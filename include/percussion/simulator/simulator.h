@@ -9,6 +9,7 @@
 #include <percussion/postprocess/energy_audit.h>
 #include <percussion/postprocess/solution_output.h>
 #include <percussion/postprocess/statistics_table.h>
+#include <percussion/postprocess/time_series.h>
 #include <percussion/simulator/run_parameters.h>
 #include <percussion/time_integration/frictional_contact_step.h>
 #include <percussion/time_integration/linear_elastodynamic_system.h>
@@ -75,14 +76,23 @@ namespace percussion
     /// The statistics.csv columns (stable names, in order) with this step's values.
     std::vector<std::pair<const char *, double>> statistics_row() const;
     void record_statistics();
-    /// With θ = ½ and contact: says in the log when the step leaves the mesh's stiff modes unresolved.
+    /// With contact and a scheme that damps no mode (e.g. θ = ½): says in the log when the step
+    /// leaves the mesh's stiff modes unresolved.
     void log_unresolved_modes(double smallest_cell) const;
     /// The smallest gap of the geometry's candidates (the search distance without any). Collective.
     double smallest_candidate_gap() const;
     void write_solution();
-    /// One time step: with contact, the frictional contact problem sits between the free-velocity
-    /// solve and the end of the step.
+    /// One time step: geometry → free velocity → contact problem → end of step → gaps and
+    /// projection → audit → reports; without contact pairs only the scheme's parts and the audit.
     void do_time_step();
+    /// H(q_k), gaps, frames and the owned contact points of the step.
+    void update_contact_geometry();
+    /// The step's frictional contact problem and its impulse (FrictionalContactStep::solve).
+    void solve_contact_problem();
+    /// The end-of-step gaps and the optional position projection.
+    void check_contact_positions();
+    /// Warnings, FCLIB dumps and the non-convergence policy of the step's contact problem.
+    void report_contact_step();
     void write_contact_problem(const std::string &reason) const;
 
     const RunParameters       parameters;
@@ -110,7 +120,7 @@ namespace percussion
     double end_of_step_min_gap = 0, lowest_gap = std::numeric_limits<double>::infinity();
     unsigned int n_projection_steps = 0, n_projection_warnings = 0;
     std::vector<double> statistics_values; ///< the row being written (kept: no allocation per step)
-    std::vector<std::pair<double, std::string>>            contact_records;
+    std::unique_ptr<Postprocess::TimeSeries>               contact_series; ///< contact.pvd
     unsigned int n_positive_work_warnings = 0, n_unconverged_steps = 0;
     unsigned int last_written_step = static_cast<unsigned int>(-1);
     RunTimings   run_timings;

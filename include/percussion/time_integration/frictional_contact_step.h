@@ -4,6 +4,7 @@
 #include <deal.II/lac/petsc_sparse_matrix.h>
 #include <deal.II/lac/petsc_vector.h>
 
+#include <percussion/contact_solvers/contact_state.h>
 #include <percussion/contact_solvers/local_problem.h>
 #include <percussion/contact_solvers/solver_options.h>
 #include <percussion/time_integration/active_set_rule.h>
@@ -22,20 +23,6 @@
 
 namespace percussion::TimeIntegration
 {
-  /// The contact law of the Moreau–Jean step.
-  enum class ContactLaw
-  {
-    /// Standard Moreau–Jean (paper eq. (53d)): −Γ(u_{k+1}) ∈ N_K(p), Γ(u) = u + (e u_{N,k} + μ‖u_T‖, 0, 0).
-    standard,
-    /// Frémond-consistent Moreau–Jean (eq. (63d)–(64)): −Θ(u_{k+θ}) ∈ N_K(p),
-    /// Θ(u) = u + ((θ(1+e)−1) u_{N,k} + μ‖u_T‖, 0, 0).
-    fremond,
-    /// Schatzman–Paoli (talk eq. (28c)–(29)), position level, frictionless:
-    /// 0 ≤ g((q_{k+1} + e q_{k−1})/(1+e)) ⊥ P ≥ 0, linearised at q_k with U = Hᵀ(q_{k+1} − q_k)/h:
-    /// 0 ≤ U_{N,k+1} − e U_{N,k} + (1+e) g_k / h ⊥ P_N ≥ 0 (scaled by (1+e)/h).
-    schatzman_paoli
-  };
-
   /// A contact point owned by this rank, as the contact geometry describes it (plain data).
   struct OwnedContactPoint
   {
@@ -63,13 +50,8 @@ namespace percussion::TimeIntegration
     std::array<double, 3> position{};
   };
 
-  /// Lemma 1 of the paper: take-off, stick, slide.
-  enum class ContactState : int
-  {
-    open = 0,
-    stick = 1,
-    slip = 2
-  };
+  /// Lemma 1 of the paper: take-off, stick, slide (one enum, in the plain-data solver layer).
+  using ContactSolvers::ContactState;
 
   /// What a step's contact solve produced.
   struct ContactStepResult

@@ -6,6 +6,7 @@
 
 #include <percussion/core/iteration_matrix_solver.h>
 #include <percussion/time_integration/linear_elastodynamic_system.h>
+#include <percussion/time_integration/scheme_contact_settings.h>
 #include <percussion/time_integration/step_energy.h>
 #include <percussion/time_integration/time_integrator.h>
 #include <percussion/time_integration/time_integration_parameters.h>
@@ -51,9 +52,7 @@ namespace percussion::TimeIntegration
 
     /// Step part 1: v_free for the step from t_k to t_{k+1}.
     void compute_free_velocity() override;
-    /// Step part 2: adds Ŵ⁻¹ (generalized impulse) to the new velocity; may be called once per step.
-    void apply_impulse(const dealii::PETScWrappers::MPI::Vector &generalized_impulse);
-    /// Step part 2 when Ŵ⁻¹ (generalized impulse) is already known (e.g. from stored Delassus columns).
+    /// Step part 2, with Ŵ⁻¹ (generalized impulse) already known (from the Delassus columns).
     void apply_impulse(const dealii::PETScWrappers::MPI::Vector &generalized_impulse,
                        const dealii::PETScWrappers::MPI::Vector &velocity_correction) override;
     /// Step part 3: q_{k+1}, energy terms; the new state becomes current.
@@ -68,25 +67,31 @@ namespace percussion::TimeIntegration
     /// θ: the contact work of (56) is u_{k+θ}ᵀp.
     double contact_work_weight() const override { return theta; }
     std::string description() const override;
-
-    double theta_value() const { return theta; }
-    /// Solves Ŵ x = b with the eliminated Dirichlet rows (x = 0 there); b is copied.
-    void solve_iteration_matrix(const dealii::PETScWrappers::MPI::Vector &b,
-                                dealii::PETScWrappers::MPI::Vector &x);
+    /// ContactLaw::fremond for "Moreau-Jean Fremond", ContactLaw::standard for "Moreau-Jean standard".
+    ContactLaw contact_law() const override { return law; }
+    /// θ > ½: the amplification of the modes with ωh → ∞ tends to −(1−θ)/θ.
+    bool damps_high_frequencies() const override { return theta > 0.5; }
     const IterationMatrixSolver &linear_solver() const override { return *solver; }
-    IterationMatrixSolver       &linear_solver() { return *solver; }
     /// Locally owned Dirichlet DoFs (their rows and columns of Ŵ are eliminated).
     const std::vector<dealii::types::global_dof_index> &constrained_dofs() const override
     {
       return system.constrained_dofs;
     }
-    Mat iteration_matrix() const { return iteration; }
+
+    /**
+     * The checks of the parameter combinations of the Moreau–Jean schemes: Proposition 1, the
+     * Frémond scheme dissipates for ½ ≤ θ ≤ 1/(1+max e) — outside, a warning in @p warnings or,
+     * with 'Dissipation range policy' = refuse, InputError.
+     */
+    static void check_parameters(const TimeIntegrationParameters &time, const SchemeContactSettings &contact,
+                                 std::vector<std::string> &warnings);
 
   private:
     void build_iteration_matrix();
 
     const LinearElastodynamicSystem system;
     const double theta;
+    const ContactLaw law;
     const dealii::IndexSet owned;
     MPI_Comm communicator;
     std::unique_ptr<IterationMatrixSolver> solver;

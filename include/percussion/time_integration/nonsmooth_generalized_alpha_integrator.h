@@ -7,6 +7,7 @@
 #include <percussion/core/iteration_matrix_solver.h>
 #include <percussion/time_integration/linear_elastodynamic_system.h>
 #include <percussion/time_integration/time_integration_parameters.h>
+#include <percussion/time_integration/scheme_contact_settings.h>
 #include <percussion/time_integration/time_integrator.h>
 
 #include <petscmat.h>
@@ -75,19 +76,20 @@ namespace percussion::TimeIntegration
     bool projection_is_impulse_response() const override { return false; }
     double contact_work_weight() const override { return 0.5; }
     std::string description() const override;
+    /// The velocity-level Newton law on U_{k+1} with Coulomb friction: the standard law's data.
+    ContactLaw contact_law() const override { return ContactLaw::standard; }
+    /// Unless the scheme is Newmark's trapezoidal rule (γ = ½, β = ¼: amplification 1 at ωh → ∞).
+    bool damps_high_frequencies() const override { return gamma_ > 0.5 + 1e-14; }
+
+    /// Warns when γ, β violate 2β ≥ γ ≥ ½ (not unconditionally stable, may create energy).
+    static void check_parameters(const TimeIntegrationParameters &time, const SchemeContactSettings &contact,
+                                 std::vector<std::string> &warnings);
 
     const std::vector<dealii::types::global_dof_index> &constrained_dofs() const override
     {
       return system.constrained_dofs;
     }
     const IterationMatrixSolver &linear_solver() const override { return *solver; }
-    /// The scheme's acceleration variable a_k.
-    const dealii::PETScWrappers::MPI::Vector &acceleration() const { return a; }
-
-    double gamma() const { return gamma_; }
-    double beta() const { return beta_; }
-    double alpha_m() const { return alpha_m_; }
-    double alpha_f() const { return alpha_f_; }
 
   private:
     /// (1−α_f) F(q_next, v_next, f_{k+1}) + α_f F(q_k, v_k, f_k), F = f − Kq − Cv (uses work2, scratch).

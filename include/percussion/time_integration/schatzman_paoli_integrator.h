@@ -7,6 +7,7 @@
 #include <percussion/core/iteration_matrix_solver.h>
 #include <percussion/time_integration/linear_elastodynamic_system.h>
 #include <percussion/time_integration/time_integration_parameters.h>
+#include <percussion/time_integration/scheme_contact_settings.h>
 #include <percussion/time_integration/time_integrator.h>
 
 #include <petscmat.h>
@@ -68,6 +69,14 @@ namespace percussion::TimeIntegration
     /// ½: the contact work is v̄ᵀHΛ = ½(U_k + U_{k+1})ᵀΛ.
     double contact_work_weight() const override { return 0.5; }
     std::string description() const override;
+    ContactLaw contact_law() const override { return ContactLaw::schatzman_paoli; }
+    /// The symmetric stiffness weighting has an exact shadow-energy balance: nothing is damped.
+    bool damps_high_frequencies() const override { return false; }
+
+    /// Refuses friction and the position projection (a frictionless, position-level law); warns
+    /// for β < ¼ (only conditionally stable).
+    static void check_parameters(const TimeIntegrationParameters &time, const SchemeContactSettings &contact,
+                                 std::vector<std::string> &warnings);
     const std::vector<dealii::types::global_dof_index> &constrained_dofs() const override
     {
       return system.constrained_dofs;

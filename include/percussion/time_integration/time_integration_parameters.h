@@ -3,6 +3,8 @@
 
 #include <deal.II/base/parameter_handler.h>
 
+#include <percussion/time_integration/scheme.h>
+
 #include <string>
 
 namespace percussion::TimeIntegration
@@ -10,10 +12,8 @@ namespace percussion::TimeIntegration
   /// `subsection Time integration`.
   struct TimeIntegrationParameters
   {
-    /// "Moreau-Jean Fremond" (default, eq. (63)), "Moreau-Jean standard" (eq. (53)), or one of the
-    /// nonsmooth generalized-α family (talk (52), (81)): "nonsmooth Newmark", "nonsmooth HHT",
-    /// "nonsmooth generalized-alpha"; or "Schatzman-Paoli" (talk (28), position level, frictionless).
-    std::string scheme = "Moreau-Jean Fremond";
+    /// The scheme (parsed once from its name; see Scheme).
+    Scheme      scheme = Scheme::moreau_jean_fremond;
     double      theta = 0.5;
     /// Newmark's γ and β ("nonsmooth Newmark").
     double      gamma = 0.5, beta = 0.25;
@@ -25,7 +25,7 @@ namespace percussion::TimeIntegration
     double      schatzman_paoli_beta = 0.25;
 
     /// Whether the scheme is one of the nonsmooth generalized-α family.
-    bool is_generalized_alpha() const { return scheme.rfind("nonsmooth", 0) == 0; }
+    bool is_generalized_alpha() const { return TimeIntegration::is_generalized_alpha(scheme); }
     /// The family's parameters for the chosen scheme (Newmark: α_m = α_f = 0; HHT: α_m = 0,
     /// α_f = α, γ = ½ + α, β = (1+α)²/4; generalized-α (Chung–Hulbert 1993):
     /// α_m = (2ρ∞−1)/(ρ∞+1), α_f = ρ∞/(ρ∞+1), γ = ½ − α_m + α_f, β = (1 − α_m + α_f)²/4).

@@ -5,6 +5,7 @@
 #include <deal.II/lac/petsc_vector.h>
 
 #include <percussion/core/iteration_matrix_solver.h>
+#include <percussion/time_integration/contact_law.h>
 #include <percussion/time_integration/step_energy.h>
 
 #include <petscmat.h>
@@ -80,6 +81,11 @@ namespace percussion::TimeIntegration
     virtual double contact_work_weight() const = 0;
     /// One line for the log, e.g. "Moreau-Jean theta = 0.5".
     virtual std::string description() const = 0;
+    /// The contact law of the scheme's step (Frémond or standard for Moreau–Jean, standard for the
+    /// generalized-α family, position level for Schatzman–Paoli).
+    virtual ContactLaw contact_law() const = 0;
+    /// Whether the scheme damps the modes with ωh ≫ 1 (its amplification there is below 1).
+    virtual bool damps_high_frequencies() const = 0;
 
     double time() const { return current_time; }
     unsigned int step_number() const { return step; }

@@ -276,7 +276,7 @@ namespace
     // Output: the point cloud has one point per owned contact point.
     geometry.update(problem.ghosted(q), 0.);
     percussion::Contact::ContactPointFields fields;
-    fields.status.assign(geometry.n_owned_points(), percussion::Contact::ContactStatus::stick);
+    fields.status.assign(geometry.n_owned_points(), percussion::ContactSolvers::ContactState::stick);
     fields.reaction.assign(dim * geometry.n_owned_points(), 1.);
     fields.dissipated_energy.assign(geometry.n_owned_points(), 0.5);
     const std::string name = percussion::Contact::write_contact_points_vtu(

@@ -221,7 +221,7 @@ BOOST_AUTO_TEST_CASE(active_set_and_output)
   BOOST_TEST(percussion::testing::count_entering(geometry, u, 0.03) == 1u); // 0.01 − 0.5·0.03 ≤ 0
 
   percussion::Contact::ContactPointFields fields;
-  fields.status.assign(geometry.n_owned_points(), percussion::Contact::ContactStatus::stick);
+  fields.status.assign(geometry.n_owned_points(), percussion::ContactSolvers::ContactState::stick);
   fields.reaction.assign(geometry.n_owned_points(), 2.);
   fields.dissipated_energy.assign(geometry.n_owned_points(), 0.125);
   const std::string name = percussion::Contact::write_contact_points_vtu(geometry, fields, ".", "contact-test-1d", 2);

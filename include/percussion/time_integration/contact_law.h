@@ -1,0 +1,22 @@
+#ifndef PERCUSSION_TIME_INTEGRATION_CONTACT_LAW_H
+#define PERCUSSION_TIME_INTEGRATION_CONTACT_LAW_H
+
+namespace percussion::TimeIntegration
+{
+  /// The contact law of a scheme's step (TimeIntegrator::contact_law()).
+  enum class ContactLaw
+  {
+    /// Standard Moreau–Jean (paper eq. (53d)): −Γ(u_{k+1}) ∈ N_K(p), Γ(u) = u + (e u_{N,k} + μ‖u_T‖, 0, 0).
+    standard,
+    /// Frémond-consistent Moreau–Jean (eq. (63d)–(64)): −Θ(u_{k+θ}) ∈ N_K(p),
+    /// Θ(u) = u + ((θ(1+e)−1) u_{N,k} + μ‖u_T‖, 0, 0).
+    fremond,
+    /// Schatzman–Paoli (talk eq. (28c)–(29)), position level, frictionless:
+    /// 0 ≤ g((q_{k+1} + e q_{k−1})/(1+e)) ⊥ P ≥ 0, linearised at q_k with U = Hᵀ(q_{k+1} − q_k)/h:
+    /// 0 ≤ U_{N,k+1} − e U_{N,k} + (1+e) g_k / h ⊥ P_N ≥ 0 (scaled by (1+e)/h).
+    schatzman_paoli
+  };
+
+} // namespace percussion::TimeIntegration
+
+#endif
