@@ -408,16 +408,10 @@ namespace percussion
     }
 
     template <int dim>
-    void ContactGeometry<dim>::reinit_local_vector(dealii::PETScWrappers::MPI::Vector &u) const
-    {
-      u.reinit(owned_columns, communicator);
-    }
-
-    template <int dim>
     void ContactGeometry<dim>::local_velocity(const dealii::PETScWrappers::MPI::Vector &v,
                                               dealii::PETScWrappers::MPI::Vector &      u) const
     {
-      reinit_local_vector(u);
+      u.reinit(owned_columns, communicator);
       H.Tvmult(u, v);
       u += w;
     }
@@ -442,23 +436,7 @@ namespace percussion
       return result;
     }
 
-    template <int dim>
-    std::vector<double> ContactGeometry<dim>::friction_coefficients() const
-    {
-      std::vector<double> result;
-      for (const auto &point : points)
-        result.push_back(point.friction_coefficient);
-      return result;
-    }
 
-    template <int dim>
-    std::vector<double> ContactGeometry<dim>::restitution_coefficients() const
-    {
-      std::vector<double> result;
-      for (const auto &point : points)
-        result.push_back(point.restitution_coefficient);
-      return result;
-    }
 
 
     template class ContactGeometry<1>;

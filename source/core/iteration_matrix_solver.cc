@@ -32,7 +32,7 @@ namespace percussion
                  (parameters.type == "auto" && n_dofs <= parameters.direct_solver_dof_limit);
 
     // Ŵ is symmetric positive definite: telling PETSc lets MUMPS compute an LDLᵀ factor, which
-    // stores half the entries of an LU factor (LINEAR_SOLVERS.md, item 2).
+    // stores half the entries of an LU factor (doc/user_guide.md, "Linear solver").
     PERCUSSION_PETSC_CALL(MatSetOption(matrix, MAT_SYMMETRIC, PETSC_TRUE));
     PERCUSSION_PETSC_CALL(MatSetOption(matrix, MAT_SPD, PETSC_TRUE));
 
@@ -85,7 +85,7 @@ namespace percussion
             Mat factor;
             PERCUSSION_PETSC_CALL(PCFactorGetMatrix(pc, &factor));
             // Sequential analysis (ICNTL(28) = 1): Debian's parallel MUMPS fails the parallel
-            // analysis with INFOG(1) = -38 (LINEAR_SOLVERS.md, item 4).
+            // analysis with INFOG(1) = -38 (doc/user_guide.md, "Linear solver").
             PERCUSSION_PETSC_CALL(MatMumpsSetIcntl(factor, 28, 1));
             // Silence MUMPS' own printing.
             PERCUSSION_PETSC_CALL(MatMumpsSetIcntl(factor, 4, 0));

@@ -424,21 +424,23 @@ namespace percussion
     // c the dilatational wave speed, Δx the node spacing).
     if (time_integrator->damps_high_frequencies())
       return;
+    // The fastest wave: the bar speed √(E/ρ) in 1D, the dilatational speed √((λ+2μ)/ρ) otherwise.
     double wave_speed = 0;
     for (const auto &[id, material] : parameters.body.materials)
-      wave_speed = std::max(wave_speed, std::sqrt((material.lame_lambda() + 2 * material.lame_mu()) / material.density));
-    if (dim == 1)
-      for (const auto &[id, material] : parameters.body.materials)
-        wave_speed = std::max(wave_speed, std::sqrt(material.youngs_modulus / material.density));
+      wave_speed = std::max(wave_speed, std::sqrt((dim == 1 ? material.youngs_modulus :
+                                                              material.lame_lambda() + 2 * material.lame_mu()) /
+                                                  material.density));
     const double node_spacing = smallest_cell / std::sqrt(static_cast<double>(dim)) / parameters.mesh.fe_degree;
     const double omega_h = 2 * std::sqrt(3.0 * dim) * wave_speed * parameters.time.time_step / node_spacing;
     if (omega_h > 2)
       log << "note: the scheme (" << time_integrator->description() << ") damps no mode, and this step leaves "
-          << "the mesh's stiff modes unresolved (highest omega*h ~ " << std::setprecision(3) << omega_h
-          << " > 2, from c = " << wave_speed << " m/s and node spacing " << node_spacing << " m). With lasting "
-          << "contact they ring at the contact nodes; use a scheme that damps them (Moreau-Jean theta slightly "
-          << "above 0.5, e.g. 0.55, within the Fremond range [0.5, 1/(1+e)]) or h <= "
-          << node_spacing / (std::sqrt(3.0 * dim) * wave_speed) << " s to resolve them (doc/contact.md)." << std::endl;
+          << "the mesh's stiffest modes unresolved (omega*h up to ~" << std::setprecision(3) << omega_h
+          << ", from c = " << wave_speed << " m/s and node spacing " << node_spacing << " m). After impacts they "
+          << "can ring for ever at contacts that last (the contact force alternating from step to step, a "
+          << "resting body that never comes to rest). Where that matters more than wave accuracy, use a scheme "
+          << "that damps them (Moreau-Jean theta slightly above 0.5, e.g. 0.55, inside the Fremond range "
+          << "[0.5, 1/(1+e)]), or h <= " << node_spacing / (std::sqrt(3.0 * dim) * wave_speed)
+          << " s to resolve them (doc/contact.md, lasting contact)." << std::endl;
   }
 
   template <int dim>

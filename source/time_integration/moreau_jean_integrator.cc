@@ -52,9 +52,7 @@ namespace percussion::TimeIntegration
                                         const Vector &displacement,
                                         const Vector &velocity)
   {
-    start_time = start;
-    current_time = start;
-    step = 0;
+    start_at(start);
     q = displacement;
     v = velocity;
     system.mass->vmult(mass_v, v);
@@ -134,10 +132,7 @@ namespace percussion::TimeIntegration
     StepEnergy e;
     e.kinetic_energy = 0.5 * (v_new * mass_v_new);
     e.strain_energy = 0.5 * (q_new * stiffness_q_new);
-    if (!std::isfinite(e.kinetic_energy) || !std::isfinite(e.strain_energy))
-      throw SolverError("The state became non-finite in the step from t = " + std::to_string(current_time) +
-                        " (step " + std::to_string(step + 1) + ").");
-    const double energy_old = 0.5 * (v * mass_v) + 0.5 * (q * stiffness_q);
+    check_finite(e);
 
     // M v_θ into work, K v_θ = (K q_{k+1} − K q_k)/h into scratch.
     work.equ(1 - theta, mass_v);
@@ -171,17 +166,12 @@ namespace percussion::TimeIntegration
         e.external_work += SystemAlgebra::inner_product(rhs, v_theta, system.constrained_dofs, communicator);
       }
 
-    e.residual = (e.kinetic_energy + e.strain_energy - energy_old) -
-                 (e.external_work + e.damping_work - e.numerical_dissipation + e.contact_work);
-    energy = e;
-
     dealii::PETScWrappers::swap(q, q_new);
     dealii::PETScWrappers::swap(v, v_new);
     dealii::PETScWrappers::swap(mass_v, mass_v_new);
     dealii::PETScWrappers::swap(stiffness_q, stiffness_q_new);
     dealii::PETScWrappers::swap(force, force_new);
-    ++step;
-    current_time = start_time + step * h;
+    accept_step(e);
   }
 
   double MoreauJeanIntegrator::correct_displacement(const Vector &displacement_correction)

@@ -73,9 +73,7 @@ namespace percussion::TimeIntegration
   void NonsmoothGeneralizedAlphaIntegrator::initialize(const double start, const Vector &displacement,
                                                        const Vector &velocity)
   {
-    start_time = start;
-    current_time = start;
-    step = 0;
+    start_at(start);
     q = displacement;
     v = velocity;
     // (The body's initial conditions already hold q = g(t_0) on Dirichlet DoFs and v = 0 on fixed ones.)
@@ -214,9 +212,7 @@ namespace percussion::TimeIntegration
     const double c = 0.5 * h * h * (2 * beta_ - gamma_);
     system.mass->vmult(work, a_new);
     e.algorithmic_energy = 0.5 * c * (a_new * work);
-    if (!std::isfinite(e.kinetic_energy) || !std::isfinite(e.strain_energy) || !std::isfinite(e.algorithmic_energy))
-      throw SolverError("The state became non-finite in the step from t = " + std::to_string(current_time) +
-                        " (step " + std::to_string(step + 1) + ").");
+    check_finite(e);
 
     // Δq, Δa and the weighted velocity v_{k+ω}.
     const bool newmark = alpha_m_ == 0 && alpha_f_ == 0;
@@ -268,19 +264,13 @@ namespace percussion::TimeIntegration
         e.contact_work = work * impulse;
       }
 
-    const double energy_old = energy.kinetic_energy + energy.strain_energy + energy.algorithmic_energy;
-    e.residual = (e.kinetic_energy + e.strain_energy + e.algorithmic_energy - energy_old) -
-                 (e.external_work + e.damping_work - e.numerical_dissipation + e.contact_work);
-    energy = e;
-
     dealii::PETScWrappers::swap(q, q_new);
     dealii::PETScWrappers::swap(v, v_new);
     dealii::PETScWrappers::swap(a, a_new);
     if (system.has_prescribed_motion)
       dealii::PETScWrappers::swap(reaction, reaction_new);
     dealii::PETScWrappers::swap(force, force_new);
-    ++step;
-    current_time = start_time + step * h;
+    accept_step(e);
   }
 
   double NonsmoothGeneralizedAlphaIntegrator::correct_displacement(const Vector &displacement_correction)

@@ -46,9 +46,7 @@ namespace percussion::TimeIntegration
 
   void SchatzmanPaoliIntegrator::initialize(const double start, const Vector &displacement, const Vector &velocity)
   {
-    start_time = start;
-    current_time = start;
-    step = 0;
+    start_at(start);
     q = displacement;
     if (system.has_external_force)
       system.assemble_external_force(current_time, force);
@@ -145,9 +143,7 @@ namespace percussion::TimeIntegration
     system.mass->vmult(work, v_new);
     e.kinetic_energy = 0.5 * (v_new * work);
     e.strain_energy = shadow_strain_energy(q_new, stiffness_q_new, q, stiffness_q);
-    if (!std::isfinite(e.kinetic_energy) || !std::isfinite(e.strain_energy))
-      throw SolverError("The state became non-finite in the step from t = " + std::to_string(current_time) +
-                        " (step " + std::to_string(step + 1) + ").");
+    check_finite(e);
 
     // v̄ = (w_k + w_{k+1})/2 = (q_{k+1} − q_{k−1})/(2h).
     mean_velocity = v;
@@ -177,17 +173,12 @@ namespace percussion::TimeIntegration
         e.external_work += Algebra::inner_product(rhs, mean_velocity, system.constrained_dofs, communicator);
       }
 
-    const double energy_old = energy.kinetic_energy + energy.strain_energy;
-    e.residual = (e.kinetic_energy + e.strain_energy - energy_old) - (e.external_work + e.damping_work + e.contact_work);
-    energy = e;
-
     dealii::PETScWrappers::swap(q_previous, q);
     dealii::PETScWrappers::swap(q, q_new);
     dealii::PETScWrappers::swap(stiffness_q_previous, stiffness_q);
     dealii::PETScWrappers::swap(stiffness_q, stiffness_q_new);
     dealii::PETScWrappers::swap(v, v_new);
-    ++step;
-    current_time = start_time + step * h;
+    accept_step(e);
     if (system.has_external_force && system.external_force_depends_on_time)
       system.assemble_external_force(current_time, force);
   }

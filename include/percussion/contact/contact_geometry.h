@@ -29,7 +29,7 @@ namespace percussion
      * the master surface). Each candidate is owned by the rank that owns its slave DoFs; the
      * columns of H are numbered by owning rank, dim per point, in the order (n, t1, t2).
      *
-     * H(q) (paper eq. (53a)/(53c), EQUATIONS.md) is an n_dofs × dim·m PETSc matrix:
+     * H(q) (paper eq. (53a)/(53c), doc/theory.md) is an n_dofs × dim·m PETSc matrix:
      *   H[slave dof of component c, dim·α + k]      = frame_k[c],
      *   H[master dof of node b, comp. c, dim·α + k] = −N_b(ξ*) frame_k[c]   (body pairs),
      * so that u_α = Hᵀ_α v + w_α with w_α = −frame·V for an obstacle moving with velocity V.
@@ -86,15 +86,6 @@ namespace percussion
         return w;
       }
 
-      /** The columns of H owned here: [dim·first_owned_point(), dim·(first + n_owned_points())). */
-      const dealii::IndexSet &locally_owned_local_dofs() const
-      {
-        return owned_columns;
-      }
-
-      /** Size @p u like the local velocity vector (column partition of H). */
-      void reinit_local_vector(dealii::PETScWrappers::MPI::Vector &u) const;
-
       /** u = Hᵀ v + w (eq. 53c). @p v: non-ghosted, partitioned like the DoFHandler. */
       void local_velocity(const dealii::PETScWrappers::MPI::Vector &v,
                           dealii::PETScWrappers::MPI::Vector &      u) const;
@@ -113,25 +104,13 @@ namespace percussion
       {
         return points.size();
       }
-      dealii::types::global_dof_index first_owned_point() const
-      {
-        return first_point;
-      }
       /** Number of candidates over all ranks. */
       dealii::types::global_dof_index n_global_points() const
       {
         return n_points_global;
       }
-      /** Per owned point: g_N, μ, e. */
+      /** Per owned point: the gap g_N. */
       std::vector<double> gaps() const;
-      std::vector<double> friction_coefficients() const;
-      std::vector<double> restitution_coefficients() const;
-
-      /** Number of slave nodes of pair @p pair owned here (candidates or not). */
-      unsigned int n_owned_slave_nodes(unsigned int pair) const
-      {
-        return slave_nodes[pair].size();
-      }
 
       const ContactParameters &get_parameters() const
       {

@@ -76,7 +76,7 @@ namespace percussion
 
       std::vector<PairParameters> pairs;
       /** γ in the active-set rule g ≤ 0 or g + γ h u_N ≤ 0 (paper eq. (55) without its approach
-       *  condition: doc/contact.md, "Active set"). */
+       *  condition: doc/contact.md, "Lasting contact"). */
       double gap_prediction_factor = 0.5;
       /** Slave nodes farther than this from their obstacle / master surface are not tracked. */
       double search_distance = 0.1;

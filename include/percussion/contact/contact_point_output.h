@@ -29,7 +29,7 @@ namespace percussion
       /**
        * Energy dissipated at each contact since the start of the simulation, one value per point:
        * −Σ_k u_{α,k+θ}ᵀ p_{α,k+1} over the steps (the contact work of the discrete energy balance,
-       * EQUATIONS.md paper (56)–(62), talk (63), restricted to contact α); ≥ 0 when the contact
+       * doc/theory.md: paper (56)–(62), talk (63), restricted to contact α); ≥ 0 when the contact
        * dissipates (e.g. the Frémond scheme, Proposition 1). Filled by the caller.
        */
       std::vector<double> dissipated_energy;

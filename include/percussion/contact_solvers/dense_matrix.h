@@ -8,7 +8,7 @@ namespace percussion::ContactSolvers
   /**
    * A dense matrix stored row by row (entry (i, j) at values[i * cols + j]).
    * Plain data: the time integrator fills it with the Delassus operator W = Hᵀ Ŵ⁻¹ H
-   * of the active contacts (EQUATIONS.md, "Eliminating q").
+   * of the active contacts (doc/theory.md, "Eliminating q").
    */
   struct DenseMatrix
   {

@@ -15,7 +15,7 @@ namespace percussion::ContactSolvers
    *     M v = H r + f,   u = Hᵀ v + w,   K*_a ∋ u_a + (μ_a‖u_{T,a}‖, 0, 0) ⊥ r_a ∈ K_a,
    *
    * M (n × n) symmetric positive definite and sparse, H (n × d m) sparse.
-   * (The paper's (53a) with M ← Ŵ = M + hθC + h²θ²K, H the contact operator, EQUATIONS.md.)
+   * (The paper's (53a) with M ← Ŵ = M + hθC + h²θ²K, H the contact operator, doc/theory.md.)
    */
   struct GlobalProblem
   {

@@ -24,7 +24,7 @@ namespace percussion::ContactSolvers
    *     K*_a ∋ u_a + (μ_a ‖u_{T,a}‖, 0, 0)  ⊥  r_a ∈ K_a,   a = 1..m,
    *
    * K_a = {r : ‖r_T‖ ≤ μ_a r_N} the Coulomb cone and K*_a its dual (De Saxcé's form of the
-   * Coulomb law; EQUATIONS.md §2 and the discrete problem after (55)). Each contact's
+   * Coulomb law; doc/theory.md, Lemma 1 and "The step's contact problem"). Each contact's
    * components are contiguous, normal first: (r_N, r_T1, r_T2) in 3D, (r_N, r_T) in 2D.
    * W is symmetric positive semidefinite for Moreau–Jean and may be singular (redundant contacts);
    * with the generalized-α schemes it is nonsymmetric unless β = γ/2 — the solvers assume no symmetry.

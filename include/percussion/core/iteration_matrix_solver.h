@@ -12,14 +12,14 @@
 namespace percussion
 {
   /**
-   * Solves with the iteration matrix Ŵ = M + hθC + h²θ²K of the Moreau–Jean scheme
-   * (EQUATIONS.md, "Eliminating q"), which is symmetric positive definite and constant while the
+   * Solves with a scheme's iteration matrix, e.g. Ŵ = M + hθC + h²θ²K of the Moreau–Jean scheme
+   * (doc/theory.md, "Eliminating q"), which is symmetric positive definite and constant while the
    * step size is constant.
    *
    * The direct path drives PETSc's KSP itself (KSPPREONLY + PCCHOLESKY with MUMPS) and keeps the
    * factor: set_matrix() factorises once, every solve() is a forward/backward substitution. This
    * avoids deal.II 9.4's SparseDirectMUMPS, which refactorises after any compress() and does not
-   * report failed factorisations (LINEAR_SOLVERS.md, item 3). Failures (MUMPS INFOG(1) < 0, CG not
+   * report failed factorisations (doc/user_guide.md, "Linear solver"). Failures (MUMPS INFOG(1) < 0, CG not
    * converged, non-finite results) throw SolverError.
    *
    * On one MPI rank and below LinearSolverParameters::native_cholesky_dof_limit, the direct path

@@ -9,7 +9,7 @@ namespace percussion
 {
   /**
    * `subsection Linear solver`: how the iteration matrix Ŵ = M + hθC + h²θ²K is solved.
-   * See ../shared/design/LINEAR_SOLVERS.md for the measurements behind the defaults: a stored
+   * See doc/user_guide.md, "Linear solver", for the measurements behind the defaults: a stored
    * MUMPS Cholesky (LDLᵀ) factor pays off for many solves per step and for small to medium
    * meshes; CG with Jacobi (or BoomerAMG) is as fast and much leaner from about 1e5 DoFs when Ŵ
    * is mass-dominated.

@@ -13,7 +13,7 @@ namespace percussion::TimeIntegration
    *
    * The second term is the gap prediction of the paper's (55); its approach condition u_{N,k} ≤ 0
    * is not used — a penetrated contact is never left without a constraint, and the law keeps
-   * Proposition 1 true without it (doc/contact.md, "Active set"). The third term catches a contact
+   * Proposition 1 true without it (doc/contact.md, "Lasting contact"). The third term catches a contact
    * that the step's loads close from rest (u_{N,k} = 0, e.g. resting at g ≈ 0 after a position
    * projection), the first a penetrated one.
    * Position-level laws (Schatzman–Paoli) take every candidate.

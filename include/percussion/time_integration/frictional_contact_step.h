@@ -94,7 +94,7 @@ namespace percussion::TimeIntegration
 
   /**
    * One step's frictional contact problem between TimeIntegrator::compute_free_velocity()
-   * and finish_step() (doc/contact.md, "The step's contact problem"); written here for Moreau–Jean
+   * and finish_step() (doc/theory.md, "The step's contact problem"); written here for Moreau–Jean
    * (W = Hᵀ Ŵ⁻¹ H), and the same with W = Hᵀ𝒯H for any TimeIntegrator (the nonsmooth
    * generalized-α family uses the standard law, the velocity-level Newton law on u_{k+1}):
    *
@@ -102,11 +102,11 @@ namespace percussion::TimeIntegration
    *   standard:  A = W,   b = u_free + (e u_{N,k}, 0, 0)
    *   Frémond:   A = θW,  b = θ u_free + (θ e u_{N,k}, (1−θ) u_{T,k}),
    *
-   * on the active contacts (ActiveSetRule: penetrated, or gap predicted to close); then v_{k+1} = v_free + Ŵ⁻¹ H p. The two schemes differ only in (A, b): see
+   * on the active contacts (ActiveSetRule: penetrated, or gap predicted to close); then v_{k+1} = v_free + Ŵ⁻¹ H p. The two Moreau–Jean laws differ only in (A, b): see
    * assemble_law(). A penetrated contact that separates (u_{N,k} > 0) gets the normal law
    * 0 ≤ u_{N,k+ω} ⊥ p_N ≥ 0 (ω = contact_work_weight()): it cannot pull, does no work, and its gap
    * does not decrease over the step; for the Frémond law this is Θ with min(u_{N,k}, 0) in place of
-   * u_{N,k}, so Proposition 1 holds for every contact (doc/contact.md, "Active set").
+   * u_{N,k}, so Proposition 1 holds for every contact (doc/contact.md, "Lasting contact").
    *
    * The step is done in named phases: select_and_gather() (the only place that decides which
    * contacts enter the problem), DelassusColumns::ensure() (Ŵ⁻¹H and W for them, cached while H

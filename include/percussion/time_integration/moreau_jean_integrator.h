@@ -23,7 +23,7 @@ namespace percussion::TimeIntegration
    *   M(v_{k+1} − v_k) + hK q_{k+θ} + hC v_{k+θ} − hF_{k+θ} = H p_{k+1},
    *   q_{k+1} = q_k + h v_{k+θ},
    *
-   * solved for v_{k+1} with the iteration matrix Ŵ = M + hθC + h²θ²K (EQUATIONS.md, "Eliminating q"),
+   * solved for v_{k+1} with the iteration matrix Ŵ = M + hθC + h²θ²K (doc/theory.md, "Eliminating q"),
    * factorised once per step size:
    *
    *   Ŵ v_{k+1} = M v_k − hK(q_k + hθ(1−θ)v_k) − h(1−θ)C v_k + hF_{k+θ} + H p_{k+1}.

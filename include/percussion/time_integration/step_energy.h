@@ -20,7 +20,7 @@ namespace percussion::TimeIntegration
     double kinetic_energy = 0;  ///< ½ v_{k+1}ᵀ M v_{k+1}
     double strain_energy = 0;   ///< ½ q_{k+1}ᵀ K q_{k+1}
     /// The scheme's energy beyond E: (h²/4)(2β−γ) a_{k+1}ᵀM a_{k+1} for the generalized-α family
-    /// (talk (72)); 0 for Moreau–Jean. The balance is written for E + this term.
+    /// (talk (72)); 0 for Moreau–Jean and Schatzman–Paoli. The balance is written for E + this term.
     double algorithmic_energy = 0;
     double external_work = 0;
     double damping_work = 0;

@@ -8,8 +8,11 @@
 #include <percussion/time_integration/contact_law.h>
 #include <percussion/time_integration/step_energy.h>
 
+#include <percussion/core/exceptions.h>
+
 #include <petscmat.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -105,6 +108,38 @@ namespace percussion::TimeIntegration
     explicit TimeIntegrator(double time_step)
       : h(time_step)
     {}
+
+    /// Every scheme's start: t = @p t0, step 0.
+    void start_at(const double t0)
+    {
+      start_time = t0;
+      current_time = t0;
+      step = 0;
+    }
+
+    /// Throws SolverError if the step's energies are not finite, before the state is accepted
+    /// (the integrator then still holds the last good state).
+    void check_finite(const StepEnergy &e) const
+    {
+      if (!std::isfinite(e.kinetic_energy) || !std::isfinite(e.strain_energy) || !std::isfinite(e.algorithmic_energy))
+        throw SolverError("The state became non-finite in the step from t = " + std::to_string(current_time) +
+                          " (step " + std::to_string(step + 1) + ").");
+    }
+
+    /**
+     * Every scheme's end of step: the residual of its energy balance, written for
+     * E + algorithmic energy (StepEnergy), from the terms of @p e and the energies of the last
+     * step; @p e becomes last_step_energy(); the step count and the time advance.
+     */
+    void accept_step(StepEnergy e)
+    {
+      const double energy_old = energy.kinetic_energy + energy.strain_energy + energy.algorithmic_energy;
+      e.residual = (e.kinetic_energy + e.strain_energy + e.algorithmic_energy - energy_old) -
+                   (e.external_work + e.damping_work - e.numerical_dissipation + e.contact_work);
+      energy = e;
+      ++step;
+      current_time = start_time + step * h;
+    }
 
     const double h;
     double       start_time = 0, current_time = 0;

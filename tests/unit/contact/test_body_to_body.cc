@@ -2,7 +2,7 @@
 // gaps and normals of two offset boxes, master weights, Hᵀv against finite differences (flat and
 // curved masters), rigid translation and rotation.
 #define BOOST_TEST_MODULE contact_body_to_body
-#include "contact_mpi_fixture.h"
+#include "../../mpi_test_fixture.h"
 #include "contact_test_tools.h"
 
 using namespace contact_test;

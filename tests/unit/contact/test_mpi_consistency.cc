@@ -3,7 +3,7 @@
 // serial reference with a parallel::distributed mesh): two boxes with a body-to-body pair,
 // a plane under the lower box and a moving sphere over the upper one, 2D/3D, Q1/Q2.
 #define BOOST_TEST_MODULE contact_mpi_consistency
-#include "contact_mpi_fixture.h"
+#include "../../mpi_test_fixture.h"
 #include "contact_test_tools.h"
 
 #include <tuple>

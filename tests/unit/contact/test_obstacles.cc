@@ -2,7 +2,7 @@
 // Hᵀv + w against finite differences of the gaps, frames, analytic gaps, H reuse, active set,
 // rigid motion with the obstacle, point-cloud output. Runs with 1 and 2 MPI ranks.
 #define BOOST_TEST_MODULE contact_obstacles
-#include "contact_mpi_fixture.h"
+#include "../../mpi_test_fixture.h"
 #include "contact_test_tools.h"
 
 #include <percussion/core/exceptions.h>

@@ -3,7 +3,7 @@
 // H entries, finite-difference check Hᵀv + w = dg/dt, active set, output (with dissipated_energy),
 // serial reference vs parallel::shared on 1 or 2 ranks, and bad input.
 #define BOOST_TEST_MODULE contact_one_dimensional
-#include "contact_mpi_fixture.h"
+#include "../../mpi_test_fixture.h"
 #include "contact_test_tools.h"
 
 #include <percussion/contact/contact_point_output.h>

@@ -2,7 +2,7 @@
 // naming the pair (μ < 0, e ∉ [0,1], degenerate obstacles, master = slave, boundary ids missing
 // from the mesh, wrong vector sizes, unparsable obstacle velocity).
 #define BOOST_TEST_MODULE contact_parameters
-#include "contact_mpi_fixture.h"
+#include "../../mpi_test_fixture.h"
 #include "contact_test_tools.h"
 
 #include <percussion/core/exceptions.h>
