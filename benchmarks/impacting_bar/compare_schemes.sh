@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The impacting bar of BENCHMARKS.md §1 in 1D (1000 elements, h = L/(N c)) with every time-stepping
+# The impacting bar of doc/theory.md reference problem 1 in 1D (1000 elements, h = L/(N c)) with every time-stepping
 # scheme of percussion: prints, per scheme, E_end/E_0, the contact duration in steps against the
 # exact 2L/(c h) = 2000, the plateau wall force against rho c |v0| S, the final momentum against the
 # exact rebound, the largest relative energy-balance residual and the throughput.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Impacting bar, BENCHMARKS.md §1 in 1D with 1000 elements and h = L/(N c): prints the product
+# Impacting bar, doc/theory.md reference problem 1 in 1D with 1000 elements and h = L/(N c): prints the product
 # targets' figures — steps per second on one core (target ≥ 36 000), E_end/E_0 (target ≥ 0.9994)
 # and the contact-duration error (target ≤ 0.15 %).
 # Usage: benchmarks/impacting_bar/run.sh [BUILD_DIR]

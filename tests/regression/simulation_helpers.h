@@ -85,7 +85,7 @@ namespace percussion::testing
     return (mass_indicator * simulator.integrator().velocity()) / (mass_indicator * indicator);
   }
 
-  /// The rigid wall at x = −5e-5 of BENCHMARKS.md §1 in 1D.
+  /// The rigid wall at x = −5e-5 of doc/theory.md reference problem 1 in 1D.
   inline const std::string one_wall_1d = R"(
 subsection Contact
   set Number of pairs = 1
@@ -100,7 +100,7 @@ end
 )";
 
   /**
-   * BENCHMARKS.md §1 in 1D: a steel bar of length 1, section 3.14e-4, thrown at −0.1 m/s, with
+   * doc/theory.md reference problem 1 in 1D: a steel bar of length 1, section 3.14e-4, thrown at −0.1 m/s, with
    * @p time_integration_lines (scheme and its parameters) and the @p contact subsection.
    */
   inline std::string impacting_bar_1d_text(const unsigned int elements, const double h,
@@ -130,7 +130,7 @@ subsection Time integration
   }
 
   /**
-   * BENCHMARKS.md §4: a mass m = 1 dropped from height 1 onto a wall with e = 0.9 under gravity,
+   * doc/theory.md reference problem 4: a mass m = 1 dropped from height 1 onto a wall with e = 0.9 under gravity,
    * modelled by one stiff 1D element (ω = √(12E/(ρL²)) = 2e5 rad/s, far above 1/h, so it moves
    * rigidly), to T = 10, with @p time_integration_lines.
    */
@@ -255,7 +255,7 @@ subsection Time integration
   }
 
   /**
-   * BENCHMARKS.md §5: a stiff 2D block (0.1 × 0.05) sliding at 1 m/s on a flat floor under gravity
+   * doc/theory.md reference problem 5: a stiff 2D block (0.1 × 0.05) sliding at 1 m/s on a flat floor under gravity
    * with μ = 0.5, to T = 0.3, with @p time_integration_lines.
    */
   inline std::string sliding_block_text(const std::string &time_integration_lines)

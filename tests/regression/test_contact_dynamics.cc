@@ -1,6 +1,6 @@
 // Requirements (issue 5): the Moreau–Jean contact schemes reproduce the exact / published values of
-// BENCHMARKS.md — the impacting bar (§1), the clamped bar with a contact end (§2), the sliding
-// block with Coulomb friction (§5) — and the Frémond scheme's energy audit shows no energy created
+// doc/theory.md, reference problems — the impacting bar (1), the clamped bar with a contact end (2), the sliding
+// block with Coulomb friction (5) — and the Frémond scheme's energy audit shows no energy created
 // by contact, in 3D with several bodies, friction and impact (paper Proposition 1).
 #define BOOST_TEST_MODULE contact_dynamics
 #include "../mpi_test_fixture.h"
@@ -60,7 +60,7 @@ end
   }
 } // namespace
 
-// BENCHMARKS.md §1: contact starts at g0/|v0| = 5e-4 s, lasts 2L/c = 3.8545e-4 s with the wall
+// doc/theory.md reference problem 1: contact starts at g0/|v0| = 5e-4 s, lasts 2L/c = 3.8545e-4 s with the wall
 // force ρc|v0|S = 1270.8 N; the bar leaves with +|v0|. Errors shrink under refinement in h and x.
 BOOST_AUTO_TEST_CASE(impacting_bar_3d)
 {
@@ -76,7 +76,7 @@ BOOST_AUTO_TEST_CASE(impacting_bar_3d)
       BOOST_TEST(std::abs(f.start - 5e-4) <= 1.01 * h);
       BOOST_TEST(std::abs(f.duration - exact_duration) <= 0.015 * exact_duration);
       BOOST_TEST(std::abs(f.mean_force - exact_force) <= 0.005 * exact_force);
-      // e = 0 and a consistent mass: the contact node's momentum is lost at impact (BENCHMARKS.md §1),
+      // e = 0 and a consistent mass: the contact node's momentum is lost at impact (doc/theory.md reference problem 1),
       // so the rebound converges to |v0| from below under refinement (checked after the loop).
       BOOST_TEST(std::abs(f.rebound_velocity - 0.1) <= 0.02 * 0.1);
       BOOST_TEST(f.energy_ratio > 0.99);
@@ -87,7 +87,7 @@ BOOST_AUTO_TEST_CASE(impacting_bar_3d)
   BOOST_TEST(fine.energy_ratio > coarse.energy_ratio); // the contact node's lost energy shrinks
 }
 
-// BENCHMARKS.md §1 in 1D, and the accuracy targets of the product at 1000 elements with
+// doc/theory.md reference problem 1 in 1D, and the accuracy targets of the product at 1000 elements with
 // h = L/(N c): E_end/E_0 ≥ 0.9994 and contact-duration error ≤ 0.15 % (the Moreau–Jean θ = ½
 // reference).
 BOOST_AUTO_TEST_CASE(impacting_bar_1d)
@@ -115,7 +115,7 @@ BOOST_AUTO_TEST_CASE(impacting_bar_1d)
   BOOST_TEST(target.energy_ratio < 1.0);
 }
 
-// BENCHMARKS.md §5: a block sliding on a flat floor with speed v0 stops after v0²/(2μg) at time
+// doc/theory.md reference problem 5: a block sliding on a flat floor with speed v0 stops after v0²/(2μg) at time
 // v0/(μg), and its sliding velocity is exactly zero afterwards (no creep). The block is elastic but
 // stiff, and θ = 1 (in the Frémond range for e = 0) damps its unresolved internal vibrations, so
 // it behaves as the rigid block of the benchmark.
@@ -180,7 +180,7 @@ BOOST_AUTO_TEST_CASE(sliding_block_stops_at_the_coulomb_distance)
   BOOST_TEST(simulator.energy_audit().max_relative_step_residual() <= 1e-8);
 }
 
-// BENCHMARKS.md §6 (paper §2.3, (62), Kane's example as an FE analogue): a stiff slender bar tilted
+// doc/theory.md reference problem 6 (paper §2.3, (62), Kane's example as an FE analogue): a stiff slender bar tilted
 // at 135°, falling and sliding onto a floor with e = 1 and small friction. With the standard
 // scheme the sliding direction reverses within the impact step and the audit reports positive
 // tangential contact work (the term (1−θ)u_{T,k}ᵀp_T of (62) has no sign); with the Frémond scheme
@@ -259,7 +259,7 @@ end
     BOOST_TEST(s->energy_audit().max_relative_step_residual() <= 1e-8);
 }
 
-// BENCHMARKS.md §2 (Renard–Chouly): E = ρ = 1, clamped at x = 1, u(0,t) ≥ 0, u0 = ½ − x/2, v0 = 0.
+// doc/theory.md reference problem 2 (Renard–Chouly): E = ρ = 1, clamped at x = 1, u(0,t) ≥ 0, u0 = ½ − x/2, v0 = 0.
 // Exact, with period 3: u(0,t) = ½ − t/2 on [0,1], contact with stress ½ on [1,2], (t−2)/2 on
 // [2,3]; energy 1/8 per unit area. A plane-strain bar with ν = 0 is the 1D bar.
 namespace
@@ -390,7 +390,7 @@ namespace
     unsigned int unsolved = 0;
   };
 
-  /// BENCHMARKS.md §4 with the point mass of bouncing_ball_text(): impacts, apexes, late velocities.
+  /// doc/theory.md reference problem 4 with the point mass of bouncing_ball_text(): impacts, apexes, late velocities.
   BouncingBallRun bouncing_ball(const double h)
   {
     // θ = 0.52 (inside the Frémond range [½, 1/(1+e)] = [0.5, 0.526]) damps the stiff element's
@@ -426,7 +426,7 @@ namespace
   }
 } // namespace
 
-// BENCHMARKS.md §4: impact times 0.45152, 1.26427, 1.99573, 2.65406, 3.24655 s, rebound heights
+// doc/theory.md reference problem 4: impact times 0.45152, 1.26427, 1.99573, 2.65406, 3.24655 s, rebound heights
 // 0.81^k, accumulation at t∞ = 8.57895 s. The scheme is first order at impacts: the errors shrink
 // linearly with h. Past t∞ the run goes on to T = 10 without stalling, and the mass rests as the
 // exact solution does. (With the approach condition of the paper's (55) the velocity-level law
@@ -475,7 +475,7 @@ BOOST_AUTO_TEST_CASE(bouncing_ball_passes_the_accumulation_point)
 // A 1D bar bouncing between two walls with a search distance so small that its one contact point
 // leaves the candidates between impacts: H is rebuilt on steps without any active contact, and the
 // second impact (at the other end, a different DoF with the same column index) must use fresh
-// Delassus columns. Both impacts last 2L/c with the wall force ρc|v0|S (BENCHMARKS.md §1), and the
+// Delassus columns. Both impacts last 2L/c with the wall force ρc|v0|S (doc/theory.md reference problem 1), and the
 // bar leaves the second wall moving back.
 BOOST_AUTO_TEST_CASE(bar_between_two_walls_with_candidates_leaving_between_impacts)
 {

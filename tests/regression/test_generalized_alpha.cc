@@ -2,7 +2,7 @@
 // (81)) — without contact: Newmark's trapezoidal rule conserves energy, the family's energy identity
 // (talk (71)–(74), generalised in NonsmoothGeneralizedAlphaIntegrator) holds to round-off with damping,
 // loads and a fixed or moving support, Newmark with 2β ≥ γ > ½ dissipates, and the smooth part is of order 2 (γ = ½ + α_f − α_m)
-// or 1 (γ ≠ ½); with contact: the impacting bar of BENCHMARKS.md §1 and the sliding block of §5
+// or 1 (γ ≠ ½); with contact: the impacting bar of doc/theory.md reference problem 1 and the sliding block of §5
 // with Coulomb friction (nonsymmetric Delassus operator), and the same results on 1 and 2 MPI ranks.
 // Also the Schatzman–Paoli scheme (talk (28)–(29), item 4): exact shadow-energy conservation,
 // order 2, the impacting bar with its position-level law, and the bouncing ball of §4.
@@ -155,7 +155,7 @@ BOOST_AUTO_TEST_CASE(smooth_part_converges_with_the_expected_order)
     }
 }
 
-// BENCHMARKS.md §1 in 1D: contact at g0/|v0| = 5e-4 s for 2L/c, wall force ρc|v0|S, rebound |v0|;
+// doc/theory.md reference problem 1 in 1D: contact at g0/|v0| = 5e-4 s for 2L/c, wall force ρc|v0|S, rebound |v0|;
 // the velocity-level Newton law (e = 0) does no positive work and the balance closes to round-off.
 BOOST_AUTO_TEST_CASE(impacting_bar_with_the_family)
 {
@@ -179,7 +179,7 @@ BOOST_AUTO_TEST_CASE(impacting_bar_with_the_family)
     }
 }
 
-// BENCHMARKS.md §5 with HHT and generalized-α (ρ∞ = 0): β ≠ γ/2, so the step's Delassus operator
+// doc/theory.md reference problem 5 with HHT and generalized-α (ρ∞ = 0): β ≠ γ/2, so the step's Delassus operator
 // is nonsymmetric. The block stops after v0²/(2μg) at v0/(μg) and sticks; the high-frequency
 // damping of both schemes removes the stiff block's unresolved vibrations (Newmark's trapezoidal
 // rule keeps them and chatters — the talk's remark on HHT).
@@ -301,7 +301,7 @@ BOOST_AUTO_TEST_CASE(schatzman_paoli_conserves_its_shadow_energy_and_is_second_o
   BOOST_TEST(std::abs(rate - 2) <= 0.15);
 }
 
-// BENCHMARKS.md §1 with the position-level law (e = 0: the contact node stays on the wall): start,
+// doc/theory.md reference problem 1 with the position-level law (e = 0: the contact node stays on the wall): start,
 // duration 2L/c, wall force ρc|v0|S, rebound |v0|; every candidate enters the complementarity.
 BOOST_AUTO_TEST_CASE(schatzman_paoli_impacting_bar)
 {
@@ -319,7 +319,7 @@ BOOST_AUTO_TEST_CASE(schatzman_paoli_impacting_bar)
   BOOST_TEST(f.residual <= 1e-12);
 }
 
-// BENCHMARKS.md §4 with Schatzman–Paoli (β = ¼, h = 0.005, e = 0.9; the point mass as one stiff 1D
+// doc/theory.md reference problem 4 with Schatzman–Paoli (β = ¼, h = 0.005, e = 0.9; the point mass as one stiff 1D
 // element): impact times within 6h of 0.45152, 1.26427, 1.99573, 2.65406, 3.24655 s, and the run
 // passes the accumulation point t∞ = 8.58 s to T = 10 with every problem solved.
 BOOST_AUTO_TEST_CASE(schatzman_paoli_bouncing_ball)
