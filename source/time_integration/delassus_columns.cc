@@ -20,6 +20,11 @@ namespace percussion::TimeIntegration
 
   DelassusColumns::~DelassusColumns()
   {
+    release();
+  }
+
+  void DelassusColumns::release()
+  {
     if (B != nullptr)
       MatDestroy(&B);
     if (X != nullptr)
@@ -58,12 +63,7 @@ namespace percussion::TimeIntegration
   void DelassusColumns::compute(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                 const std::vector<unsigned long long> &column_points)
   {
-    if (B != nullptr)
-      MatDestroy(&B);
-    if (X != nullptr)
-      MatDestroy(&X);
-    if (p_columns != nullptr)
-      VecDestroy(&p_columns);
+    release();
     points = column_points;
     position.assign(points.empty() ? 0 : *std::max_element(points.begin(), points.end()) + 1, -1);
     for (unsigned int i = 0; i < points.size(); ++i)

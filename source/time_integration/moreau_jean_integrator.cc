@@ -179,11 +179,7 @@ namespace percussion::TimeIntegration
     // q and K q are the state the next step starts from; the velocity is left as it is.
     q.add(1.0, displacement_correction);
     system.stiffness->vmult(stiffness_q, q);
-    const double strain_energy = 0.5 * (q * stiffness_q);
-    const double change = strain_energy - energy.strain_energy;
-    energy.position_correction += change;
-    energy.strain_energy = strain_energy;
-    return change;
+    return book_position_correction(0.5 * (q * stiffness_q));
   }
 
   void MoreauJeanIntegrator::check_parameters(const TimeIntegrationParameters &time,

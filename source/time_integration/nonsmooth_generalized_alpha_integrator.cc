@@ -278,11 +278,7 @@ namespace percussion::TimeIntegration
     // Only q changes: v and a stay (the projection moves positions, not the smooth motion).
     q.add(1.0, displacement_correction);
     system.stiffness->vmult(work, q);
-    const double strain_energy = 0.5 * (q * work);
-    const double change = strain_energy - energy.strain_energy;
-    energy.position_correction += change;
-    energy.strain_energy = strain_energy;
-    return change;
+    return book_position_correction(0.5 * (q * work));
   }
 
   void NonsmoothGeneralizedAlphaIntegrator::check_parameters(const TimeIntegrationParameters &time,

@@ -74,6 +74,8 @@ namespace percussion::TimeIntegration
                dealii::PETScWrappers::MPI::Vector &generalized_impulse, dealii::PETScWrappers::MPI::Vector &response);
 
   private:
+    /// Destroys B, X and the impulse vector (PETSc objects).
+    void release();
     void compute(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                  const std::vector<unsigned long long> &column_points);
 

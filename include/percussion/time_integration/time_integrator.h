@@ -127,6 +127,18 @@ namespace percussion::TimeIntegration
     }
 
     /**
+     * The energy side of correct_displacement(): the strain energy of the corrected q becomes
+     * last_step_energy()'s, its change is added to position_correction and returned.
+     */
+    double book_position_correction(const double strain_energy)
+    {
+      const double change = strain_energy - energy.strain_energy;
+      energy.position_correction += change;
+      energy.strain_energy = strain_energy;
+      return change;
+    }
+
+    /**
      * Every scheme's end of step: the residual of its energy balance, written for
      * E + algorithmic energy (StepEnergy), from the terms of @p e and the energies of the last
      * step; @p e becomes last_step_energy(); the step count and the time advance.
