@@ -53,15 +53,17 @@ namespace percussion::TimeIntegration
      * velocities; with r' = r/s and W' = sW both are velocities of comparable size, so the law's
      * velocities are met to the tolerance times the velocity scale, not times the impulses.
      * Powers of two scale exactly: @p problem, the warm start and the result are the unscaled ones.
+     * @p exponent receives the scaling's: r' = 2^exponent r.
      */
     ContactSolvers::SolverResult solve_scaled(ContactSolvers::LocalProblem &problem, std::vector<double> &r,
-                                              std::vector<double> &u, const ContactSolvers::SolverOptions &options)
+                                              std::vector<double> &u, const ContactSolvers::SolverOptions &options,
+                                              int &exponent)
     {
       double diagonal = 0;
       const int n = problem.size();
       for (int i = 0; i < n; ++i)
         diagonal += std::abs(problem.W_dense(i, i));
-      const int exponent = diagonal > 0 && std::isfinite(diagonal) ? -std::ilogb(diagonal / n) : 0;
+      exponent = diagonal > 0 && std::isfinite(diagonal) ? -std::ilogb(diagonal / n) : 0;
       const auto scale = [&](const int e) {
         for (double &x : problem.W_dense.values)
           x = std::ldexp(x, e);
@@ -261,7 +263,8 @@ namespace percussion::TimeIntegration
     for (unsigned int a = 0; a < n_active; ++a)
       if (const auto it = previous_impulse.find(active[a].key); it != previous_impulse.end())
         std::copy(it->second.begin(), it->second.end(), reaction.begin() + ld * a);
-    result.solver = solve_scaled(problem, reaction, local_velocity, options);
+    int exponent = 0;
+    result.solver = solve_scaled(problem, reaction, local_velocity, options, exponent);
     result.solved = true;
     // The impulses in the body's dimension (drops the 1D embedding's zero tangential component).
     std::vector<double> impulse(d * n_active);
@@ -279,13 +282,13 @@ namespace percussion::TimeIntegration
     delassus.apply(active_points, impulse, generalized_impulse, correction);
     integrator.apply_impulse(generalized_impulse, correction);
 
-    // What the law's velocities are known to: the solver stops when the natural-map residual is
-    // below tolerance × max(‖q‖, ‖r‖, ‖u‖) (the FCLIB measure), so a velocity of the law is exact
-    // to that, and the step's velocities set a floor. The positive-work report and the stick/slip
+    // What the law's velocities are known to: the solver stops when the natural-map residual of
+    // the scaled problem is below tolerance × max(‖q‖, ‖r'‖, ‖u‖) (the FCLIB measure, r' the scaled
+    // impulses), so a velocity of the law is exact to that, and the step's velocities set a floor. The positive-work report and the stick/slip
     // classification treat velocities below ten times this as zero, and works below the
     // round-off of the step's energy flow.
     const auto norm = [](const std::vector<double> &x) { return std::sqrt(std::inner_product(x.begin(), x.end(), x.begin(), 0.0)); };
-    double velocity_scale = std::max({norm(problem.q), norm(reaction), norm(local_velocity)});
+    double velocity_scale = std::max({norm(problem.q), std::ldexp(norm(reaction), exponent), norm(local_velocity)});
     for (const ActiveContact &a : active)
       for (unsigned int k = 0; k < d; ++k)
         velocity_scale = std::max({velocity_scale, std::abs(a.u_k[k]), std::abs(a.u_free[k])});
@@ -461,7 +464,8 @@ namespace percussion::TimeIntegration
             lcp.q[2 * a] = projected[a].gap;
           }
         std::vector<double> r(2 * n, 0.0), u;
-        result.solver = solve_scaled(lcp, r, u, options);
+        int exponent = 0;
+        result.solver = solve_scaled(lcp, r, u, options, exponent);
         result.n_contacts = std::max(result.n_contacts, n);
         std::vector<double> impulse(d * n, 0.0);
         for (unsigned int a = 0; a < n; ++a)
