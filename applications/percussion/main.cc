@@ -8,6 +8,7 @@
 
 #include <iostream>
 #include <string>
+#include <vector>
 
 namespace
 {
@@ -16,6 +17,10 @@ namespace
     "\n"
     "Usage:\n"
     "  percussion FILE.prm            run the simulation described by FILE.prm\n"
+    "  percussion FILE.prm --set \"Section/Subsection/Entry=value\" ...\n"
+    "                                 the same with entries overridden (repeatable; checked like\n"
+    "                                 the file's; the effective parameters are written to\n"
+    "                                 <Output/Directory>/parameters.prm)\n"
     "  percussion --print-parameters  print every parameter with its default value and help text\n"
     "  percussion --help              this text\n"
     "\n"
@@ -36,13 +41,27 @@ int main(int argc, char **argv)
 {
   dealii::Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
   const bool root = dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
-  if (argc != 2)
+  if (argc < 2)
     {
       if (root)
         std::cerr << usage;
       return 1;
     }
   const std::string argument = argv[1];
+  // FILE.prm followed by any number of --set overrides; anything else is a usage error.
+  std::vector<std::string> overrides;
+  for (int i = 2; i < argc; ++i)
+    {
+      if (std::string(argv[i]) == "--set" && i + 1 < argc)
+        overrides.emplace_back(argv[++i]);
+      else
+        {
+          if (root)
+            std::cerr << "percussion: input error: unexpected argument '" << argv[i] << "' (expected --set "
+                      << "\"Section/Entry=value\")\n\n" << usage;
+          return 1;
+        }
+    }
   if (argument == "--help" || argument == "-h")
     {
       if (root)
@@ -59,7 +78,7 @@ int main(int argc, char **argv)
     }
   try
     {
-      const percussion::RunParameters parameters = percussion::RunParameters::from_file(argument);
+      const percussion::RunParameters parameters = percussion::RunParameters::from_file(argument, overrides);
       switch (parameters.dimension)
         {
           case 1:

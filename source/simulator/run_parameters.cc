@@ -65,7 +65,69 @@ namespace percussion
 
   namespace
   {
-    RunParameters parse(std::istream &input, const std::string &name)
+    std::string describe(const dealii::ExceptionBase &error)
+    {
+      std::ostringstream message;
+      error.print_info(message);
+      std::string text = message.str();
+      while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
+        text.pop_back();
+      const auto first = text.find_first_not_of(" \n");
+      return first == std::string::npos ? text : text.substr(first);
+    }
+
+    /// Applies one "Section/Subsection/Entry=value" to @p prm, checked like an entry of the file.
+    void apply_override(dealii::ParameterHandler &prm, const std::string &text)
+    {
+      const auto equals = text.find('=');
+      const std::string path = equals == std::string::npos ? "" : text.substr(0, equals);
+      if (path.empty() || path.back() == '/' || path.front() == '/')
+        throw InputError("Override '--set " + text + "' is not of the form Section/Subsection/Entry=value.");
+      std::vector<std::string> names;
+      for (std::size_t begin = 0;;)
+        {
+          const auto slash = path.find('/', begin);
+          names.push_back(path.substr(begin, slash == std::string::npos ? std::string::npos : slash - begin));
+          if (slash == std::string::npos)
+            break;
+          begin = slash + 1;
+        }
+      // The whole path must exist: ParameterHandler would create an unknown subsection silently.
+      const auto trim = [](std::string s) {
+        while (!s.empty() && s.front() == ' ')
+          s.erase(s.begin());
+        while (!s.empty() && s.back() == ' ')
+          s.pop_back();
+        return s;
+      };
+      std::string value = trim(text.substr(equals + 1));
+      for (auto &name : names)
+        name = trim(name);
+      for (unsigned int i = 0; i + 1 < names.size(); ++i)
+        {
+          if (!prm.subsection_path_exists({names[i]}))
+            {
+              for (unsigned int j = 0; j < i; ++j)
+                prm.leave_subsection();
+              throw InputError("Override '--set " + text + "': there is no subsection '" + names[i] + "'.");
+            }
+          prm.enter_subsection(names[i]);
+        }
+      try
+        {
+          prm.set(names.back(), value);
+        }
+      catch (const dealii::ExceptionBase &error)
+        {
+          for (unsigned int i = 0; i + 1 < names.size(); ++i)
+            prm.leave_subsection();
+          throw InputError("Override '--set " + text + "': " + describe(error));
+        }
+      for (unsigned int i = 0; i + 1 < names.size(); ++i)
+        prm.leave_subsection();
+    }
+
+    RunParameters parse(std::istream &input, const std::string &name, const std::vector<std::string> &overrides)
     {
       dealii::ParameterHandler prm;
       RunParameters::declare_parameters(prm);
@@ -75,13 +137,10 @@ namespace percussion
         }
       catch (const dealii::ExceptionBase &error)
         {
-          std::ostringstream message;
-          error.print_info(message);
-          std::string text = message.str();
-          while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
-            text.pop_back();
-          throw InputError("Error in parameter file '" + name + "': " + text);
+          throw InputError("Error in parameter file '" + name + "': " + describe(error));
         }
+      for (const std::string &text : overrides)
+        apply_override(prm, text);
       RunParameters parameters;
       try
         {
@@ -91,21 +150,30 @@ namespace percussion
         {
           throw InputError("Error in parameter file '" + name + "': " + error.what());
         }
+      std::ostringstream effective;
+      prm.print_parameters(effective, dealii::ParameterHandler::ShortPRM);
+      parameters.effective_parameters = effective.str();
       return parameters;
     }
   } // namespace
 
   RunParameters RunParameters::from_file(const std::string &file_name)
   {
+    return from_file(file_name, {});
+  }
+
+  RunParameters RunParameters::from_file(const std::string &file_name, const std::vector<std::string> &overrides)
+  {
     std::ifstream input(file_name);
     if (!input)
       throw InputError("Cannot open the parameter file '" + file_name + "'.");
-    return parse(input, file_name);
+    return parse(input, file_name, overrides);
   }
 
-  RunParameters RunParameters::from_string(const std::string &text, const std::string &name)
+  RunParameters RunParameters::from_string(const std::string &text, const std::string &name,
+                                           const std::vector<std::string> &overrides)
   {
     std::istringstream input(text);
-    return parse(input, name);
+    return parse(input, name, overrides);
   }
 } // namespace percussion

@@ -185,6 +185,12 @@ namespace percussion
     const auto &out = parameters.output;
     const bool  root = Utilities::MPI::this_mpi_process(communicator) == 0;
     solution_output = std::make_unique<Postprocess::SolutionOutput<dim>>(out.directory, communicator);
+    if (root && !parameters.effective_parameters.empty())
+      {
+        // The parameters as run (the file with its --set overrides), beside the results.
+        std::ofstream(out.directory + "/parameters.prm") << parameters.effective_parameters;
+        log << "parameters as run: " << out.directory << "/parameters.prm" << std::endl;
+      }
     if (geometry)
       contact_series = std::make_unique<Postprocess::TimeSeries>(out.directory, "contact", communicator);
 

@@ -3,12 +3,12 @@
 #   - exits with status 1 (bad input),
 #   - names the offending parameter/file in its message (regular expression EXPECT),
 #   - left the earlier output untouched (nothing already written is lost).
-# Variables: EXE, PRM, EXPECT, WORKDIR.
+# Variables: EXE, PRM, EXPECT, WORKDIR, and ARGS (optional, a ;-list after PRM, e.g. --set overrides).
 file(REMOVE_RECURSE ${WORKDIR})
 file(MAKE_DIRECTORY ${WORKDIR}/output)
 file(WRITE ${WORKDIR}/output/statistics.csv "results of an earlier run\n")
 file(WRITE ${WORKDIR}/not_a_directory "a regular file\n")
-execute_process(COMMAND ${EXE} ${PRM} WORKING_DIRECTORY ${WORKDIR}
+execute_process(COMMAND ${EXE} ${PRM} ${ARGS} WORKING_DIRECTORY ${WORKDIR}
                 RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT status EQUAL 1)
   message(FATAL_ERROR "expected exit status 1, got '${status}'.\nstdout: ${out}\nstderr: ${err}")

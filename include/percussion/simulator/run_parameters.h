@@ -34,6 +34,9 @@ namespace percussion
     TimeIntegration::ContactDynamicsParameters contact_solver;
     /// Warnings found while parsing (e.g. θ outside the Frémond dissipation range), printed by the run.
     std::vector<std::string>              warnings;
+    /// Every entry with its effective value (the file's, overridden by `--set`), as a parameter
+    /// file: the simulator writes it to <Output/Directory>/parameters.prm.
+    std::string                           effective_parameters;
 
     static void declare_parameters(dealii::ParameterHandler &prm);
     void        parse_parameters(dealii::ParameterHandler &prm);
@@ -43,8 +46,15 @@ namespace percussion
      * subsection, a value that does not match its pattern, or an inadmissible value.
      */
     static RunParameters from_file(const std::string &file_name);
+    /**
+     * The same, then @p overrides, each "Section/Subsection/Entry=value" (the command line's
+     * `--set`), checked like the file's entries. @throws InputError naming the override for a
+     * malformed one, an unknown entry or a value that does not match its pattern.
+     */
+    static RunParameters from_file(const std::string &file_name, const std::vector<std::string> &overrides);
     /// The same for parameter text (tests); @p name stands for the file name in messages.
-    static RunParameters from_string(const std::string &text, const std::string &name = "input");
+    static RunParameters from_string(const std::string &text, const std::string &name = "input",
+                                     const std::vector<std::string> &overrides = {});
   };
 } // namespace percussion
 
