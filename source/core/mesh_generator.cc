@@ -111,6 +111,34 @@ namespace percussion
         GridGenerator::subdivided_hyper_rectangle(
           triangulation, repetitions<dim>(parameters, lower, upper, false), lower, upper, true);
       }
+    else if (type == "boxes" && dim == 1)
+      {
+        // Bars end to end: the intervals' cells concatenated without merging vertices, so that
+        // bars that touch stay separate bodies (node-to-node contact in 1D). Bar b has material
+        // id b and the end ids 10 b (left) and 10 b + 1 (right), as a box's faces in 2D/3D.
+        const auto boxes = parse_boxes<dim>(parameters.boxes);
+        std::vector<Point<dim>>    vertices;
+        std::vector<CellData<dim>> cells;
+        for (unsigned int b = 0; b < boxes.size(); ++b)
+          {
+            const unsigned int n = repetitions<dim>(parameters, boxes[b].first, boxes[b].second, false)[0];
+            const unsigned int offset = vertices.size();
+            for (unsigned int i = 0; i <= n; ++i)
+              vertices.push_back(boxes[b].first + (boxes[b].second - boxes[b].first) * (double(i) / n));
+            for (unsigned int i = 0; i < n; ++i)
+              {
+                CellData<dim> cell;
+                cell.vertices = {offset + i, offset + i + 1};
+                cell.material_id = b;
+                cells.push_back(cell);
+              }
+          }
+        triangulation.create_triangulation(vertices, cells, SubCellData());
+        for (const auto &cell : triangulation.active_cell_iterators())
+          for (const unsigned int f : cell->face_indices())
+            if (cell->face(f)->at_boundary())
+              cell->face(f)->set_boundary_id(10 * cell->material_id() + f);
+      }
     else if (type == "boxes")
       {
         if constexpr (dim > 1)

@@ -35,7 +35,8 @@ namespace percussion
                       "Type = boxes: 'lower : upper; lower : upper; ...' with comma-separated "
                       "coordinates, e.g. '0,0,0 : 1,1,1; 0,0,1.01 : 1,1,2'. Box b gets material id b "
                       "and boundary ids 10 b + (the face ids of a single box). Boxes must not overlap; "
-                      "touching boxes stay separate bodies.");
+                      "touching boxes stay separate bodies. In 1D, intervals 'a : b; c : d' (bars end "
+                      "to end; bar b has the end ids 10 b (left) and 10 b + 1 (right)).");
     prm.declare_entry("Center", "0, 0, 0", List(Double(), 1, 3), "Ball: its center.");
     prm.declare_entry("Radius", "1", Double(), "Ball and cylinder: the radius.");
     prm.declare_entry("Subdivisions", "1", List(Integer(1), 1, 3),
@@ -115,8 +116,6 @@ namespace percussion
     if (type == "cylinder" && dim != 3)
       throw InputError("Parameter 'Mesh/Type' = cylinder exists only in 3D (use bar or box in " +
                        std::to_string(dim) + "D).");
-    if (type == "boxes" && dim == 1)
-      throw InputError("Parameter 'Mesh/Type' = boxes needs dimension 2 or 3.");
     if (type == "boxes" && boxes.empty())
       throw InputError("Parameter 'Mesh/Boxes' is empty but 'Mesh/Type' = boxes.");
     if (type == "gmsh")

@@ -101,6 +101,22 @@ BOOST_AUTO_TEST_CASE(built_in_meshes_have_the_documented_ids)
   generate_mesh(bar, tria_bar);
   BOOST_TEST(tria_bar.n_active_cells() == 10u);
   BOOST_TEST((ids(tria_bar).second == std::set<unsigned int>{0, 1}));
+
+  // 1D boxes: bars end to end, touching at x = 1 without sharing a vertex; bar b has material id b
+  // and end ids 10 b, 10 b + 1; one subdivision value means 4 cells in each bar.
+  MeshParameters bars;
+  bars.type = "boxes";
+  bars.boxes = "0 : 1; 1 : 1.5";
+  bars.subdivisions = {4};
+  dealii::Triangulation<1> tria_bars;
+  generate_mesh(bars, tria_bars);
+  BOOST_TEST(tria_bars.n_vertices() == 10u);
+  BOOST_TEST((ids(tria_bars).first == std::set<unsigned int>{0, 1}));
+  BOOST_TEST((ids(tria_bars).second == std::set<unsigned int>{0, 1, 10, 11}));
+  double length = 0;
+  for (const auto &cell : tria_bars.active_cell_iterators())
+    length += cell->measure();
+  BOOST_TEST(length == 1.5, boost::test_tools::tolerance(1e-14));
 }
 
 BOOST_AUTO_TEST_CASE(gmsh_physical_tags_become_material_and_boundary_ids)
