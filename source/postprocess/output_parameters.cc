@@ -25,6 +25,10 @@ namespace percussion::Postprocess
                       "seconds on rank 0; 0 prints none.");
     prm.declare_entry("Write statistics", "true", Bool(),
                       "Write one row per time step to <Directory>/statistics.csv.");
+    prm.declare_entry("Write bodies", "false", Bool(),
+                      "Write one row per body (material id) and time step to <Directory>/bodies.csv: "
+                      "mass, momentum, mean velocity, kinetic energy (costs a mass-matrix product per "
+                      "body and step, hence off by default).");
     prm.leave_subsection();
   }
 
@@ -35,6 +39,7 @@ namespace percussion::Postprocess
     vtu_interval = prm.get_integer("VTU interval");
     progress_interval = prm.get_double("Progress interval");
     write_statistics = prm.get_bool("Write statistics");
+    write_bodies = prm.get_bool("Write bodies");
     prm.leave_subsection();
     if (directory.empty())
       throw InputError("Parameter 'Output/Directory' is empty.");

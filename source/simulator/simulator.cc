@@ -145,6 +145,8 @@ namespace percussion
     for (const auto &column : row)
       statistics_values.push_back(column.second);
     table->add_row(statistics_values);
+    if (body_motion)
+      body_motion->record(time_integrator->step_number(), time_integrator->time(), time_integrator->velocity());
   }
 
   template <int dim>
@@ -176,6 +178,8 @@ namespace percussion
       }
     last_written_step = time_integrator->step_number();
     table->flush();
+    if (body_motion)
+      body_motion->flush();
     run_timings.output += timer.wall_time();
   }
 
@@ -185,6 +189,12 @@ namespace percussion
     const auto &out = parameters.output;
     const bool  root = Utilities::MPI::this_mpi_process(communicator) == 0;
     solution_output = std::make_unique<Postprocess::SolutionOutput<dim>>(out.directory, communicator);
+    if (out.write_bodies)
+      {
+        body_motion = std::make_unique<Postprocess::BodyMotion<dim>>(bodies->get_dof_handler(), bodies->mass_matrix(),
+                                                                     bodies->locally_owned_dofs(), communicator);
+        body_motion->open(out.directory + "/bodies.csv", root);
+      }
     if (root && !parameters.effective_parameters.empty())
       {
         // The parameters as run (the file with its --set overrides), beside the results.

@@ -543,7 +543,8 @@ end
 // 100 elements each, h = Δx/c): the striker at 1 m/s hits the resting bar. Exact (wave solution):
 // contact for 2L/c = 2 s, then the striker rests and the struck bar leaves at 1 m/s; the total
 // momentum stays 1 (the contact impulses are internal). Each bar's momentum is 1_barᵀ M v (the bars
-// share no DoF, so M is block diagonal).
+// share no DoF, so M is block diagonal); the per-body table (Output/Write bodies) reports the same
+// masses (1 each), momenta and kinetic energies summing to the total.
 BOOST_AUTO_TEST_CASE(two_bars_end_to_end_1d)
 {
   const std::string text = R"(
@@ -577,8 +578,8 @@ subsection Contact
   end
 end
 )";
-  const percussion::RunParameters parameters =
-    percussion::RunParameters::from_string(percussion::testing::with_quiet_output(text, "two_bars_1d"));
+  const percussion::RunParameters parameters = percussion::RunParameters::from_string(
+    percussion::testing::with_quiet_output(text, "two_bars_1d") + "subsection Output\n set Write bodies = true\nend\n");
   std::ostringstream log;
   percussion::Simulator<1> simulator(parameters, MPI_COMM_WORLD, log);
   const auto &body = simulator.body();
@@ -615,4 +616,21 @@ end
   BOOST_TEST(std::abs(striker.back()) <= 0.01);   // the striker rests (1 % of the initial momentum)
   BOOST_TEST(std::abs(hit.back() - 1.0) <= 0.01);
   BOOST_TEST(simulator.energy_audit().max_relative_step_residual() <= 1e-10);
+
+  // The per-body table: rows (step, body 0), (step, body 1) for every step including step 0.
+  BOOST_REQUIRE(simulator.body_table() != nullptr);
+  const auto &bodies = simulator.body_table()->table_of_rows();
+  BOOST_REQUIRE_EQUAL(bodies.n_rows(), 2 * (hit.size() + 1));
+  const auto kinetic = simulator.statistics().column("kinetic_energy");
+  for (std::size_t k = 0; k < hit.size(); ++k)
+    {
+      const auto &row0 = bodies.row(2 * (k + 1)), &row1 = bodies.row(2 * (k + 1) + 1);
+      BOOST_TEST(row0[2] == 0.0);
+      BOOST_TEST(row1[2] == 1.0);
+      BOOST_TEST(std::abs(row0[3] - 1.0) <= 1e-12); // mass ρ S L = 1
+      BOOST_TEST(std::abs(row1[3] - 1.0) <= 1e-12);
+      BOOST_TEST(std::abs(row0[4] - striker[k]) <= 1e-12);
+      BOOST_TEST(std::abs(row1[4] - hit[k]) <= 1e-12);
+      BOOST_TEST(std::abs(row0[6] + row1[6] - kinetic[k + 1]) <= 1e-12 * kinetic[0]);
+    }
 }

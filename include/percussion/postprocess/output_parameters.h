@@ -14,6 +14,7 @@ namespace percussion::Postprocess
     unsigned int vtu_interval = 10;  ///< steps between VTU outputs; 0: none
     double       progress_interval = 2; ///< wall seconds between progress lines; 0: none
     bool         write_statistics = true;
+    bool         write_bodies = false; ///< bodies.csv (Postprocess::BodyMotion)
 
     static void declare_parameters(dealii::ParameterHandler &prm);
     void        parse_parameters(dealii::ParameterHandler &prm);

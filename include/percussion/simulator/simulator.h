@@ -6,6 +6,7 @@
 
 #include <percussion/body/elastic_body.h>
 #include <percussion/contact/contact_geometry.h>
+#include <percussion/postprocess/body_motion.h>
 #include <percussion/postprocess/energy_audit.h>
 #include <percussion/postprocess/solution_output.h>
 #include <percussion/postprocess/statistics_table.h>
@@ -57,6 +58,8 @@ namespace percussion
 
     const Postprocess::StatisticsTable &statistics() const { return *table; }
     const Postprocess::EnergyAudit     &energy_audit() const { return audit; }
+    /// The per-body table (nullptr unless 'Output/Write bodies').
+    const Postprocess::BodyMotion<dim> *body_table() const { return body_motion.get(); }
     const Body::ElasticBody<dim>       &body() const { return *bodies; }
     const TimeIntegration::TimeIntegrator &integrator() const { return *time_integrator; }
     /// The contact geometry (nullptr without contact pairs).
@@ -121,6 +124,7 @@ namespace percussion
     unsigned int n_projection_steps = 0, n_projection_warnings = 0;
     std::vector<double> statistics_values; ///< the row being written (kept: no allocation per step)
     std::unique_ptr<Postprocess::TimeSeries>               contact_series; ///< contact.pvd
+    std::unique_ptr<Postprocess::BodyMotion<dim>>          body_motion;    ///< bodies.csv
     unsigned int n_positive_work_warnings = 0, n_unconverged_steps = 0;
     unsigned int last_written_step = static_cast<unsigned int>(-1);
     RunTimings   run_timings;

@@ -1,0 +1,55 @@
+#ifndef PERCUSSION_POSTPROCESS_BODY_MOTION_H
+#define PERCUSSION_POSTPROCESS_BODY_MOTION_H
+
+#include <deal.II/dofs/dof_handler.h>
+#include <deal.II/lac/petsc_sparse_matrix.h>
+#include <deal.II/lac/petsc_vector.h>
+
+#include <percussion/postprocess/statistics_table.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace percussion::Postprocess
+{
+  /**
+   * The motion of each body, one row per body and step in `bodies.csv`: mass, momentum, mean
+   * velocity (momentum / mass) and kinetic energy. A body is a material id (a box of `Mesh/Type =
+   * boxes`, a gmsh volume with its own physical tag). With the consistent mass matrix M, body b's
+   * mass is 1_bᵀ M 1_b, its momentum per component 1_{b,c}ᵀ M v and its kinetic energy
+   * ½ (v∘1_b)ᵀ M (v∘1_b), where 1_b marks the DoFs of b's cells. Exact for bodies that share no
+   * node (M is then block diagonal); DoFs on an interface between materials of one connected body
+   * count for both.
+   */
+  template <int dim>
+  class BodyMotion
+  {
+  public:
+    /// Finds the bodies (material ids over all ranks) and precomputes M 1_{b,c}. Collective.
+    BodyMotion(const dealii::DoFHandler<dim> &dof_handler, const dealii::PETScWrappers::MPI::SparseMatrix &mass,
+               const dealii::IndexSet &locally_owned_dofs, MPI_Comm communicator);
+    ~BodyMotion();
+
+    /// Opens (truncates) @p file_name on the ranks where @p write is true.
+    void open(const std::string &file_name, bool write);
+    /// Adds one row per body for the velocity @p v at @p step, @p time. Collective.
+    void record(unsigned int step, double time, const dealii::PETScWrappers::MPI::Vector &v);
+    void flush() { table->flush(); }
+
+    const StatisticsTable &table_of_rows() const { return *table; }
+    unsigned int n_bodies() const { return bodies.size(); }
+
+  private:
+    const dealii::PETScWrappers::MPI::SparseMatrix *mass;
+    std::vector<unsigned int> bodies;                            ///< material ids
+    std::vector<double> body_mass;
+    /// Per body: the indicator of its DoFs, and per component M 1_{b,c}.
+    std::vector<dealii::PETScWrappers::MPI::Vector> indicator;
+    std::vector<std::vector<dealii::PETScWrappers::MPI::Vector>> mass_indicator;
+    dealii::PETScWrappers::MPI::Vector masked, mass_masked;
+    std::unique_ptr<StatisticsTable> table;
+  };
+} // namespace percussion::Postprocess
+
+#endif
