@@ -25,6 +25,11 @@ namespace percussion::Postprocess
                       "seconds on rank 0; 0 prints none.");
     prm.declare_entry("Write statistics", "true", Bool(),
                       "Write one row per time step to <Directory>/statistics.csv.");
+    prm.declare_entry("Write step timings", "false", Bool(),
+                      "Write the wall-clock seconds of each step and of its parts (contact geometry, "
+                      "free-velocity solve, contact step, gap check/projection) to "
+                      "<Directory>/step_timings.csv, for benchmarks; timings are not reproducible, so "
+                      "they are kept out of statistics.csv.");
     prm.declare_entry("Write bodies", "false", Bool(),
                       "Write one row per body (material id) and time step to <Directory>/bodies.csv: "
                       "mass, momentum, mean velocity, kinetic energy (costs a mass-matrix product per "
@@ -40,6 +45,7 @@ namespace percussion::Postprocess
     progress_interval = prm.get_double("Progress interval");
     write_statistics = prm.get_bool("Write statistics");
     write_bodies = prm.get_bool("Write bodies");
+    write_step_timings = prm.get_bool("Write step timings");
     prm.leave_subsection();
     if (directory.empty())
       throw InputError("Parameter 'Output/Directory' is empty.");

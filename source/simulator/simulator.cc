@@ -189,6 +189,12 @@ namespace percussion
     const auto &out = parameters.output;
     const bool  root = Utilities::MPI::this_mpi_process(communicator) == 0;
     solution_output = std::make_unique<Postprocess::SolutionOutput<dim>>(out.directory, communicator);
+    if (out.write_step_timings)
+      {
+        step_timings = std::make_unique<Postprocess::StatisticsTable>(std::vector<std::string>{
+          "step", "step_seconds", "contact_geometry", "free_velocity", "contact_step", "contact_solver", "projection"});
+        step_timings->open(out.directory + "/step_timings.csv", root);
+      }
     if (out.write_bodies)
       {
         body_motion = std::make_unique<Postprocess::BodyMotion<dim>>(bodies->get_dof_handler(), bodies->mass_matrix(),
@@ -232,7 +238,16 @@ namespace percussion
       {
         for (unsigned int k = 0; k < n_steps; ++k)
           {
+            const RunTimings before = run_timings;
+            const auto step_start = std::chrono::steady_clock::now();
             do_time_step();
+            if (step_timings)
+              step_timings->add_row(
+                {static_cast<double>(time_integrator->step_number()),
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count(),
+                 run_timings.contact_geometry - before.contact_geometry, run_timings.free_velocity - before.free_velocity,
+                 run_timings.contact_step - before.contact_step, run_timings.contact_solver - before.contact_solver,
+                 run_timings.projection - before.projection});
             record_statistics();
             if (step_observer)
               step_observer(*this);

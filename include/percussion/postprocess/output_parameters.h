@@ -15,6 +15,7 @@ namespace percussion::Postprocess
     double       progress_interval = 2; ///< wall seconds between progress lines; 0: none
     bool         write_statistics = true;
     bool         write_bodies = false; ///< bodies.csv (Postprocess::BodyMotion)
+    bool         write_step_timings = false; ///< step_timings.csv
 
     static void declare_parameters(dealii::ParameterHandler &prm);
     void        parse_parameters(dealii::ParameterHandler &prm);

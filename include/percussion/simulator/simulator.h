@@ -125,6 +125,7 @@ namespace percussion
     std::vector<double> statistics_values; ///< the row being written (kept: no allocation per step)
     std::unique_ptr<Postprocess::TimeSeries>               contact_series; ///< contact.pvd
     std::unique_ptr<Postprocess::BodyMotion<dim>>          body_motion;    ///< bodies.csv
+    std::unique_ptr<Postprocess::StatisticsTable>          step_timings;   ///< step_timings.csv
     unsigned int n_positive_work_warnings = 0, n_unconverged_steps = 0;
     unsigned int last_written_step = static_cast<unsigned int>(-1);
     RunTimings   run_timings;
