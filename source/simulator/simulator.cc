@@ -373,16 +373,9 @@ namespace percussion
                                            geometry->local_velocity(integrator.velocity()),
                                            std::max(audit.flow_scale(), std::abs(audit.total_energy())));
     run_timings.contact_step += seconds_since(start);
+    // (Without candidates on any rank the default result, empty per-point fields, is the step's.)
     if (contact_result.solved)
       run_timings.contact_solver += contact_result.solver.seconds;
-    else
-      {
-        contact_result.state.assign(contact_points.size(), TimeIntegration::ContactState::open);
-        contact_result.impulse.assign(dim * contact_points.size(), 0.0);
-        contact_result.velocity.assign(dim * contact_points.size(), 0.0);
-        contact_result.dissipated_energy = contact_step->dissipated_energy(contact_points);
-        contact_result.in_problem.resize(contact_points.size(), false);
-      }
   }
 
   template <int dim>

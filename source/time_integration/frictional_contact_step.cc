@@ -227,7 +227,6 @@ namespace percussion::TimeIntegration
     result.state.assign(points.size(), ContactState::open);
     result.impulse.assign(d * points.size(), 0.0);
     result.velocity.assign(d * points.size(), 0.0);
-    result.dissipated_energy.assign(points.size(), 0.0);
     // Columns for all candidates are worth computing only if H did not change at this step and
     // the previous one (body pairs, curved obstacles change it every step).
     operator_moves = operator_changed && previous_operator_changed;
@@ -247,7 +246,10 @@ namespace percussion::TimeIntegration
     const unsigned int n_active = active.size();
     result.n_active = n_active;
     if (n_active == 0)
-      return result;
+      {
+        result.dissipated_energy = dissipated_energy(points);
+        return result;
+      }
 
     // Phase 2: Ŵ⁻¹H and W for the active contacts.
     std::vector<unsigned long long> active_points(n_active);
