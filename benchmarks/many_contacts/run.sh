@@ -6,7 +6,8 @@
 # pair), per step of the landing (the 3 steps from the first touch: Delassus columns computed, the
 # active set changes) and per step of lasting contact after it (from Output/Write step timings, one
 # run each), the ratio of the latter to the free step, the peak memory of both runs, and the steps
-# whose contact problem was not solved. Figures, not pass/fail: the issue's targets are
+# whose contact problem was not solved, the mean number of exact products W p per contact step (one
+# solve each; probed operator only) and the probing solves of the run. Figures, not pass/fail: the issue's targets are
 # a ratio <= 3 and memory <= 1.5x at N = 32.
 # Usage: benchmarks/many_contacts/run.sh [BUILD_DIR] [SIZES...]     (default sizes: 8 16; 32 takes minutes)
 set -euo pipefail
@@ -17,9 +18,10 @@ sizes=${*:-8 16}
 exe=$build/applications/percussion/percussion
 [ -x "$exe" ] || { echo "no percussion executable at $exe (build first)" >&2; exit 1; }
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+[ -n "${KEEP:-}" ] && echo "work directory: $work" || trap 'rm -rf "$work"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
 ranks=${RANKS:-1}
+operator=${OPERATOR:-auto}   # Contact solver/Delassus operator: auto, dense or probed
 landing=28   # steps before the bottom touches (gap = 30 h at 1 m/s)
 contact_steps=${CONTACT_STEPS:-10}
 
@@ -66,7 +68,8 @@ subsection Contact
   end
 end
 subsection Contact solver
-  set Tolerance = 1e-10
+  set Tolerance         = 1e-10
+  set Delassus operator = $operator
 end
 subsection Output
   set Directory          = $dir
@@ -87,7 +90,7 @@ run() {
   echo "$peak ${unsolved:-0}"
 }
 
-printf "%6s %8s %9s %12s %12s %12s %7s %18s %9s\n" "N" "DoFs" "contacts" "free [s]" "landing [s]" "lasting [s]" "ratio" "peak MiB free/cont" "unsolved"
+printf "%6s %8s %9s %12s %12s %12s %7s %18s %9s %9s %8s\n" "N" "DoFs" "contacts" "free [s]" "landing [s]" "lasting [s]" "ratio" "peak MiB free/cont" "unsolved" "products" "probing"
 for n in $sizes; do
   steps=$((landing + 3 + contact_steps))
   write_prm "$n" "$steps" 0 "$work/free.prm" "$work/free"
@@ -101,10 +104,10 @@ for n in $sizes; do
     FNR == 1 { file++; delete c; for (i = 1; i <= NF; i++) c[$i] = i; next }
     file == 1 { free += $c["step_seconds"]; nfree++ }
     file == 2 { seconds[$c["step"]] = $c["step_seconds"] }
-    file == 3 { if ($c["contact_active"] > 0) { k = $c["step"]; in_contact[++m] = k; if ($c["contact_active"] > contacts) contacts = $c["contact_active"] } }
+    file == 3 { if ($c["contact_active"] > 0) { k = $c["step"]; in_contact[++m] = k; if ($c["contact_active"] > contacts) contacts = $c["contact_active"]; products += $c["contact_exact_products"]; probing += $c["contact_probing_solves"] } }
     END {
       for (i = 1; i <= m; i++) if (i <= 3) { landing += seconds[in_contact[i]]; nl++ } else { lasting += seconds[in_contact[i]]; ns++ }
       free /= nfree; landing = nl ? landing / nl : 0; lasting = ns ? lasting / ns : 0
-      printf "%6d %8d %9d %12.4g %12.4g %12.4g %7.1f %9.0f/%-8.0f %9d\n", n, d, contacts, free, landing, lasting, lasting / free, mf, mc, u
+      printf "%6d %8d %9d %12.4g %12.4g %12.4g %7.1f %9.0f/%-8.0f %9d %9.2f %8d\n", n, d, contacts, free, landing, lasting, lasting / free, mf, mc, u, m ? products / m : 0, probing
     }' "$work/free/step_timings.csv" "$work/contact/step_timings.csv" "$work/contact/statistics.csv"
 done

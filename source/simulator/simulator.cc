@@ -1,6 +1,8 @@
 #include <deal.II/base/data_out_base.h>
 #include <deal.II/base/timer.h>
 #include <deal.II/base/utilities.h>
+#include <deal.II/dofs/dof_tools.h>
+#include <deal.II/fe/mapping_q1.h>
 #include <deal.II/grid/grid_tools.h>
 
 #include <percussion/contact/contact_point_output.h>
@@ -79,6 +81,23 @@ namespace percussion
           parameters.contact_solver, time_integrator->contact_law(), dim, parameters.contact.gap_prediction_factor,
           communicator);
         projects_positions = contact_step->is_velocity_level() && parameters.contact_solver.position_projection == "on";
+        if (dim > 1 && parameters.contact_solver.delassus_operator != "dense")
+          {
+            // The probed Delassus operator colours the contact DoFs by their reference positions
+            // and measures its radius in node spacings.
+            const auto &dof_handler = bodies->get_dof_handler();
+            std::map<types::global_dof_index, Point<dim>> support_points;
+            DoFTools::map_dofs_to_support_points(MappingQ1<dim>(), dof_handler, support_points);
+            const IndexSet &owned = dof_handler.locally_owned_dofs();
+            const types::global_dof_index first = owned.n_elements() > 0 ? *owned.begin() : 0;
+            std::vector<std::array<double, 3>> positions(owned.n_elements(), std::array<double, 3>{});
+            for (const auto &[dof, point] : support_points)
+              if (owned.is_element(dof))
+                for (unsigned int d = 0; d < dim; ++d)
+                  positions[dof - first][d] = point[d];
+            contact_step->set_dof_positions(
+              first, std::move(positions), smallest_cell / std::sqrt(static_cast<double>(dim)) / parameters.mesh.fe_degree);
+          }
       }
 
     log << "percussion: " << dim << "D, " << triangulation->n_global_active_cells() << " cells, "
@@ -125,7 +144,9 @@ namespace percussion
             {"projection_energy", audit.projection_energy()},
             {"min_gap", end_of_step_min_gap},
             {"contact_penetrated_left_out", static_cast<double>(c.n_penetrated_left_out)},
-            {"contact_projected", static_cast<double>(projection_result.n_contacts)}};
+            {"contact_projected", static_cast<double>(projection_result.n_contacts)},
+            {"contact_exact_products", static_cast<double>(c.exact_products)},
+            {"contact_probing_solves", static_cast<double>(c.probing_solves)}};
   }
 
   template <int dim>

@@ -35,6 +35,28 @@ namespace percussion::TimeIntegration
                       "Keep W^-1 H for all candidate contacts (reused while H does not change, "
                       "e.g. fixed obstacles) when dim x candidates is at most this; otherwise only "
                       "the active contacts' columns are computed each step.");
+    prm.declare_entry("Delassus operator", "auto", Selection("auto|dense|probed"),
+                      "How the step's Delassus operator W = H^T W^-1 H enters the contact problem "
+                      "(doc/contact.md, 'Many contacts'). 'dense': the columns W^-1 H of the contacts "
+                      "(one solve per column, cached while H does not change) and a dense W: exact, "
+                      "best for up to a few hundred contacts. 'probed': a sparse approximation "
+                      "H^T G H, G ~ W^-1 between contact DoFs closer than 'Probing radius', obtained "
+                      "once per factorisation with one solve per colour of the contact DoFs, and an "
+                      "outer iteration that corrects it with the exact product W p (one solve each) "
+                      "until the exact problem is solved to 'Tolerance': cost and memory linear in "
+                      "the number of contacts. 'auto': 'probed' when dim x active contacts exceeds "
+                      "'Probed operator threshold' (in 2D and 3D), else 'dense'. 1D always uses "
+                      "'dense' (a 1D model has at most a few contacts).");
+    prm.declare_entry("Probed operator threshold", "600", Integer(0),
+                      "With 'Delassus operator = auto': the probed operator is used when dim x the "
+                      "number of active contacts exceeds this (measured crossover, doc/contact.md).");
+    prm.declare_entry("Probing radius", "2.5", Double(0.5, 10),
+                      "Radius R of the probed operator in node spacings (smallest cell edge / "
+                      "degree): entries of W^-1 between contact DoFs closer than R are kept. "
+                      "Larger: fewer outer iterations, more probing solves (about dim x (2R+1)^(dim-1)).");
+    prm.declare_entry("Probed operator iterations", "30", Integer(1),
+                      "Outer iterations (exact products W p, one solve each) of the probed operator "
+                      "at most; a step that reaches it is reported as not solved.");
     prm.declare_entry("Position projection", "off", Selection("on|off"),
                       "Velocity-level schemes hold the contact velocities, not the gaps: an impact "
                       "step leaves a penetration up to h |u_N| (h/2 |u_N| at theta = 1/2) that the "
@@ -66,6 +88,10 @@ namespace percussion::TimeIntegration
       write_fclib_steps.push_back(s);
     dissipation_range_policy = prm.get("Dissipation range policy");
     delassus_column_limit = prm.get_integer("Delassus column limit");
+    delassus_operator = prm.get("Delassus operator");
+    probed_operator_threshold = prm.get_integer("Probed operator threshold");
+    probing_radius = prm.get_double("Probing radius");
+    probed_operator_max_iterations = prm.get_integer("Probed operator iterations");
     position_projection = prm.get("Position projection");
     penetration_tolerance = prm.get_double("Penetration tolerance");
     prm.leave_subsection();

@@ -1,5 +1,6 @@
 #include <deal.II/base/mpi.h>
 
+#include <percussion/contact_solvers/error_measure.h>
 #include <percussion/contact_solvers/solve.h>
 #include <percussion/core/exceptions.h>
 #include <percussion/core/petsc_check.h>
@@ -7,6 +8,7 @@
 #include <percussion/time_integration/system_algebra.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -75,6 +77,98 @@ namespace percussion::TimeIntegration
       scale(-exponent);
       return result;
     }
+
+    /**
+     * Anderson mixing (type II) of a fixed-point iteration x ↦ g(x): with f = g(x) − x and the
+     * differences ΔF, ΔG of the last @p depth pairs, the next iterate is g − ΔG γ with γ the least
+     * squares solution of min ‖f − ΔF γ‖ (Walker & Ni 2011).
+     */
+    class AndersonMixing
+    {
+    public:
+      explicit AndersonMixing(const unsigned int depth)
+        : depth(depth)
+      {}
+      void clear()
+      {
+        xs.clear();
+        gs.clear();
+      }
+      /// Records the pair (x, g(x)).
+      void add(const std::vector<double> &x, const std::vector<double> &g)
+      {
+        xs.push_back(x);
+        gs.push_back(g);
+        if (xs.size() > depth + 1)
+          {
+            xs.erase(xs.begin());
+            gs.erase(gs.begin());
+          }
+      }
+      /// @p g (the last g(x)) becomes the mixed iterate.
+      void mix(std::vector<double> &g) const
+      {
+        const std::size_t m = xs.size() - 1, n = g.size();
+        if (m == 0)
+          return;
+        const auto f = [&](const std::size_t k, const std::size_t i) { return gs[k][i] - xs[k][i]; };
+        // Normal equations (ΔFᵀΔF + λI) γ = ΔFᵀ f_last, m ≤ depth: small and dense.
+        std::vector<double> A(m * m, 0.0), rhs(m, 0.0);
+        for (std::size_t j = 0; j < m; ++j)
+          for (std::size_t i = 0; i < n; ++i)
+            {
+              const double dj = f(j + 1, i) - f(j, i);
+              rhs[j] += dj * f(m, i);
+              for (std::size_t l = 0; l <= j; ++l)
+                A[j * m + l] += dj * (f(l + 1, i) - f(l, i));
+            }
+        double trace = 0;
+        for (std::size_t j = 0; j < m; ++j)
+          {
+            for (std::size_t l = 0; l < j; ++l)
+              A[l * m + j] = A[j * m + l];
+            trace += A[j * m + j];
+          }
+        if (!(trace > 0))
+          return;
+        for (std::size_t j = 0; j < m; ++j)
+          A[j * m + j] += 1e-12 * trace;
+        // Gaussian elimination with partial pivoting.
+        std::vector<double> gamma = rhs;
+        for (std::size_t c = 0; c < m; ++c)
+          {
+            std::size_t p = c;
+            for (std::size_t r = c + 1; r < m; ++r)
+              if (std::abs(A[r * m + c]) > std::abs(A[p * m + c]))
+                p = r;
+            if (A[p * m + c] == 0.0)
+              return;
+            for (std::size_t k = 0; k < m; ++k)
+              std::swap(A[c * m + k], A[p * m + k]);
+            std::swap(gamma[c], gamma[p]);
+            for (std::size_t r = c + 1; r < m; ++r)
+              {
+                const double l = A[r * m + c] / A[c * m + c];
+                for (std::size_t k = c; k < m; ++k)
+                  A[r * m + k] -= l * A[c * m + k];
+                gamma[r] -= l * gamma[c];
+              }
+          }
+        for (std::size_t c = m; c-- > 0;)
+          {
+            for (std::size_t k = c + 1; k < m; ++k)
+              gamma[c] -= A[c * m + k] * gamma[k];
+            gamma[c] /= A[c * m + c];
+          }
+        for (std::size_t j = 0; j < m; ++j)
+          for (std::size_t i = 0; i < n; ++i)
+            g[i] -= gamma[j] * (gs[j + 1][i] - gs[j][i]);
+      }
+
+    private:
+      const unsigned int depth;
+      std::vector<std::vector<double>> xs, gs;
+    };
 
     /// Reinitialise @p x with the partition of @p like unless it has it already.
     void reinit_like(dealii::PETScWrappers::MPI::Vector &x, const dealii::PETScWrappers::MPI::Vector &like,
@@ -151,7 +245,7 @@ namespace percussion::TimeIntegration
   }
 
   void FrictionalContactStep::assemble_law(const std::vector<ActiveContact> &active, const double theta,
-                                           const double time_step)
+                                           const double time_step, const bool dense_operator)
   {
     const unsigned int n = active.size(), d = dim;
     // In 1D the contact problem is frictionless and normal only; it is posed exactly as a 2D
@@ -160,8 +254,9 @@ namespace percussion::TimeIntegration
     problem = ContactSolvers::LocalProblem();
     problem.dimension = ld;
     problem.number_of_contacts = n;
-    problem.storage = ContactSolvers::MatrixStorage::dense;
-    problem.W_dense = ContactSolvers::DenseMatrix(ld * n, ld * n);
+    problem.storage = dense_operator ? ContactSolvers::MatrixStorage::dense : ContactSolvers::MatrixStorage::sparse;
+    if (dense_operator)
+      problem.W_dense = ContactSolvers::DenseMatrix(ld * n, ld * n);
     problem.q.assign(ld * n, 0.0);
     problem.mu.resize(n);
     for (unsigned int a = 0; a < n; ++a)
@@ -170,11 +265,11 @@ namespace percussion::TimeIntegration
     const double factor = law == ContactLaw::fremond ? theta : 1.0;
     for (unsigned int a = 0; a < n; ++a)
       {
-        for (unsigned int b = 0; b < n; ++b)
+        for (unsigned int b = 0; dense_operator && b < n; ++b)
           for (unsigned int i = 0; i < d; ++i)
             for (unsigned int j = 0; j < d; ++j)
               problem.W_dense(ld * a + i, ld * b + j) = factor * delassus.entry(active[a].point, i, active[b].point, j);
-        if (dim == 1)
+        if (dim == 1 && dense_operator)
           problem.W_dense(ld * a + 1, ld * a + 1) = problem.W_dense(ld * a, ld * a) > 0 ? problem.W_dense(ld * a, ld * a) : 1.0;
         const auto &u_k = active[a].u_k;
         const auto &u_free = active[a].u_free;
@@ -251,22 +346,33 @@ namespace percussion::TimeIntegration
         return result;
       }
 
-    // Phase 2: Ŵ⁻¹H and W for the active contacts.
     std::vector<unsigned long long> active_points(n_active);
     for (unsigned int a = 0; a < n_active; ++a)
       active_points[a] = active[a].point;
-    delassus.ensure(integrator, H, active_points, u_k.size() / d, operator_moves);
-
-    // Phase 3: the scheme's law; phase 4: the contact solve, warm started from the previous
-    // step's impulse of the same contact.
-    assemble_law(active, theta, integrator.time_step());
     const unsigned int ld = local_dimension();
     reaction.assign(ld * n_active, 0.0);
+    // Warm start from the previous step's impulse of the same contact.
     for (unsigned int a = 0; a < n_active; ++a)
       if (const auto it = previous_impulse.find(active[a].key); it != previous_impulse.end())
         std::copy(it->second.begin(), it->second.end(), reaction.begin() + ld * a);
     int exponent = 0;
-    result.solver = solve_scaled(problem, reaction, local_velocity, options, exponent);
+    reinit_like(generalized_impulse, integrator.new_velocity(), communicator);
+    reinit_like(correction, integrator.new_velocity(), communicator);
+    const bool probed_operator = uses_probed_operator(n_active);
+    if (!probed_operator)
+      {
+        // Phase 2: Ŵ⁻¹H and W for the active contacts; phase 3: the scheme's law; phase 4: the
+        // contact solve.
+        delassus.ensure(integrator, H, active_points, u_k.size() / d, operator_moves);
+        assemble_law(active, theta, integrator.time_step());
+        result.solver = solve_scaled(problem, reaction, local_velocity, options, exponent);
+      }
+    else
+      {
+        // Phases 2–4 with the probed operator; it leaves Hp and 𝒯Hp of its iterate.
+        assemble_law(active, theta, integrator.time_step(), false);
+        result.solver = solve_with_probed_operator(integrator, H, active, active_points, theta, exponent, result);
+      }
     result.solved = true;
     // The impulses in the body's dimension (drops the 1D embedding's zero tangential component).
     std::vector<double> impulse(d * n_active);
@@ -277,11 +383,11 @@ namespace percussion::TimeIntegration
     for (unsigned int a = 0; a < n_active; ++a)
       previous_impulse[active[a].key].assign(reaction.begin() + ld * a, reaction.begin() + ld * (a + 1));
 
-    // The impulse: Hp = B p and Ŵ⁻¹Hp = X p from the cached columns (no further solve). The DoF
-    // partition is fixed for a run: the two vectors are allocated once.
-    reinit_like(generalized_impulse, integrator.new_velocity(), communicator);
-    reinit_like(correction, integrator.new_velocity(), communicator);
-    delassus.apply(active_points, impulse, generalized_impulse, correction);
+    // The impulse: Hp = B p and Ŵ⁻¹Hp = X p from the cached columns (no further solve), or the
+    // probed operator's last exact product. The DoF partition is fixed for a run: the two vectors
+    // are allocated once.
+    if (!probed_operator)
+      delassus.apply(active_points, impulse, generalized_impulse, correction);
     integrator.apply_impulse(generalized_impulse, correction);
 
     // What the law's velocities are known to: the solver stops when the natural-map residual of
@@ -298,15 +404,218 @@ namespace percussion::TimeIntegration
     const double energy_noise = 1e4 * std::numeric_limits<double>::epsilon() * energy_scale;
 
     // Phase 5: works and states.
-    works_and_states(active, impulse, theta, velocity_noise, energy_noise, result);
+    works_and_states(active, impulse, theta, velocity_noise, energy_noise, result, probed_operator ? &exact_Wp : nullptr);
     result.dissipated_energy = dissipated_energy(points);
     return result;
+  }
+
+  void FrictionalContactStep::set_dof_positions(const dealii::types::global_dof_index first_owned_dof,
+                                                std::vector<std::array<double, 3>> positions,
+                                                const double node_spacing)
+  {
+    if (dim == 1 || parameters.delassus_operator == "dense")
+      return;
+    probed = std::make_unique<ProbedDelassus>(dim, parameters.probing_radius, node_spacing, communicator);
+    probed->set_dof_positions(first_owned_dof, std::move(positions));
+  }
+
+  bool FrictionalContactStep::uses_probed_operator(const unsigned int n_active) const
+  {
+    if (!probed)
+      return false;
+    if (parameters.delassus_operator == "probed")
+      return true;
+    return parameters.delassus_operator == "auto" && dim * n_active > parameters.probed_operator_threshold;
+  }
+
+  void FrictionalContactStep::exact_product(TimeIntegrator &integrator,
+                                            const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                            const std::vector<ActiveContact> &active, const std::vector<double> &r,
+                                            std::vector<double> &z)
+  {
+    const unsigned int d = dim, ld = local_dimension();
+    const int rank = dealii::Utilities::MPI::this_mpi_process(communicator);
+    // p on H's columns (the owned active points), Hp with the Dirichlet rows zero (the support
+    // takes an impulse there, as B of DelassusColumns), 𝒯Hp, and Hᵀ𝒯Hp at the active points.
+    reinit_like(impulse_columns, u_free, communicator);
+    reinit_like(column_work, u_free, communicator);
+    {
+      PetscInt begin, end;
+      PERCUSSION_PETSC_CALL(VecGetOwnershipRange(SystemAlgebra::petsc(impulse_columns), &begin, &end));
+      PetscScalar *p;
+      PERCUSSION_PETSC_CALL(VecGetArray(SystemAlgebra::petsc(impulse_columns), &p));
+      std::fill(p, p + (end - begin), 0.0);
+      for (unsigned int a = 0; a < active.size(); ++a)
+        if (active[a].owner_rank == rank)
+          for (unsigned int k = 0; k < d; ++k)
+            p[d * active[a].point + k - begin] = r[ld * a + k];
+      PERCUSSION_PETSC_CALL(VecRestoreArray(SystemAlgebra::petsc(impulse_columns), &p));
+    }
+    H.vmult(generalized_impulse, impulse_columns);
+    {
+      PetscInt begin, end;
+      PERCUSSION_PETSC_CALL(VecGetOwnershipRange(SystemAlgebra::petsc(generalized_impulse), &begin, &end));
+      PetscScalar *g;
+      PERCUSSION_PETSC_CALL(VecGetArray(SystemAlgebra::petsc(generalized_impulse), &g));
+      for (const auto dof : integrator.constrained_dofs())
+        if (static_cast<PetscInt>(dof) >= begin && static_cast<PetscInt>(dof) < end)
+          g[dof - begin] = 0.0;
+      PERCUSSION_PETSC_CALL(VecRestoreArray(SystemAlgebra::petsc(generalized_impulse), &g));
+    }
+    integrator.impulse_response(generalized_impulse, correction);
+    H.Tvmult(column_work, correction);
+
+    // Gather: the active contacts are sorted by point and each rank owns a contiguous range of
+    // points in rank order, so the ranks' parts follow each other.
+    std::vector<double> owned;
+    {
+      PetscInt begin, end;
+      PERCUSSION_PETSC_CALL(VecGetOwnershipRange(SystemAlgebra::petsc(column_work), &begin, &end));
+      const PetscScalar *x;
+      PERCUSSION_PETSC_CALL(VecGetArrayRead(SystemAlgebra::petsc(column_work), &x));
+      for (unsigned int a = 0; a < active.size(); ++a)
+        if (active[a].owner_rank == rank)
+          for (unsigned int k = 0; k < d; ++k)
+            owned.push_back(x[d * active[a].point + k - begin]);
+      PERCUSSION_PETSC_CALL(VecRestoreArrayRead(SystemAlgebra::petsc(column_work), &x));
+    }
+    const unsigned int n_ranks = dealii::Utilities::MPI::n_mpi_processes(communicator);
+    std::vector<int> counts(n_ranks, 0), offsets(n_ranks, 0);
+    for (const ActiveContact &a : active)
+      counts[a.owner_rank] += d;
+    for (unsigned int q = 1; q < n_ranks; ++q)
+      offsets[q] = offsets[q - 1] + counts[q - 1];
+    std::vector<double> gathered(d * active.size());
+    const int ierr = MPI_Allgatherv(owned.data(), static_cast<int>(owned.size()), MPI_DOUBLE, gathered.data(),
+                                    counts.data(), offsets.data(), MPI_DOUBLE, communicator);
+    AssertThrowMPI(ierr);
+    z.assign(ld * active.size(), 0.0);
+    for (unsigned int a = 0; a < active.size(); ++a)
+      for (unsigned int k = 0; k < d; ++k)
+        z[ld * a + k] = gathered[d * a + k];
+  }
+
+  ContactSolvers::SolverResult
+  FrictionalContactStep::solve_with_probed_operator(TimeIntegrator &integrator,
+                                                    const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                                    const std::vector<ActiveContact> &active,
+                                                    const std::vector<unsigned long long> &active_points,
+                                                    const double theta, int &exponent, ContactStepResult &result)
+  {
+    using Clock = std::chrono::steady_clock;
+    const auto start = Clock::now();
+    const unsigned int d = dim, ld = local_dimension(), n = ld * active.size();
+    result.probed_operator = true;
+    result.probing_solves = probed->ensure(integrator, H);
+    const double factor = law == ContactLaw::fremond ? theta : 1.0;
+    // problem: A = f W_s (the approximation), b of the law; the exact problem has the same b.
+    probed->active_block(active_points, ld, factor, problem.W_sparse);
+    const std::vector<double> b = problem.q;
+
+    // The inner problems are solved with impulses scaled by a power of two (as solve_scaled()).
+    double diagonal = 0;
+    for (int i = 0; i < problem.W_sparse.rows; ++i)
+      for (int k = problem.W_sparse.row_start[i]; k < problem.W_sparse.row_start[i + 1]; ++k)
+        if (problem.W_sparse.column_index[k] == i)
+          diagonal += std::abs(problem.W_sparse.values[k]);
+    exponent = diagonal > 0 && std::isfinite(diagonal) ? -std::ilogb(diagonal / n) : 0;
+    ContactSolvers::LocalProblem inner = problem;
+    for (double &x : inner.W_sparse.values)
+      x = std::ldexp(x, exponent);
+    ContactSolvers::SolverOptions inner_options = options;
+    inner_options.tolerance = 0.1 * options.tolerance;
+
+    ContactSolvers::SolverResult total;
+    std::vector<double> z, u(n), scaled(n), inner_u, approximate(n), best_r, best_z, best_u;
+    std::vector<double> history;
+    AndersonMixing mixing(5);
+    double best_error = std::numeric_limits<double>::infinity();
+    std::string phases;
+    for (unsigned int outer = 0;; ++outer)
+      {
+        // The exact velocities of the law at the iterate: u = f W p + b, W p from one solve.
+        if (std::any_of(reaction.begin(), reaction.end(), [](const double x) { return x != 0.0; }))
+          {
+            exact_product(integrator, H, active, reaction, z);
+            ++result.exact_products;
+          }
+        else
+          {
+            // No impulse (a cold start): W p = 0 without a solve.
+            z.assign(n, 0.0);
+            generalized_impulse = 0;
+            correction = 0;
+          }
+        for (unsigned int i = 0; i < n; ++i)
+          {
+            u[i] = factor * z[i] + b[i];
+            scaled[i] = std::ldexp(reaction[i], -exponent);
+          }
+        const double error = ContactSolvers::compute_error(problem, scaled, u);
+        history.push_back(error);
+        if (error < best_error)
+          {
+            best_error = error;
+            best_r = reaction;
+            best_z = z;
+            best_u = u;
+            reinit_like(best_generalized_impulse, generalized_impulse, communicator);
+            reinit_like(best_correction, correction, communicator);
+            best_generalized_impulse = generalized_impulse;
+            best_correction = correction;
+          }
+        if (!(error > options.tolerance) || outer + 1 >= parameters.probed_operator_max_iterations)
+          break;
+        // No progress over three outer iterations (a factor 2): the approximation is too coarse for
+        // this problem; reported as not solved.
+        if (history.size() >= 4 && !(error < 0.5 * history[history.size() - 4]))
+          {
+            phases += "stalled ";
+            break;
+          }
+        // The inner problem: A = f W_s, b' = b + f z − f W_s p (so that it is exact at p).
+        std::fill(approximate.begin(), approximate.end(), 0.0);
+        problem.W_sparse.multiply_add(reaction.data(), approximate.data());
+        for (unsigned int i = 0; i < n; ++i)
+          inner.q[i] = b[i] + factor * z[i] - approximate[i];
+        const ContactSolvers::SolverResult r = ContactSolvers::solve(inner, scaled, inner_u, inner_options);
+        total.iterations += r.iterations;
+        // The outer iteration p ↦ Φ(p) (inner solution) is, once the contacts' states settle, a
+        // linear stationary iteration; Anderson mixing of the last iterates (the nonlinear form of
+        // GMRES) cuts the number of exact products. Restarted when the exact error grows; the mix
+        // is projected back onto the Coulomb cones, and only the exact error decides convergence.
+        if (history.size() >= 2 && error > history[history.size() - 2])
+          mixing.clear();
+        std::vector<double> next(n);
+        for (unsigned int i = 0; i < n; ++i)
+          next[i] = std::ldexp(scaled[i], exponent);
+        mixing.add(reaction, next);
+        mixing.mix(next);
+        for (unsigned int a = 0; a < active.size(); ++a)
+          ContactSolvers::project_onto_coulomb_cone(ld, problem.mu[a], &next[ld * a], &next[ld * a]);
+        reaction = next;
+      }
+    reaction = best_r;
+    local_velocity = best_u;
+    exact_Wp.assign(d * active.size(), 0.0);
+    for (unsigned int a = 0; a < active.size(); ++a)
+      for (unsigned int k = 0; k < d; ++k)
+        exact_Wp[d * a + k] = best_z[ld * a + k];
+    std::swap(generalized_impulse, best_generalized_impulse);
+    std::swap(correction, best_correction);
+    total.error = best_error;
+    total.status = best_error <= options.tolerance ? ContactSolvers::SolverStatus::converged
+                                                   : ContactSolvers::SolverStatus::not_converged;
+    total.message = "probed operator: " + std::to_string(result.exact_products) + " exact products, " +
+                    std::to_string(result.probing_solves) + " probing solves " + phases;
+    total.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return total;
   }
 
   void FrictionalContactStep::works_and_states(const std::vector<ActiveContact> &active,
                                                const std::vector<double> &impulse, const double theta,
                                                const double velocity_noise, const double energy_noise,
-                                               ContactStepResult &result)
+                                               ContactStepResult &result, const std::vector<double> *exact_product)
   {
     // The law's velocities: u_{k+1} = u_free + W p, u_{k+θ} = (1−θ)u_k + θu_{k+1}, and the works
     // of (59): normal and tangential parts, and the obstacles' part −wᵀp.
@@ -321,9 +630,12 @@ namespace percussion::TimeIntegration
         for (unsigned int i = 0; i < d; ++i)
           {
             u_next[i] = active[a].u_free[i];
-            for (unsigned int b = 0; b < n_active; ++b)
-              for (unsigned int j = 0; j < d; ++j)
-                u_next[i] += delassus.entry(active[a].point, i, active[b].point, j) * impulse[d * b + j];
+            if (exact_product != nullptr)
+              u_next[i] += (*exact_product)[d * a + i];
+            else
+              for (unsigned int b = 0; b < n_active; ++b)
+                for (unsigned int j = 0; j < d; ++j)
+                  u_next[i] += delassus.entry(active[a].point, i, active[b].point, j) * impulse[d * b + j];
             u_theta[i] = (1 - theta) * active[a].u_k[i] + theta * u_next[i];
           }
         const double *p = &impulse[d * a];

@@ -188,6 +188,20 @@ namespace percussion::TimeIntegration
     PERCUSSION_PETSC_CALL(MatDestroy(&Z));
   }
 
+  void NonsmoothGeneralizedAlphaIntegrator::impulse_response(const dealii::PETScWrappers::MPI::Vector &b,
+                                                             dealii::PETScWrappers::MPI::Vector &x)
+  {
+    // The vector form of the dense one above, with the same three operations in the same order.
+    if (response_y.size() != b.size())
+      {
+        response_y.reinit(b);
+        response_z.reinit(b);
+      }
+    mass_solver->solve(b, response_y);
+    PERCUSSION_PETSC_CALL(MatMult(response_numerator, SystemAlgebra::petsc(response_y), SystemAlgebra::petsc(response_z)));
+    solver->solve(response_z, x);
+  }
+
   void NonsmoothGeneralizedAlphaIntegrator::finish_step()
   {
     // a_{k+1} = a_free + S⁻¹(−(1−α_f)(C + h/2 K)Δv^con) = a_free + (𝒯HΛ − Δv^con)/(hγ), from

@@ -24,6 +24,16 @@ namespace percussion::TimeIntegration
     std::string  dissipation_range_policy = "warn";
     /// Keep Ŵ⁻¹H for all candidate contacts when there are at most this many columns.
     unsigned int delassus_column_limit = 1500;
+    /// "auto", "dense" or "probed": how W = Hᵀ𝒯H enters the step's problem (doc/contact.md,
+    /// "Many contacts"): dense columns 𝒯H (DelassusColumns), or the probed sparse approximation
+    /// with exact products in an outer iteration (ProbedDelassus).
+    std::string  delassus_operator = "auto";
+    /// auto: the probed operator when dim × active contacts exceeds this.
+    unsigned int probed_operator_threshold = 600;
+    /// R of ProbedDelassus, in node spacings.
+    double       probing_radius = 2.5;
+    /// Outer iterations (exact products W p) of the probed operator's solve at most.
+    unsigned int probed_operator_max_iterations = 30;
     /// "on" or "off": project the end-of-step displacement back onto g ≥ 0 where a contact
     /// penetrates beyond the tolerance (FrictionalContactStep::project_positions()).
     std::string  position_projection = "off";

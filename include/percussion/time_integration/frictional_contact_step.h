@@ -9,6 +9,7 @@
 #include <percussion/contact_solvers/solver_options.h>
 #include <percussion/time_integration/active_set_rule.h>
 #include <percussion/time_integration/delassus_columns.h>
+#include <percussion/time_integration/probed_delassus.h>
 #include <percussion/time_integration/contact_dynamics_parameters.h>
 #include <percussion/time_integration/time_integrator.h>
 
@@ -65,6 +66,10 @@ namespace percussion::TimeIntegration
     double normal_impulse = 0;
     ContactSolvers::SolverResult solver;
     bool solved = false; ///< false when no contact was active (no problem to solve)
+    /// Whether the probed operator (ProbedDelassus) was used, the exact products W p it took
+    /// (one solve each) and the probing solves of this step (0 unless G was (re)computed).
+    bool probed_operator = false;
+    unsigned int exact_products = 0, probing_solves = 0;
     /// Candidates with g_k < 0 that the step's problem did not take (0 by construction of the
     /// active set; reported as a check).
     unsigned int n_penetrated_left_out = 0;
@@ -165,6 +170,14 @@ namespace percussion::TimeIntegration
      * closes each contact itself, where a gap prediction would leave a contact resting at g = 0
      * out every other step (and its force alternate between 0 and twice its value).
      */
+    /**
+     * Enables the probed operator ('Delassus operator' = auto or probed, 2D/3D): the reference
+     * positions of the locally owned DoFs (the first is @p first_owned_dof) and the node spacing
+     * in which 'Probing radius' is measured.
+     */
+    void set_dof_positions(dealii::types::global_dof_index first_owned_dof,
+                           std::vector<std::array<double, 3>> positions, double node_spacing);
+
     bool takes_every_candidate() const { return rule.every_candidate; }
     /// Whether the law works at velocity level (all but Schatzman–Paoli), so that positions may drift.
     bool is_velocity_level() const { return law != ContactLaw::schatzman_paoli; }
@@ -189,11 +202,33 @@ namespace percussion::TimeIntegration
                                                         const dealii::PETScWrappers::MPI::Vector &u_k,
                                                         const dealii::PETScWrappers::MPI::Vector &w, double time_step,
                                                         std::vector<bool> &in_problem);
-    /// Phase 3: the local problem (A, b) of the scheme's law.
-    void assemble_law(const std::vector<ActiveContact> &active, double theta, double time_step);
+    /// Phase 3: the local problem (A, b) of the scheme's law; A from the dense columns if
+    /// @p dense_operator, else left to the caller (b, μ only).
+    void assemble_law(const std::vector<ActiveContact> &active, double theta, double time_step,
+                      bool dense_operator = true);
     /// Phase 5: velocities of the law, works of (59), Lemma-1 states, positive-work report.
+    /// @p exact_product: W p (dim per active contact) when it is known without the dense W.
     void works_and_states(const std::vector<ActiveContact> &active, const std::vector<double> &impulse,
-                          double theta, double velocity_noise, double energy_noise, ContactStepResult &result);
+                          double theta, double velocity_noise, double energy_noise, ContactStepResult &result,
+                          const std::vector<double> *exact_product = nullptr);
+    /// Whether a problem of @p n_active contacts is solved with the probed operator.
+    bool uses_probed_operator(unsigned int n_active) const;
+    /**
+     * Phases 2–4 with the probed operator (doc/contact.md, "Many contacts"): the outer iteration
+     *   z^k = W p^k (exact, one solve), stop when (p^k, f z^k + b) solves the exact law to the
+     *   tolerance, else p^{k+1} solves the law with A = f W_s, b' = b + f (z^k − W_s p^k),
+     * f = θ (Frémond) or 1. Leaves reaction, local_velocity, exact_Wp and the impulse vectors
+     * (generalized_impulse, correction) of the returned iterate. Collective.
+     */
+    ContactSolvers::SolverResult solve_with_probed_operator(TimeIntegrator &integrator,
+                                                            const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                                            const std::vector<ActiveContact> &active,
+                                                            const std::vector<unsigned long long> &active_points,
+                                                            double theta, int &exponent, ContactStepResult &result);
+    /// z = Hᵀ𝒯Hp at the active contacts for impulses @p r (ld per contact), gathered on every
+    /// rank; leaves Hp in generalized_impulse and 𝒯Hp in correction. One solve. Collective.
+    void exact_product(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                       const std::vector<ActiveContact> &active, const std::vector<double> &r, std::vector<double> &z);
 
     const ContactDynamicsParameters parameters;
     const ContactLaw law;
@@ -203,6 +238,7 @@ namespace percussion::TimeIntegration
     ContactSolvers::SolverOptions options;
 
     DelassusColumns delassus;
+    std::unique_ptr<ProbedDelassus> probed;
     /// Columns of the projection metric when it is not the impulse response (generalized-α).
     std::unique_ptr<DelassusColumns> projection_columns;
     bool previous_operator_changed = false;
@@ -212,6 +248,10 @@ namespace percussion::TimeIntegration
     // Work vectors kept from step to step: u_free (column partition of H), Hp and Ŵ⁻¹Hp (DoF
     // partition).
     dealii::PETScWrappers::MPI::Vector u_free, generalized_impulse, correction, gap_increment;
+    /// The probed operator's vectors: an impulse on H's columns, Hᵀ𝒯Hp, and the best iterate's
+    /// Hp and 𝒯Hp.
+    dealii::PETScWrappers::MPI::Vector impulse_columns, column_work, best_generalized_impulse, best_correction;
+    std::vector<double> exact_Wp;
 
     /// Buffers kept from step to step (select_and_gather(), project_positions()).
     struct Scratch

@@ -71,6 +71,8 @@ namespace percussion::TimeIntegration
 
     /// X = S⁻¹ N M⁻¹ B with N = (1−α_m)M + (1−α_f)h²(β−γ/2)K.
     void impulse_response(Mat B, Mat X) override;
+    /// x = S⁻¹ N M⁻¹ b: two substitutions and a sparse product.
+    void impulse_response(const dealii::PETScWrappers::MPI::Vector &b, dealii::PETScWrappers::MPI::Vector &x) override;
     bool impulse_response_is_symmetric() const override { return symmetric_response; }
     void projection_response(Mat B, Mat X) override { solver->solve(B, X); }
     bool projection_is_impulse_response() const override { return false; }
@@ -120,6 +122,8 @@ namespace percussion::TimeIntegration
     dealii::PETScWrappers::MPI::Vector reaction, reaction_new, prescribed_acceleration;
     /// The end of a step: a_{k+1}, q_{k+1}, Δq, Δa, v_{k+ω}.
     dealii::PETScWrappers::MPI::Vector a_new, q_new, dq, da, v_omega;
+    /// Work vectors of the vector impulse response (M⁻¹b, N M⁻¹b).
+    dealii::PETScWrappers::MPI::Vector response_y, response_z;
   };
 } // namespace percussion::TimeIntegration
 

@@ -63,6 +63,11 @@ namespace percussion::TimeIntegration
 
     /// X = Ŵ⁻¹B.
     void impulse_response(Mat B, Mat X) override { solver->solve(B, X); }
+    /// x = Ŵ⁻¹b, one substitution.
+    void impulse_response(const dealii::PETScWrappers::MPI::Vector &b, dealii::PETScWrappers::MPI::Vector &x) override
+    {
+      solver->solve(b, x);
+    }
     bool impulse_response_is_symmetric() const override { return true; }
     void projection_response(Mat B, Mat X) override { solver->solve(B, X); }
     bool projection_is_impulse_response() const override { return true; }

@@ -66,6 +66,12 @@ namespace percussion::TimeIntegration
      * rows): the columns of Hᵀ𝒯H, the step's Delassus operator, come from BᵀX.
      */
     virtual void impulse_response(Mat B, Mat X) = 0;
+    /**
+     * x = 𝒯 b for one generalized impulse @p b (zero on Dirichlet rows): the exact product with the
+     * step's Delassus operator, u = Hᵀ𝒯Hp, used by the probed contact operator (ProbedDelassus)
+     * instead of stored columns. One substitution with the stored factor(s).
+     */
+    virtual void impulse_response(const dealii::PETScWrappers::MPI::Vector &b, dealii::PETScWrappers::MPI::Vector &x) = 0;
     /// Whether Hᵀ𝒯H is symmetric (then round-off asymmetry may be removed).
     virtual bool impulse_response_is_symmetric() const = 0;
     /**

@@ -1,0 +1,105 @@
+#ifndef PERCUSSION_TIME_INTEGRATION_PROBED_DELASSUS_H
+#define PERCUSSION_TIME_INTEGRATION_PROBED_DELASSUS_H
+
+#include <deal.II/base/types.h>
+#include <deal.II/lac/petsc_sparse_matrix.h>
+#include <deal.II/lac/petsc_vector.h>
+
+#include <percussion/contact_solvers/csr_matrix.h>
+
+#include <petscmat.h>
+
+#include <array>
+#include <vector>
+
+namespace percussion::TimeIntegration
+{
+  class TimeIntegrator;
+
+  /**
+   * A sparse approximation of the step's Delassus operator for many contacts, W_s = Hᵀ G H, with
+   * G ≈ 𝒯 (Ŵ⁻¹ for Moreau–Jean) restricted to the DoFs that carry contact (the rows of H) and to
+   * pairs of them closer than a radius R. No dense array of the contacts' size exists.
+   *
+   * Why it is accurate: at the step sizes of impact dynamics Ŵ = M + hθC + h²θ²K is dominated by
+   * the mass matrix, and its inverse decays geometrically with the distance in cells (for a 1D
+   * consistent mass at h = Δx/c and θ = ½ by 7 − √48 ≈ 0.07 per node: the root of r² − 14r + 1).
+   * The entries beyond R are small, and the contact step uses W_s only as the operator of an inner
+   * problem whose right-hand side is corrected with the exact product W p = Hᵀ𝒯Hp (one substitution
+   * with the stored factor per outer iteration, doc/contact.md "Many contacts").
+   *
+   * How G is obtained (probing): the contact DoFs are coloured so that two DoFs of one colour are
+   * more than 2R apart (greedy, in global DoF order, from their reference positions); for each
+   * colour c one multiple-right-hand-side solve gives y_c = 𝒯 Σ_{a∈c} e_a, and for each contact DoF
+   * b the entry G_ba of the one DoF a of colour c within R of b is read as (y_c)_b. What is read
+   * also holds the entries of the other DoFs of colour c, all beyond R of b: the same order as what
+   * the truncation drops. The cost is one solve per colour (about dim·(2R/spacing + 1)^{dim−1}),
+   * once per factorisation and set of contact DoFs, independent of the number of contacts.
+   * G is recomputed only when H gains rows that were not probed (new candidates, a master facet
+   * not seen before); W_s = HᵀGH (PETSc MatPtAP) whenever H changes.
+   *
+   * Parallel: G and W_s are distributed PETSc matrices (rows by DoF and by contact-point owner).
+   * The colouring is computed identically on every rank from the gathered positions of the contact
+   * DoFs (O(contact DoFs) per rank, once per probing); the active block of W_s is gathered as sparse
+   * triplets (O(active contacts × neighbours)).
+   */
+  class ProbedDelassus
+  {
+  public:
+    /**
+     * @param radius   R in units of @p spacing (the node spacing of the mesh)
+     * @param spacing  node spacing: the smallest cell's edge over the element degree
+     */
+    ProbedDelassus(unsigned int dim, double radius, double spacing, MPI_Comm communicator);
+    ~ProbedDelassus();
+    ProbedDelassus(const ProbedDelassus &) = delete;
+    ProbedDelassus &operator=(const ProbedDelassus &) = delete;
+
+    /// Reference positions of the locally owned DoFs, the first of which is @p first_owned_dof.
+    void set_dof_positions(dealii::types::global_dof_index first_owned_dof,
+                           std::vector<std::array<double, 3>> positions);
+    bool has_dof_positions() const { return positions_set; }
+
+    /**
+     * Makes G cover the rows of @p H (Dirichlet rows excluded) and W_s = HᵀGH current.
+     * Returns the number of probing solves done (0 if G already covered H). Collective.
+     */
+    unsigned int ensure(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H);
+
+    /**
+     * The block of @p factor · W_s among @p active_points (sorted global point indices, the same on
+     * every rank), gathered on every rank, in the local problem's numbering: unknown ld·a + i for
+     * the a-th active point and component i < dim; when ld > dim (1D posed as 2D) the extra
+     * component gets a decoupled diagonal equal to the normal one. Collective.
+     */
+    void active_block(const std::vector<unsigned long long> &active_points, unsigned int ld, double factor,
+                      ContactSolvers::CsrMatrix &block) const;
+
+    /// Colours of the last probing (solves per probing = colours), contact DoFs probed, probings.
+    unsigned int n_colours() const { return colours; }
+    unsigned long long n_probed_dofs() const { return probed_dofs; }
+    unsigned int n_probings() const { return probings; }
+    /// Entries of G (global).
+    unsigned long long n_entries() const { return entries; }
+
+  private:
+    /// Colours @p owned_dofs (this rank's contact DoFs) and computes G, of the type of @p h.
+    void probe(TimeIntegrator &integrator, const std::vector<dealii::types::global_dof_index> &owned_dofs, Mat h);
+    void destroy();
+
+    const unsigned int dim;
+    const double radius, spacing;
+    MPI_Comm communicator;
+    dealii::types::global_dof_index first_owned = 0;
+    std::vector<std::array<double, 3>> positions; ///< of the locally owned DoFs
+    bool positions_set = false;
+
+    std::vector<dealii::types::global_dof_index> probed; ///< owned contact DoFs in G, sorted
+    Mat G = nullptr, Ws = nullptr;
+    PetscObjectId operator_id = -1; ///< H of Ws
+    unsigned int colours = 0, probings = 0;
+    unsigned long long probed_dofs = 0, entries = 0;
+  };
+} // namespace percussion::TimeIntegration
+
+#endif

@@ -1,0 +1,364 @@
+#include <deal.II/base/mpi.h>
+
+#include <percussion/core/exceptions.h>
+#include <percussion/core/petsc_check.h>
+#include <percussion/time_integration/probed_delassus.h>
+#include <percussion/time_integration/time_integrator.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <unordered_map>
+
+namespace percussion::TimeIntegration
+{
+  namespace
+  {
+    /// One contact DoF as every rank sees it during the colouring.
+    struct DofRecord
+    {
+      unsigned long long dof = 0;
+      double x[3] = {0, 0, 0};
+    };
+
+    /// One entry of the gathered active block.
+    struct Triplet
+    {
+      int row = 0, column = 0;
+      double value = 0;
+    };
+
+    /// Concatenates the ranks' @p local items (plain data) in rank order on every rank.
+    template <typename T>
+    std::vector<T> all_gather(const std::vector<T> &local, MPI_Comm communicator)
+    {
+      const unsigned int n_ranks = dealii::Utilities::MPI::n_mpi_processes(communicator);
+      if (n_ranks == 1)
+        return local;
+      const int n_local = static_cast<int>(local.size() * sizeof(T));
+      std::vector<int> counts(n_ranks), offsets(n_ranks, 0);
+      int ierr = MPI_Allgather(&n_local, 1, MPI_INT, counts.data(), 1, MPI_INT, communicator);
+      AssertThrowMPI(ierr);
+      for (unsigned int r = 1; r < n_ranks; ++r)
+        offsets[r] = offsets[r - 1] + counts[r - 1];
+      std::vector<T> all((static_cast<std::size_t>(offsets.back()) + counts.back()) / sizeof(T));
+      ierr = MPI_Allgatherv(local.data(), n_local, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE,
+                            communicator);
+      AssertThrowMPI(ierr);
+      return all;
+    }
+
+    /// Points binned on a uniform grid of cell size @p cell, to find the neighbours within it.
+    class SpatialBins
+    {
+    public:
+      SpatialBins(const std::vector<DofRecord> &records, const double cell)
+        : records(records)
+        , cell(cell)
+      {
+        for (unsigned int i = 0; i < records.size(); ++i)
+          bins[key(coordinates(records[i]))].push_back(i);
+      }
+
+      /// Calls @p f(j) for every record j within @p distance (≤ cell) of record @p i, i included.
+      template <typename F>
+      void for_each_within(const unsigned int i, const double distance, F &&f) const
+      {
+        const auto c = coordinates(records[i]);
+        const double limit = distance * distance * (1 + 1e-12);
+        for (long long dx = -1; dx <= 1; ++dx)
+          for (long long dy = -1; dy <= 1; ++dy)
+            for (long long dz = -1; dz <= 1; ++dz)
+              {
+                const auto it = bins.find(key({{c[0] + dx, c[1] + dy, c[2] + dz}}));
+                if (it == bins.end())
+                  continue;
+                for (const unsigned int j : it->second)
+                  {
+                    double d2 = 0;
+                    for (unsigned int k = 0; k < 3; ++k)
+                      d2 += (records[i].x[k] - records[j].x[k]) * (records[i].x[k] - records[j].x[k]);
+                    if (d2 <= limit)
+                      f(j);
+                  }
+              }
+      }
+
+    private:
+      std::array<long long, 3> coordinates(const DofRecord &r) const
+      {
+        return {{static_cast<long long>(std::floor(r.x[0] / cell)), static_cast<long long>(std::floor(r.x[1] / cell)),
+                 static_cast<long long>(std::floor(r.x[2] / cell))}};
+      }
+      static std::uint64_t key(const std::array<long long, 3> &c)
+      {
+        // 21 bits per coordinate (offset to be positive): unique for |c| < 2^20 cells.
+        const auto part = [](const long long v) { return static_cast<std::uint64_t>((v + (1ll << 20)) & ((1ll << 21) - 1)); };
+        return part(c[0]) | (part(c[1]) << 21) | (part(c[2]) << 42);
+      }
+
+      const std::vector<DofRecord> &records;
+      const double cell;
+      std::unordered_map<std::uint64_t, std::vector<unsigned int>> bins;
+    };
+  } // namespace
+
+  ProbedDelassus::ProbedDelassus(const unsigned int dim, const double radius, const double spacing,
+                                 MPI_Comm communicator)
+    : dim(dim)
+    , radius(radius)
+    , spacing(spacing)
+    , communicator(communicator)
+  {}
+
+  ProbedDelassus::~ProbedDelassus()
+  {
+    destroy();
+  }
+
+  void ProbedDelassus::destroy()
+  {
+    if (G != nullptr)
+      MatDestroy(&G);
+    if (Ws != nullptr)
+      MatDestroy(&Ws);
+  }
+
+  void ProbedDelassus::set_dof_positions(const dealii::types::global_dof_index first_owned_dof,
+                                         std::vector<std::array<double, 3>> owned_positions)
+  {
+    first_owned = first_owned_dof;
+    positions = std::move(owned_positions);
+    positions_set = true;
+  }
+
+  unsigned int ProbedDelassus::ensure(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H)
+  {
+    Mat h = const_cast<dealii::PETScWrappers::MPI::SparseMatrix &>(H).petsc_matrix();
+    PetscObjectId id;
+    PERCUSSION_PETSC_CALL(PetscObjectGetId(reinterpret_cast<PetscObject>(h), &id));
+    if (id == operator_id && Ws != nullptr)
+      return 0;
+
+    // The contact DoFs of this H: owned rows with a nonzero entry, Dirichlet rows excluded (an
+    // impulse does not act there, as in DelassusColumns).
+    const auto &constrained = integrator.constrained_dofs();
+    PetscInt row_begin, row_end;
+    PERCUSSION_PETSC_CALL(MatGetOwnershipRange(h, &row_begin, &row_end));
+    std::vector<dealii::types::global_dof_index> rows;
+    for (PetscInt r = row_begin; r < row_end; ++r)
+      {
+        if (std::binary_search(constrained.begin(), constrained.end(), static_cast<dealii::types::global_dof_index>(r)))
+          continue;
+        PetscInt n;
+        const PetscScalar *values;
+        PERCUSSION_PETSC_CALL(MatGetRow(h, r, &n, nullptr, &values));
+        bool nonzero = false;
+        for (PetscInt k = 0; k < n && !nonzero; ++k)
+          nonzero = values[k] != 0.0;
+        PERCUSSION_PETSC_CALL(MatRestoreRow(h, r, &n, nullptr, &values));
+        if (nonzero)
+          rows.push_back(r);
+      }
+    const bool covered = std::includes(probed.begin(), probed.end(), rows.begin(), rows.end());
+    unsigned int solves = 0;
+    if (dealii::Utilities::MPI::min(covered ? 1u : 0u, communicator) == 0 || G == nullptr)
+      {
+        // Probe the union, so that DoFs that left H and come back (a facet passed over) are kept.
+        std::vector<dealii::types::global_dof_index> all;
+        std::set_union(probed.begin(), probed.end(), rows.begin(), rows.end(), std::back_inserter(all));
+        probe(integrator, all, h);
+        solves = colours;
+      }
+    if (Ws != nullptr)
+      PERCUSSION_PETSC_CALL(MatDestroy(&Ws));
+    PERCUSSION_PETSC_CALL(MatPtAP(G, h, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &Ws));
+    operator_id = id;
+    return solves;
+  }
+
+  void ProbedDelassus::probe(TimeIntegrator &integrator, const std::vector<dealii::types::global_dof_index> &owned_dofs,
+                             Mat h)
+  {
+    AssertThrow(positions_set, dealii::ExcMessage("ProbedDelassus: the DoF positions were not set"));
+    ++probings;
+    probed = owned_dofs;
+
+    // 1. The contact DoFs of all ranks with their reference positions, sorted by DoF index: every
+    // rank colours the same list the same way.
+    std::vector<DofRecord> local(owned_dofs.size());
+    for (std::size_t i = 0; i < owned_dofs.size(); ++i)
+      {
+        local[i].dof = owned_dofs[i];
+        const auto &x = positions.at(owned_dofs[i] - first_owned);
+        std::copy(x.begin(), x.end(), local[i].x);
+      }
+    std::vector<DofRecord> records = all_gather(local, communicator);
+    std::sort(records.begin(), records.end(), [](const DofRecord &a, const DofRecord &b) { return a.dof < b.dof; });
+    probed_dofs = records.size();
+
+    // 2. Greedy colouring: two DoFs closer than 2R (the components of one node among them) get
+    // different colours, so that every DoF has at most one probe of each colour within R.
+    const double R = radius * spacing, separation = 2 * R;
+    std::vector<int> colour(records.size(), -1);
+    {
+      const SpatialBins bins(records, separation);
+      std::vector<char> used;
+      for (unsigned int i = 0; i < records.size(); ++i)
+        {
+          used.assign(used.size(), 0);
+          bins.for_each_within(i, separation, [&](const unsigned int j) {
+            if (colour[j] >= 0)
+              {
+                if (static_cast<std::size_t>(colour[j]) >= used.size())
+                  used.resize(colour[j] + 1, 0);
+                used[colour[j]] = 1;
+              }
+          });
+          int c = 0;
+          while (static_cast<std::size_t>(c) < used.size() && used[c])
+            ++c;
+          colour[i] = c;
+        }
+    }
+    colours = records.empty() ? 0 : *std::max_element(colour.begin(), colour.end()) + 1;
+
+    // 3. G's sparsity: row b (an owned contact DoF) has the contact DoFs within R.
+    const SpatialBins near(records, std::max(R, 1e-300));
+    PetscInt n_rows_local = static_cast<PetscInt>(positions.size());
+    PetscInt n_rows;
+    {
+      const unsigned long long n_local = positions.size();
+      n_rows = static_cast<PetscInt>(dealii::Utilities::MPI::sum(n_local, communicator));
+    }
+    const unsigned long long last_owned = first_owned + positions.size();
+    std::vector<std::vector<unsigned int>> neighbours(owned_dofs.size());
+    std::vector<PetscInt> d_nnz(n_rows_local, 0), o_nnz(n_rows_local, 0);
+    std::size_t first_record = std::lower_bound(records.begin(), records.end(), local.empty() ? 0ull : local.front().dof,
+                                                [](const DofRecord &r, unsigned long long d) { return r.dof < d; }) -
+                               records.begin();
+    for (std::size_t i = 0; i < owned_dofs.size(); ++i)
+      {
+        const unsigned int b = first_record + i;
+        near.for_each_within(b, R, [&](const unsigned int j) { neighbours[i].push_back(j); });
+        const PetscInt row = owned_dofs[i] - first_owned;
+        for (const unsigned int j : neighbours[i])
+          (records[j].dof >= first_owned && records[j].dof < last_owned ? d_nnz : o_nnz)[row]++;
+      }
+    if (G != nullptr)
+      PERCUSSION_PETSC_CALL(MatDestroy(&G));
+    // G of H's type (deal.II makes MPIAIJ matrices also on one rank; MatPtAP wants the same type).
+    MatType h_type;
+    PERCUSSION_PETSC_CALL(MatGetType(h, &h_type));
+    PERCUSSION_PETSC_CALL(MatCreate(communicator, &G));
+    PERCUSSION_PETSC_CALL(MatSetSizes(G, n_rows_local, n_rows_local, n_rows, n_rows));
+    PERCUSSION_PETSC_CALL(MatSetType(G, h_type));
+    PERCUSSION_PETSC_CALL(MatSeqAIJSetPreallocation(G, 0, d_nnz.data()));
+    PERCUSSION_PETSC_CALL(MatMPIAIJSetPreallocation(G, 0, d_nnz.data(), 0, o_nnz.data()));
+
+    // 4. One multiple-right-hand-side solve per batch of colours; entry (b, a) is read from the
+    // column of a's colour at row b.
+    const unsigned int batch = 32;
+    std::vector<PetscInt> columns;
+    std::vector<PetscScalar> values;
+    for (unsigned int c0 = 0; c0 < colours; c0 += batch)
+      {
+        const unsigned int nb = std::min(batch, colours - c0);
+        Mat B, X;
+        PERCUSSION_PETSC_CALL(MatCreateDense(communicator, n_rows_local, PETSC_DECIDE, n_rows, nb, nullptr, &B));
+        PERCUSSION_PETSC_CALL(MatCreateDense(communicator, n_rows_local, PETSC_DECIDE, n_rows, nb, nullptr, &X));
+        PetscScalar *b;
+        PetscInt lda;
+        PERCUSSION_PETSC_CALL(MatDenseGetLDA(B, &lda));
+        PERCUSSION_PETSC_CALL(MatDenseGetArray(B, &b));
+        for (std::size_t i = 0; i < owned_dofs.size(); ++i)
+          {
+            const int c = colour[first_record + i];
+            if (c >= static_cast<int>(c0) && c < static_cast<int>(c0 + nb))
+              b[(owned_dofs[i] - first_owned) + static_cast<std::size_t>(c - c0) * lda] = 1.0;
+          }
+        PERCUSSION_PETSC_CALL(MatDenseRestoreArray(B, &b));
+        PERCUSSION_PETSC_CALL(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
+        PERCUSSION_PETSC_CALL(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+        integrator.impulse_response(B, X);
+
+        const PetscScalar *x;
+        PERCUSSION_PETSC_CALL(MatDenseGetLDA(X, &lda));
+        PERCUSSION_PETSC_CALL(MatDenseGetArrayRead(X, &x));
+        for (std::size_t i = 0; i < owned_dofs.size(); ++i)
+          {
+            const PetscInt row = owned_dofs[i] - first_owned;
+            columns.clear();
+            values.clear();
+            for (const unsigned int j : neighbours[i])
+              if (colour[j] >= static_cast<int>(c0) && colour[j] < static_cast<int>(c0 + nb))
+                {
+                  columns.push_back(static_cast<PetscInt>(records[j].dof));
+                  values.push_back(x[row + static_cast<std::size_t>(colour[j] - c0) * lda]);
+                }
+            const PetscInt global_row = row + first_owned;
+            if (!columns.empty())
+              PERCUSSION_PETSC_CALL(MatSetValues(G, 1, &global_row, columns.size(), columns.data(), values.data(),
+                                                 INSERT_VALUES));
+          }
+        PERCUSSION_PETSC_CALL(MatDenseRestoreArrayRead(X, &x));
+        PERCUSSION_PETSC_CALL(MatDestroy(&B));
+        PERCUSSION_PETSC_CALL(MatDestroy(&X));
+      }
+    PERCUSSION_PETSC_CALL(MatAssemblyBegin(G, MAT_FINAL_ASSEMBLY));
+    PERCUSSION_PETSC_CALL(MatAssemblyEnd(G, MAT_FINAL_ASSEMBLY));
+    unsigned long long n_entries = 0;
+    for (const auto &list : neighbours)
+      n_entries += list.size();
+    entries = dealii::Utilities::MPI::sum(n_entries, communicator);
+  }
+
+  void ProbedDelassus::active_block(const std::vector<unsigned long long> &active_points, const unsigned int ld,
+                                    const double factor, ContactSolvers::CsrMatrix &block) const
+  {
+    AssertThrow(Ws != nullptr, dealii::ExcMessage("ProbedDelassus::active_block() before ensure()"));
+    PetscInt row_begin, row_end;
+    PERCUSSION_PETSC_CALL(MatGetOwnershipRange(Ws, &row_begin, &row_end));
+    std::vector<Triplet> local;
+    const auto first_active = std::lower_bound(active_points.begin(), active_points.end(),
+                                               static_cast<unsigned long long>(row_begin / dim));
+    for (auto it = first_active; it != active_points.end() && static_cast<PetscInt>(dim * *it) < row_end; ++it)
+      {
+        const int a = static_cast<int>(it - active_points.begin());
+        double normal_diagonal = 0;
+        for (unsigned int i = 0; i < dim; ++i)
+          {
+            const PetscInt row = dim * *it + i;
+            PetscInt n;
+            const PetscInt *cols;
+            const PetscScalar *vals;
+            PERCUSSION_PETSC_CALL(MatGetRow(Ws, row, &n, &cols, &vals));
+            for (PetscInt k = 0; k < n; ++k)
+              {
+                const unsigned long long point = cols[k] / dim;
+                const auto found = std::lower_bound(active_points.begin(), active_points.end(), point);
+                if (found == active_points.end() || *found != point || vals[k] == 0.0)
+                  continue;
+                const int b = static_cast<int>(found - active_points.begin());
+                local.push_back({static_cast<int>(ld * a + i), static_cast<int>(ld * b + cols[k] % dim), factor * vals[k]});
+                if (i == 0 && b == a && cols[k] % dim == 0)
+                  normal_diagonal = factor * vals[k];
+              }
+            PERCUSSION_PETSC_CALL(MatRestoreRow(Ws, row, &n, &cols, &vals));
+          }
+        for (unsigned int i = dim; i < ld; ++i)
+          local.push_back({static_cast<int>(ld * a + i), static_cast<int>(ld * a + i), normal_diagonal > 0 ? normal_diagonal : 1.0});
+      }
+    const std::vector<Triplet> all = all_gather(local, communicator);
+    std::vector<int> rows(all.size()), cols(all.size());
+    std::vector<double> vals(all.size());
+    for (std::size_t k = 0; k < all.size(); ++k)
+      {
+        rows[k] = all[k].row;
+        cols[k] = all[k].column;
+        vals[k] = all[k].value;
+      }
+    const int n = static_cast<int>(ld * active_points.size());
+    block = ContactSolvers::CsrMatrix::from_triplets(n, n, rows, cols, vals, "probed Delassus block");
+  }
+} // namespace percussion::TimeIntegration
