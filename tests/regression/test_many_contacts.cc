@@ -1,0 +1,236 @@
+// Requirements (issue 10): the probed Delassus operator ('Contact solver/Delassus operator =
+// probed', ProbedDelassus) solves the same step problems as the dense one. Its outer iteration stops
+// only when the exact law (W = Hᵀ𝒯H applied by a solve) is met to the solver tolerance, so every
+// step's energies, works and contact force agree with the dense path's to that tolerance:
+//  - a box landing flat on a rigid plane with friction (3D, 25 contacts; 2D, 9 contacts), Frémond
+//    Moreau–Jean θ = ½; the probing runs once (at the first contact step) and every later step
+//    takes exact products only; 'auto' takes the dense path below its threshold and the probed one
+//    above it;
+//  - a block pressed onto a block (body pair, node-to-face, 3D);
+//  - the HHT scheme (generalized-α family: nonsymmetric 𝒯 = S⁻¹NM⁻¹);
+//  - on 2 ranks the probed run reproduces the serial dense run.
+// Tolerance of the comparisons: 1e-8 × the energy flowing through the run (the contact solver's
+// tolerance is 1e-10 on the FCLIB measure); no unsolved step, no positive contact work.
+#define BOOST_TEST_MODULE many_contacts
+#include "../mpi_test_fixture.h"
+#include "simulation_helpers.h"
+
+#include <cmath>
+#include <numeric>
+
+using percussion::testing::run_simulation;
+
+namespace
+{
+  /// A steel box 0.1 × 0.1 (× 0.05) m with n × n/2 (× n) cells, 3 steps of h = cell / 5900 m/s
+  /// above a rigid plane, falling at 1 m/s; @p steps steps; @p operator_lines in Contact solver.
+  std::string flat_landing(const unsigned int dim, const unsigned int n, const unsigned int steps,
+                           const std::string &contact_solver_lines, const std::string &scheme_lines =
+                                                                          "  set Scheme = Moreau-Jean Fremond\n  set Theta = 0.5\n")
+  {
+    const bool three = dim == 3;
+    const double h = 0.1 / n / 5900, gap = 3 * h;
+    std::ostringstream text;
+    text.precision(17);
+    text << "set Dimension = " << dim << "\nsubsection Mesh\n  set Type = box\n  set Lower corner = "
+         << (three ? "0, 0, " : "0, ") << gap << "\n  set Upper corner = " << (three ? "0.1, 0.1, " : "0.1, ")
+         << 0.05 + gap << "\n  set Subdivisions = " << n << ", " << (three ? std::to_string(n) + ", " : "") << n / 2
+         << "\nend\nsubsection Materials\n  set Young's modulus = 210e9\n  set Poisson's ratio = 0.3\n"
+            "  set Density = 7800\nend\nsubsection Initial conditions\n  set Velocity = "
+         << (three ? "0.2; 0; -1" : "0.2; -1") << "\nend\nsubsection Time integration\n"
+         << scheme_lines << "  set Time step = " << h << "\n  set End time = " << (steps + 0.5) * h
+         << "\nend\nsubsection Contact\n  set Number of pairs = 1\n  set Search distance = 0.005\n"
+            "  subsection Pair 1\n    set Type = plane\n    set Point = "
+         << (three ? "0, 0, 0" : "0, 0") << "\n    set Normal = " << (three ? "0, 0, 1" : "0, 1")
+         << "\n    set Slave boundary id = " << 2 * dim - 2
+         << "\n    set Friction coefficient = 0.3\n    set Restitution coefficient = 0\n  end\nend\n"
+            "subsection Contact solver\n  set Tolerance = 1e-10\n"
+         << contact_solver_lines << "end\n";
+    return text.str();
+  }
+
+  /// A 3D block pressed by a traction onto a block on rollers (body pair), 4 × 4 × 2 cells each.
+  std::string block_on_block(const std::string &contact_solver_lines)
+  {
+    return R"(
+set Dimension = 3
+subsection Mesh
+  set Type = boxes
+  set Boxes = 0,0,0 : 1,1,0.5; 0,0,0.501 : 1,1,1.001
+  set Subdivisions = 4, 4, 2
+end
+subsection Materials
+  set Material ids = 0, 1
+  set Young's modulus = 1e7, 1e7
+  set Poisson's ratio = 0.2, 0.2
+  set Density = 1000, 1000
+end
+subsection Damping
+  set Mass proportional coefficient = 100
+end
+subsection Boundary conditions
+  set Fixed boundary ids = 4:z
+end
+subsection Loads
+  set Traction boundary ids = 15
+  set Traction = 1e4*x; 0; -1e5
+end
+subsection Time integration
+  set Scheme = Moreau-Jean Fremond
+  set Theta = 0.55
+  set Time step = 1e-3
+  set End time = 0.06
+end
+subsection Contact
+  set Number of pairs = 1
+  set Search distance = 0.05
+  subsection Pair 1
+    set Type = body
+    set Slave boundary id = 14
+    set Master boundary id = 5
+    set Friction coefficient = 0.3
+    set Restitution coefficient = 0
+  end
+end
+subsection Contact solver
+  set Tolerance = 1e-10
+)" + contact_solver_lines +
+           "end\n";
+  }
+
+  /// Largest difference of the energy columns of two runs, relative to the first's energy flow.
+  template <int dim>
+  double largest_difference(const percussion::Simulator<dim> &a, const percussion::Simulator<dim> &b)
+  {
+    const auto &x = a.statistics();
+    const auto &y = b.statistics();
+    BOOST_REQUIRE_EQUAL(x.n_rows(), y.n_rows());
+    const double scale = a.energy_audit().flow_scale();
+    double worst = 0;
+    for (const std::string name : {"kinetic_energy", "strain_energy", "external_work", "contact_work_normal",
+                                   "contact_work_tangential", "numerical_dissipation"})
+      {
+        const auto u = x.column(name), v = y.column(name);
+        for (std::size_t k = 0; k < u.size(); ++k)
+          worst = std::max(worst, std::abs(u[k] - v[k]) / scale);
+      }
+    // The contact force: its impulse times h is an energy-like scale only through velocities, so
+    // compare it relative to its own peak.
+    const auto f = x.column("contact_normal_force"), g = y.column("contact_normal_force");
+    const double peak = *std::max_element(f.begin(), f.end());
+    for (std::size_t k = 0; k < f.size(); ++k)
+      worst = std::max(worst, std::abs(f[k] - g[k]) / peak);
+    return worst;
+  }
+
+  /// Every step solved, no positive work, the balance closed.
+  template <int dim>
+  void check_run(const percussion::Simulator<dim> &simulator)
+  {
+    const auto &table = simulator.statistics();
+    const auto active = table.column("contact_active"), error = table.column("contact_solver_error");
+    for (std::size_t k = 0; k < active.size(); ++k)
+      if (active[k] > 0)
+        BOOST_TEST(error[k] <= 1e-10);
+    for (const double x : table.column("contact_positive_work_count"))
+      BOOST_TEST(x == 0.0);
+    BOOST_TEST(simulator.energy_audit().max_relative_step_residual() <= 1e-10);
+  }
+
+  double sum(const std::vector<double> &x)
+  {
+    return std::accumulate(x.begin(), x.end(), 0.0);
+  }
+} // namespace
+
+BOOST_AUTO_TEST_CASE(flat_landing_3d_probed_equals_dense)
+{
+  const unsigned int steps = 15;
+  const auto dense = run_simulation<3>(flat_landing(3, 4, steps, "  set Delassus operator = dense\n"), "many_dense");
+  const auto probed = run_simulation<3>(flat_landing(3, 4, steps, "  set Delassus operator = probed\n"), "many_probed");
+  check_run(*dense);
+  check_run(*probed);
+  const auto &table = probed->statistics();
+  const auto active = table.column("contact_active"), products = table.column("contact_exact_products"),
+             probing = table.column("contact_probing_solves");
+  BOOST_TEST(*std::max_element(active.begin(), active.end()) == 25.0);
+  // The probing happens once, at the first step with contact; every contact step takes exact
+  // products (the first from a cold start may take none: W·0 needs no solve) and the dense run none.
+  std::size_t first = 0;
+  while (first < active.size() && active[first] == 0)
+    ++first;
+  BOOST_REQUIRE(first < active.size());
+  BOOST_TEST(probing[first] > 0);
+  BOOST_TEST(sum(probing) == probing[first]);
+  for (std::size_t k = first + 1; k < active.size(); ++k)
+    if (active[k] > 0)
+      BOOST_TEST(products[k] >= 1);
+  BOOST_TEST(sum(dense->statistics().column("contact_exact_products")) == 0.0);
+  const double difference = largest_difference(*dense, *probed);
+  BOOST_TEST_MESSAGE("3D flat landing: probing solves " << probing[first] << ", exact products per contact step "
+                                                        << sum(products) / std::count_if(active.begin(), active.end(), [](double a) { return a > 0; })
+                                                        << ", largest difference to the dense path " << difference);
+  BOOST_TEST(difference <= 1e-8);
+
+  // auto: dense below the threshold (3 × 25 = 75 unknowns), probed above it.
+  const auto automatic = run_simulation<3>(flat_landing(3, 4, steps, ""), "many_auto");
+  BOOST_TEST(sum(automatic->statistics().column("contact_exact_products")) == 0.0);
+  const auto low = run_simulation<3>(flat_landing(3, 4, steps, "  set Probed operator threshold = 30\n"), "many_low");
+  BOOST_TEST(sum(low->statistics().column("contact_probing_solves")) > 0.0);
+  BOOST_TEST(largest_difference(*dense, *low) <= 1e-8);
+}
+
+BOOST_AUTO_TEST_CASE(flat_landing_2d_probed_equals_dense)
+{
+  const auto dense = run_simulation<2>(flat_landing(2, 8, 15, "  set Delassus operator = dense\n"), "many_dense_2d");
+  const auto probed = run_simulation<2>(flat_landing(2, 8, 15, "  set Delassus operator = probed\n"), "many_probed_2d");
+  check_run(*probed);
+  const auto active = probed->statistics().column("contact_active");
+  BOOST_TEST(*std::max_element(active.begin(), active.end()) == 9.0);
+  const double difference = largest_difference(*dense, *probed);
+  BOOST_TEST_MESSAGE("2D flat landing: largest difference to the dense path " << difference);
+  BOOST_TEST(difference <= 1e-8);
+}
+
+BOOST_AUTO_TEST_CASE(block_on_block_probed_equals_dense)
+{
+  const auto dense = run_simulation<3>(block_on_block("  set Delassus operator = dense\n"), "many_block_dense");
+  const auto probed = run_simulation<3>(block_on_block("  set Delassus operator = probed\n"), "many_block_probed");
+  check_run(*probed);
+  const auto active = probed->statistics().column("contact_active");
+  BOOST_TEST(*std::max_element(active.begin(), active.end()) >= 20.0);
+  const double difference = largest_difference(*dense, *probed);
+  BOOST_TEST_MESSAGE("block on block: probing solves " << sum(probed->statistics().column("contact_probing_solves"))
+                                                       << ", largest difference to the dense path " << difference);
+  BOOST_TEST(difference <= 1e-8);
+}
+
+BOOST_AUTO_TEST_CASE(hht_scheme_probed_equals_dense)
+{
+  const std::string hht = "  set Scheme = nonsmooth HHT\n  set HHT alpha = 0.1\n";
+  const auto dense = run_simulation<3>(flat_landing(3, 4, 12, "  set Delassus operator = dense\n", hht), "many_hht_dense");
+  const auto probed = run_simulation<3>(flat_landing(3, 4, 12, "  set Delassus operator = probed\n", hht), "many_hht_probed");
+  const double difference = largest_difference(*dense, *probed);
+  BOOST_TEST_MESSAGE("HHT: largest difference to the dense path " << difference);
+  BOOST_TEST(difference <= 1e-8);
+  const auto error = probed->statistics().column("contact_solver_error");
+  for (const double e : error)
+    BOOST_TEST(e <= 1e-10);
+}
+
+// 2 ranks with the probed operator reproduce the serial dense run (every rank runs the serial
+// reference on MPI_COMM_SELF first).
+BOOST_AUTO_TEST_CASE(two_ranks_reproduce_the_serial_run)
+{
+  const unsigned int rank = dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD);
+  const auto serial = run_simulation<3>(flat_landing(3, 4, 12, "  set Delassus operator = dense\n"),
+                                        "many_serial_" + std::to_string(rank), MPI_COMM_SELF);
+  const auto parallel = run_simulation<3>(flat_landing(3, 4, 12, "  set Delassus operator = probed\n"), "many_parallel",
+                                          MPI_COMM_WORLD);
+  check_run(*parallel);
+  const double difference = largest_difference(*serial, *parallel);
+  BOOST_TEST_MESSAGE(dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD)
+                     << " rank(s), probed, against 1 rank, dense: largest difference " << difference);
+  BOOST_TEST(difference <= 1e-8);
+  BOOST_TEST(serial->statistics().column("contact_active") == parallel->statistics().column("contact_active"));
+}
