@@ -5,6 +5,7 @@
 #include <percussion/core/exceptions.h>
 #include <percussion/core/petsc_check.h>
 #include <percussion/time_integration/frictional_contact_step.h>
+#include <percussion/time_integration/plain_all_gather.h>
 #include <percussion/time_integration/system_algebra.h>
 
 #include <algorithm>
@@ -20,31 +21,12 @@ namespace percussion::TimeIntegration
   namespace
   {
 
-    /**
-     * The ranks' @p local contacts one after another in rank order, then sorted by point index,
-     * so that every rank builds the same problem. The records are plain data sent as bytes:
-     * deal.II's all_gather() serialises and compresses each rank's vector, which cost more than
-     * all the rest of a 1D contact step. On one rank there is nothing to exchange.
-     */
+    /// The ranks' @p local contacts, then sorted by point index, so that every rank builds the
+    /// same problem.
     void all_gather_sorted(const std::vector<ActiveContact> &local, std::vector<ActiveContact> &all,
                            MPI_Comm communicator)
     {
-      const unsigned int n_ranks = dealii::Utilities::MPI::n_mpi_processes(communicator);
-      if (n_ranks == 1)
-        all = local;
-      else
-        {
-          const int n_local = static_cast<int>(local.size() * sizeof(ActiveContact));
-          std::vector<int> counts(n_ranks), offsets(n_ranks, 0);
-          int ierr = MPI_Allgather(&n_local, 1, MPI_INT, counts.data(), 1, MPI_INT, communicator);
-          AssertThrowMPI(ierr);
-          for (unsigned int r = 1; r < n_ranks; ++r)
-            offsets[r] = offsets[r - 1] + counts[r - 1];
-          all.resize((static_cast<std::size_t>(offsets.back()) + counts.back()) / sizeof(ActiveContact));
-          ierr = MPI_Allgatherv(local.data(), n_local, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE,
-                                communicator);
-          AssertThrowMPI(ierr);
-        }
+      plain_all_gather(local, all, communicator);
       std::sort(all.begin(), all.end(),
                 [](const ActiveContact &a, const ActiveContact &b) { return a.point < b.point; });
     }

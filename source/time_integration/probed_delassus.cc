@@ -2,6 +2,7 @@
 
 #include <percussion/core/exceptions.h>
 #include <percussion/core/petsc_check.h>
+#include <percussion/time_integration/plain_all_gather.h>
 #include <percussion/time_integration/probed_delassus.h>
 #include <percussion/time_integration/time_integrator.h>
 
@@ -28,23 +29,12 @@ namespace percussion::TimeIntegration
       double value = 0;
     };
 
-    /// Concatenates the ranks' @p local items (plain data) in rank order on every rank.
+    /// The ranks' @p local items (plain data) in rank order, on every rank.
     template <typename T>
     std::vector<T> all_gather(const std::vector<T> &local, MPI_Comm communicator)
     {
-      const unsigned int n_ranks = dealii::Utilities::MPI::n_mpi_processes(communicator);
-      if (n_ranks == 1)
-        return local;
-      const int n_local = static_cast<int>(local.size() * sizeof(T));
-      std::vector<int> counts(n_ranks), offsets(n_ranks, 0);
-      int ierr = MPI_Allgather(&n_local, 1, MPI_INT, counts.data(), 1, MPI_INT, communicator);
-      AssertThrowMPI(ierr);
-      for (unsigned int r = 1; r < n_ranks; ++r)
-        offsets[r] = offsets[r - 1] + counts[r - 1];
-      std::vector<T> all((static_cast<std::size_t>(offsets.back()) + counts.back()) / sizeof(T));
-      ierr = MPI_Allgatherv(local.data(), n_local, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE,
-                            communicator);
-      AssertThrowMPI(ierr);
+      std::vector<T> all;
+      plain_all_gather(local, all, communicator);
       return all;
     }
 
