@@ -22,6 +22,8 @@ work=$(mktemp -d)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
 ranks=${RANKS:-1}
 operator=${OPERATOR:-auto}   # Contact solver/Delassus operator: auto, dense or probed
+radius_line=""                # PROBING_RADIUS: Contact solver/Probing radius (default: the parameter's)
+[ -n "${PROBING_RADIUS:-}" ] && radius_line="  set Probing radius = $PROBING_RADIUS"
 landing=28   # steps before the bottom touches (gap = 30 h at 1 m/s)
 contact_steps=${CONTACT_STEPS:-10}
 
@@ -70,6 +72,7 @@ end
 subsection Contact solver
   set Tolerance         = 1e-10
   set Delassus operator = $operator
+$radius_line
 end
 subsection Output
   set Directory          = $dir

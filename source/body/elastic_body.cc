@@ -3,6 +3,7 @@
 #include <deal.II/dofs/dof_tools.h>
 #include <deal.II/fe/fe_q.h>
 #include <deal.II/fe/fe_values.h>
+#include <deal.II/fe/mapping_q1.h>
 #include <deal.II/lac/dynamic_sparsity_pattern.h>
 #include <deal.II/lac/sparsity_tools.h>
 #include <deal.II/numerics/vector_tools.h>
@@ -10,6 +11,7 @@
 #include <percussion/body/elastic_body.h>
 #include <percussion/core/exceptions.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -398,6 +400,68 @@ namespace percussion::Body
   std::unique_ptr<DataPostprocessor<dim>> ElasticBody<dim>::make_stress_postprocessor() const
   {
     return std::make_unique<StressPostprocessor<dim>>(parameters.materials);
+  }
+
+  template <int dim>
+  std::vector<dealii::PETScWrappers::MPI::Vector> ElasticBody<dim>::rigid_body_modes() const
+  {
+    using namespace dealii;
+    std::map<types::global_dof_index, Point<dim>> points;
+    DoFTools::map_dofs_to_support_points(mapping, dof_handler, points);
+    // The component of each owned DoF, from the cells that hold it.
+    std::vector<int> component(owned_dofs.n_elements(), -1);
+    std::vector<types::global_dof_index> indices(fe.n_dofs_per_cell());
+    for (const auto &cell : dof_handler.active_cell_iterators())
+      if (cell->is_locally_owned())
+        {
+          cell->get_dof_indices(indices);
+          for (unsigned int i = 0; i < indices.size(); ++i)
+            if (owned_dofs.is_element(indices[i]))
+              component[owned_dofs.index_within_set(indices[i])] = fe.system_to_component_index(i).first;
+        }
+    const unsigned int n_modes = dim == 1 ? 1 : (dim == 2 ? 3 : 6);
+    std::vector<PETScWrappers::MPI::Vector> modes(n_modes);
+    for (auto &mode : modes)
+      mode.reinit(owned_dofs, communicator);
+    for (const auto &[dof, x] : points)
+      {
+        if (!owned_dofs.is_element(dof) || std::binary_search(constrained.begin(), constrained.end(), dof))
+          continue;
+        const int c = component[owned_dofs.index_within_set(dof)];
+        if (c < 0)
+          continue;
+        modes[c](dof) = 1.0; // translation along c
+        if constexpr (dim == 2)
+          modes[2](dof) = c == 0 ? -x[1] : x[0]; // rotation (−y, x)
+        if constexpr (dim == 3)
+          {
+            const double rotation[3][3] = {{-x[1], x[0], 0.0},  // about z: (−y, x, 0)
+                                           {0.0, -x[2], x[1]},  // about x: (0, −z, y)
+                                           {x[2], 0.0, -x[0]}}; // about y: (z, 0, −x)
+            for (unsigned int r = 0; r < 3; ++r)
+              modes[3 + r](dof) = rotation[r][c];
+          }
+      }
+    for (auto &mode : modes)
+      mode.compress(VectorOperation::insert);
+    return modes;
+  }
+
+  template <int dim>
+  unsigned int ElasticBody<dim>::node_block_size() const
+  {
+    using namespace dealii;
+    bool interleaved = owned_dofs.n_elements() % dim == 0 && (owned_dofs.n_elements() == 0 || *owned_dofs.begin() % dim == 0);
+    std::vector<types::global_dof_index> indices(fe.n_dofs_per_cell());
+    for (const auto &cell : dof_handler.active_cell_iterators())
+      if (interleaved && cell->is_locally_owned())
+        {
+          cell->get_dof_indices(indices);
+          for (unsigned int i = 0; i < indices.size(); ++i)
+            if (owned_dofs.is_element(indices[i]) && indices[i] % dim != fe.system_to_component_index(i).first)
+              interleaved = false;
+        }
+    return Utilities::MPI::min(interleaved ? 1u : 0u, communicator) == 1 ? dim : 1;
   }
 
   template class ElasticBody<1>;

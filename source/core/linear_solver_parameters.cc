@@ -15,9 +15,11 @@ namespace percussion
                       "forward/backward substitution per solve. 'cg': conjugate gradients with the "
                       "preconditioner below (lean in memory; fast when W is mass-dominated). "
                       "'auto': direct up to 'Direct solver DoF limit' DoFs, cg above.");
-    prm.declare_entry("Preconditioner", "jacobi", Selection("jacobi|boomeramg"),
-                      "Preconditioner of CG: 'jacobi' (diagonal) or 'boomeramg' (hypre algebraic "
-                      "multigrid).");
+    prm.declare_entry("Preconditioner", "jacobi", Selection("jacobi|boomeramg|gamg"),
+                      "Preconditioner of CG: 'jacobi' (diagonal), 'boomeramg' (hypre algebraic "
+                      "multigrid, scalar) or 'gamg' (PETSc smoothed-aggregation multigrid with the "
+                      "elasticity near-null space: the rigid-body modes of the bodies, zero on "
+                      "Dirichlet DoFs). Measurements and advice: doc/user_guide.md, 'Linear solver'.");
     prm.declare_entry("Tolerance", "1e-12", Double(0, 1),
                       "Relative residual tolerance of CG.");
     prm.declare_entry("Max iterations", "2000", Integer(1),

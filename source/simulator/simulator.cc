@@ -65,6 +65,11 @@ namespace percussion
       bodies->assemble_external_force(t, f);
     };
     system.constrained_dofs = bodies->constrained_dofs();
+    if (parameters.linear_solver.preconditioner == "gamg")
+      {
+        system.rigid_body_modes = bodies->rigid_body_modes();
+        system.node_block_size = bodies->node_block_size();
+      }
     system.has_prescribed_motion = bodies->has_prescribed_motion();
     system.prescribed_displacement = [this](const double t, std::vector<double> &values) {
       bodies->prescribed_displacement(t, values);

@@ -63,6 +63,7 @@ namespace percussion::TimeIntegration
       force = 0;
 
     build_iteration_matrix();
+    solver->set_near_null_space(system.rigid_body_modes, system.node_block_size);
     solver->set_matrix(iteration, owned.size());
 
     energy = StepEnergy();

@@ -93,7 +93,9 @@ namespace percussion::TimeIntegration
     Algebra::eliminate(mass_eliminated, dofs);
     response_numerator = Algebra::scaled_sum(system, 1 - alpha_m_, (1 - alpha_f_) * h * h * (beta_ - 0.5 * gamma_));
     Algebra::zero_rows(response_numerator, dofs);
+    solver->set_near_null_space(system.rigid_body_modes, system.node_block_size);
     solver->set_matrix(iteration, owned.size());
+    mass_solver->set_near_null_space(system.rigid_body_modes, system.node_block_size);
     mass_solver->set_matrix(mass_eliminated, owned.size());
 
     // a_0 = M⁻¹(f_0 − K q_0 − C v_0): the smooth acceleration at the start.

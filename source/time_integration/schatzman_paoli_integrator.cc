@@ -62,6 +62,7 @@ namespace percussion::TimeIntegration
       Mat mass = Algebra::scaled_sum(system, 1.0, 0.0);
       Algebra::eliminate(mass, dofs);
       IterationMatrixSolver mass_solver(solver_parameters, communicator);
+      mass_solver.set_near_null_space(system.rigid_body_modes, system.node_block_size);
       mass_solver.set_matrix(mass, owned.size());
       Algebra::smooth_force(system, q, velocity, system.has_external_force ? &force : nullptr, rhs, work);
       work2 = 0; // a_0
@@ -82,6 +83,7 @@ namespace percussion::TimeIntegration
     if (system.has_prescribed_motion)
       PERCUSSION_PETSC_CALL(MatDuplicate(iteration, MAT_COPY_VALUES, &iteration_full));
     constrained_diagonal = Algebra::eliminate(iteration, dofs);
+    solver->set_near_null_space(system.rigid_body_modes, system.node_block_size);
     solver->set_matrix(iteration, owned.size());
 
     energy = StepEnergy();

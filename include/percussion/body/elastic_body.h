@@ -69,6 +69,16 @@ namespace percussion::Body
 
     const Material &material(dealii::types::material_id id) const { return parameters.materials.at(id); }
 
+    /**
+     * The rigid-body modes as DoF vectors: dim translations and, in 2D and 3D, the rotations about
+     * the coordinate axes through the origin (1, 3 or 6 modes), zero on Dirichlet DoFs: the
+     * near-null space of the elasticity operator that smoothed-aggregation multigrid needs.
+     */
+    std::vector<dealii::PETScWrappers::MPI::Vector> rigid_body_modes() const;
+    /// dim if every node's DoFs are numbered consecutively in component order on every rank (DoF
+    /// g has component g mod dim), else 1: the block size for nodal aggregation.
+    unsigned int node_block_size() const;
+
     /// Computes the stress tensor (6 or 4 or 1 components) and von Mises stress for DataOut.
     std::unique_ptr<dealii::DataPostprocessor<dim>> make_stress_postprocessor() const;
 

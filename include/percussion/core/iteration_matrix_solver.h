@@ -8,6 +8,7 @@
 #include <petscksp.h>
 
 #include <string>
+#include <vector>
 
 namespace percussion
 {
@@ -43,6 +44,16 @@ namespace percussion
      */
     void set_matrix(Mat matrix, unsigned int n_dofs);
 
+    /**
+     * The near-null space of the operator for the smoothed-aggregation preconditioner ('gamg'): for
+     * elasticity the rigid-body modes (ElasticBody::rigid_body_modes()). Orthonormalised
+     * here; attached to the matrix at the next set_matrix(). Ignored by the other solvers.
+     * @p block_size: the number of consecutive DoFs of one node (the dimension when the DoFs are
+     * numbered node by node, 1 otherwise), for nodal aggregation.
+     */
+    void set_near_null_space(const std::vector<dealii::PETScWrappers::MPI::Vector> &modes,
+                             unsigned int block_size = 1);
+
     /// Solves Ŵ x = b. For CG, x on entry is the initial guess.
     void solve(const dealii::PETScWrappers::MPI::Vector &b, dealii::PETScWrappers::MPI::Vector &x);
 
@@ -64,6 +75,8 @@ namespace percussion
     LinearSolverParameters parameters;
     MPI_Comm               communicator;
     KSP                    ksp = nullptr;
+    MatNullSpace           near_null_space = nullptr;
+    unsigned int           near_null_space_block_size = 1;
     bool                   use_direct = true;
     bool                   use_native_cholesky = false;
     unsigned int           iterations = 0;

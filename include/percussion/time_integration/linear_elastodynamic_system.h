@@ -33,6 +33,12 @@ namespace percussion::TimeIntegration
     bool has_prescribed_motion = false;
     /// g(t) at constrained_dofs (0 for fixed DoFs).
     std::function<void(double, std::vector<double> &)> prescribed_displacement;
+
+    /// The near-null space of K (rigid-body modes, zero on Dirichlet DoFs) for the multigrid
+    /// preconditioners of the CG path; may be empty.
+    std::vector<dealii::PETScWrappers::MPI::Vector> rigid_body_modes;
+    /// Consecutive DoFs per node (Body::ElasticBody::node_block_size()).
+    unsigned int node_block_size = 1;
   };
 } // namespace percussion::TimeIntegration
 

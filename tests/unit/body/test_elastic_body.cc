@@ -12,7 +12,8 @@
 //    at every DoF off that face;
 //  - two boxes with two materials (mesh type `boxes`): each body's mass, the total mass, the
 //    strain energy and the gravity load are the sums over the materials;
-//  - setup() rejects a material id or a traction boundary id missing from the parameters/mesh.
+//  - setup() rejects a material id or a traction boundary id missing from the parameters/mesh;
+//  - rigid_body_modes() returns exactly those rigid motions, zero on Dirichlet DoFs (issue 10).
 // Every check is run on 1 and 2 MPI ranks (CMake registers both); all sums are global (PETSc
 // dot products and MPI sums), so the expected values do not depend on the partition.
 #define BOOST_TEST_MODULE body_elastic_body
@@ -464,6 +465,58 @@ BOOST_AUTO_TEST_CASE(stiffness_annihilates_rigid_motions)
       check_rigid_motions<1>(degree);
       check_rigid_motions<2>(degree);
       check_rigid_motions<3>(degree);
+    }
+}
+
+// ElasticBody::rigid_body_modes() (the near-null space of the CG path's 'gamg' preconditioner):
+// the translations and rotations about the coordinate axes, equal to the interpolated rigid motions
+// of check_rigid_motions() to round-off, and zero on the DoFs of a fixed boundary.
+template <int dim>
+void check_rigid_body_modes(const unsigned int degree)
+{
+  const auto model = box_model<dim>(degree, 0.3);
+  const auto modes = model->body->rigid_body_modes();
+  BOOST_TEST(modes.size() == (dim == 2 ? 3u : 6u));
+  std::vector<PetscVector> expected;
+  for (unsigned int c = 0; c < dim; ++c)
+    expected.push_back(translation(*model->body, c));
+  // The order of the modes: in 2D the rotation about z; in 3D about z, x, y.
+  for (const unsigned int k : (dim == 2 ? std::vector<unsigned int>{2} : std::vector<unsigned int>{2, 0, 1}))
+    {
+      Tensor<2, dim> W;
+      const unsigned int i = (k + 1) % 3, j = (k + 2) % 3;
+      W[j][i] = 1;
+      W[i][j] = -1;
+      expected.push_back(interpolate(*model->body, W, Tensor<1, dim>()));
+    }
+  for (unsigned int m = 0; m < modes.size(); ++m)
+    {
+      PetscVector difference = modes[m];
+      difference -= expected[m];
+      BOOST_TEST(difference.l2_norm() <= exact_tolerance * expected[m].l2_norm(),
+                 label<dim>(degree) << ": rigid-body mode " << m << " differs by " << difference.l2_norm());
+    }
+  // With a fixed face the modes vanish on its DoFs (and only there).
+  const auto fixed = make_model<dim>("subsection Mesh\n  set Type = box\n  set Subdivisions = " + subdivisions<dim>() +
+                                     "\n  set Finite element degree = " + std::to_string(degree) +
+                                     "\nend\nsubsection Materials\n  set Young's modulus = 1\n  set Poisson's ratio = 0.3\n"
+                                     "  set Density = 1\nend\nsubsection Boundary conditions\n  set Fixed boundary ids = 0\nend\n");
+  const auto constrained_modes = fixed->body->rigid_body_modes();
+  const auto &constrained = fixed->body->constrained_dofs();
+  double largest = 0;
+  for (const auto &mode : constrained_modes)
+    for (const auto dof : constrained)
+      largest = std::max(largest, std::abs(mode(dof)));
+  BOOST_TEST(largest == 0.0);
+  BOOST_TEST(constrained_modes[0].l2_norm() > 0.0);
+}
+
+BOOST_AUTO_TEST_CASE(rigid_body_modes_are_the_rigid_motions)
+{
+  for (const unsigned int degree : {1u, 2u})
+    {
+      check_rigid_body_modes<2>(degree);
+      check_rigid_body_modes<3>(degree);
     }
 }
 
