@@ -16,6 +16,10 @@ namespace percussion
     : parameters(parameters)
     , communicator(communicator)
   {
+    // 'auto' is resolved by the caller, which knows the Courant number (Simulator); a solver made
+    // without that knowledge uses Jacobi.
+    if (this->parameters.preconditioner == "auto")
+      this->parameters.preconditioner = "jacobi";
     PERCUSSION_PETSC_CALL(KSPCreate(communicator, &ksp));
   }
 

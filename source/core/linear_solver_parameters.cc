@@ -15,11 +15,19 @@ namespace percussion
                       "forward/backward substitution per solve. 'cg': conjugate gradients with the "
                       "preconditioner below (lean in memory; fast when W is mass-dominated). "
                       "'auto': direct up to 'Direct solver DoF limit' DoFs, cg above.");
-    prm.declare_entry("Preconditioner", "jacobi", Selection("jacobi|boomeramg|gamg"),
+    prm.declare_entry("Preconditioner", "auto", Selection("auto|jacobi|boomeramg|gamg"),
                       "Preconditioner of CG: 'jacobi' (diagonal), 'boomeramg' (hypre algebraic "
                       "multigrid, scalar) or 'gamg' (PETSc smoothed-aggregation multigrid with the "
                       "elasticity near-null space: the rigid-body modes of the bodies, zero on "
-                      "Dirichlet DoFs). Measurements and advice: doc/user_guide.md, 'Linear solver'.");
+                      "Dirichlet DoFs, and nodal blocks). 'auto': gamg when the Courant number "
+                      "c h / (node spacing) exceeds 'AMG Courant number', else jacobi (at the CFL "
+                      "step the mass-dominated matrix needs about 17 Jacobi-CG iterations, cheaper "
+                      "than a multigrid cycle's set-up and smoothing; measurements in "
+                      "doc/user_guide.md, 'Linear solver').");
+    prm.declare_entry("AMG Courant number", "8", Double(0),
+                      "With 'Preconditioner = auto': the Courant number c h / (node spacing), c the "
+                      "dilatational wave speed, above which CG uses gamg instead of jacobi "
+                      "(measured crossover between 1 and 10, doc/user_guide.md).");
     prm.declare_entry("Tolerance", "1e-12", Double(0, 1),
                       "Relative residual tolerance of CG.");
     prm.declare_entry("Max iterations", "2000", Integer(1),
@@ -47,6 +55,7 @@ namespace percussion
     prm.enter_subsection("Linear solver");
     type = prm.get("Type");
     preconditioner = prm.get("Preconditioner");
+    amg_courant_number = prm.get_double("AMG Courant number");
     tolerance = prm.get_double("Tolerance");
     max_iterations = prm.get_integer("Max iterations");
     direct_solver_dof_limit = prm.get_integer("Direct solver DoF limit");

@@ -65,17 +65,25 @@ namespace percussion
       bodies->assemble_external_force(t, f);
     };
     system.constrained_dofs = bodies->constrained_dofs();
-    if (parameters.linear_solver.preconditioner == "gamg")
-      {
-        system.rigid_body_modes = bodies->rigid_body_modes();
-        system.node_block_size = bodies->node_block_size();
-      }
     system.has_prescribed_motion = bodies->has_prescribed_motion();
     system.prescribed_displacement = [this](const double t, std::vector<double> &values) {
       bodies->prescribed_displacement(t, values);
     };
 
-    time_integrator = TimeIntegration::create_time_integrator(system, parameters.time, parameters.linear_solver,
+    // CG's preconditioner 'auto': multigrid only where the step is long against the wave transit
+    // time of a cell (the matrix is then stiffness-dominated), Jacobi at the CFL step.
+    LinearSolverParameters linear_solver = parameters.linear_solver;
+    if (linear_solver.preconditioner == "auto")
+      {
+        const double courant = courant_number(GridTools::minimal_cell_diameter(*triangulation));
+        linear_solver.preconditioner = courant > linear_solver.amg_courant_number ? "gamg" : "jacobi";
+      }
+    if (linear_solver.preconditioner == "gamg")
+      {
+        system.rigid_body_modes = bodies->rigid_body_modes();
+        system.node_block_size = bodies->node_block_size();
+      }
+    time_integrator = TimeIntegration::create_time_integrator(system, parameters.time, linear_solver,
                                                               bodies->locally_owned_dofs(), communicator);
     if (!parameters.contact.pairs.empty())
       {
@@ -462,6 +470,19 @@ namespace percussion
           throw SolverError("The contact problem of step " + std::to_string(step) + " was not solved (residual " +
                             std::to_string(c.solver.error) + "); 'Contact solver/Non-convergence policy' = stop.");
       }
+  }
+
+  template <int dim>
+  double Simulator<dim>::courant_number(const double smallest_cell) const
+  {
+    // c h / Δx with the fastest wave (bar speed in 1D, dilatational otherwise) and the node spacing.
+    double wave_speed = 0;
+    for (const auto &[id, material] : parameters.body.materials)
+      wave_speed = std::max(wave_speed, std::sqrt((dim == 1 ? material.youngs_modulus :
+                                                              material.lame_lambda() + 2 * material.lame_mu()) /
+                                                  material.density));
+    const double node_spacing = smallest_cell / std::sqrt(static_cast<double>(dim)) / parameters.mesh.fe_degree;
+    return wave_speed * parameters.time.time_step / node_spacing;
   }
 
   template <int dim>

@@ -19,7 +19,9 @@ namespace percussion
     /// "direct" (MUMPS Cholesky, factorised once per step size), "cg", or "auto".
     std::string type = "auto";
     /// For "cg": "jacobi" or "boomeramg" (hypre).
-    std::string preconditioner = "jacobi";
+    std::string preconditioner = "auto";
+    /// auto: gamg above this Courant number c h / Δx, jacobi below.
+    double amg_courant_number = 8;
     /// Relative residual tolerance of CG.
     double tolerance = 1e-12;
     /// Iteration limit of CG; exceeding it is an error, never silent.

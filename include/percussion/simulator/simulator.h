@@ -99,6 +99,8 @@ namespace percussion
     void write_contact_problem(const std::string &reason) const;
 
     const RunParameters       parameters;
+    /// c h / Δx: the fastest wave speed times the step over the node spacing.
+    double courant_number(double smallest_cell) const;
     MPI_Comm                  communicator;
     dealii::ConditionalOStream log;
     std::unique_ptr<dealii::Triangulation<dim>>            triangulation;
