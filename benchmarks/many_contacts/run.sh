@@ -27,6 +27,30 @@ radius_line=""                # PROBING_RADIUS: Contact solver/Probing radius (d
 landing=28   # steps before the bottom touches (gap = 30 h at 1 m/s)
 contact_steps=${CONTACT_STEPS:-10}
 
+# The obstacle: CASE=plane (default: a rigid plane z = 0) or CASE=slab (body to body: a steel
+# slab 0.12 x 0.12 x 0.02 m under z = 0, clamped at its base, with N x N x N/2 cells; the box's
+# bottom nodes are the slave points on the slab's top face).
+case=${CASE:-plane}
+[ "$case" = plane ] || [ "$case" = slab ] || { echo "CASE must be plane or slab" >&2; exit 1; }
+mesh_lines() {
+  local gap=$1 top=$2 n=$3
+  if [ "$case" = plane ]; then
+    printf 'subsection Mesh\n  set Type         = box\n  set Lower corner = 0, 0, %s\n  set Upper corner = 0.1, 0.1, %s\n  set Subdivisions = %s, %s, %s\nend\n' "$gap" "$top" "$n" "$n" $((n/2))
+    printf "subsection Materials\n  set Young's modulus = 210e9\n  set Poisson's ratio = 0.3\n  set Density         = 7800\nend"
+  else
+    printf 'subsection Mesh\n  set Type         = boxes\n  set Boxes        = -0.01,-0.01,-0.02 : 0.11,0.11,0; 0,0,%s : 0.1,0.1,%s\n  set Subdivisions = %s, %s, %s\nend\n' "$gap" "$top" "$n" "$n" $((n/2))
+    printf "subsection Materials\n  set Material ids    = 0, 1\n  set Young's modulus = 210e9, 210e9\n  set Poisson's ratio = 0.3, 0.3\n  set Density         = 7800, 7800\nend\n"
+    printf 'subsection Boundary conditions\n  set Fixed boundary ids = 4\nend'
+  fi
+}
+pair_lines() {
+  if [ "$case" = plane ]; then
+    printf '    set Type                    = plane\n    set Point                   = 0, 0, 0\n    set Normal                  = 0, 0, 1\n    set Slave boundary id       = 4'
+  else
+    printf '    set Type                    = body\n    set Slave boundary id       = 14\n    set Master boundary id      = 5'
+  fi
+}
+
 # write_prm N STEPS PAIRS FILE OUTDIR
 write_prm() {
   local n=$1 steps=$2 pairs=$3 file=$4 dir=$5
@@ -37,19 +61,9 @@ write_prm() {
   end=$(awk -v h="$h" -v s="$steps" 'BEGIN{printf "%.8e", (s+0.5)*h}')
   cat > "$file" <<PRM
 set Dimension = 3
-subsection Mesh
-  set Type         = box
-  set Lower corner = 0, 0, $gap
-  set Upper corner = 0.1, 0.1, $top
-  set Subdivisions = $n, $n, $((n/2))
-end
-subsection Materials
-  set Young's modulus = 210e9
-  set Poisson's ratio = 0.3
-  set Density         = 7800
-end
+$(mesh_lines "$gap" "$top" "$n")
 subsection Initial conditions
-  set Velocity = 0; 0; -1
+  set Velocity = 0; 0; z > 0 ? -1 : 0
 end
 subsection Time integration
   set Scheme    = Moreau-Jean Fremond
@@ -61,10 +75,7 @@ subsection Contact
   set Number of pairs = $pairs
   set Search distance = 0.005
   subsection Pair 1
-    set Type                    = plane
-    set Point                   = 0, 0, 0
-    set Normal                  = 0, 0, 1
-    set Slave boundary id       = 4
+$(pair_lines)
     set Friction coefficient    = 0.3
     set Restitution coefficient = 0
   end
@@ -100,7 +111,8 @@ for n in $sizes; do
   write_prm "$n" "$steps" 1 "$work/contact.prm" "$work/contact"
   read -r m_free _ < <(run "$work/free.prm")
   read -r m_contact unsolved < <(run "$work/contact.prm")
-  dofs=$(( 3 * (n + 1) * (n + 1) * (n / 2 + 1) ))
+  boxes=1; [ "$case" = slab ] && boxes=2
+  dofs=$(( 3 * boxes * (n + 1) * (n + 1) * (n / 2 + 1) ))
   # Per step, from one run each: the free run's mean step time; in the contact run, the first 3
   # steps with contact (landing) and the steps after them (lasting contact).
   awk -F, -v n="$n" -v d="$dofs" -v mf="$m_free" -v mc="$m_contact" -v u="$unsolved" '
