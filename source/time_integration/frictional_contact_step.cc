@@ -152,6 +152,15 @@ namespace percussion::TimeIntegration
       std::vector<std::vector<double>> xs, gs;
     };
 
+    /// The PETSc object id of @p H (a reassembled H is a new object).
+    PetscObjectId operator_id(const dealii::PETScWrappers::MPI::SparseMatrix &H)
+    {
+      PetscObjectId id;
+      PERCUSSION_PETSC_CALL(PetscObjectGetId(
+        reinterpret_cast<PetscObject>(const_cast<dealii::PETScWrappers::MPI::SparseMatrix &>(H).petsc_matrix()), &id));
+      return id;
+    }
+
     /// Reinitialise @p x with the partition of @p like unless it has it already.
     void reinit_like(dealii::PETScWrappers::MPI::Vector &x, const dealii::PETScWrappers::MPI::Vector &like,
                      MPI_Comm communicator)
@@ -346,6 +355,7 @@ namespace percussion::TimeIntegration
         // Phase 2: Ŵ⁻¹H and W for the active contacts; phase 3: the scheme's law; phase 4: the
         // contact solve.
         delassus.ensure(integrator, H, active_points, u_k.size() / d, operator_moves);
+        last_product.valid = false; // the impulse vectors will be this path's
         assemble_law(active, theta, integrator.time_step());
         result.solver = solve_scaled(problem, reaction, local_velocity, options, exponent);
       }
@@ -521,8 +531,14 @@ namespace percussion::TimeIntegration
     std::string phases;
     for (unsigned int outer = 0;; ++outer)
       {
-        // The exact velocities of the law at the iterate: u = f W p + b, W p from one solve.
-        if (std::any_of(reaction.begin(), reaction.end(), [](const double x) { return x != 0.0; }))
+        // The exact velocities of the law at the iterate: u = f W p + b, W p from one solve. The
+        // warm start is the last step's accepted impulse: with the same H (fixed obstacles), the
+        // same contacts and the same impulses, its product is the last step's, and Hp, 𝒯Hp are
+        // still in the work vectors.
+        if (outer == 0 && last_product.valid && last_product.operator_id == operator_id(H) &&
+            last_product.points == active_points && last_product.reaction == reaction)
+          z = last_product.product;
+        else if (std::any_of(reaction.begin(), reaction.end(), [](const double x) { return x != 0.0; }))
           {
             exact_product(integrator, H, active, reaction, z);
             ++result.exact_products;
@@ -590,6 +606,7 @@ namespace percussion::TimeIntegration
       }
     reaction = best_r;
     local_velocity = best_u;
+    last_product = {true, operator_id(H), active_points, best_r, best_z};
     exact_Wp.assign(d * active.size(), 0.0);
     for (unsigned int a = 0; a < active.size(); ++a)
       for (unsigned int k = 0; k < d; ++k)
@@ -780,6 +797,7 @@ namespace percussion::TimeIntegration
         reinit_like(generalized_impulse, integrator.displacement(), communicator);
         reinit_like(correction, integrator.displacement(), communicator);
         columns.apply(projected_points, impulse, generalized_impulse, correction);
+        last_product.valid = false; // the vectors no longer hold the contact step's Hp and 𝒯Hp
         result.energy_change += integrator.correct_displacement(correction);
 
         // The gaps after the pass, for every candidate.

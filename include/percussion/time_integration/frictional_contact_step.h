@@ -252,6 +252,16 @@ namespace percussion::TimeIntegration
     /// Hp and 𝒯Hp.
     dealii::PETScWrappers::MPI::Vector impulse_columns, column_work, best_generalized_impulse, best_correction;
     std::vector<double> exact_Wp;
+    /// The probed operator's last accepted impulse and its exact product W p, for H of the given
+    /// PETSc object id (its Hp and 𝒯Hp stay in generalized_impulse and correction until a
+    /// position projection uses them).
+    struct
+    {
+      bool valid = false;
+      PetscObjectId operator_id = -1;
+      std::vector<unsigned long long> points;
+      std::vector<double> reaction, product;
+    } last_product;
 
     /// Buffers kept from step to step (select_and_gather(), project_positions()).
     struct Scratch
