@@ -37,7 +37,7 @@ namespace percussion::TimeIntegration
      * velocities; with r' = r/s and W' = sW both are velocities of comparable size, so the law's
      * velocities are met to the tolerance times the velocity scale, not times the impulses.
      * Powers of two scale exactly: @p problem, the warm start and the result are the unscaled ones.
-     * @p exponent receives the scaling's: r' = 2^exponent r.
+     * @p exponent receives the scaling's: W' = 2^exponent W and r' = 2^-exponent r.
      */
     ContactSolvers::SolverResult solve_scaled(ContactSolvers::LocalProblem &problem, std::vector<double> &r,
                                               std::vector<double> &u, const ContactSolvers::SolverOptions &options,
@@ -388,7 +388,7 @@ namespace percussion::TimeIntegration
     // classification treat velocities below ten times this as zero, and works below the
     // round-off of the step's energy flow.
     const auto norm = [](const std::vector<double> &x) { return std::sqrt(std::inner_product(x.begin(), x.end(), x.begin(), 0.0)); };
-    double velocity_scale = std::max({norm(problem.q), std::ldexp(norm(reaction), exponent), norm(local_velocity)});
+    double velocity_scale = std::max({norm(problem.q), std::ldexp(norm(reaction), -exponent), norm(local_velocity)});
     for (const ActiveContact &a : active)
       for (unsigned int k = 0; k < d; ++k)
         velocity_scale = std::max({velocity_scale, std::abs(a.u_k[k]), std::abs(a.u_free[k])});
