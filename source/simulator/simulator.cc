@@ -473,16 +473,23 @@ namespace percussion
   }
 
   template <int dim>
-  double Simulator<dim>::courant_number(const double smallest_cell) const
+  double Simulator<dim>::fastest_wave_speed() const
   {
-    // c h / Δx with the fastest wave (bar speed in 1D, dilatational otherwise) and the node spacing.
+    // The bar speed √(E/ρ) in 1D, the dilatational speed √((λ+2μ)/ρ) otherwise.
     double wave_speed = 0;
     for (const auto &[id, material] : parameters.body.materials)
       wave_speed = std::max(wave_speed, std::sqrt((dim == 1 ? material.youngs_modulus :
                                                               material.lame_lambda() + 2 * material.lame_mu()) /
                                                   material.density));
+    return wave_speed;
+  }
+
+  template <int dim>
+  double Simulator<dim>::courant_number(const double smallest_cell) const
+  {
+    // c h / Δx with the node spacing Δx.
     const double node_spacing = smallest_cell / std::sqrt(static_cast<double>(dim)) / parameters.mesh.fe_degree;
-    return wave_speed * parameters.time.time_step / node_spacing;
+    return fastest_wave_speed() * parameters.time.time_step / node_spacing;
   }
 
   template <int dim>
@@ -495,12 +502,7 @@ namespace percussion
     // c the dilatational wave speed, Δx the node spacing).
     if (time_integrator->damps_high_frequencies())
       return;
-    // The fastest wave: the bar speed √(E/ρ) in 1D, the dilatational speed √((λ+2μ)/ρ) otherwise.
-    double wave_speed = 0;
-    for (const auto &[id, material] : parameters.body.materials)
-      wave_speed = std::max(wave_speed, std::sqrt((dim == 1 ? material.youngs_modulus :
-                                                              material.lame_lambda() + 2 * material.lame_mu()) /
-                                                  material.density));
+    const double wave_speed = fastest_wave_speed();
     const double node_spacing = smallest_cell / std::sqrt(static_cast<double>(dim)) / parameters.mesh.fe_degree;
     const double omega_h = 2 * std::sqrt(3.0 * dim) * wave_speed * parameters.time.time_step / node_spacing;
     if (omega_h > 2)

@@ -99,6 +99,8 @@ namespace percussion
     void write_contact_problem(const std::string &reason) const;
 
     const RunParameters       parameters;
+    /// The bar speed √(E/ρ) in 1D, the dilatational speed √((λ+2μ)/ρ) otherwise, of the fastest material.
+    double fastest_wave_speed() const;
     /// c h / Δx: the fastest wave speed times the step over the node spacing.
     double courant_number(double smallest_cell) const;
     MPI_Comm                  communicator;
