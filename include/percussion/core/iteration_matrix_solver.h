@@ -28,7 +28,8 @@ namespace percussion
    * much smaller fixed cost per solve, which is what small (1D, coarse 2D) models spend their
    * time in.
    *
-   * The iterative path is CG with Jacobi or hypre BoomerAMG, warm-started from the vector passed in.
+   * The iterative path is CG with Jacobi, hypre BoomerAMG or PETSc GAMG (with the near-null space of
+   * set_near_null_space()), warm-started from the vector passed in.
    */
   class IterationMatrixSolver
   {
