@@ -50,7 +50,7 @@ namespace percussion::TimeIntegration
     prm.declare_entry("Probed operator threshold", "600", Integer(0),
                       "With 'Delassus operator = auto': the probed operator is used when dim x the "
                       "number of active contacts exceeds this (measured crossover, doc/contact.md).");
-    prm.declare_entry("Probing radius", "3.5", Double(0.5, 10),
+    prm.declare_entry("Probing radius", "5", Double(0.5, 10),
                       "Radius R of the probed operator in node spacings (smallest cell edge / "
                       "degree): entries of W^-1 between contact DoFs closer than R are kept. "
                       "Larger: fewer outer iterations, more probing solves (about dim x (2R+1)^(dim-1)).");

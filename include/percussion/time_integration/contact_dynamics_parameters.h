@@ -31,7 +31,7 @@ namespace percussion::TimeIntegration
     /// auto: the probed operator when dim × active contacts exceeds this.
     unsigned int probed_operator_threshold = 600;
     /// R of ProbedDelassus, in node spacings.
-    double       probing_radius = 3.5;
+    double       probing_radius = 5;
     /// Outer iterations (exact products W p) of the probed operator's solve at most.
     unsigned int probed_operator_max_iterations = 30;
     /// "on" or "off": project the end-of-step displacement back onto g ≥ 0 where a contact
