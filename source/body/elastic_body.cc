@@ -403,14 +403,25 @@ namespace percussion::Body
   }
 
   template <int dim>
-  std::vector<dealii::PETScWrappers::MPI::Vector> ElasticBody<dim>::rigid_body_modes() const
+  std::vector<std::array<double, 3>> ElasticBody<dim>::owned_dof_positions() const
   {
     using namespace dealii;
     std::map<types::global_dof_index, Point<dim>> points;
     DoFTools::map_dofs_to_support_points(mapping, dof_handler, points);
-    // The component of each owned DoF, from the cells that hold it.
-    std::vector<int> component(owned_dofs.n_elements(), -1);
-    std::vector<types::global_dof_index> indices(fe.n_dofs_per_cell());
+    std::vector<std::array<double, 3>> positions(owned_dofs.n_elements(), std::array<double, 3>{});
+    for (const auto &[dof, x] : points)
+      if (owned_dofs.is_element(dof))
+        for (unsigned int d = 0; d < dim; ++d)
+          positions[owned_dofs.index_within_set(dof)][d] = x[d];
+    return positions;
+  }
+
+  template <int dim>
+  std::vector<unsigned int> ElasticBody<dim>::owned_dof_components() const
+  {
+    // The component of each owned DoF, from the cells that hold it (every owned DoF is on an owned cell).
+    std::vector<unsigned int> component(owned_dofs.n_elements(), 0);
+    std::vector<dealii::types::global_dof_index> indices(fe.n_dofs_per_cell());
     for (const auto &cell : dof_handler.active_cell_iterators())
       if (cell->is_locally_owned())
         {
@@ -419,17 +430,26 @@ namespace percussion::Body
             if (owned_dofs.is_element(indices[i]))
               component[owned_dofs.index_within_set(indices[i])] = fe.system_to_component_index(i).first;
         }
+    return component;
+  }
+
+  template <int dim>
+  std::vector<dealii::PETScWrappers::MPI::Vector> ElasticBody<dim>::rigid_body_modes() const
+  {
+    using namespace dealii;
+    const auto positions = owned_dof_positions();
+    const auto component = owned_dof_components();
     const unsigned int n_modes = dim == 1 ? 1 : (dim == 2 ? 3 : 6);
     std::vector<PETScWrappers::MPI::Vector> modes(n_modes);
     for (auto &mode : modes)
       mode.reinit(owned_dofs, communicator);
-    for (const auto &[dof, x] : points)
+    for (unsigned int k = 0; k < positions.size(); ++k)
       {
-        if (!owned_dofs.is_element(dof) || std::binary_search(constrained.begin(), constrained.end(), dof))
+        const types::global_dof_index dof = owned_dofs.nth_index_in_set(k);
+        if (std::binary_search(constrained.begin(), constrained.end(), dof))
           continue;
-        const int c = component[owned_dofs.index_within_set(dof)];
-        if (c < 0)
-          continue;
+        const auto &x = positions[k];
+        const unsigned int c = component[k];
         modes[c](dof) = 1.0; // translation along c
         if constexpr (dim == 2)
           modes[2](dof) = c == 0 ? -x[1] : x[0]; // rotation (−y, x)
@@ -450,18 +470,11 @@ namespace percussion::Body
   template <int dim>
   unsigned int ElasticBody<dim>::node_block_size() const
   {
-    using namespace dealii;
-    bool interleaved = owned_dofs.n_elements() % dim == 0 && (owned_dofs.n_elements() == 0 || *owned_dofs.begin() % dim == 0);
-    std::vector<types::global_dof_index> indices(fe.n_dofs_per_cell());
-    for (const auto &cell : dof_handler.active_cell_iterators())
-      if (interleaved && cell->is_locally_owned())
-        {
-          cell->get_dof_indices(indices);
-          for (unsigned int i = 0; i < indices.size(); ++i)
-            if (owned_dofs.is_element(indices[i]) && indices[i] % dim != fe.system_to_component_index(i).first)
-              interleaved = false;
-        }
-    return Utilities::MPI::min(interleaved ? 1u : 0u, communicator) == 1 ? dim : 1;
+    const auto component = owned_dof_components();
+    bool interleaved = owned_dofs.n_elements() % dim == 0;
+    for (unsigned int k = 0; interleaved && k < component.size(); ++k)
+      interleaved = owned_dofs.nth_index_in_set(k) % dim == component[k];
+    return dealii::Utilities::MPI::min(interleaved ? 1u : 0u, communicator) == 1 ? dim : 1;
   }
 
   template class ElasticBody<1>;

@@ -1,8 +1,6 @@
 #include <deal.II/base/data_out_base.h>
 #include <deal.II/base/timer.h>
 #include <deal.II/base/utilities.h>
-#include <deal.II/dofs/dof_tools.h>
-#include <deal.II/fe/mapping_q1.h>
 #include <deal.II/grid/grid_tools.h>
 
 #include <percussion/contact/contact_point_output.h>
@@ -98,18 +96,10 @@ namespace percussion
           {
             // The probed Delassus operator colours the contact DoFs by their reference positions
             // and measures its radius in node spacings.
-            const auto &dof_handler = bodies->get_dof_handler();
-            std::map<types::global_dof_index, Point<dim>> support_points;
-            DoFTools::map_dofs_to_support_points(MappingQ1<dim>(), dof_handler, support_points);
-            const IndexSet &owned = dof_handler.locally_owned_dofs();
-            const types::global_dof_index first = owned.n_elements() > 0 ? *owned.begin() : 0;
-            std::vector<std::array<double, 3>> positions(owned.n_elements(), std::array<double, 3>{});
-            for (const auto &[dof, point] : support_points)
-              if (owned.is_element(dof))
-                for (unsigned int d = 0; d < dim; ++d)
-                  positions[dof - first][d] = point[d];
-            contact_step->set_dof_positions(
-              first, std::move(positions), smallest_cell / std::sqrt(static_cast<double>(dim)) / parameters.mesh.fe_degree);
+            const IndexSet &owned = bodies->locally_owned_dofs();
+            contact_step->set_dof_positions(owned.n_elements() > 0 ? *owned.begin() : 0, bodies->owned_dof_positions(),
+                                            smallest_cell / std::sqrt(static_cast<double>(dim)) /
+                                              parameters.mesh.fe_degree);
           }
       }
 

@@ -37,9 +37,7 @@ namespace percussion::TimeIntegration
                                const std::vector<unsigned long long> &needed, const unsigned long long n_candidates,
                                const bool operator_moves)
   {
-    PetscObjectId id;
-    PERCUSSION_PETSC_CALL(PetscObjectGetId(
-      reinterpret_cast<PetscObject>(const_cast<dealii::PETScWrappers::MPI::SparseMatrix &>(H).petsc_matrix()), &id));
+    const PetscObjectId id = SystemAlgebra::object_id(H);
     bool covered = id == operator_id;
     for (std::size_t a = 0; covered && a < needed.size(); ++a)
       covered = block(needed[a]) >= 0;

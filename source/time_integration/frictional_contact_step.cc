@@ -39,15 +39,27 @@ namespace percussion::TimeIntegration
      * Powers of two scale exactly: @p problem, the warm start and the result are the unscaled ones.
      * @p exponent receives the scaling's: W' = 2^exponent W and r' = 2^-exponent r.
      */
+    /// e with 2^e W of unit mean |diagonal| (0 for a zero or non-finite diagonal), dense or sparse W.
+    int scaling_exponent(const ContactSolvers::LocalProblem &problem)
+    {
+      double diagonal = 0;
+      const int n = problem.size();
+      if (problem.storage == ContactSolvers::MatrixStorage::dense)
+        for (int i = 0; i < n; ++i)
+          diagonal += std::abs(problem.W_dense(i, i));
+      else
+        for (int i = 0; i < problem.W_sparse.rows; ++i)
+          for (int k = problem.W_sparse.row_start[i]; k < problem.W_sparse.row_start[i + 1]; ++k)
+            if (problem.W_sparse.column_index[k] == i)
+              diagonal += std::abs(problem.W_sparse.values[k]);
+      return diagonal > 0 && std::isfinite(diagonal) ? -std::ilogb(diagonal / n) : 0;
+    }
+
     ContactSolvers::SolverResult solve_scaled(ContactSolvers::LocalProblem &problem, std::vector<double> &r,
                                               std::vector<double> &u, const ContactSolvers::SolverOptions &options,
                                               int &exponent)
     {
-      double diagonal = 0;
-      const int n = problem.size();
-      for (int i = 0; i < n; ++i)
-        diagonal += std::abs(problem.W_dense(i, i));
-      exponent = diagonal > 0 && std::isfinite(diagonal) ? -std::ilogb(diagonal / n) : 0;
+      exponent = scaling_exponent(problem);
       const auto scale = [&](const int e) {
         for (double &x : problem.W_dense.values)
           x = std::ldexp(x, e);
@@ -151,15 +163,6 @@ namespace percussion::TimeIntegration
       const unsigned int depth;
       std::vector<std::vector<double>> xs, gs;
     };
-
-    /// The PETSc object id of @p H (a reassembled H is a new object).
-    PetscObjectId operator_id(const dealii::PETScWrappers::MPI::SparseMatrix &H)
-    {
-      PetscObjectId id;
-      PERCUSSION_PETSC_CALL(PetscObjectGetId(
-        reinterpret_cast<PetscObject>(const_cast<dealii::PETScWrappers::MPI::SparseMatrix &>(H).petsc_matrix()), &id));
-      return id;
-    }
 
     /// Reinitialise @p x with the partition of @p like unless it has it already.
     void reinit_like(dealii::PETScWrappers::MPI::Vector &x, const dealii::PETScWrappers::MPI::Vector &like,
@@ -444,16 +447,7 @@ namespace percussion::TimeIntegration
       PERCUSSION_PETSC_CALL(VecRestoreArray(SystemAlgebra::petsc(impulse_columns), &p));
     }
     H.vmult(generalized_impulse, impulse_columns);
-    {
-      PetscInt begin, end;
-      PERCUSSION_PETSC_CALL(VecGetOwnershipRange(SystemAlgebra::petsc(generalized_impulse), &begin, &end));
-      PetscScalar *g;
-      PERCUSSION_PETSC_CALL(VecGetArray(SystemAlgebra::petsc(generalized_impulse), &g));
-      for (const auto dof : integrator.constrained_dofs())
-        if (static_cast<PetscInt>(dof) >= begin && static_cast<PetscInt>(dof) < end)
-          g[dof - begin] = 0.0;
-      PERCUSSION_PETSC_CALL(VecRestoreArray(SystemAlgebra::petsc(generalized_impulse), &g));
-    }
+    SystemAlgebra::zero(generalized_impulse, integrator.constrained_dofs());
     integrator.impulse_response(generalized_impulse, correction);
     H.Tvmult(column_work, correction);
 
@@ -471,16 +465,8 @@ namespace percussion::TimeIntegration
             owned.push_back(x[d * active[a].point + k - begin]);
       PERCUSSION_PETSC_CALL(VecRestoreArrayRead(SystemAlgebra::petsc(column_work), &x));
     }
-    const unsigned int n_ranks = dealii::Utilities::MPI::n_mpi_processes(communicator);
-    std::vector<int> counts(n_ranks, 0), offsets(n_ranks, 0);
-    for (const ActiveContact &a : active)
-      counts[a.owner_rank] += d;
-    for (unsigned int q = 1; q < n_ranks; ++q)
-      offsets[q] = offsets[q - 1] + counts[q - 1];
-    std::vector<double> gathered(d * active.size());
-    const int ierr = MPI_Allgatherv(owned.data(), static_cast<int>(owned.size()), MPI_DOUBLE, gathered.data(),
-                                    counts.data(), offsets.data(), MPI_DOUBLE, communicator);
-    AssertThrowMPI(ierr);
+    std::vector<double> gathered;
+    plain_all_gather(owned, gathered, communicator);
     z.assign(ld * active.size(), 0.0);
     for (unsigned int a = 0; a < active.size(); ++a)
       for (unsigned int k = 0; k < d; ++k)
@@ -503,14 +489,10 @@ namespace percussion::TimeIntegration
     // problem: A = f W_s (the approximation), b of the law; the exact problem has the same b.
     probed->active_block(active_points, ld, factor, problem.W_sparse);
     const std::vector<double> b = problem.q;
+    const PetscObjectId h_id = SystemAlgebra::object_id(H);
 
     // The inner problems are solved with impulses scaled by a power of two (as solve_scaled()).
-    double diagonal = 0;
-    for (int i = 0; i < problem.W_sparse.rows; ++i)
-      for (int k = problem.W_sparse.row_start[i]; k < problem.W_sparse.row_start[i + 1]; ++k)
-        if (problem.W_sparse.column_index[k] == i)
-          diagonal += std::abs(problem.W_sparse.values[k]);
-    exponent = diagonal > 0 && std::isfinite(diagonal) ? -std::ilogb(diagonal / n) : 0;
+    exponent = scaling_exponent(problem);
     ContactSolvers::LocalProblem inner = problem;
     for (double &x : inner.W_sparse.values)
       x = std::ldexp(x, exponent);
@@ -535,7 +517,7 @@ namespace percussion::TimeIntegration
         // warm start is the last step's accepted impulse: with the same H (fixed obstacles), the
         // same contacts and the same impulses, its product is the last step's, and Hp, 𝒯Hp are
         // still in the work vectors.
-        if (outer == 0 && last_product.valid && last_product.operator_id == operator_id(H) &&
+        if (outer == 0 && last_product.valid && last_product.operator_id == h_id &&
             last_product.points == active_points && last_product.reaction == reaction)
           z = last_product.product;
         else if (std::any_of(reaction.begin(), reaction.end(), [](const double x) { return x != 0.0; }))
@@ -606,7 +588,7 @@ namespace percussion::TimeIntegration
       }
     reaction = best_r;
     local_velocity = best_u;
-    last_product = {true, operator_id(H), active_points, best_r, best_z};
+    last_product = {true, h_id, active_points, best_r, best_z};
     exact_Wp.assign(d * active.size(), 0.0);
     for (unsigned int a = 0; a < active.size(); ++a)
       for (unsigned int k = 0; k < d; ++k)

@@ -4,6 +4,7 @@
 #include <percussion/core/petsc_check.h>
 #include <percussion/time_integration/plain_all_gather.h>
 #include <percussion/time_integration/probed_delassus.h>
+#include <percussion/time_integration/system_algebra.h>
 #include <percussion/time_integration/time_integrator.h>
 
 #include <algorithm>
@@ -124,9 +125,8 @@ namespace percussion::TimeIntegration
 
   unsigned int ProbedDelassus::ensure(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H)
   {
-    Mat h = const_cast<dealii::PETScWrappers::MPI::SparseMatrix &>(H).petsc_matrix();
-    PetscObjectId id;
-    PERCUSSION_PETSC_CALL(PetscObjectGetId(reinterpret_cast<PetscObject>(h), &id));
+    Mat h = SystemAlgebra::petsc(H);
+    const PetscObjectId id = SystemAlgebra::object_id(H);
     if (id == operator_id && Ws != nullptr)
       return 0;
 

@@ -12,6 +12,13 @@ namespace percussion::TimeIntegration::SystemAlgebra
     return const_cast<dealii::PETScWrappers::MPI::SparseMatrix &>(m).petsc_matrix();
   }
 
+  PetscObjectId object_id(const dealii::PETScWrappers::MPI::SparseMatrix &m)
+  {
+    PetscObjectId id;
+    PERCUSSION_PETSC_CALL(PetscObjectGetId(reinterpret_cast<PetscObject>(petsc(m)), &id));
+    return id;
+  }
+
   Mat scaled_sum(const LinearElastodynamicSystem &system, const double mass_factor, const double stiffness_factor)
   {
     Mat result;

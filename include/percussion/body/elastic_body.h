@@ -13,6 +13,7 @@
 
 #include <percussion/body/body_parameters.h>
 
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -75,6 +76,8 @@ namespace percussion::Body
      * near-null space of the elasticity operator that smoothed-aggregation multigrid needs.
      */
     std::vector<dealii::PETScWrappers::MPI::Vector> rigid_body_modes() const;
+    /// The reference support points of the locally owned DoFs, in their order (unused coordinates 0).
+    std::vector<std::array<double, 3>> owned_dof_positions() const;
     /// dim if every node's DoFs are numbered consecutively in component order on every rank (DoF
     /// g has component g mod dim), else 1: the block size for nodal aggregation.
     unsigned int node_block_size() const;
@@ -86,6 +89,8 @@ namespace percussion::Body
     void check_mesh_ids() const;
     void assemble_mass_and_stiffness();
     void collect_constrained_dofs();
+    /// The vector component of each locally owned DoF, in their order.
+    std::vector<unsigned int> owned_dof_components() const;
 
     const BodyParameters      &parameters;
     const double               thickness_factor;

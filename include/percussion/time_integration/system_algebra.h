@@ -26,6 +26,8 @@ namespace percussion::TimeIntegration::SystemAlgebra
   /// The PETSc handles of deal.II's wrappers (whose own accessors are not const).
   Vec petsc(const Vector &v);
   Mat petsc(const dealii::PETScWrappers::MPI::SparseMatrix &m);
+  /// The PETSc object id of @p m: a reassembled matrix (e.g. a new H) is a new object.
+  PetscObjectId object_id(const dealii::PETScWrappers::MPI::SparseMatrix &m);
 
   /// A new matrix mass_factor·M + stiffness_factor·K (the sparsity of M and K is the same).
   Mat scaled_sum(const LinearElastodynamicSystem &system, double mass_factor, double stiffness_factor);
