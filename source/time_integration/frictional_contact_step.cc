@@ -399,7 +399,10 @@ namespace percussion::TimeIntegration
     const double energy_noise = 1e4 * std::numeric_limits<double>::epsilon() * energy_scale;
 
     // Phase 5: works and states.
-    works_and_states(active, impulse, theta, velocity_noise, energy_noise, result, probed_operator ? &exact_Wp : nullptr);
+    // (The probed operator runs in 2D/3D only, where the law's dimension is the body's: its W p is
+    // in works_and_states()'s layout.)
+    works_and_states(active, impulse, theta, velocity_noise, energy_noise, result,
+                     probed_operator ? &last_product.product : nullptr);
     result.dissipated_energy = dissipated_energy(points);
     return result;
   }
@@ -482,7 +485,8 @@ namespace percussion::TimeIntegration
   {
     using Clock = std::chrono::steady_clock;
     const auto start = Clock::now();
-    const unsigned int d = dim, ld = local_dimension(), n = ld * active.size();
+    const unsigned int ld = local_dimension(), n = ld * active.size();
+    Assert(ld == dim, dealii::ExcInternalError()); // 2D/3D only (set_dof_positions())
     result.probed_operator = true;
     result.probing_solves = probed->ensure(integrator, H);
     const double factor = law == ContactLaw::fremond ? theta : 1.0;
@@ -589,10 +593,6 @@ namespace percussion::TimeIntegration
     reaction = best_r;
     local_velocity = best_u;
     last_product = {true, h_id, active_points, best_r, best_z};
-    exact_Wp.assign(d * active.size(), 0.0);
-    for (unsigned int a = 0; a < active.size(); ++a)
-      for (unsigned int k = 0; k < d; ++k)
-        exact_Wp[d * a + k] = best_z[ld * a + k];
     std::swap(generalized_impulse, best_generalized_impulse);
     std::swap(correction, best_correction);
     total.error = best_error;

@@ -217,7 +217,7 @@ namespace percussion::TimeIntegration
      * Phases 2–4 with the probed operator (doc/contact.md, "Many contacts"): the outer iteration
      *   z^k = W p^k (exact, one solve), stop when (p^k, f z^k + b) solves the exact law to the
      *   tolerance, else p^{k+1} solves the law with A = f W_s, b' = b + f (z^k − W_s p^k),
-     * f = θ (Frémond) or 1. Leaves reaction, local_velocity, exact_Wp and the impulse vectors
+     * f = θ (Frémond) or 1. Leaves reaction, local_velocity, last_product (with W p) and the impulse vectors
      * (generalized_impulse, correction) of the returned iterate. Collective.
      */
     ContactSolvers::SolverResult solve_with_probed_operator(TimeIntegrator &integrator,
@@ -251,7 +251,6 @@ namespace percussion::TimeIntegration
     /// The probed operator's vectors: an impulse on H's columns, Hᵀ𝒯Hp, and the best iterate's
     /// Hp and 𝒯Hp.
     dealii::PETScWrappers::MPI::Vector impulse_columns, column_work, best_generalized_impulse, best_correction;
-    std::vector<double> exact_Wp;
     /// The probed operator's last accepted impulse and its exact product W p, for H of the given
     /// PETSc object id (its Hp and 𝒯Hp stay in generalized_impulse and correction until a
     /// position projection uses them).
