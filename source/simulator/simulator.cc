@@ -149,7 +149,8 @@ namespace percussion
             {"contact_penetrated_left_out", static_cast<double>(c.n_penetrated_left_out)},
             {"contact_projected", static_cast<double>(projection_result.n_contacts)},
             {"contact_exact_products", static_cast<double>(c.exact_products)},
-            {"contact_probing_solves", static_cast<double>(c.probing_solves)}};
+            {"contact_probing_solves", static_cast<double>(c.probing_solves)},
+            {"contact_probed_operator", c.probed_operator ? 1.0 : 0.0}};
   }
 
   template <int dim>

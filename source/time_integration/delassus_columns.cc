@@ -37,12 +37,9 @@ namespace percussion::TimeIntegration
                                const std::vector<unsigned long long> &needed, const unsigned long long n_candidates,
                                const bool operator_moves)
   {
-    const PetscObjectId id = SystemAlgebra::object_id(H);
-    bool covered = id == operator_id;
-    for (std::size_t a = 0; covered && a < needed.size(); ++a)
-      covered = block(needed[a]) >= 0;
-    if (covered)
+    if (covers(H, needed))
       return false;
+    const PetscObjectId id = SystemAlgebra::object_id(H);
     // Columns for all candidates pay off only if H stays fixed for a while; when it changes from
     // step to step (body pairs, curved obstacles), compute the needed ones only.
     std::vector<unsigned long long> columns;
@@ -56,6 +53,15 @@ namespace percussion::TimeIntegration
     compute(integrator, H, columns);
     operator_id = id;
     return true;
+  }
+
+  bool DelassusColumns::covers(const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                               const std::vector<unsigned long long> &needed) const
+  {
+    bool covered = SystemAlgebra::object_id(H) == operator_id;
+    for (std::size_t a = 0; covered && a < needed.size(); ++a)
+      covered = block(needed[a]) >= 0;
+    return covered;
   }
 
   void DelassusColumns::compute(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,

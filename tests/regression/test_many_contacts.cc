@@ -5,7 +5,7 @@
 //  - a box landing flat on a rigid plane with friction (3D, 25 contacts; 2D, 9 contacts), Frémond
 //    Moreau–Jean θ = ½; the probing runs once (at the first contact step) and every later step
 //    takes exact products only; 'auto' takes the dense path below its threshold and the probed one
-//    above it;
+//    above it, and keeps the probed one once G is probed (no dense columns as the box lifts off);
 //  - a block pressed onto a block (body pair, node-to-face, 3D);
 //  - the HHT scheme (generalized-α family: nonsymmetric 𝒯 = S⁻¹NM⁻¹);
 //  - on 2 ranks the probed run reproduces the serial dense run;
@@ -189,6 +189,34 @@ BOOST_AUTO_TEST_CASE(flat_landing_3d_probed_equals_dense)
   const auto low = run_simulation<3>(flat_landing(3, 4, steps, "  set Probed operator threshold = 30\n"), "many_low");
   BOOST_TEST(sum(low->statistics().column("contact_probing_solves")) > 0.0);
   BOOST_TEST(largest_difference(*dense, *low) <= 1e-8);
+}
+
+BOOST_AUTO_TEST_CASE(auto_keeps_the_probed_operator_once_probed)
+{
+  // The box lands with 25 contacts and lifts off (the wave returns from its top face) through
+  // steps with fewer; with the threshold at 45 unknowns (15 contacts) the landing is probed, and
+  // every later step with contact keeps the probed operator even below the threshold instead of
+  // computing dense columns (3 solves per contact).
+  const unsigned int steps = 12;
+  const auto automatic = run_simulation<3>(flat_landing(3, 4, steps, "  set Probed operator threshold = 45\n"), "many_auto_kept");
+  check_run(*automatic);
+  const auto &table = automatic->statistics();
+  const auto active = table.column("contact_active"), probed = table.column("contact_probed_operator");
+  std::size_t first = 0;
+  while (first < active.size() && active[first] == 0)
+    ++first;
+  BOOST_REQUIRE(first < active.size());
+  BOOST_TEST(3 * active[first] > 45.0);
+  unsigned int below_threshold = 0;
+  for (std::size_t k = first; k < active.size(); ++k)
+    if (active[k] > 0)
+      {
+        BOOST_TEST(probed[k] == 1.0, "step " << k << " with " << active[k] << " contacts");
+        below_threshold += 3 * active[k] <= 45.0 ? 1 : 0;
+      }
+  BOOST_TEST(below_threshold >= 1u); // (measured: step 10, 14 contacts)
+  const auto dense = run_simulation<3>(flat_landing(3, 4, steps, "  set Delassus operator = dense\n"), "many_dense_kept");
+  BOOST_TEST(largest_difference(*dense, *automatic) <= 1e-8);
 }
 
 BOOST_AUTO_TEST_CASE(flat_landing_2d_probed_equals_dense)

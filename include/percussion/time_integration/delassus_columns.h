@@ -54,6 +54,8 @@ namespace percussion::TimeIntegration
                 const std::vector<unsigned long long> &points, unsigned long long n_candidates,
                 bool operator_moves);
 
+    /// Whether the cached columns are those of @p H and include every one of @p points.
+    bool covers(const dealii::PETScWrappers::MPI::SparseMatrix &H, const std::vector<unsigned long long> &points) const;
     /// Block position of @p point among the cached columns, or −1 if it has none.
     int block(unsigned long long point) const
     {

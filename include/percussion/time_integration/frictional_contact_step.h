@@ -211,8 +211,13 @@ namespace percussion::TimeIntegration
     void works_and_states(const std::vector<ActiveContact> &active, const std::vector<double> &impulse,
                           double theta, double velocity_noise, double energy_noise, ContactStepResult &result,
                           const std::vector<double> *exact_product = nullptr);
-    /// Whether a problem of @p n_active contacts is solved with the probed operator.
-    bool uses_probed_operator(unsigned int n_active) const;
+    /**
+     * Whether the problem of the contacts @p active_points is solved with the probed operator:
+     * 'Delassus operator' = probed, or auto and either dim × contacts > 'Probed operator threshold'
+     * or G has been probed and the dense columns of H do not cover the contacts.
+     */
+    bool uses_probed_operator(const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                              const std::vector<unsigned long long> &active_points) const;
     /**
      * Phases 2–4 with the probed operator (doc/contact.md, "Many contacts"): the outer iteration
      *   z^k = W p^k (exact, one solve), stop when (p^k, f z^k + b) solves the exact law to the
