@@ -4,13 +4,53 @@
 #include <percussion/core/iteration_matrix_solver.h>
 #include <percussion/core/petsc_check.h>
 
+#include <Epetra_CrsMatrix.h>
+#include <Epetra_Map.h>
+#include <Epetra_MpiComm.h>
+#include <Epetra_MultiVector.h>
+#include <Teuchos_ParameterList.hpp>
+#include <ml_MultiLevelPreconditioner.h>
 #include <petscmat.h>
 
 #include <cmath>
+#include <limits>
 #include <string>
 
 namespace percussion
 {
+  struct IterationMatrixSolver::TrilinosML
+  {
+    std::unique_ptr<Epetra_MpiComm> comm;
+    std::unique_ptr<Epetra_Map> map;
+    std::unique_ptr<Epetra_CrsMatrix> matrix;
+    /// ML keeps a pointer to the near-null space: it lives as long as the preconditioner.
+    std::vector<double> null_space;
+    std::unique_ptr<ML_Epetra::MultiLevelPreconditioner> preconditioner;
+
+    /// y = ML⁻¹ x for PETSc's shell preconditioner: the vectors' local arrays viewed as Epetra
+    /// vectors (same contiguous row distribution as PETSc's), no copy.
+    static PetscErrorCode apply(PC pc, Vec x, Vec y)
+    {
+      void *context = nullptr;
+      PetscCall(PCShellGetContext(pc, &context));
+      const auto *ml = static_cast<const TrilinosML *>(context);
+      const PetscScalar *x_values;
+      PetscScalar *y_values;
+      PetscCall(VecGetArrayRead(x, &x_values));
+      PetscCall(VecGetArray(y, &y_values));
+      const int n_local = ml->map->NumMyElements();
+      int status = 0;
+      {
+        const Epetra_MultiVector X(View, *ml->map, const_cast<double *>(x_values), n_local, 1);
+        Epetra_MultiVector Y(View, *ml->map, y_values, n_local, 1);
+        status = ml->preconditioner->ApplyInverse(X, Y);
+      }
+      PetscCall(VecRestoreArrayRead(x, &x_values));
+      PetscCall(VecRestoreArray(y, &y_values));
+      return status == 0 ? 0 : PETSC_ERR_LIB;
+    }
+  };
+
   IterationMatrixSolver::IterationMatrixSolver(const LinearSolverParameters &parameters,
                                                MPI_Comm communicator)
     : parameters(parameters)
@@ -25,6 +65,7 @@ namespace percussion
 
   IterationMatrixSolver::~IterationMatrixSolver()
   {
+    // (The KSP's shell preconditioner refers to trilinos_ml: the KSP goes first.)
     if (ksp != nullptr)
       KSPDestroy(&ksp);
     if (near_null_space != nullptr)
@@ -37,6 +78,8 @@ namespace percussion
     near_null_space_block_size = block_size;
     if (near_null_space != nullptr)
       PERCUSSION_PETSC_CALL(MatNullSpaceDestroy(&near_null_space));
+    near_null_space_values.clear();
+    near_null_space_dimension = 0;
     if (modes.empty())
       return;
     // MatNullSpaceCreate wants orthonormal vectors: modified Gram–Schmidt on copies (a mode that is
@@ -67,7 +110,16 @@ namespace percussion
       }
     PERCUSSION_PETSC_CALL(MatNullSpaceCreate(communicator, PETSC_FALSE, basis.size(), basis.data(), &near_null_space));
     for (Vec &v : basis)
-      PERCUSSION_PETSC_CALL(VecDestroy(&v));
+      {
+        PetscInt n_local;
+        const PetscScalar *values;
+        PERCUSSION_PETSC_CALL(VecGetLocalSize(v, &n_local));
+        PERCUSSION_PETSC_CALL(VecGetArrayRead(v, &values));
+        near_null_space_values.insert(near_null_space_values.end(), values, values + n_local);
+        PERCUSSION_PETSC_CALL(VecRestoreArrayRead(v, &values));
+        ++near_null_space_dimension;
+        PERCUSSION_PETSC_CALL(VecDestroy(&v));
+      }
   }
 
   void IterationMatrixSolver::set_matrix(Mat matrix, const unsigned int n_dofs)
@@ -160,6 +212,8 @@ namespace percussion
             // read for this preconditioner only.
             PERCUSSION_PETSC_CALL(PCSetFromOptions(pc));
           }
+        else if (parameters.preconditioner == "ml")
+          set_up_trilinos_ml(matrix, pc);
         else
           PERCUSSION_PETSC_CALL(PCSetType(pc, PCJACOBI));
         PERCUSSION_PETSC_CALL(KSPSetTolerances(ksp, parameters.tolerance, 0.0, PETSC_DEFAULT,
@@ -227,13 +281,81 @@ namespace percussion
                         description() + ", PETSc reason " + std::to_string(static_cast<int>(reason)) + ").");
   }
 
+  void IterationMatrixSolver::set_up_trilinos_ml(Mat matrix, PC pc)
+  {
+    // An Epetra copy of the matrix (ML works on Epetra matrices; the copy is made once per step
+    // size, like a factorisation), rows distributed as PETSc's: contiguous ranges in rank order.
+    PetscInt n_global, row_begin, row_end;
+    PERCUSSION_PETSC_CALL(MatGetSize(matrix, &n_global, nullptr));
+    PERCUSSION_PETSC_CALL(MatGetOwnershipRange(matrix, &row_begin, &row_end));
+    if (n_global > std::numeric_limits<int>::max())
+      throw SolverError("Linear solver/Preconditioner = ml: " + std::to_string(n_global) +
+                        " DoFs exceed Trilinos ML's 32-bit global indices; use gamg.");
+    trilinos_ml = std::make_unique<TrilinosML>();
+    auto &ml = *trilinos_ml;
+    ml.comm = std::make_unique<Epetra_MpiComm>(communicator);
+    const int n_local = static_cast<int>(row_end - row_begin);
+    ml.map = std::make_unique<Epetra_Map>(static_cast<int>(n_global), n_local, 0, *ml.comm);
+    std::vector<int> row_lengths(n_local);
+    for (PetscInt r = row_begin; r < row_end; ++r)
+      {
+        PetscInt n;
+        PERCUSSION_PETSC_CALL(MatGetRow(matrix, r, &n, nullptr, nullptr));
+        row_lengths[r - row_begin] = static_cast<int>(n);
+        PERCUSSION_PETSC_CALL(MatRestoreRow(matrix, r, &n, nullptr, nullptr));
+      }
+    ml.matrix = std::make_unique<Epetra_CrsMatrix>(Copy, *ml.map, row_lengths.data(), true);
+    std::vector<int> indices;
+    for (PetscInt r = row_begin; r < row_end; ++r)
+      {
+        PetscInt n;
+        const PetscInt *columns;
+        const PetscScalar *values;
+        PERCUSSION_PETSC_CALL(MatGetRow(matrix, r, &n, &columns, &values));
+        indices.assign(columns, columns + n);
+        const int status = ml.matrix->InsertGlobalValues(static_cast<int>(r), static_cast<int>(n), values, indices.data());
+        PERCUSSION_PETSC_CALL(MatRestoreRow(matrix, r, &n, &columns, &values));
+        if (status < 0)
+          throw SolverError("Copying the iteration matrix to Trilinos failed (Epetra error " + std::to_string(status) + ").");
+      }
+    if (ml.matrix->FillComplete() != 0)
+      throw SolverError("Copying the iteration matrix to Trilinos failed (FillComplete).");
+
+    // Smoothed aggregation ("SA" defaults) with nodal blocks and the rigid-body near-null space,
+    // symmetric smoothing (Chebyshev) so that the preconditioner suits CG. Degree 3: measured at
+    // 24 × 24 × 12 cells, 10 × CFL, 14.2 / 10.0 / 9.0 CG iterations and 0.184 / 0.165 / 0.176 s
+    // per step for degrees 2 / 3 / 4 (symmetric Gauss–Seidel: 8.7 iterations, 0.197 s; without
+    // the rigid-body modes ML falls back to constants: 31 iterations).
+    Teuchos::ParameterList list;
+    ML_Epetra::SetDefaults("SA", list);
+    list.set("ML output", 0);
+    list.set("PDE equations", static_cast<int>(near_null_space_block_size));
+    list.set("smoother: type", "Chebyshev");
+    list.set("smoother: sweeps", 3);
+    list.set("aggregation: type", "Uncoupled");
+    list.set("coarse: type", "Amesos-KLU");
+    list.set("coarse: max size", 2000);
+    if (near_null_space_dimension > 0 && near_null_space_values.size() == near_null_space_dimension * std::size_t(n_local))
+      {
+        ml.null_space = near_null_space_values;
+        list.set("null space: type", "pre-computed");
+        list.set("null space: dimension", static_cast<int>(near_null_space_dimension));
+        list.set("null space: vectors", ml.null_space.data());
+      }
+    ml.preconditioner = std::make_unique<ML_Epetra::MultiLevelPreconditioner>(*ml.matrix, list, true);
+    PERCUSSION_PETSC_CALL(PCSetType(pc, PCSHELL));
+    PERCUSSION_PETSC_CALL(PCShellSetContext(pc, trilinos_ml.get()));
+    PERCUSSION_PETSC_CALL(PCShellSetApply(pc, &TrilinosML::apply));
+    PERCUSSION_PETSC_CALL(PCShellSetName(pc, "Trilinos ML"));
+  }
+
   std::string IterationMatrixSolver::description() const
   {
     if (use_direct)
       return use_native_cholesky ? "direct (PETSc Cholesky, nested dissection, factorised once per step size)" :
                                    "direct (MUMPS Cholesky, factorised once per step size)";
     return "cg + " + parameters.preconditioner +
-           (parameters.preconditioner == "gamg" && near_null_space != nullptr ?
+           ((parameters.preconditioner == "gamg" || parameters.preconditioner == "ml") && near_null_space != nullptr ?
               " (rigid-body near-null space)" :
               "");
   }

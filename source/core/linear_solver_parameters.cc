@@ -15,11 +15,12 @@ namespace percussion
                       "forward/backward substitution per solve. 'cg': conjugate gradients with the "
                       "preconditioner below (lean in memory; fast when W is mass-dominated). "
                       "'auto': direct up to 'Direct solver DoF limit' DoFs, cg above.");
-    prm.declare_entry("Preconditioner", "auto", Selection("auto|jacobi|boomeramg|gamg"),
+    prm.declare_entry("Preconditioner", "auto", Selection("auto|jacobi|boomeramg|gamg|ml"),
                       "Preconditioner of CG: 'jacobi' (diagonal), 'boomeramg' (hypre algebraic "
-                      "multigrid, scalar) or 'gamg' (PETSc smoothed-aggregation multigrid with the "
+                      "multigrid, scalar), 'gamg' (PETSc smoothed-aggregation multigrid with the "
                       "elasticity near-null space: the rigid-body modes of the bodies, zero on "
-                      "Dirichlet DoFs, and nodal blocks). 'auto': gamg when the Courant number "
+                      "Dirichlet DoFs, and nodal blocks) or 'ml' (Trilinos ML smoothed aggregation "
+                      "with the same near-null space and blocks, on a copy of the matrix). 'auto': gamg when the Courant number "
                       "c h / (node spacing) exceeds 'AMG Courant number', else jacobi (at the CFL "
                       "step the mass-dominated matrix needs about 17 Jacobi-CG iterations, cheaper "
                       "than a multigrid cycle's set-up and smoothing; measurements in "

@@ -34,6 +34,11 @@ namespace percussion::Postprocess
                       "Write one row per body (material id) and time step to <Directory>/bodies.csv: "
                       "mass, momentum, mean velocity, kinetic energy (costs a mass-matrix product per "
                       "body and step, hence off by default).");
+    prm.declare_entry("Probe points", "", dealii::Patterns::Anything(),
+                      "Points of the reference configuration, separated by ';', each with one "
+                      "comma-separated coordinate per dimension (e.g. '0.5, 0, 0.1; 1, 0, 0'): "
+                      "displacement, velocity and stress interpolated there every step into "
+                      "<Directory>/probes.csv, one row per point and step. Empty: none.");
     prm.leave_subsection();
   }
 
@@ -45,6 +50,7 @@ namespace percussion::Postprocess
     progress_interval = prm.get_double("Progress interval");
     write_statistics = prm.get_bool("Write statistics");
     write_bodies = prm.get_bool("Write bodies");
+    probe_points = prm.get("Probe points");
     write_step_timings = prm.get_bool("Write step timings");
     prm.leave_subsection();
     if (directory.empty())

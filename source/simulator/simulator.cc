@@ -51,6 +51,19 @@ namespace percussion
     bodies->setup();
     run_timings.setup_and_assembly = timer.wall_time();
     stress = bodies->make_stress_postprocessor();
+    // Probe points are located now, so that one outside the mesh stops the run before it starts.
+    if (const auto points = Postprocess::parse_probe_points<dim>(parameters.output.probe_points); !points.empty())
+      {
+        // (λ, μ) of the stress law the bodies use: a 1D bar is uniaxial, σ = E ε (λ = 0, 2μ = E).
+        const auto lame = [this](const types::material_id id) {
+          const auto &material = bodies->material(id);
+          return dim == 1 ? std::make_pair(0.0, 0.5 * material.youngs_modulus) :
+                            std::make_pair(material.lame_lambda(), material.lame_mu());
+        };
+        PETScWrappers::MPI::Vector like(bodies->locally_owned_dofs(), communicator);
+        probes = std::make_unique<Postprocess::ProbePoints<dim>>(bodies->get_dof_handler(), bodies->get_mapping(),
+                                                                 points, lame, like, communicator);
+      }
     for (const std::string &warning : parameters.warnings)
       log << "warning: " << warning << std::endl;
     system.mass = &bodies->mass_matrix();
@@ -76,7 +89,7 @@ namespace percussion
         const double courant = courant_number(GridTools::minimal_cell_diameter(*triangulation));
         linear_solver.preconditioner = courant > linear_solver.amg_courant_number ? "gamg" : "jacobi";
       }
-    if (linear_solver.preconditioner == "gamg")
+    if (linear_solver.preconditioner == "gamg" || linear_solver.preconditioner == "ml")
       {
         system.rigid_body_modes = bodies->rigid_body_modes();
         system.node_block_size = bodies->node_block_size();
@@ -172,6 +185,9 @@ namespace percussion
     table->add_row(statistics_values);
     if (body_motion)
       body_motion->record(time_integrator->step_number(), time_integrator->time(), time_integrator->velocity());
+    if (probes)
+      probes->record(time_integrator->step_number(), time_integrator->time(), time_integrator->displacement(),
+                     time_integrator->velocity());
   }
 
   template <int dim>
@@ -205,6 +221,8 @@ namespace percussion
     table->flush();
     if (body_motion)
       body_motion->flush();
+    if (probes)
+      probes->flush();
     run_timings.output += timer.wall_time();
   }
 
@@ -226,6 +244,8 @@ namespace percussion
                                                                      bodies->locally_owned_dofs(), communicator);
         body_motion->open(out.directory + "/bodies.csv", root);
       }
+    if (probes)
+      probes->open(out.directory + "/probes.csv", root);
     if (root && !parameters.effective_parameters.empty())
       {
         // The parameters as run (the file with its --set overrides), beside the results.

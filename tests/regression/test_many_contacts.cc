@@ -9,7 +9,7 @@
 //  - a block pressed onto a block (body pair, node-to-face, 3D);
 //  - the HHT scheme (generalized-α family: nonsymmetric 𝒯 = S⁻¹NM⁻¹);
 //  - on 2 ranks the probed run reproduces the serial dense run;
-//  - with the CG path (CG + gamg, no factor) the probed run reproduces the direct dense run.
+//  - with the CG path (CG + gamg or ml, no factor) the probed run reproduces the direct dense run.
 // Tolerance of the comparisons: 1e-8 × the energy flowing through the run for the energies and
 // 1e-7 × its peak for the contact force (the contact solver's
 // tolerance is 1e-10 on the FCLIB measure); no unsolved step, no positive contact work.
@@ -277,16 +277,21 @@ BOOST_AUTO_TEST_CASE(two_ranks_reproduce_the_serial_run)
 // The CG path (no factor: CG with smoothed-aggregation multigrid and the rigid-body near-null
 // space) with the probed operator reproduces the direct dense run: the probing and the exact
 // products are CG solves to a relative residual of 1e-12.
-BOOST_AUTO_TEST_CASE(cg_with_gamg_and_the_probed_operator)
+BOOST_AUTO_TEST_CASE(cg_with_multigrid_and_the_probed_operator)
 {
   const auto direct = run_simulation<3>(flat_landing(3, 4, 12, "  set Delassus operator = dense\n"), "many_direct");
-  const std::string cg = flat_landing(3, 4, 12, "  set Delassus operator = probed\n") +
-                         "subsection Linear solver\n  set Type = cg\n  set Preconditioner = gamg\n  set Tolerance = 1e-12\nend\n";
-  const auto iterative = run_simulation<3>(cg, "many_cg");
-  check_run(*iterative);
-  const auto iterations = iterative->statistics().column("linear_solver_iterations");
-  BOOST_TEST(*std::max_element(iterations.begin(), iterations.end()) > 1.0); // CG, not the factor
-  const double difference = largest_difference(*direct, *iterative);
-  BOOST_TEST_MESSAGE("CG + gamg, probed: largest difference to the direct dense run " << difference);
-  BOOST_TEST(difference <= 1e-8);
+  for (const std::string preconditioner : {"gamg", "ml"})
+    {
+      const std::string cg = flat_landing(3, 4, 12, "  set Delassus operator = probed\n") +
+                             "subsection Linear solver\n  set Type = cg\n  set Preconditioner = " + preconditioner +
+                             "\n  set Tolerance = 1e-12\nend\n";
+      const auto iterative = run_simulation<3>(cg, "many_cg_" + preconditioner);
+      check_run(*iterative);
+      const auto iterations = iterative->statistics().column("linear_solver_iterations");
+      BOOST_TEST(*std::max_element(iterations.begin(), iterations.end()) > 1.0); // CG, not the factor
+      const double difference = largest_difference(*direct, *iterative);
+      BOOST_TEST_MESSAGE("CG + " << preconditioner << ", probed: largest difference to the direct dense run "
+                                 << difference);
+      BOOST_TEST(difference <= 1e-8);
+    }
 }

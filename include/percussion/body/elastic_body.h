@@ -42,6 +42,7 @@ namespace percussion::Body
 
     const dealii::DoFHandler<dim> &get_dof_handler() const { return dof_handler; }
     const dealii::FESystem<dim>   &get_fe() const { return fe; }
+    const dealii::Mapping<dim>    &get_mapping() const { return mapping; }
     const dealii::IndexSet        &locally_owned_dofs() const { return owned_dofs; }
     const dealii::IndexSet        &locally_relevant_dofs() const { return relevant_dofs; }
 

@@ -7,6 +7,7 @@
 
 #include <petscksp.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,8 +29,10 @@ namespace percussion
    * much smaller fixed cost per solve, which is what small (1D, coarse 2D) models spend their
    * time in.
    *
-   * The iterative path is CG with Jacobi, hypre BoomerAMG or PETSc GAMG (with the near-null space of
-   * set_near_null_space()), warm-started from the vector passed in.
+   * The iterative path is CG with Jacobi, hypre BoomerAMG, PETSc GAMG or Trilinos ML (the two
+   * smoothed-aggregation methods with the near-null space of set_near_null_space()), warm-started
+   * from the vector passed in. ML runs on a copy of the matrix in Trilinos' Epetra format and is
+   * applied inside PETSc's CG through a shell preconditioner.
    */
   class IterationMatrixSolver
   {
@@ -46,7 +49,7 @@ namespace percussion
     void set_matrix(Mat matrix, unsigned int n_dofs);
 
     /**
-     * The near-null space of the operator for the smoothed-aggregation preconditioner ('gamg'): for
+     * The near-null space of the operator for the smoothed-aggregation preconditioners ('gamg', 'ml'): for
      * elasticity the rigid-body modes (ElasticBody::rigid_body_modes()). Orthonormalised
      * here; attached to the matrix at the next set_matrix(). Ignored by the other solvers.
      * @p block_size: the number of consecutive DoFs of one node (the dimension when the DoFs are
@@ -73,11 +76,19 @@ namespace percussion
     double setup_seconds() const { return last_setup_seconds; }
 
   private:
+    /// Trilinos ML on an Epetra copy of the matrix (defined in the .cc: no Trilinos headers here).
+    struct TrilinosML;
+    void set_up_trilinos_ml(Mat matrix, PC pc);
+
     LinearSolverParameters parameters;
     MPI_Comm               communicator;
     KSP                    ksp = nullptr;
     MatNullSpace           near_null_space = nullptr;
     unsigned int           near_null_space_block_size = 1;
+    /// The orthonormalised near-null space's locally owned entries, mode after mode (for ML).
+    std::vector<double>    near_null_space_values;
+    unsigned int           near_null_space_dimension = 0;
+    std::unique_ptr<TrilinosML> trilinos_ml;
     bool                   use_direct = true;
     bool                   use_native_cholesky = false;
     unsigned int           iterations = 0;

@@ -18,7 +18,8 @@ namespace percussion
   {
     /// "direct" (MUMPS Cholesky, factorised once per step size), "cg", or "auto".
     std::string type = "auto";
-    /// For "cg": "jacobi" or "boomeramg" (hypre).
+    /// For "cg": "jacobi", "boomeramg" (hypre), "gamg" (PETSc) or "ml" (Trilinos); "auto" is
+    /// resolved by the Simulator from the Courant number.
     std::string preconditioner = "auto";
     /// auto: gamg above this Courant number c h / Δx, jacobi below.
     double amg_courant_number = 8;

@@ -15,6 +15,8 @@ namespace percussion::Postprocess
     double       progress_interval = 2; ///< wall seconds between progress lines; 0: none
     bool         write_statistics = true;
     bool         write_bodies = false; ///< bodies.csv (Postprocess::BodyMotion)
+    /// 'Probe points' as written (parsed where the dimension is known: parse_probe_points()).
+    std::string  probe_points;
     bool         write_step_timings = false; ///< step_timings.csv
 
     static void declare_parameters(dealii::ParameterHandler &prm);

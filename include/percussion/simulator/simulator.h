@@ -7,6 +7,7 @@
 #include <percussion/body/elastic_body.h>
 #include <percussion/contact/contact_geometry.h>
 #include <percussion/postprocess/body_motion.h>
+#include <percussion/postprocess/probe_points.h>
 #include <percussion/postprocess/energy_audit.h>
 #include <percussion/postprocess/solution_output.h>
 #include <percussion/postprocess/statistics_table.h>
@@ -60,6 +61,8 @@ namespace percussion
     const Postprocess::EnergyAudit     &energy_audit() const { return audit; }
     /// The per-body table (nullptr unless 'Output/Write bodies').
     const Postprocess::BodyMotion<dim> *body_table() const { return body_motion.get(); }
+    /// The probes' table (nullptr without 'Output/Probe points').
+    const Postprocess::ProbePoints<dim> *probe_table() const { return probes.get(); }
     const Body::ElasticBody<dim>       &body() const { return *bodies; }
     const TimeIntegration::TimeIntegrator &integrator() const { return *time_integrator; }
     /// The contact geometry (nullptr without contact pairs).
@@ -129,6 +132,7 @@ namespace percussion
     std::vector<double> statistics_values; ///< the row being written (kept: no allocation per step)
     std::unique_ptr<Postprocess::TimeSeries>               contact_series; ///< contact.pvd
     std::unique_ptr<Postprocess::BodyMotion<dim>>          body_motion;    ///< bodies.csv
+    std::unique_ptr<Postprocess::ProbePoints<dim>>         probes;         ///< probes.csv
     std::unique_ptr<Postprocess::StatisticsTable>          step_timings;   ///< step_timings.csv
     unsigned int n_positive_work_warnings = 0, n_unconverged_steps = 0;
     unsigned int last_written_step = static_cast<unsigned int>(-1);

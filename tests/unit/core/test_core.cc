@@ -209,6 +209,68 @@ BOOST_AUTO_TEST_CASE(direct_and_cg_solves_agree_and_non_convergence_is_reported)
   MatDestroy(&A);
 }
 
+BOOST_AUTO_TEST_CASE(every_cg_preconditioner_reproduces_the_direct_solve)
+{
+  // CG with each preconditioner (ML through PETSc's shell preconditioner) solves to its tolerance,
+  // for one right-hand side and for several (KSPMatSolve), on 1 and 2 ranks.
+  const PetscInt n = 400, n_rhs = 3;
+  Mat A = laplacian(n, 1e-3);
+  PetscInt begin, end;
+  MatGetOwnershipRange(A, &begin, &end);
+  dealii::IndexSet owned(n);
+  owned.add_range(begin, end);
+  dealii::PETScWrappers::MPI::Vector b(owned, MPI_COMM_WORLD), x_direct(owned, MPI_COMM_WORLD),
+    x_cg(owned, MPI_COMM_WORLD);
+  for (PetscInt i = begin; i < end; ++i)
+    b(i) = std::sin(0.1 * i) + 1e-3 * i;
+  b.compress(dealii::VectorOperation::insert);
+  LinearSolverParameters direct;
+  direct.type = "direct";
+  IterationMatrixSolver direct_solver(direct, MPI_COMM_WORLD);
+  direct_solver.set_matrix(A, n);
+  direct_solver.solve(b, x_direct);
+
+  Mat B, X_direct, X_cg;
+  MatCreateDense(MPI_COMM_WORLD, end - begin, PETSC_DECIDE, n, n_rhs, nullptr, &B);
+  for (PetscInt i = begin; i < end; ++i)
+    for (PetscInt j = 0; j < n_rhs; ++j)
+      MatSetValue(B, i, j, std::cos(0.02 * (j + 1) * i), INSERT_VALUES);
+  MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY);
+  MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY);
+  MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X_direct);
+  MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X_cg);
+  direct_solver.solve(B, X_direct);
+  PetscReal norm_direct = 0;
+  MatNorm(X_direct, NORM_FROBENIUS, &norm_direct);
+
+  for (const std::string preconditioner : {"jacobi", "boomeramg", "gamg", "ml"})
+    {
+      LinearSolverParameters cg;
+      cg.type = "cg";
+      cg.preconditioner = preconditioner;
+      cg.tolerance = 1e-13;
+      cg.max_iterations = 5000;
+      IterationMatrixSolver solver(cg, MPI_COMM_WORLD);
+      solver.set_matrix(A, n);
+      BOOST_TEST(solver.description().find(preconditioner) != std::string::npos);
+      x_cg = 0;
+      solver.solve(b, x_cg);
+      x_cg -= x_direct;
+      BOOST_TEST(x_cg.l2_norm() <= 1e-9 * x_direct.l2_norm(), preconditioner);
+      BOOST_TEST_MESSAGE(preconditioner << ": " << solver.last_iterations() << " CG iterations");
+      MatZeroEntries(X_cg);
+      solver.solve(B, X_cg);
+      MatAXPY(X_cg, -1.0, X_direct, SAME_NONZERO_PATTERN);
+      PetscReal norm_difference = 0;
+      MatNorm(X_cg, NORM_FROBENIUS, &norm_difference);
+      BOOST_TEST(norm_difference <= 1e-9 * norm_direct, preconditioner);
+    }
+  MatDestroy(&B);
+  MatDestroy(&X_direct);
+  MatDestroy(&X_cg);
+  MatDestroy(&A);
+}
+
 BOOST_AUTO_TEST_CASE(native_and_mumps_cholesky_agree_also_for_many_right_hand_sides)
 {
   // The two direct packages factorise the same SPD matrix: their solutions agree to round-off,
