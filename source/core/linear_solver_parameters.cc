@@ -20,7 +20,7 @@ namespace percussion
                       "multigrid, scalar), 'gamg' (PETSc smoothed-aggregation multigrid with the "
                       "elasticity near-null space: the rigid-body modes of the bodies, zero on "
                       "Dirichlet DoFs, and nodal blocks) or 'ml' (Trilinos ML smoothed aggregation "
-                      "with the same near-null space and blocks, on a copy of the matrix). 'auto': gamg when the Courant number "
+                      "with the same near-null space and blocks, on a copy of the matrix). 'auto': ml when the Courant number "
                       "c h / (node spacing) exceeds 'AMG Courant number', else jacobi (at the CFL "
                       "step the mass-dominated matrix needs about 17 Jacobi-CG iterations, cheaper "
                       "than a multigrid cycle's set-up and smoothing; measurements in "

@@ -87,7 +87,7 @@ namespace percussion
     if (linear_solver.preconditioner == "auto")
       {
         const double courant = courant_number(GridTools::minimal_cell_diameter(*triangulation));
-        linear_solver.preconditioner = courant > linear_solver.amg_courant_number ? "gamg" : "jacobi";
+        linear_solver.preconditioner = courant > linear_solver.amg_courant_number ? "ml" : "jacobi";
       }
     if (linear_solver.preconditioner == "gamg" || linear_solver.preconditioner == "ml")
       {

@@ -21,7 +21,7 @@ namespace percussion
     /// For "cg": "jacobi", "boomeramg" (hypre), "gamg" (PETSc) or "ml" (Trilinos); "auto" is
     /// resolved by the Simulator from the Courant number.
     std::string preconditioner = "auto";
-    /// auto: gamg above this Courant number c h / Δx, jacobi below.
+    /// auto: ml above this Courant number c h / Δx, jacobi below.
     double amg_courant_number = 8;
     /// Relative residual tolerance of CG.
     double tolerance = 1e-12;
