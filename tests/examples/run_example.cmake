@@ -1,0 +1,21 @@
+# Runs EXE on PRM from the example's directory with the '|'-separated OVERRIDES (and the output
+# directory WORKDIR/output); fails unless the run exits with 0 and writes statistics.csv.
+get_filename_component(_dir ${PRM} DIRECTORY)
+file(REMOVE_RECURSE ${WORKDIR})
+file(MAKE_DIRECTORY ${WORKDIR})
+set(_args ${PRM})
+string(REPLACE "|" ";" _overrides "${OVERRIDES}")
+foreach(_override ${_overrides})
+  string(STRIP "${_override}" _override)
+  list(APPEND _args --set "${_override}")
+endforeach()
+list(APPEND _args --set "Output/Directory=${WORKDIR}/output" --set "Output/Progress interval=0")
+execute_process(COMMAND ${EXE} ${_args} WORKING_DIRECTORY ${_dir} RESULT_VARIABLE _status
+                OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
+message("${_out}${_err}")
+if(NOT _status EQUAL 0)
+  message(FATAL_ERROR "the example ${PRM} exited with ${_status}")
+endif()
+if(NOT EXISTS ${WORKDIR}/output/statistics.csv)
+  message(FATAL_ERROR "the example ${PRM} wrote no statistics.csv")
+endif()
