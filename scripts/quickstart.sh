@@ -18,7 +18,7 @@ case "$action" in
 esac
 
 # 1. Install what is missing (Debian packages only).
-packages="libdeal.ii-dev libboost-test-dev cmake make g++ pkg-config ccache openmpi-bin python3 python3-matplotlib"
+packages="libdeal.ii-dev libboost-test-dev cmake make g++ pkg-config ccache openmpi-bin python3 python3-matplotlib python3-vtk9"
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

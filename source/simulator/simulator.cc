@@ -213,6 +213,18 @@ namespace percussion
             fields.dissipated_energy = c.dissipated_energy;
             fields.in_problem = c.in_problem;
           }
+        else
+          {
+            // Before the first step (no contact problem solved yet): the same arrays, open and
+            // zero, so that every record of contact.pvd has the same arrays (ParaView's time
+            // series and readers expect them in every file; postprocess.vtk_readers checks it).
+            const std::size_t n = geometry->n_owned_points();
+            fields.status.assign(n, ContactSolvers::ContactState::open);
+            fields.reaction.assign(dim * n, 0.0);
+            fields.slip_velocity.assign(dim * n, 0.0);
+            fields.dissipated_energy.assign(n, 0.0);
+            fields.in_problem.assign(n, false);
+          }
         contact_series->add(time_integrator->time(),
                             Contact::write_contact_points_vtu(*geometry, fields, parameters.output.directory, "contact",
                                                               contact_series->size()));
