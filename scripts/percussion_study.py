@@ -11,7 +11,8 @@ Level l runs BASE.prm with
   --vary time:  Time integration/Time step = H0 / 2^l (mesh as in the file);
   --vary mesh:  Mesh/Global refinements = R0 + l (time step as in the file);
   --vary both:  both (fixed Courant number; the default).
-H0 and R0 are the file's values (H0 can be given; the file's must then be a plain number).
+H0 and R0 are the file's values, or those of --time-step and of --set "Time integration/Time step=..."
+and --set "Mesh/Global refinements=..." (which set level 0 rather than every run).
 
 Quantities (columns of the table; those a run does not have are left empty):
   energy_ratio          E_end / E_0 (total_energy of statistics.csv)
@@ -156,7 +157,22 @@ def main():
         except ValueError:
             fail("--exact '%s' is not NAME=number" % item)
 
-    h0 = args.time_step
+    # Overrides of the refined entries set the level-0 values (they must not override every level).
+    passthrough = []
+    h0, r0_override = args.time_step, None
+    for item in args.set:
+        key, _, value = item.partition("=")
+        key = "/".join(part.strip() for part in key.split("/"))
+        try:
+            if key == "Time integration/Time step" and h0 is None:
+                h0 = float(value)
+                continue
+            if key == "Mesh/Global refinements":
+                r0_override = int(value)
+                continue
+        except ValueError:
+            fail("--set '%s': not a number" % item)
+        passthrough.append(item)
     if h0 is None:
         text = read_entry(args.base, ["Time integration"], "Time step")
         try:
@@ -164,7 +180,9 @@ def main():
         except (TypeError, ValueError):
             fail("'Time integration/Time step' of %s is not a plain number (%s): give --time-step" % (args.base, text))
     r0 = 0
-    if args.vary in ("mesh", "both"):
+    if r0_override is not None:
+        r0 = r0_override
+    elif args.vary in ("mesh", "both"):
         text = read_entry(args.base, ["Mesh"], "Global refinements")
         try:
             r0 = int(text) if text is not None else 0
@@ -180,9 +198,9 @@ def main():
         directory = os.path.abspath(os.path.join(args.output, "level_%d" % level))
         overrides = ["Time integration/Time step=%.17g" % h, "Output/Directory=" + directory,
                      "Output/VTU interval=0", "Output/Progress interval=0", "Output/Write bodies=true"]
-        if args.vary in ("mesh", "both"):
+        if args.vary in ("mesh", "both") or r0_override is not None:
             overrides.append("Mesh/Global refinements=%d" % refinements)
-        overrides += args.set
+        overrides += passthrough
         command = ([exe] if args.ranks <= 1 else ["mpirun", "-np", str(args.ranks), exe]) + [os.path.abspath(args.base)]
         for o in overrides:
             command += ["--set", o]
@@ -206,6 +224,13 @@ def main():
     for name in exact:
         if name not in names:
             fail("--exact names '%s', which no run has (quantities: %s)" % (name, ", ".join(names)))
+    def family(name):
+        return re.sub(r"_[xyz](?=$|\()", "", name)
+
+    family_scale = {}
+    for r in results:
+        for k, v in r["q"].items():
+            family_scale[family(k)] = max(family_scale.get(family(k), 0.0), abs(v))
     # Errors and orders per quantity.
     table = []
     for i, r in enumerate(results):
@@ -224,8 +249,10 @@ def main():
                         row[name + " order"] = math.log2(err / nxt) / (results[i + 1]["level"] - r["level"])
             elif i + 2 < len(results):
                 a, b, c = value, results[i + 1]["q"].get(name), results[i + 2]["q"].get(name)
-                # (Differences at round-off, e.g. a conserved energy, have no order.)
-                noise = 1e-11 * max(abs(a), abs(b or 0), abs(c or 0))
+                # (Differences at round-off, e.g. a conserved energy or a velocity component
+                # that stays zero, have no order: measured against the quantity's family, e.g. all
+                # components of final_velocity.)
+                noise = 1e-11 * max(abs(a), abs(b or 0), abs(c or 0), family_scale[family(name)])
                 if b is not None and c is not None and abs(a - b) > noise and abs(b - c) > noise:
                     row[name + " difference"] = abs(a - b)
                     row[name + " order"] = math.log2(abs(a - b) / abs(b - c)) / (results[i + 1]["level"] - r["level"])

@@ -4,6 +4,7 @@
 #include <deal.II/grid/grid_generator.h>
 #include <deal.II/grid/grid_in.h>
 #include <deal.II/grid/grid_tools.h>
+#include <deal.II/physics/transformations.h>
 
 #include <percussion/core/exceptions.h>
 #include <percussion/core/mesh_generator.h>
@@ -245,6 +246,46 @@ namespace percussion
     if (shift.norm() > 0)
       GridTools::shift(shift, triangulation);
     triangulation.refine_global(parameters.global_refinements);
+    if (type == "ball" && parameters.ball_grading > 0)
+      {
+        // The ball's center and the grading direction after the rigid placement above.
+        Point<dim> center = to_point<dim>(parameters.center);
+        Tensor<1, dim> direction;
+        for (unsigned int d = 0; d < dim; ++d)
+          direction[d] = parameters.ball_grading_direction[d];
+        direction /= direction.norm();
+        if (parameters.rotation_angle != 0)
+          {
+            const double angle = parameters.rotation_angle * numbers::PI / 180;
+            if constexpr (dim == 2)
+              {
+                const auto rotation = Physics::Transformations::Rotations::rotation_matrix_2d(angle);
+                center = Point<dim>(rotation * center);
+                direction = rotation * direction;
+              }
+            else if constexpr (dim == 3)
+              {
+                Tensor<1, 3> axis({parameters.rotation_axis[0], parameters.rotation_axis[1], parameters.rotation_axis[2]});
+                const auto rotation = Physics::Transformations::Rotations::rotation_matrix_3d(Point<3>(axis / axis.norm()), angle);
+                center = Point<dim>(rotation * center);
+                direction = rotation * direction;
+              }
+          }
+        center += shift;
+        // φ_a(y) = ((1 − |a|²)(y − a) − |y − a|² a) / (1 − 2 y·a + |y|²|a|²) on the unit ball,
+        // a = −s d: an automorphism of the ball (spheres to spheres, conformal) that fixes the
+        // boundary point d and maps 0 to s d; its stretch (1 − |a|²)/(1 − 2 y·a + |y|²|a|²) is
+        // (1 − s)/(1 + s) at d. Applied to the refined mesh, so every level is graded.
+        const double radius = parameters.radius, s = parameters.ball_grading;
+        const Tensor<1, dim> a = -s * direction;
+        GridTools::transform(
+          [&](const Point<dim> &x) {
+            const Tensor<1, dim> y = (x - center) / radius, y_minus_a = y - a;
+            const double denominator = 1 - 2 * (y * a) + (y * y) * (a * a);
+            return Point<dim>(center + radius * (((1 - a * a) * y_minus_a - (y_minus_a * y_minus_a) * a) / denominator));
+          },
+          triangulation);
+      }
   }
 
   template std::unique_ptr<Triangulation<1>> create_triangulation<1>(MPI_Comm);

@@ -50,6 +50,17 @@ namespace percussion
                       "Shift the mesh by this vector (first dim values) after the rotation.");
     prm.declare_entry("Global refinements", "0", Integer(0, 12),
                       "Number of times every cell is split in 2^dim.");
+    prm.declare_entry("Ball grading", "0", Double(),
+                      "Ball: concentrate the cells toward the boundary point in 'Ball grading "
+                      "direction' from the center, e.g. where the ball will touch an obstacle: the "
+                      "refined mesh is mapped by the Moebius automorphism of the ball that fixes that "
+                      "point and moves the center toward it by this fraction s of the radius "
+                      "(0 <= s <= 0.95). The map is conformal (cells keep their shapes) and keeps the "
+                      "sphere; cells at the point shrink by (1-s)/(1+s), at the opposite point they "
+                      "grow by (1+s)/(1-s). 0: no grading.");
+    prm.declare_entry("Ball grading direction", "0, 0, -1", List(Double(), 1, 3),
+                      "Ball: the direction (from the center, before 'Rotation angle'; first dim "
+                      "values) of the point toward which 'Ball grading' concentrates the cells.");
     prm.declare_entry("Finite element degree", "1", Integer(1, 2),
                       "Degree of the Lagrange (Q) elements for the displacement: 1 or 2.");
     prm.leave_subsection();
@@ -77,7 +88,22 @@ namespace percussion
     rotation_axis = parse_number_list(prm.get("Rotation axis"), "Mesh/Rotation axis");
     translation = parse_number_list(prm.get("Translation"), "Mesh/Translation");
     fe_degree = prm.get_integer("Finite element degree");
+    ball_grading = prm.get_double("Ball grading");
+    ball_grading_direction = parse_number_list(prm.get("Ball grading direction"), "Mesh/Ball grading direction");
     prm.leave_subsection();
+    if (!(ball_grading >= 0 && ball_grading <= 0.95))
+      throw InputError("Parameter 'Mesh/Ball grading' must lie in [0, 0.95] (got " + std::to_string(ball_grading) + ").");
+    if (ball_grading > 0)
+      {
+        if (type != "ball")
+          throw InputError("Parameter 'Mesh/Ball grading' applies to 'Mesh/Type' = ball only (the type is '" + type + "').");
+        double norm = 0;
+        for (unsigned int d = 0; d < dim && d < ball_grading_direction.size(); ++d)
+          norm += ball_grading_direction[d] * ball_grading_direction[d];
+        if (ball_grading_direction.size() < dim || !(norm > 0))
+          throw InputError("Parameter 'Mesh/Ball grading direction' needs " + std::to_string(dim) +
+                           " coordinates, not all zero.");
+      }
 
     auto require_positive = [](const double value, const std::string &entry) {
       if (!(value > 0))

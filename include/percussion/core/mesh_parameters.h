@@ -38,6 +38,11 @@ namespace percussion
     std::vector<unsigned int> subdivisions = {1};
     unsigned int        global_refinements = 0;
     unsigned int        fe_degree = 1;
+    /// Ball: grading s ∈ [0, 0.95] of the cells toward the boundary point in direction
+    /// `ball_grading_direction` from the center (a Möbius automorphism of the ball, applied after
+    /// the global refinements; the cells there shrink by (1 − s)/(1 + s)). 0: none.
+    double              ball_grading = 0;
+    std::vector<double> ball_grading_direction = {0, 0, -1};
     /// Rigid placement applied after generation: rotation (degrees, about z in 2D, about
     /// `rotation_axis` in 3D) about the origin, then translation.
     double              rotation_angle = 0;
