@@ -3,6 +3,7 @@
 #include <deal.II/base/parameter_handler.h>
 
 #include <percussion/core/exceptions.h>
+#include <percussion/core/interruption.h>
 #include <percussion/simulator/run_parameters.h>
 #include <percussion/simulator/simulator.h>
 
@@ -27,7 +28,8 @@ namespace
     "Run in parallel with: mpirun -np N percussion FILE.prm\n"
     "Output: <Output/Directory>/statistics.csv (one row per step: energies, works, energy-balance\n"
     "residual), solution_*.pvtu/.vtu and solution.pvd for ParaView.\n"
-    "Exit status: 0 success, 1 bad input, 2 numerical failure, 3 other error.\n";
+    "Exit status: 0 success, 1 bad input, 2 numerical failure, 3 other error, 128 + signal when\n"
+    "SIGTERM/SIGINT stopped the run (after finishing and writing the current step).\n";
 
   template <int dim>
   void run(const percussion::RunParameters &parameters)
@@ -90,6 +92,12 @@ int main(int argc, char **argv)
           default:
             run<3>(parameters);
         }
+    }
+  catch (const percussion::Interrupted &interrupted)
+    {
+      if (root)
+        std::cerr << "percussion: " << interrupted.what() << std::endl;
+      return 128 + interrupted.signal();
     }
   catch (const percussion::InputError &error)
     {

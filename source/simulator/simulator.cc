@@ -9,6 +9,7 @@
 #include <percussion/core/mesh_generator.h>
 #include <percussion/postprocess/progress_reporter.h>
 #include <percussion/simulator/simulator.h>
+#include <percussion/core/interruption.h>
 #include <percussion/time_integration/time_integrator_factory.h>
 
 #include <algorithm>
@@ -291,6 +292,7 @@ namespace percussion
     const unsigned int n_steps = parameters.time.n_steps();
     Postprocess::ProgressReporter progress(std::cout, root, out.progress_interval, n_steps);
     const double output_before_stepping = run_timings.output;
+    const InterruptionGuard interruption;
     try
       {
         for (unsigned int k = 0; k < n_steps; ++k)
@@ -311,6 +313,27 @@ namespace percussion
             if (out.vtu_interval > 0 && (time_integrator->step_number() % out.vtu_interval == 0 || k + 1 == n_steps))
               write_solution();
             progress.update(time_integrator->step_number(), time_integrator->time());
+            // SIGTERM/SIGINT (a scheduler's end of slot, Ctrl-C): stop after this step, with its
+            // output written, on every rank at once.
+            if (const int signal_number = InterruptionGuard::requested_signal(communicator); signal_number != 0 && k + 1 < n_steps)
+              {
+                if (out.vtu_interval > 0 && last_written_step != time_integrator->step_number())
+                  write_solution();
+                table->flush();
+                if (body_motion)
+                  body_motion->flush();
+                if (probes)
+                  probes->flush();
+                if (step_timings)
+                  step_timings->flush();
+                std::ostringstream message;
+                message << "stopped by " << InterruptionGuard::name(signal_number) << " after step "
+                        << time_integrator->step_number() << " of " << n_steps << " (t = " << time_integrator->time()
+                        << "); the output of that step is written"
+                        << (out.vtu_interval > 0 ? " (statistics and VTU)" : " (statistics)")
+                        << ", the run is not complete";
+                throw Interrupted(signal_number, message.str());
+              }
           }
       }
     catch (const SolverError &)
