@@ -80,26 +80,24 @@ namespace percussion
     std::vector<unsigned int> repetitions(const MeshParameters &parameters, const Point<dim> &lower,
                                           const Point<dim> &upper, const bool first_only)
     {
-      {
-        // The coarse cells this will ask for, before deal.II allocates them.
-        double coarse = 1;
-        for (unsigned int d = 0; d < dim; ++d)
-          coarse *= parameters.subdivisions.size() == dim ? parameters.subdivisions[d] : parameters.subdivisions[0];
-        check_mesh_size<dim>(coarse, parameters);
-      }
       std::vector<unsigned int> result(dim, 1);
       if (parameters.subdivisions.size() == dim)
-        return parameters.subdivisions;
-      if (first_only)
+        result = parameters.subdivisions;
+      else if (first_only)
         {
           // One value for a bar: cells along x; keep the cross-section cells near-cubic.
           result[0] = parameters.subdivisions[0];
           const double h = (upper[0] - lower[0]) / result[0];
           for (unsigned int d = 1; d < dim; ++d)
             result[d] = std::max(1u, static_cast<unsigned int>(std::lround((upper[d] - lower[d]) / h)));
-          return result;
         }
-      std::fill(result.begin(), result.end(), parameters.subdivisions[0]);
+      else
+        std::fill(result.begin(), result.end(), parameters.subdivisions[0]);
+      // The coarse cells this asks for, checked before deal.II allocates them.
+      double coarse = 1;
+      for (const unsigned int n : result)
+        coarse *= n;
+      check_mesh_size<dim>(coarse, parameters);
       return result;
     }
 

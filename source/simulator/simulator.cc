@@ -164,7 +164,8 @@ namespace percussion
             {"contact_projected", static_cast<double>(projection_result.n_contacts)},
             {"contact_exact_products", static_cast<double>(c.exact_products)},
             {"contact_probing_solves", static_cast<double>(c.probing_solves)},
-            {"contact_probed_operator", c.probed_operator ? 1.0 : 0.0}};
+            {"contact_probed_operator", c.probed_operator ? 1.0 : 0.0},
+            {"events", static_cast<double>(events.count())}};
   }
 
   template <int dim>
@@ -259,6 +260,7 @@ namespace percussion
       }
     if (probes)
       probes->open(out.directory + "/probes.csv", root);
+    events.open(out.directory + "/events.csv", root);
     if (root && !parameters.effective_parameters.empty())
       {
         // The parameters as run (the file with its --set overrides), beside the results.
@@ -317,6 +319,8 @@ namespace percussion
             // output written, on every rank at once.
             if (const int signal_number = InterruptionGuard::requested_signal(communicator); signal_number != 0 && k + 1 < n_steps)
               {
+                events.add(time_integrator->step_number(), time_integrator->time(), "interrupted", 0,
+                           signal_number, InterruptionGuard::name(signal_number));
                 if (out.vtu_interval > 0 && last_written_step != time_integrator->step_number())
                   write_solution();
                 table->flush();
@@ -476,6 +480,9 @@ namespace percussion
     if (projection_result.n_contacts == 0)
       return;
     ++n_projection_steps;
+    events.add(integrator.step_number(), integrator.time(), "position_projection", projection_result.n_contacts,
+               projection_result.energy_change,
+               projection_result.solver.status == ContactSolvers::SolverStatus::converged ? "solved" : "not solved");
     if (projection_result.solver.status != ContactSolvers::SolverStatus::converged && n_projection_warnings++ < 20)
       log << "warning: step " << integrator.step_number() << " (t = " << integrator.time()
           << "): the position projection of " << projection_result.n_contacts
@@ -490,6 +497,13 @@ namespace percussion
     const auto &integrator = *time_integrator;
     const unsigned int step = integrator.step_number();
     const auto &c = contact_result;
+    if (c.n_positive_work > 0)
+      {
+        std::ostringstream where;
+        where << "largest at (" << c.largest_positive_work_position[0] << ", " << c.largest_positive_work_position[1]
+              << ", " << c.largest_positive_work_position[2] << ")";
+        events.add(step, integrator.time(), "positive_contact_work", c.n_positive_work, c.largest_positive_work, where.str());
+      }
     if (c.n_positive_work > 0 && n_positive_work_warnings++ < 20)
       log << "warning: step " << step << " (t = " << integrator.time() << "): " << c.n_positive_work
           << " contact(s) did positive work; largest " << c.largest_positive_work << " at ("
@@ -499,7 +513,11 @@ namespace percussion
     if (std::find(dump_steps.begin(), dump_steps.end(), step) != dump_steps.end())
       {
         if (c.solved)
-          write_contact_problem("requested in 'Contact solver/Write FCLIB at steps'");
+          {
+            write_contact_problem("requested in 'Contact solver/Write FCLIB at steps'");
+            events.add(step, integrator.time(), "fclib_dump", c.n_active, 0.0,
+                       "contact_problem_" + std::to_string(step) + ".hdf5 (requested)");
+          }
         else
           log << "step " << step << " has no active contact: no contact problem to write (requested in "
               << "'Contact solver/Write FCLIB at steps')" << std::endl;
@@ -510,9 +528,16 @@ namespace percussion
         log << "warning: step " << step << " (t = " << integrator.time() << "): the contact problem with "
             << c.n_active << " active contact(s) was not solved: " << ContactSolvers::to_string(c.solver.status)
             << ", residual " << c.solver.error << " after " << c.solver.iterations << " iterations" << std::endl;
+        const bool stop = parameters.contact_solver.non_convergence_policy == "stop";
+        events.add(step, integrator.time(), "contact_not_solved", c.n_active, c.solver.error,
+                   ContactSolvers::to_string(c.solver.status) + "; policy: " + (stop ? "stopped" : "continued"));
         if (parameters.contact_solver.write_fclib_on_failure)
-          write_contact_problem("not converged");
-        if (parameters.contact_solver.non_convergence_policy == "stop")
+          {
+            write_contact_problem("not converged");
+            events.add(step, integrator.time(), "fclib_dump", c.n_active, c.solver.error,
+                       "contact_problem_" + std::to_string(step) + ".hdf5 (not converged)");
+          }
+        if (stop)
           throw SolverError("The contact problem of step " + std::to_string(step) + " was not solved (residual " +
                             std::to_string(c.solver.error) + "); 'Contact solver/Non-convergence policy' = stop.");
       }

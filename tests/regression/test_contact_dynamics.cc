@@ -186,7 +186,9 @@ BOOST_AUTO_TEST_CASE(sliding_block_stops_at_the_coulomb_distance)
 }
 
 // doc/theory.md reference problem 6 (paper §2.3, (62), Kane's example as an FE analogue): a stiff slender bar tilted
-// at 135°, falling and sliding onto a floor with e = 1 and small friction. With the standard
+// at 135°, its lowest corner just above the floor (translation 0.0364 m: with the earlier 0.001 m
+// the other corner of the end face started 34 mm inside the floor), falling and sliding onto a
+// floor with e = 1 and small friction. With the standard
 // scheme the sliding direction reverses within the impact step and the audit reports positive
 // tangential contact work (the term (1−θ)u_{T,k}ᵀp_T of (62) has no sign); with the Frémond scheme
 // every step's contact work is ≤ 0 (eq. (80)). The test asserts both signs.
@@ -201,7 +203,7 @@ subsection Mesh
   set Width = 0.05
   set Subdivisions = 20
   set Rotation angle = 135
-  set Translation = 0, 0.001
+  set Translation = 0, 0.036355339059327
 end
 subsection Materials
   set Young's modulus = 1e10
@@ -258,6 +260,13 @@ end
   for (const double x : fremond->statistics().column("contact_positive_work_count"))
     fremond_positive += x;
   BOOST_TEST(standard_positive > 0); // the audit flags it
+  // ... and events.csv has one positive_contact_work event per such step (the statistics column
+  // `events` counts them; no other event occurs in these runs), the Frémond run none.
+  double standard_steps = 0;
+  for (const double x : standard->statistics().column("contact_positive_work_count"))
+    standard_steps += x > 0 ? 1 : 0;
+  BOOST_TEST(standard->statistics().column("events").back() == standard_steps);
+  BOOST_TEST(fremond->statistics().column("events").back() == 0.0);
   BOOST_TEST(fremond_positive == 0);
   // Round-off of K q for a very stiff bar (E = 1e10) carried along: ε‖K‖‖q‖²/E ≈ 1e-9.
   for (const auto *s : {standard.get(), fremond.get()})

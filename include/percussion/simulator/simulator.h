@@ -7,6 +7,7 @@
 #include <percussion/body/elastic_body.h>
 #include <percussion/contact/contact_geometry.h>
 #include <percussion/postprocess/body_motion.h>
+#include <percussion/postprocess/event_log.h>
 #include <percussion/postprocess/probe_points.h>
 #include <percussion/postprocess/energy_audit.h>
 #include <percussion/postprocess/solution_output.h>
@@ -133,6 +134,7 @@ namespace percussion
     std::unique_ptr<Postprocess::TimeSeries>               contact_series; ///< contact.pvd
     std::unique_ptr<Postprocess::BodyMotion<dim>>          body_motion;    ///< bodies.csv
     std::unique_ptr<Postprocess::ProbePoints<dim>>         probes;         ///< probes.csv
+    Postprocess::EventLog                                  events;         ///< events.csv
     std::unique_ptr<Postprocess::StatisticsTable>          step_timings;   ///< step_timings.csv
     unsigned int n_positive_work_warnings = 0, n_unconverged_steps = 0;
     unsigned int last_written_step = static_cast<unsigned int>(-1);
