@@ -95,8 +95,14 @@ namespace percussion
         system.rigid_body_modes = bodies->rigid_body_modes();
         system.node_block_size = bodies->node_block_size();
       }
+    if (parameters.contact_solver.non_convergence_policy == "retry" &&
+        parameters.time.scheme != TimeIntegration::Scheme::moreau_jean_fremond &&
+        parameters.time.scheme != TimeIntegration::Scheme::moreau_jean_standard)
+      throw InputError("Parameter 'Contact solver/Non-convergence policy' = retry halves the step size, which only "
+                       "the Moreau-Jean schemes can do ('Time integration/Scheme'); use the policy continue or stop.");
     time_integrator = TimeIntegration::create_time_integrator(system, parameters.time, linear_solver,
                                                               bodies->locally_owned_dofs(), communicator);
+
     if (!parameters.contact.pairs.empty())
       {
         const double smallest_cell = GridTools::minimal_cell_diameter(*triangulation);
@@ -398,6 +404,12 @@ namespace percussion
   template <int dim>
   void Simulator<dim>::do_time_step()
   {
+    advance(0);
+  }
+
+  template <int dim>
+  void Simulator<dim>::advance(const unsigned int halvings)
+  {
     // One step of the scheme, with the frictional contact problem between its parts
     // (doc/architecture.md, "One time step with contact").
     auto &integrator = *time_integrator;
@@ -408,6 +420,41 @@ namespace percussion
     run_timings.free_velocity += seconds_since(start);
     if (geometry)
       solve_contact_problem();
+    const auto unsolved = [this]() {
+      return contact_result.solved && contact_result.solver.status != ContactSolvers::SolverStatus::converged;
+    };
+    if (geometry && unsolved() && parameters.contact_solver.non_convergence_policy == "retry")
+      {
+        // Nothing of the failed attempt is kept but its impulses, the retry's warm start: the
+        // scheme has not finished the step (its state is still that of t_k), and the attempt's
+        // per-contact dissipation is taken back.
+        const unsigned int step = integrator.step_number() + 1;
+        const double t = integrator.time() + integrator.time_step();
+        std::ostringstream h_text;
+        h_text << "h = " << integrator.time_step();
+        events.add(step, t, "retry_nsgs", contact_result.n_active, contact_result.solver.error,
+                   h_text.str() + "; " + ContactSolvers::to_string(contact_result.solver.status));
+        contact_step->discard_last_solve();
+        auto &options = contact_step->solver_options();
+        const ContactSolvers::SolverOptions configured = options;
+        options.solver = "nsgs";
+        options.max_iterations = 10 * configured.max_iterations;
+        integrator.compute_free_velocity();
+        solve_contact_problem();
+        options = configured;
+        if (unsolved() && halvings < parameters.contact_solver.retry_step_halvings)
+          {
+            const double h = integrator.time_step();
+            events.add(step, t, "retry_half_steps", contact_result.n_active, contact_result.solver.error,
+                       h_text.str() + " -> two steps of h/2");
+            contact_step->discard_last_solve();
+            integrator.set_time_step(h / 2);
+            advance(halvings + 1);
+            advance(halvings + 1);
+            integrator.set_time_step(h);
+            return;
+          }
+      }
     integrator.finish_step();
     if (geometry)
       check_contact_positions();

@@ -18,10 +18,17 @@ namespace percussion::TimeIntegration
                       "Tolerance on the normalised FCLIB/Siconos residual of the contact problem.");
     prm.declare_entry("Max iterations", "200", Integer(1),
                       "Iteration limit of the contact solver (Newton iterations or NSGS sweeps).");
-    prm.declare_entry("Non-convergence policy", "continue", Selection("continue|stop"),
+    prm.declare_entry("Non-convergence policy", "continue", Selection("continue|stop|retry"),
                       "When a step's contact problem is not solved to the tolerance: report it and "
-                      "'continue' with the best iterate, or 'stop' the run (after writing the "
-                      "output of the last step).");
+                      "'continue' with the best iterate, 'stop' the run (after writing the "
+                      "output of the last step), or 'retry': solve it again with NSGS (10 times "
+                      "'Max iterations' sweeps), and if that fails too, redo the step as two steps "
+                      "of h/2 (the iteration matrix of h/2 factorised once and kept), each of them "
+                      "retried the same way, down to h/2^'Retry step halvings'; then the nominal h "
+                      "again. What still fails is continued with the best iterate. Every retry is "
+                      "a row of events.csv. Moreau-Jean schemes only.");
+    prm.declare_entry("Retry step halvings", "2", Integer(1, 10),
+                      "With 'Non-convergence policy' = retry: how many times a step may be halved.");
     prm.declare_entry("Write FCLIB on failure", "true", Bool(),
                       "Write the contact problem of a step that did not converge to "
                       "<Output/Directory>/contact_problem_<step>.hdf5 (FCLIB local form).");
@@ -82,6 +89,7 @@ namespace percussion::TimeIntegration
     tolerance = prm.get_double("Tolerance");
     max_iterations = prm.get_integer("Max iterations");
     non_convergence_policy = prm.get("Non-convergence policy");
+    retry_step_halvings = prm.get_integer("Retry step halvings");
     write_fclib_on_failure = prm.get_bool("Write FCLIB on failure");
     write_fclib_steps.clear();
     for (const int s : dealii::Utilities::string_to_int(dealii::Utilities::split_string_list(prm.get("Write FCLIB at steps"), ',')))

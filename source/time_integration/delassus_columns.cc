@@ -37,7 +37,7 @@ namespace percussion::TimeIntegration
                                const std::vector<unsigned long long> &needed, const unsigned long long n_candidates,
                                const bool operator_moves)
   {
-    if (covers(H, needed))
+    if (covers(integrator, H, needed))
       return false;
     const PetscObjectId id = SystemAlgebra::object_id(H);
     // Columns for all candidates pay off only if H stays fixed for a while; when it changes from
@@ -52,13 +52,14 @@ namespace percussion::TimeIntegration
       columns = needed;
     compute(integrator, H, columns);
     operator_id = id;
+    response_version = integrator.operator_version();
     return true;
   }
 
-  bool DelassusColumns::covers(const dealii::PETScWrappers::MPI::SparseMatrix &H,
+  bool DelassusColumns::covers(const TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                const std::vector<unsigned long long> &needed) const
   {
-    bool covered = SystemAlgebra::object_id(H) == operator_id;
+    bool covered = SystemAlgebra::object_id(H) == operator_id && integrator.operator_version() == response_version;
     for (std::size_t a = 0; covered && a < needed.size(); ++a)
       covered = block(needed[a]) >= 0;
     return covered;

@@ -312,6 +312,7 @@ namespace percussion::TimeIntegration
     // θ of the Frémond law, and the weight of u_{k+θ} in the contact work of the scheme's energy
     // balance (θ for Moreau–Jean, ½ for the generalized-α family).
     const double theta = integrator.contact_work_weight();
+    last_dissipation.clear();
     ContactStepResult result;
     result.state.assign(points.size(), ContactState::open);
     result.impulse.assign(d * points.size(), 0.0);
@@ -352,7 +353,7 @@ namespace percussion::TimeIntegration
     int exponent = 0;
     reinit_like(generalized_impulse, integrator.new_velocity(), communicator);
     reinit_like(correction, integrator.new_velocity(), communicator);
-    const bool probed_operator = uses_probed_operator(H, active_points);
+    const bool probed_operator = uses_probed_operator(integrator, H, active_points);
     if (!probed_operator)
       {
         // Phase 2: Ŵ⁻¹H and W for the active contacts; phase 3: the scheme's law; phase 4: the
@@ -407,6 +408,13 @@ namespace percussion::TimeIntegration
     return result;
   }
 
+  void FrictionalContactStep::discard_last_solve()
+  {
+    for (const auto &[key, work] : last_dissipation)
+      dissipation_by_key[key] += work;
+    last_dissipation.clear();
+  }
+
   void FrictionalContactStep::set_dof_positions(const dealii::types::global_dof_index first_owned_dof,
                                                 std::vector<std::array<double, 3>> positions,
                                                 const double node_spacing)
@@ -417,7 +425,8 @@ namespace percussion::TimeIntegration
     probed->set_dof_positions(first_owned_dof, std::move(positions));
   }
 
-  bool FrictionalContactStep::uses_probed_operator(const dealii::PETScWrappers::MPI::SparseMatrix &H,
+  bool FrictionalContactStep::uses_probed_operator(const TimeIntegrator &integrator,
+                                                   const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                                    const std::vector<unsigned long long> &active_points) const
   {
     if (!probed)
@@ -432,7 +441,7 @@ namespace percussion::TimeIntegration
     // the dense columns would have to be computed: a few exact products beat dim solves per
     // contact (measured at 16 × 16 × 8 cells as the box lifts off with 52 contacts left: the
     // columns for all 289 candidates took 2.7 s, a probed step 20 ms).
-    return probed->n_probings() > 0 && !delassus.covers(H, active_points);
+    return probed->n_probings() > 0 && !delassus.covers(integrator, H, active_points);
   }
 
   void FrictionalContactStep::exact_product(TimeIntegrator &integrator,
@@ -531,6 +540,7 @@ namespace percussion::TimeIntegration
         // same contacts and the same impulses, its product is the last step's, and Hp, 𝒯Hp are
         // still in the work vectors.
         if (outer == 0 && last_product.valid && last_product.operator_id == h_id &&
+            last_product.response_version == integrator.operator_version() &&
             last_product.points == active_points && last_product.reaction == reaction)
           z = last_product.product;
         else if (std::any_of(reaction.begin(), reaction.end(), [](const double x) { return x != 0.0; }))
@@ -601,7 +611,7 @@ namespace percussion::TimeIntegration
       }
     reaction = best_r;
     local_velocity = best_u;
-    last_product = {true, h_id, active_points, best_r, best_z};
+    last_product = {true, h_id, integrator.operator_version(), active_points, best_r, best_z};
     std::swap(generalized_impulse, best_generalized_impulse);
     std::swap(correction, best_correction);
     total.error = best_error;
@@ -654,6 +664,7 @@ namespace percussion::TimeIntegration
         result.work_tangential += tangential;
         result.obstacle_work += obstacle;
         dissipation_by_key[active[a].key] -= normal + tangential;
+        last_dissipation.emplace_back(active[a].key, normal + tangential);
 
         // Positive work beyond what the solver tolerance (|u| error ≤ velocity_noise) and the
         // round-off of the step's energy flow can explain is reported with its location.

@@ -22,6 +22,7 @@ namespace percussion::TimeIntegration
     , law(time_parameters.scheme == Scheme::moreau_jean_standard ? ContactLaw::standard : ContactLaw::fremond)
     , owned(locally_owned_dofs)
     , communicator(communicator)
+    , solver_parameters(solver_parameters)
     , solver(std::make_unique<IterationMatrixSolver>(solver_parameters, communicator))
   {
     for (Vector *x : {&q, &v, &mass_v, &stiffness_q, &force, &q_new, &v_new, &mass_v_new, &stiffness_q_new,
@@ -35,6 +36,46 @@ namespace percussion::TimeIntegration
       MatDestroy(&iteration);
     if (iteration_full != nullptr)
       MatDestroy(&iteration_full);
+    for (auto &[step_size, factorised] : other_step_sizes)
+      {
+        factorised.solver.reset(); // (its KSP refers to the matrix)
+        if (factorised.iteration != nullptr)
+          MatDestroy(&factorised.iteration);
+        if (factorised.iteration_full != nullptr)
+          MatDestroy(&factorised.iteration_full);
+      }
+  }
+
+  void MoreauJeanIntegrator::set_time_step(const double new_time_step)
+  {
+    if (new_time_step == h)
+      return;
+    // Keep this step size's matrices and factor; take the new one's from the store or build it.
+    Factorised current;
+    current.iteration = iteration;
+    current.iteration_full = iteration_full;
+    current.constrained_diagonal = constrained_diagonal;
+    current.solver = std::move(solver);
+    other_step_sizes[h] = std::move(current);
+    h = new_time_step;
+    if (auto stored = other_step_sizes.find(h); stored != other_step_sizes.end())
+      {
+        iteration = stored->second.iteration;
+        iteration_full = stored->second.iteration_full;
+        constrained_diagonal = stored->second.constrained_diagonal;
+        solver = std::move(stored->second.solver);
+        other_step_sizes.erase(stored);
+      }
+    else
+      {
+        iteration = nullptr;
+        iteration_full = nullptr;
+        build_iteration_matrix();
+        solver = std::make_unique<IterationMatrixSolver>(solver_parameters, communicator);
+        solver->set_near_null_space(system.rigid_body_modes, system.node_block_size);
+        solver->set_matrix(iteration, owned.size());
+      }
+    ++version;
   }
 
   void MoreauJeanIntegrator::build_iteration_matrix()
@@ -73,7 +114,7 @@ namespace percussion::TimeIntegration
 
   void MoreauJeanIntegrator::compute_free_velocity()
   {
-    const double t_new = start_time + (step + 1) * h;
+    const double t_new = start_time + (elapsed_steps + h / nominal_h) * nominal_h; // (as accept_step() counts it)
     if (system.has_external_force && system.external_force_depends_on_time)
       system.assemble_external_force(t_new, force_new);
     else

@@ -127,6 +127,16 @@ namespace percussion::TimeIntegration
   {
     Mat h = SystemAlgebra::petsc(H);
     const PetscObjectId id = SystemAlgebra::object_id(H);
+    if (integrator.operator_version() != response_version)
+      {
+        // A new step size: G ≈ 𝒯 of the old one is no longer the operator's; probe again.
+        probed.clear();
+        if (G != nullptr)
+          PERCUSSION_PETSC_CALL(MatDestroy(&G));
+        if (Ws != nullptr)
+          PERCUSSION_PETSC_CALL(MatDestroy(&Ws));
+        response_version = integrator.operator_version();
+      }
     if (id == operator_id && Ws != nullptr)
       return 0;
 

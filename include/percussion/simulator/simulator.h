@@ -92,6 +92,13 @@ namespace percussion
     /// One time step: geometry → free velocity → contact problem → end of step → gaps and
     /// projection → audit → reports; without contact pairs only the scheme's parts and the audit.
     void do_time_step();
+    /**
+     * One step of the present step size; with 'Non-convergence policy' = retry, a contact problem
+     * that is not solved is solved again with NSGS, and if that fails the step is replaced by two
+     * steps of half the size (@p halvings so far, up to 'Retry step halvings'), each of which may be
+     * retried the same way.
+     */
+    void advance(unsigned int halvings);
     /// H(q_k), gaps, frames and the owned contact points of the step.
     void update_contact_geometry();
     /// The step's frictional contact problem and its impulse (FrictionalContactStep::solve).

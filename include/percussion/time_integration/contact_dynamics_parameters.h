@@ -16,6 +16,7 @@ namespace percussion::TimeIntegration
     unsigned int max_iterations = 200;
     /// "continue" or "stop" when a step's contact problem is not solved to the tolerance.
     std::string  non_convergence_policy = "continue";
+    unsigned int retry_step_halvings = 2;
     /// Write the contact problem of a step that did not converge to an FCLIB file.
     bool         write_fclib_on_failure = true;
     /// Steps whose contact problem is written to <output>/contact_problem_<step>.hdf5.

@@ -54,8 +54,10 @@ namespace percussion::TimeIntegration
                 const std::vector<unsigned long long> &points, unsigned long long n_candidates,
                 bool operator_moves);
 
-    /// Whether the cached columns are those of @p H and include every one of @p points.
-    bool covers(const dealii::PETScWrappers::MPI::SparseMatrix &H, const std::vector<unsigned long long> &points) const;
+    /// Whether the cached columns are those of @p H and of @p integrator's present impulse
+    /// response (TimeIntegrator::operator_version()) and include every one of @p points.
+    bool covers(const TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                const std::vector<unsigned long long> &points) const;
     /// Block position of @p point among the cached columns, or −1 if it has none.
     int block(unsigned long long point) const
     {
@@ -89,6 +91,7 @@ namespace percussion::TimeIntegration
     std::vector<unsigned long long> points; ///< point indices of the cached column blocks
     std::vector<int> position;              ///< point index → block position, −1 if not cached
     std::vector<double> delassus;           ///< W_c, dense, row-major
+    unsigned int response_version = 0; ///< TimeIntegrator::operator_version() of the columns
     PetscObjectId operator_id = -1;         ///< H whose columns are cached
   };
 } // namespace percussion::TimeIntegration

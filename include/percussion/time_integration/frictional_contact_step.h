@@ -179,6 +179,14 @@ namespace percussion::TimeIntegration
                            std::vector<std::array<double, 3>> positions, double node_spacing);
 
     bool takes_every_candidate() const { return rule.every_candidate; }
+    /**
+     * The last solve() is not the step's (a retry follows, before TimeIntegrator::finish_step()):
+     * its contributions to the per-contact dissipated energies are taken back. Its impulses stay
+     * the warm start of the retry.
+     */
+    void discard_last_solve();
+    /// The contact solver's options (a retry changes them for one solve).
+    ContactSolvers::SolverOptions &solver_options() { return options; }
     /// Whether the law works at velocity level (all but Schatzman–Paoli), so that positions may drift.
     bool is_velocity_level() const { return law != ContactLaw::schatzman_paoli; }
 
@@ -216,7 +224,7 @@ namespace percussion::TimeIntegration
      * 'Delassus operator' = probed, or auto and either dim × contacts > 'Probed operator threshold'
      * or G has been probed and the dense columns of H do not cover the contacts.
      */
-    bool uses_probed_operator(const dealii::PETScWrappers::MPI::SparseMatrix &H,
+    bool uses_probed_operator(const TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                               const std::vector<unsigned long long> &active_points) const;
     /**
      * Phases 2–4 with the probed operator (doc/contact.md, "Many contacts"): the outer iteration
@@ -263,6 +271,7 @@ namespace percussion::TimeIntegration
     {
       bool valid = false;
       PetscObjectId operator_id = -1;
+      unsigned int response_version = 0; ///< TimeIntegrator::operator_version()
       std::vector<unsigned long long> points;
       std::vector<double> reaction, product;
     } last_product;
@@ -279,6 +288,8 @@ namespace percussion::TimeIntegration
     std::vector<double> reaction, local_velocity;
     std::map<unsigned long long, std::vector<double>> previous_impulse; ///< warm start by key
     std::map<unsigned long long, double> dissipation_by_key;
+    /// The last solve()'s contributions to dissipation_by_key, for discard_last_solve().
+    std::vector<std::pair<unsigned long long, double>> last_dissipation;
   };
 } // namespace percussion::TimeIntegration
 

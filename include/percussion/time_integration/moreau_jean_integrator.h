@@ -13,6 +13,9 @@
 
 #include <petscmat.h>
 
+#include <map>
+#include <memory>
+
 #include <memory>
 
 namespace percussion::TimeIntegration
@@ -93,17 +96,28 @@ namespace percussion::TimeIntegration
 
   private:
     void build_iteration_matrix();
+    bool can_change_time_step() const override { return true; }
+    void set_time_step(double new_time_step) override;
 
     const LinearElastodynamicSystem system;
     const double theta;
     const ContactLaw law;
     const dealii::IndexSet owned;
     MPI_Comm communicator;
+    const LinearSolverParameters solver_parameters;
     std::unique_ptr<IterationMatrixSolver> solver;
 
     Mat iteration = nullptr;      ///< Ŵ with Dirichlet rows/columns eliminated
     Mat iteration_full = nullptr; ///< Ŵ unmodified, kept only for prescribed motion
     double constrained_diagonal = 1;
+    /// The iteration matrices and factors of the other step sizes used so far (set_time_step()).
+    struct Factorised
+    {
+      Mat iteration = nullptr, iteration_full = nullptr;
+      double constrained_diagonal = 1;
+      std::unique_ptr<IterationMatrixSolver> solver;
+    };
+    std::map<double, Factorised> other_step_sizes;
 
     bool impulse_applied = false;
 

@@ -97,6 +97,7 @@ namespace percussion::TimeIntegration
     std::vector<dealii::types::global_dof_index> probed; ///< owned contact DoFs in G, sorted
     Mat G = nullptr, Ws = nullptr;
     PetscObjectId operator_id = -1; ///< H of Ws
+    unsigned int response_version = 0; ///< TimeIntegrator::operator_version() of G
     unsigned int colours = 0, probings = 0;
     unsigned long long probed_dofs = 0, entries = 0;
   };

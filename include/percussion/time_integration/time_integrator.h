@@ -98,7 +98,26 @@ namespace percussion::TimeIntegration
 
     double time() const { return current_time; }
     unsigned int step_number() const { return step; }
+    /// The step size of the next step (the nominal one unless set_time_step() changed it).
     double time_step() const { return h; }
+    double nominal_time_step() const { return nominal_h; }
+    /**
+     * Whether set_time_step() is available: a scheme whose state is (q, v) alone (Moreau–Jean).
+     */
+    virtual bool can_change_time_step() const { return false; }
+    /**
+     * The next steps use @p new_time_step = nominal / 2^k (k ≥ 0): the iteration matrix of that
+     * step size is factorised once and kept, so returning to a step size costs nothing. What
+     * depends on the factor (Delassus columns, the probed operator) must be recomputed:
+     * operator_version() changes. Only between steps. @throws SolverError if the scheme cannot.
+     */
+    virtual void set_time_step(double new_time_step)
+    {
+      (void)new_time_step;
+      throw SolverError("The time-stepping scheme " + description() + " cannot change its step size.");
+    }
+    /// Changes whenever the impulse response 𝒯 changes (a new step size), for caches built from it.
+    unsigned int operator_version() const { return version; }
     const dealii::PETScWrappers::MPI::Vector &displacement() const { return q; }
     const dealii::PETScWrappers::MPI::Vector &velocity() const { return v; }
     /// During a step (after compute_free_velocity): v_free, then v_{k+1} after apply_impulse.
@@ -113,6 +132,7 @@ namespace percussion::TimeIntegration
   protected:
     explicit TimeIntegrator(double time_step)
       : h(time_step)
+      , nominal_h(time_step)
     {}
 
     /// Every scheme's start: t = @p t0, step 0.
@@ -121,6 +141,7 @@ namespace percussion::TimeIntegration
       start_time = t0;
       current_time = t0;
       step = 0;
+      elapsed_steps = 0;
     }
 
     /// Throws SolverError if the step's energies are not finite, before the state is accepted
@@ -156,11 +177,16 @@ namespace percussion::TimeIntegration
                    (e.external_work + e.damping_work - e.numerical_dissipation + e.contact_work);
       energy = e;
       ++step;
-      current_time = start_time + step * h;
+      // Time counted in nominal steps: halved steps add exact binary fractions, so the time after
+      // two half steps is the time after one full step to the last bit.
+      elapsed_steps += h / nominal_h;
+      current_time = start_time + elapsed_steps * nominal_h;
     }
 
-    const double h;
-    double       start_time = 0, current_time = 0;
+    double       h;
+    const double nominal_h;
+    double       start_time = 0, current_time = 0, elapsed_steps = 0;
+    unsigned int version = 0;
     unsigned int step = 0;
     dealii::PETScWrappers::MPI::Vector q, v, v_new;
     StepEnergy   energy;
