@@ -43,7 +43,7 @@ namespace percussion::TimeIntegration
     // Columns for all candidates pay off only if H stays fixed for a while; when it changes from
     // step to step (body pairs, curved obstacles), compute the needed ones only.
     std::vector<unsigned long long> columns;
-    if (!operator_moves && dim * n_candidates <= column_limit)
+    if (columns_to_compute(integrator, H, needed, n_candidates, operator_moves) == dim * n_candidates)
       {
         columns.resize(n_candidates);
         std::iota(columns.begin(), columns.end(), 0ull);
@@ -54,6 +54,17 @@ namespace percussion::TimeIntegration
     operator_id = id;
     response_version = integrator.operator_version();
     return true;
+  }
+
+  unsigned long long DelassusColumns::columns_to_compute(const TimeIntegrator &integrator,
+                                                         const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                                         const std::vector<unsigned long long> &needed,
+                                                         const unsigned long long n_candidates,
+                                                         const bool operator_moves) const
+  {
+    if (covers(integrator, H, needed))
+      return 0;
+    return !operator_moves && dim * n_candidates <= column_limit ? dim * n_candidates : dim * needed.size();
   }
 
   bool DelassusColumns::covers(const TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,

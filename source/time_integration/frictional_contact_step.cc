@@ -353,7 +353,7 @@ namespace percussion::TimeIntegration
     int exponent = 0;
     reinit_like(generalized_impulse, integrator.new_velocity(), communicator);
     reinit_like(correction, integrator.new_velocity(), communicator);
-    const bool probed_operator = uses_probed_operator(integrator, H, active_points);
+    const bool probed_operator = uses_probed_operator(integrator, H, active_points, u_k.size() / d);
     if (!probed_operator)
       {
         // Phase 2: Ŵ⁻¹H and W for the active contacts; phase 3: the scheme's law; phase 4: the
@@ -427,7 +427,8 @@ namespace percussion::TimeIntegration
 
   bool FrictionalContactStep::uses_probed_operator(const TimeIntegrator &integrator,
                                                    const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                                   const std::vector<unsigned long long> &active_points) const
+                                                   const std::vector<unsigned long long> &active_points,
+                                                   const unsigned long long n_candidates) const
   {
     if (!probed)
       return false;
@@ -437,11 +438,15 @@ namespace percussion::TimeIntegration
       return false;
     if (dim * active_points.size() > parameters.probed_operator_threshold)
       return true;
-    // Fewer contacts, but G is probed already (the body touched with many contacts before) and
-    // the dense columns would have to be computed: a few exact products beat dim solves per
-    // contact (measured at 16 × 16 × 8 cells as the box lifts off with 52 contacts left: the
-    // columns for all 289 candidates took 2.7 s, a probed step 20 ms).
-    return probed->n_probings() > 0 && !delassus.covers(integrator, H, active_points);
+    // Fewer contacts, but G is probed already (the body touched with many contacts before): keep
+    // it where the dense path would compute more columns than the threshold's worth (measured at
+    // 16 × 16 × 8 cells as the box lifts off with 52 contacts left: the columns for all 289
+    // candidates took 2.7 s, a probed step 20 ms); with few new columns the dense path is the
+    // cheaper one (a brick stack with 1–9 contacts between bodies: 26 ms per step dense, 84 ms
+    // probed, whose W_s = HᵀGH is rebuilt over all candidates whenever H moves).
+    return probed->n_probings() > 0 &&
+           delassus.columns_to_compute(integrator, H, active_points, n_candidates, operator_moves) >
+             parameters.probed_operator_threshold;
   }
 
   void FrictionalContactStep::exact_product(TimeIntegrator &integrator,

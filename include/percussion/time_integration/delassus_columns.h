@@ -54,6 +54,10 @@ namespace percussion::TimeIntegration
                 const std::vector<unsigned long long> &points, unsigned long long n_candidates,
                 bool operator_moves);
 
+    /// How many columns ensure() would compute for these arguments (0 if they are cached).
+    unsigned long long columns_to_compute(const TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                          const std::vector<unsigned long long> &points, unsigned long long n_candidates,
+                                          bool operator_moves) const;
     /// Whether the cached columns are those of @p H and of @p integrator's present impulse
     /// response (TimeIntegrator::operator_version()) and include every one of @p points.
     bool covers(const TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,

@@ -222,10 +222,12 @@ namespace percussion::TimeIntegration
     /**
      * Whether the problem of the contacts @p active_points is solved with the probed operator:
      * 'Delassus operator' = probed, or auto and either dim × contacts > 'Probed operator threshold'
-     * or G has been probed and the dense columns of H do not cover the contacts.
+     * or G has been probed and the dense path would compute more columns than that threshold
+     * (all @p n_candidates' columns when H is fixed).
      */
     bool uses_probed_operator(const TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                              const std::vector<unsigned long long> &active_points) const;
+                              const std::vector<unsigned long long> &active_points,
+                              unsigned long long n_candidates) const;
     /**
      * Phases 2–4 with the probed operator (doc/contact.md, "Many contacts"): the outer iteration
      *   z^k = W p^k (exact, one solve), stop when (p^k, f z^k + b) solves the exact law to the
