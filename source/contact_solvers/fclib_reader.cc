@@ -3,8 +3,12 @@
 #include <percussion/core/exceptions.h>
 
 #include <hdf5.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -42,6 +46,10 @@ namespace percussion::ContactSolvers
         file_ = H5Fopen(filename.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
         if (file_ < 0)
           fail_open(filename + ": HDF5 cannot open the file");
+        std::error_code error;
+        file_size_ = std::filesystem::file_size(filename, error);
+        if (error)
+          file_size_ = 0;
       }
       ~Reader()
       {
@@ -90,6 +98,32 @@ namespace percussion::ContactSolvers
         const bool  want_int = memory_type == H5T_NATIVE_INT;
         if ((want_int && cls != H5T_INTEGER) || (!want_int && cls != H5T_FLOAT && cls != H5T_INTEGER))
           throw InputError(where(path) + " has the wrong type (expected " + (want_int ? "integers" : "reals") + ")");
+        // A corrupt header can declare any size: refuse what could not fit in memory before
+        // allocating it (found by benchmarks/fuzz: a dataset of ~1e18 entries, std::bad_alloc).
+        const double bytes = static_cast<double>(count) * sizeof(T);
+        const long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
+        if (pages > 0 && page_size > 0 && bytes > 0.5 * static_cast<double>(pages) * static_cast<double>(page_size))
+          throw InputError(where(path) + " declares " + std::to_string(count) + " entries (" +
+                           std::to_string(bytes / 1073741824.0) +
+                           " GiB), more than half this machine's memory: the file is corrupt or too large");
+        // HDF5 trusts the stored layout: a compact or contiguous dataset whose raw data does not
+        // have the size its dataspace and type declare makes H5Dread read from nowhere (a
+        // segmentation fault inside HDF5, found by benchmarks/fuzz). Checked here; chunked data
+        // (possibly compressed) is left to HDF5's own checks.
+        {
+          Handle plist{H5Dget_create_plist(ds.id), H5Pclose};
+          const H5D_layout_t layout = plist.id >= 0 ? H5Pget_layout(plist.id) : H5D_LAYOUT_ERROR;
+          const size_t element = H5Tget_size(type.id);
+          const hsize_t stored = H5Dget_storage_size(ds.id);
+          if (layout == H5D_LAYOUT_ERROR || element == 0)
+            throw InputError(where(path) + ": cannot read its layout");
+          if ((layout == H5D_COMPACT || layout == H5D_CONTIGUOUS) && stored != 0 &&
+              stored != static_cast<hsize_t>(count) * element)
+            throw InputError(where(path) + " stores " + std::to_string(stored) + " bytes for " + std::to_string(count) +
+                             " entries of " + std::to_string(element) + " bytes: the file is corrupt");
+          if (layout == H5D_COMPACT && stored == 0 && count > 0)
+            throw InputError(where(path) + " holds no data for its " + std::to_string(count) + " entries: the file is corrupt");
+        }
         std::vector<T> values(static_cast<std::size_t>(count));
         if (count > 0 && H5Dread(ds.id, memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0)
           throw InputError(where(path) + " cannot be read");
@@ -155,6 +189,12 @@ namespace percussion::ContactSolvers
         if (rows < 0 || cols < 0 || nzmax < 0)
           throw InputError(where(group) + ": negative size (m = " + std::to_string(rows) + ", n = " + std::to_string(cols) +
                            ", nzmax = " + std::to_string(nzmax) + ")");
+        // Every row and column of a consistent problem has entries in the file's vectors (q, or
+        // f and w): a declared size beyond the file's size in bytes is a corrupt header, refused
+        // before the CSR arrays are allocated (found by benchmarks/fuzz: 1.6e9 rows, 6.6 GB).
+        if (file_size_ > 0 && static_cast<std::uintmax_t>(std::max(rows, cols)) > file_size_)
+          throw InputError(where(group) + ": size m = " + std::to_string(rows) + ", n = " + std::to_string(cols) +
+                           " exceeds what a file of " + std::to_string(file_size_) + " bytes can hold: the file is corrupt");
         const auto p = read<int>(group + "/p", H5T_NATIVE_INT);
         const auto i = read<int>(group + "/i", H5T_NATIVE_INT);
         auto       x = read<double>(group + "/x", H5T_NATIVE_DOUBLE);
@@ -222,6 +262,7 @@ namespace percussion::ContactSolvers
 
     private:
       std::string filename_;
+      std::uintmax_t file_size_ = 0; ///< bytes, bounds the sizes a header may declare
       hid_t       file_          = -1;
       H5E_auto2_t saved_handler_ = nullptr;
       void       *saved_data_    = nullptr;

@@ -142,6 +142,32 @@ BOOST_AUTO_TEST_CASE(bad_files)
     BOOST_TEST(msg.find("negative") != std::string::npos);
     std::remove("negative_mu.hdf5");
   }
+  // A corrupt size (found by benchmarks/fuzz): a dataset declaring 4e13 entries, never written (the
+  // file stays small), is refused before anything is allocated, not with std::bad_alloc.
+  {
+    write_fclib_local("huge_q.hdf5", small_problem());
+    const hid_t f = H5Fopen("huge_q.hdf5", H5F_ACC_RDWR, H5P_DEFAULT);
+    BOOST_REQUIRE(f >= 0);
+    H5Ldelete(f, "/fclib_local/vectors/q", H5P_DEFAULT);
+    const hsize_t n = 42880953483324ull;
+    const hid_t sp = H5Screate_simple(1, &n, nullptr);
+    const hid_t ds = H5Dcreate2(f, "/fclib_local/vectors/q", H5T_IEEE_F64LE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    H5Dclose(ds);
+    H5Sclose(sp);
+    H5Fclose(f);
+    const std::string msg = read_error("huge_q.hdf5");
+    BOOST_TEST(msg.find("/fclib_local/vectors/q declares 42880953483324 entries") != std::string::npos, msg);
+    std::remove("huge_q.hdf5");
+  }
+  // Files the fuzzer made (tests/data/fclib/corrupt/README.md): HDF5 itself, or the CSR arrays,
+  // would have crashed or taken gigabytes.
+  {
+    const std::string folder = std::string(PERCUSSION_SOURCE_DIR) + "/tests/data/fclib/corrupt/";
+    const std::string compact = read_error(folder + "compact_without_data.hdf5");
+    BOOST_TEST(compact.find("/fclib_local/W/i holds no data for its 121 entries") != std::string::npos, compact);
+    const std::string size = read_error(folder + "matrix_size_beyond_file.hdf5");
+    BOOST_TEST(size.find("exceeds what a file of 33000 bytes can hold") != std::string::npos, size);
+  }
   // Inconsistent sizes: q shorter than W.
   {
     write_fclib_local("short_q.hdf5", small_problem());

@@ -14,6 +14,8 @@
 
 #include <petscmat.h>
 
+#include <cstdio>
+#include <fstream>
 #include <set>
 
 using namespace percussion;
@@ -201,6 +203,46 @@ BOOST_AUTO_TEST_CASE(gmsh_physical_tags_become_material_and_boundary_ids)
   gmsh.file_name = "no_such_file.msh";
   dealii::Triangulation<3> other;
   BOOST_CHECK_THROW(generate_mesh(gmsh, other), InputError);
+
+  // Corrupt files (found by benchmarks/fuzz: deal.II's reader crashed on the first): an element
+  // naming a node the file does not define, a truncated file. An InputError naming the line.
+  const auto corrupt = [&](const std::string &name, const auto &edit_lines) {
+    std::ifstream in(std::string(PERCUSSION_SOURCE_DIR) + "/meshes/two_blocks.msh");
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);)
+      lines.push_back(line);
+    edit_lines(lines);
+    const std::string file = name + "_" + std::to_string(dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD)) + ".msh";
+    {
+      std::ofstream out(file);
+      for (const auto &line : lines)
+        out << line << "\n";
+    }
+    MeshParameters p;
+    p.type = "gmsh";
+    p.file_name = file;
+    dealii::Triangulation<3> tria;
+    std::string message;
+    try
+      {
+        generate_mesh(p, tria);
+      }
+    catch (const InputError &e)
+      {
+        message = e.what();
+      }
+    std::remove(file.c_str());
+    return message;
+  };
+  const std::string unknown_node = corrupt("unknown_node", [](std::vector<std::string> &lines) {
+    for (auto &line : lines)
+      if (line == "9 3 2 12 3 7 8 11 10")
+        line = "9 3 2 1 3 27 8 11 10";
+  });
+  BOOST_TEST(unknown_node.find("line 29: an element refers to node 27, which the file does not define") != std::string::npos,
+             unknown_node);
+  const std::string truncated = corrupt("truncated", [](std::vector<std::string> &lines) { lines.resize(20); });
+  BOOST_TEST(truncated.find("ends early") != std::string::npos, truncated);
 }
 
 namespace
