@@ -266,6 +266,42 @@ namespace
     MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY);
     return A;
   }
+
+  /// The rows of @p A this rank owns.
+  dealii::IndexSet owned_rows(Mat A)
+  {
+    PetscInt begin, end, n;
+    MatGetOwnershipRange(A, &begin, &end);
+    MatGetSize(A, &n, nullptr);
+    dealii::IndexSet owned(n);
+    owned.add_range(begin, end);
+    return owned;
+  }
+
+  /// The vector b_i = f(i) with the rows @p owned.
+  template <typename Function>
+  dealii::PETScWrappers::MPI::Vector right_hand_side(const dealii::IndexSet &owned, const Function &f)
+  {
+    dealii::PETScWrappers::MPI::Vector b(owned, MPI_COMM_WORLD);
+    for (const auto i : owned)
+      b(i) = f(static_cast<double>(i));
+    b.compress(dealii::VectorOperation::insert);
+    return b;
+  }
+
+  /// A dense matrix B_ij = f(i, j) with @p n_columns columns and the rows @p owned.
+  template <typename Function>
+  Mat dense_columns(const dealii::IndexSet &owned, const PetscInt n_columns, const Function &f)
+  {
+    Mat B;
+    MatCreateDense(MPI_COMM_WORLD, owned.n_elements(), PETSC_DECIDE, owned.size(), n_columns, nullptr, &B);
+    for (const auto i : owned)
+      for (PetscInt j = 0; j < n_columns; ++j)
+        MatSetValue(B, i, j, f(static_cast<double>(i), static_cast<double>(j)), INSERT_VALUES);
+    MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY);
+    MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY);
+    return B;
+  }
 } // namespace
 
 BOOST_AUTO_TEST_CASE(direct_and_cg_solves_agree_and_non_convergence_is_reported)
@@ -318,28 +354,17 @@ BOOST_AUTO_TEST_CASE(every_cg_preconditioner_reproduces_the_direct_solve)
   // for one right-hand side and for several (KSPMatSolve), on 1 and 2 ranks.
   const PetscInt n = 400, n_rhs = 3;
   Mat A = laplacian(n, 1e-3);
-  PetscInt begin, end;
-  MatGetOwnershipRange(A, &begin, &end);
-  dealii::IndexSet owned(n);
-  owned.add_range(begin, end);
-  dealii::PETScWrappers::MPI::Vector b(owned, MPI_COMM_WORLD), x_direct(owned, MPI_COMM_WORLD),
-    x_cg(owned, MPI_COMM_WORLD);
-  for (PetscInt i = begin; i < end; ++i)
-    b(i) = std::sin(0.1 * i) + 1e-3 * i;
-  b.compress(dealii::VectorOperation::insert);
+  const dealii::IndexSet owned = owned_rows(A);
+  const auto b = right_hand_side(owned, [](const double i) { return std::sin(0.1 * i) + 1e-3 * i; });
+  dealii::PETScWrappers::MPI::Vector x_direct(owned, MPI_COMM_WORLD), x_cg(owned, MPI_COMM_WORLD);
   LinearSolverParameters direct;
   direct.type = "direct";
   IterationMatrixSolver direct_solver(direct, MPI_COMM_WORLD);
   direct_solver.set_matrix(A, n);
   direct_solver.solve(b, x_direct);
 
-  Mat B, X_direct, X_cg;
-  MatCreateDense(MPI_COMM_WORLD, end - begin, PETSC_DECIDE, n, n_rhs, nullptr, &B);
-  for (PetscInt i = begin; i < end; ++i)
-    for (PetscInt j = 0; j < n_rhs; ++j)
-      MatSetValue(B, i, j, std::cos(0.02 * (j + 1) * i), INSERT_VALUES);
-  MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY);
-  MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY);
+  Mat B = dense_columns(owned, n_rhs, [](const double i, const double j) { return std::cos(0.02 * (j + 1) * i); });
+  Mat X_direct, X_cg;
   MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X_direct);
   MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X_cg);
   direct_solver.solve(B, X_direct);
@@ -380,15 +405,9 @@ BOOST_AUTO_TEST_CASE(native_and_mumps_cholesky_agree_also_for_many_right_hand_si
   // for one right-hand side and for the multiple-right-hand-side path of the Delassus columns.
   const PetscInt n = 300, n_rhs = 4;
   Mat A = laplacian(n, 1e-2);
-  PetscInt begin, end;
-  MatGetOwnershipRange(A, &begin, &end);
-  dealii::IndexSet owned(n);
-  owned.add_range(begin, end);
-  dealii::PETScWrappers::MPI::Vector b(owned, MPI_COMM_WORLD), x_mumps(owned, MPI_COMM_WORLD),
-    x_native(owned, MPI_COMM_WORLD);
-  for (PetscInt i = begin; i < end; ++i)
-    b(i) = std::cos(0.05 * i) + 1e-3 * i;
-  b.compress(dealii::VectorOperation::insert);
+  const dealii::IndexSet owned = owned_rows(A);
+  const auto b = right_hand_side(owned, [](const double i) { return std::cos(0.05 * i) + 1e-3 * i; });
+  dealii::PETScWrappers::MPI::Vector x_mumps(owned, MPI_COMM_WORLD), x_native(owned, MPI_COMM_WORLD);
 
   LinearSolverParameters mumps;
   mumps.type = "direct";
@@ -411,13 +430,8 @@ BOOST_AUTO_TEST_CASE(native_and_mumps_cholesky_agree_also_for_many_right_hand_si
   BOOST_TEST(x_native.l2_norm() <= 1e-12 * x_mumps.l2_norm());
 
   // Multiple right-hand sides through KSPMatSolve.
-  Mat B, X_auto, X_mumps;
-  MatCreateDense(MPI_COMM_WORLD, end - begin, PETSC_DECIDE, n, n_rhs, nullptr, &B);
-  for (PetscInt i = begin; i < end; ++i)
-    for (PetscInt j = 0; j < n_rhs; ++j)
-      MatSetValue(B, i, j, std::sin(0.01 * (j + 1) * i), INSERT_VALUES);
-  MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY);
-  MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY);
+  Mat B = dense_columns(owned, n_rhs, [](const double i, const double j) { return std::sin(0.01 * (j + 1) * i); });
+  Mat X_auto, X_mumps;
   MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X_auto);
   MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X_mumps);
   auto_solver.solve(B, X_auto);
