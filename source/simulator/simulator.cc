@@ -238,12 +238,20 @@ namespace percussion
                                                               contact_series->size()));
       }
     last_written_step = time_integrator->step_number();
+    flush_tables();
+    run_timings.output += timer.wall_time();
+  }
+
+  template <int dim>
+  void Simulator<dim>::flush_tables()
+  {
     table->flush();
     if (body_motion)
       body_motion->flush();
     if (probes)
       probes->flush();
-    run_timings.output += timer.wall_time();
+    if (step_timings)
+      step_timings->flush();
   }
 
   template <int dim>
@@ -329,13 +337,7 @@ namespace percussion
                            signal_number, InterruptionGuard::name(signal_number));
                 if (out.vtu_interval > 0 && last_written_step != time_integrator->step_number())
                   write_solution();
-                table->flush();
-                if (body_motion)
-                  body_motion->flush();
-                if (probes)
-                  probes->flush();
-                if (step_timings)
-                  step_timings->flush();
+                flush_tables();
                 std::ostringstream message;
                 message << "stopped by " << InterruptionGuard::name(signal_number) << " after step "
                         << time_integrator->step_number() << " of " << n_steps << " (t = " << time_integrator->time()
@@ -560,11 +562,7 @@ namespace percussion
     if (std::find(dump_steps.begin(), dump_steps.end(), step) != dump_steps.end())
       {
         if (c.solved)
-          {
-            write_contact_problem("requested in 'Contact solver/Write FCLIB at steps'");
-            events.add(step, integrator.time(), "fclib_dump", c.n_active, 0.0,
-                       "contact_problem_" + std::to_string(step) + ".hdf5 (requested)");
-          }
+          write_contact_problem("requested in 'Contact solver/Write FCLIB at steps'");
         else
           log << "step " << step << " has no active contact: no contact problem to write (requested in "
               << "'Contact solver/Write FCLIB at steps')" << std::endl;
@@ -579,11 +577,7 @@ namespace percussion
         events.add(step, integrator.time(), "contact_not_solved", c.n_active, c.solver.error,
                    ContactSolvers::to_string(c.solver.status) + "; policy: " + (stop ? "stopped" : "continued"));
         if (parameters.contact_solver.write_fclib_on_failure)
-          {
-            write_contact_problem("not converged");
-            events.add(step, integrator.time(), "fclib_dump", c.n_active, c.solver.error,
-                       "contact_problem_" + std::to_string(step) + ".hdf5 (not converged)");
-          }
+          write_contact_problem("not converged");
         if (stop)
           throw SolverError("The contact problem of step " + std::to_string(step) + " was not solved (residual " +
                             std::to_string(c.solver.error) + "); 'Contact solver/Non-convergence policy' = stop.");
@@ -646,12 +640,17 @@ namespace percussion
   }
 
   template <int dim>
-  void Simulator<dim>::write_contact_problem(const std::string &reason) const
+  void Simulator<dim>::write_contact_problem(const std::string &reason)
   {
+    const unsigned int step = time_integrator->step_number();
+    const std::string name = "contact_problem_" + std::to_string(step) + ".hdf5";
+    // (every rank counts the event; rank 0 writes the file)
+    const auto &c = contact_result;
+    events.add(step, time_integrator->time(), "fclib_dump", c.n_active,
+               c.solver.status == ContactSolvers::SolverStatus::converged ? 0.0 : c.solver.error, name + " (" + reason + ")");
     if (Utilities::MPI::this_mpi_process(communicator) != 0)
       return;
-    const unsigned int step = time_integrator->step_number();
-    const std::string file = parameters.output.directory + "/contact_problem_" + std::to_string(step) + ".hdf5";
+    const std::string file = parameters.output.directory + "/" + name;
     const auto &problem = contact_step->last_problem();
     ContactSolvers::write_fclib_local(file, problem, "percussion step " + std::to_string(step),
                                       "Frictional contact problem of time step " + std::to_string(step) + " at t = " +

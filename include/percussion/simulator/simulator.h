@@ -107,7 +107,10 @@ namespace percussion
     void check_contact_positions();
     /// Warnings, FCLIB dumps and the non-convergence policy of the step's contact problem.
     void report_contact_step();
-    void write_contact_problem(const std::string &reason) const;
+    /// Writes the last contact problem (rank 0) and records an fclib_dump event (every rank).
+    void write_contact_problem(const std::string &reason);
+    /// Flushes statistics.csv, bodies.csv, probes.csv and step_timings.csv.
+    void flush_tables();
 
     const RunParameters       parameters;
     /// The bar speed √(E/ρ) in 1D, the dilatational speed √((λ+2μ)/ρ) otherwise, of the fastest material.
