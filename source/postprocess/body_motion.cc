@@ -84,9 +84,10 @@ namespace percussion::Postprocess
   BodyMotion<dim>::~BodyMotion() = default;
 
   template <int dim>
-  void BodyMotion<dim>::open(const std::string &file_name, const bool write)
+  void BodyMotion<dim>::open(const std::string &file_name, const bool write,
+                            const std::optional<unsigned int> resume_after_step)
   {
-    table->open(file_name, write);
+    table->open(file_name, write, resume_after_step);
   }
 
   template <int dim>

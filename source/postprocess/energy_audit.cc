@@ -13,6 +13,23 @@ namespace percussion::Postprocess
     energy_scale = std::abs(initial_total);
   }
 
+  SavedValues EnergyAudit::saved_values()
+  {
+    SavedValues values = TimeIntegration::saved_values(current, "audit_current_");
+    for (auto [name, value] : {std::pair<const char *, double *>{"audit_initial_total", &initial_total},
+                               {"audit_energy_scale", &energy_scale},
+                               {"audit_external", &external},
+                               {"audit_damping", &damping},
+                               {"audit_numerical", &numerical},
+                               {"audit_contact_normal", &contact_normal},
+                               {"audit_contact_tangential", &contact_tangential},
+                               {"audit_projection", &projection},
+                               {"audit_residual", &residual},
+                               {"audit_max_relative_residual", &max_relative_residual}})
+      values.push_back({name, value});
+    return values;
+  }
+
   void EnergyAudit::add_step(const TimeIntegration::StepEnergy &step, const ContactWorks &contact)
   {
     current = step;

@@ -1,7 +1,9 @@
 #include <percussion/core/exceptions.h>
 #include <percussion/postprocess/event_log.h>
+#include <percussion/postprocess/statistics_table.h>
 
 #include <algorithm>
+#include <filesystem>
 
 namespace percussion::Postprocess
 {
@@ -11,14 +13,21 @@ namespace percussion::Postprocess
       std::fclose(file);
   }
 
-  void EventLog::open(const std::string &file_name, const bool write)
+  void EventLog::open(const std::string &file_name, const bool write, const std::optional<unsigned int> resume_after_step,
+                      const unsigned int events_so_far)
   {
+    n_events = events_so_far;
     if (!write)
       return;
-    file = std::fopen(file_name.c_str(), "w");
+    const char *header = "step,time,event,contacts,value,detail";
+    const bool append = resume_after_step && std::filesystem::exists(file_name);
+    if (append)
+      keep_rows_up_to_step(file_name, header, *resume_after_step);
+    file = std::fopen(file_name.c_str(), append ? "a" : "w");
     if (file == nullptr)
       throw InputError("Parameter 'Output/Directory': cannot write '" + file_name + "'.");
-    std::fputs("step,time,event,contacts,value,detail\n", file);
+    if (!append)
+      std::fprintf(file, "%s\n", header);
     std::fflush(file);
   }
 

@@ -39,6 +39,17 @@ namespace percussion::Postprocess
                       "comma-separated coordinate per dimension (e.g. '0.5, 0, 0.1; 1, 0, 0'): "
                       "displacement, velocity and stress interpolated there every step into "
                       "<Directory>/probes.csv, one row per point and step. Empty: none.");
+    prm.declare_entry("Checkpoint interval", "0", Integer(0),
+                      "Write a checkpoint every this many steps into <Directory>/checkpoints/step-N "
+                      "(restart with 'percussion FILE.prm --resume <Directory>'); 0: none at intervals. "
+                      "A run stopped by SIGTERM/SIGINT or by 'Contact solver/Non-convergence policy' = "
+                      "stop writes one whatever this is.");
+    prm.declare_entry("Checkpoint minutes", "0", Double(0),
+                      "Also write a checkpoint when this many wall-clock minutes have passed since the "
+                      "last one (or the start); 0: no time-based checkpoints.");
+    prm.declare_entry("Checkpoints kept", "2", Integer(1),
+                      "How many of the newest checkpoints are kept; older ones are deleted once a new "
+                      "one is complete.");
     prm.leave_subsection();
   }
 
@@ -52,6 +63,9 @@ namespace percussion::Postprocess
     write_bodies = prm.get_bool("Write bodies");
     probe_points = prm.get("Probe points");
     write_step_timings = prm.get_bool("Write step timings");
+    checkpoint_interval = prm.get_integer("Checkpoint interval");
+    checkpoint_minutes = prm.get_double("Checkpoint minutes");
+    checkpoints_kept = prm.get_integer("Checkpoints kept");
     prm.leave_subsection();
     if (directory.empty())
       throw InputError("Parameter 'Output/Directory' is empty.");

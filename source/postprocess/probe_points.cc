@@ -197,9 +197,10 @@ namespace percussion::Postprocess
   }
 
   template <int dim>
-  void ProbePoints<dim>::open(const std::string &file_name, const bool write)
+  void ProbePoints<dim>::open(const std::string &file_name, const bool write,
+                            const std::optional<unsigned int> resume_after_step)
   {
-    table->open(file_name, write);
+    table->open(file_name, write, resume_after_step);
   }
 
   template <int dim>

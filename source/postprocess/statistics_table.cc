@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <stdexcept>
 
 namespace percussion::Postprocess
@@ -19,17 +21,61 @@ namespace percussion::Postprocess
       std::fclose(file);
   }
 
-  void StatisticsTable::open(const std::string &file_name, const bool write)
+  void StatisticsTable::open(const std::string &file_name, const bool write,
+                             const std::optional<unsigned int> resume_after_step)
   {
     if (!write)
       return;
+    if (resume_after_step && std::filesystem::exists(file_name))
+      {
+        keep_rows_up_to_step(file_name, header(), *resume_after_step);
+        file = std::fopen(file_name.c_str(), "a");
+        if (file == nullptr)
+          throw InputError("Cannot append to the statistics file '" + file_name + "': " + std::strerror(errno));
+        return;
+      }
     file = std::fopen(file_name.c_str(), "w");
     if (file == nullptr)
       throw InputError("Cannot write the statistics file '" + file_name + "': " + std::strerror(errno));
-    for (std::size_t i = 0; i < names.size(); ++i)
-      std::fprintf(file, "%s%s", i ? "," : "", names[i].c_str());
-    std::fprintf(file, "\n");
+    std::fputs((header() + "\n").c_str(), file);
     std::fflush(file);
+  }
+
+  std::string StatisticsTable::header() const
+  {
+    std::string line;
+    for (std::size_t i = 0; i < names.size(); ++i)
+      line += (i ? "," : "") + names[i];
+    return line;
+  }
+
+  void keep_rows_up_to_step(const std::string &file_name, const std::string &expected_header, const unsigned int last_step)
+  {
+    std::ifstream in(file_name);
+    std::string line;
+    if (!std::getline(in, line) || line != expected_header)
+      throw InputError("Cannot resume into '" + file_name + "': its header is not '" + expected_header +
+                       "' (the file was written by another kind of run; use another 'Output/Directory').");
+    // The kept rows go to a temporary file that replaces the old one: an interruption now loses nothing.
+    std::string kept = line + "\n";
+    while (std::getline(in, line))
+      {
+        char *end = nullptr;
+        const unsigned long step = std::strtoul(line.c_str(), &end, 10);
+        if (end == line.c_str() || *end != ',')
+          throw InputError("Cannot resume into '" + file_name + "': a row does not start with a step number ('" +
+                           line.substr(0, 40) + "').");
+        if (step > last_step)
+          break;
+        kept += line + "\n";
+      }
+    const std::string temporary = file_name + ".resume";
+    {
+      std::ofstream out(temporary);
+      if (!(out << kept) || !out.flush())
+        throw InputError("Cannot write '" + temporary + "': " + std::strerror(errno));
+    }
+    std::filesystem::rename(temporary, file_name);
   }
 
   void StatisticsTable::add_row(const std::vector<double> &values)

@@ -15,6 +15,17 @@ namespace percussion::Postprocess
   void TimeSeries::add(const double time, const std::string &file)
   {
     records.emplace_back(time, file);
+    write();
+  }
+
+  void TimeSeries::restore(std::vector<std::pair<double, std::string>> checkpointed)
+  {
+    records = std::move(checkpointed);
+    write();
+  }
+
+  void TimeSeries::write() const
+  {
     if (dealii::Utilities::MPI::this_mpi_process(communicator) == 0)
       {
         std::ofstream pvd(path);

@@ -1,6 +1,7 @@
 #ifndef PERCUSSION_POSTPROCESS_ENERGY_AUDIT_H
 #define PERCUSSION_POSTPROCESS_ENERGY_AUDIT_H
 
+#include <percussion/core/saved_value.h>
 #include <percussion/time_integration/step_energy.h>
 
 namespace percussion::Postprocess
@@ -57,6 +58,8 @@ namespace percussion::Postprocess
     double balance_residual() const { return residual; }
     /// The largest |per-step residual| relative to the energy scale seen so far.
     double max_relative_step_residual() const { return max_relative_residual; }
+    /// Every sum of the audit by name (a checkpoint saves and restores them).
+    SavedValues saved_values();
 
   private:
     TimeIntegration::StepEnergy current;

@@ -2,6 +2,7 @@
 #define PERCUSSION_POSTPROCESS_EVENT_LOG_H
 
 #include <cstdio>
+#include <optional>
 #include <string>
 
 namespace percussion::Postprocess
@@ -26,8 +27,11 @@ namespace percussion::Postprocess
     EventLog(const EventLog &) = delete;
     EventLog &operator=(const EventLog &) = delete;
 
-    /// Opens (truncates) @p file_name and writes the header, where @p write is true.
-    void open(const std::string &file_name, bool write);
+    /// Opens (truncates) @p file_name and writes the header, where @p write is true. A resumed run
+    /// gives @p resume_after_step and the @p events_so_far of its checkpoint: the file keeps its rows
+    /// up to that step (keep_rows_up_to_step()) and the count goes on from there.
+    void open(const std::string &file_name, bool write, std::optional<unsigned int> resume_after_step = std::nullopt,
+              unsigned int events_so_far = 0);
     /// Records an event (every rank counts it; the writing rank writes it).
     void add(unsigned int step, double time, const std::string &event, unsigned int contacts, double value,
              const std::string &detail);

@@ -18,6 +18,9 @@ namespace percussion::Postprocess
     /// 'Probe points' as written (parsed where the dimension is known: parse_probe_points()).
     std::string  probe_points;
     bool         write_step_timings = false; ///< step_timings.csv
+    unsigned int checkpoint_interval = 0; ///< steps between checkpoints; 0: none at intervals
+    double       checkpoint_minutes = 0;  ///< wall-clock minutes between checkpoints; 0: none
+    unsigned int checkpoints_kept = 2;    ///< the newest checkpoints kept
 
     static void declare_parameters(dealii::ParameterHandler &prm);
     void        parse_parameters(dealii::ParameterHandler &prm);

@@ -50,8 +50,9 @@ namespace percussion::Postprocess
     ProbePoints(const ProbePoints &) = delete;
     ProbePoints &operator=(const ProbePoints &) = delete;
 
-    /// Opens (truncates) @p file_name on the ranks where @p write is true.
-    void open(const std::string &file_name, bool write);
+    /// Opens (truncates) @p file_name on the ranks where @p write is true; a resumed run keeps the
+    /// rows up to @p resume_after_step (StatisticsTable::open()).
+    void open(const std::string &file_name, bool write, std::optional<unsigned int> resume_after_step = std::nullopt);
     /// Adds one row per point for the displacement @p u and velocity @p v at @p step, @p time.
     /// Collective.
     void record(unsigned int step, double time, const dealii::PETScWrappers::MPI::Vector &u,

@@ -33,6 +33,8 @@ namespace percussion::Postprocess
                const dealii::DataPostprocessor<dim> &stress);
 
     const std::vector<std::pair<double, std::string>> &written() const { return series.written(); }
+    /// A resumed run: solution.pvd lists the checkpoint's @p records (TimeSeries::restore()).
+    void restore(std::vector<std::pair<double, std::string>> records) { series.restore(std::move(records)); }
 
   private:
     std::string directory;

@@ -24,8 +24,14 @@ namespace percussion::Postprocess
     /// The number of records so far (the index of the next output file).
     unsigned int size() const { return records.size(); }
     const std::vector<std::pair<double, std::string>> &written() const { return records; }
+    /// A resumed run: the records of its checkpoint replace these, and the .pvd file is rewritten
+    /// with them (the records of output written after the checkpoint are dropped).
+    void restore(std::vector<std::pair<double, std::string>> checkpointed);
 
   private:
+    /// Rank 0 rewrites the .pvd file.
+    void write() const;
+
     std::string path;
     MPI_Comm communicator;
     std::vector<std::pair<double, std::string>> records;
