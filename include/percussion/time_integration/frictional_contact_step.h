@@ -193,6 +193,24 @@ namespace percussion::TimeIntegration
     /// Energy dissipated at each of @p points since the start (−Σ u_{k+θ}ᵀp), for output.
     std::vector<double> dissipated_energy(const std::vector<OwnedContactPoint> &points) const;
 
+    /**
+     * The contact history a checkpoint keeps, by contact key (OwnedContactPoint::key), the same on
+     * every rank: the last step's impulses (the next step's warm start) and the energy each contact
+     * has dissipated. The caches (Delassus columns, the probed operator) are rebuilt on demand.
+     */
+    struct History
+    {
+      std::map<unsigned long long, std::vector<double>> impulses;
+      std::map<unsigned long long, double> dissipation;
+    };
+    History history() const { return {previous_impulse, dissipation_by_key}; }
+    /// A resumed run: the history of its checkpoint (keys translated to this run's numbering).
+    void restore_history(History restored)
+    {
+      previous_impulse = std::move(restored.impulses);
+      dissipation_by_key = std::move(restored.dissipation);
+    }
+
     /// The last local problem solved and its solution (the same on every rank).
     const ContactSolvers::LocalProblem &last_problem() const { return problem; }
     const std::vector<double> &last_reaction() const { return reaction; }

@@ -60,6 +60,10 @@ namespace percussion::TimeIntegration
                        const dealii::PETScWrappers::MPI::Vector &velocity_correction) override;
     /// Step part 3: q_{k+1}, energy terms; the new state becomes current.
     void finish_step() override;
+    std::vector<std::pair<std::string, dealii::PETScWrappers::MPI::Vector *>> saved_vectors() override
+    {
+      return {{"q", &q}, {"v", &v}, {"mass_v", &mass_v}, {"stiffness_q", &stiffness_q}, {"force", &force}};
+    }
     double correct_displacement(const dealii::PETScWrappers::MPI::Vector &displacement_correction) override;
 
     /// X = Ŵ⁻¹B, one multiple-right-hand-side sweep through the stored factor.

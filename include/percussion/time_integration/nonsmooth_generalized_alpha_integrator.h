@@ -67,6 +67,10 @@ namespace percussion::TimeIntegration
     void apply_impulse(const dealii::PETScWrappers::MPI::Vector &generalized_impulse,
                        const dealii::PETScWrappers::MPI::Vector &velocity_correction) override;
     void finish_step() override;
+    std::vector<std::pair<std::string, dealii::PETScWrappers::MPI::Vector *>> saved_vectors() override
+    {
+      return {{"q", &q}, {"v", &v}, {"a", &a}, {"force", &force}, {"reaction", &reaction}};
+    }
     double correct_displacement(const dealii::PETScWrappers::MPI::Vector &displacement_correction) override;
 
     /// X = S⁻¹ N M⁻¹ B with N = (1−α_m)M + (1−α_f)h²(β−γ/2)K.

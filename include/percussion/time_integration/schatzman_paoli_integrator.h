@@ -59,6 +59,10 @@ namespace percussion::TimeIntegration
     void apply_impulse(const dealii::PETScWrappers::MPI::Vector &generalized_impulse,
                        const dealii::PETScWrappers::MPI::Vector &velocity_correction) override;
     void finish_step() override;
+    std::vector<std::pair<std::string, dealii::PETScWrappers::MPI::Vector *>> saved_vectors() override
+    {
+      return {{"q_previous", &q_previous}, {"q", &q}, {"stiffness_q_previous", &stiffness_q_previous}, {"stiffness_q", &stiffness_q}, {"v", &v}, {"force", &force}};
+    }
     double correct_displacement(const dealii::PETScWrappers::MPI::Vector &displacement_correction) override;
 
     /// X = Ŵ⁻¹B.

@@ -1,6 +1,10 @@
 #ifndef PERCUSSION_TIME_INTEGRATION_STEP_ENERGY_H
 #define PERCUSSION_TIME_INTEGRATION_STEP_ENERGY_H
 
+#include <percussion/core/saved_value.h>
+
+#include <string>
+
 namespace percussion::TimeIntegration
 {
   /**
@@ -31,6 +35,20 @@ namespace percussion::TimeIntegration
     /// correct_displacement()): not part of the scheme's balance, so not in the residual.
     double position_correction = 0;
   };
+
+  /// The terms of @p e by name, each prefixed with @p prefix (for a checkpoint).
+  inline SavedValues saved_values(StepEnergy &e, const std::string &prefix)
+  {
+    return {{prefix + "kinetic_energy", &e.kinetic_energy},
+            {prefix + "strain_energy", &e.strain_energy},
+            {prefix + "algorithmic_energy", &e.algorithmic_energy},
+            {prefix + "external_work", &e.external_work},
+            {prefix + "damping_work", &e.damping_work},
+            {prefix + "numerical_dissipation", &e.numerical_dissipation},
+            {prefix + "contact_work", &e.contact_work},
+            {prefix + "residual", &e.residual},
+            {prefix + "position_correction", &e.position_correction}};
+  }
 } // namespace percussion::TimeIntegration
 
 #endif

@@ -9,6 +9,7 @@
 #include <percussion/time_integration/step_energy.h>
 
 #include <percussion/core/exceptions.h>
+#include <percussion/core/saved_value.h>
 
 #include <petscmat.h>
 
@@ -128,6 +129,28 @@ namespace percussion::TimeIntegration
     virtual const IterationMatrixSolver &linear_solver() const = 0;
     /// Energy terms of the last finished step (the initial energies before any step).
     const StepEnergy &last_step_energy() const { return energy; }
+
+    /**
+     * The scheme's state between two steps of the nominal size, for a checkpoint: the clock and the
+     * last step's energy terms by name. A checkpoint reads them through the pointers; restoring
+     * them and saved_vectors() after initialize() continues the run as if it had not stopped.
+     */
+    SavedValues saved_values()
+    {
+      SavedValues values = TimeIntegration::saved_values(energy, "integrator_energy_");
+      values.push_back({"integrator_start_time", &start_time});
+      values.push_back({"integrator_current_time", &current_time});
+      values.push_back({"integrator_elapsed_steps", &elapsed_steps});
+      values.push_back({"integrator_step", nullptr, &step});
+      return values;
+    }
+    /**
+     * The vectors (DoF partition) the scheme carries from one step to the next, by name: q, v and
+     * what the scheme keeps beside them (M v, K q, F(t_k) for Moreau–Jean; the acceleration, F and
+     * the support reactions for the generalized-α family; q_{k−1} and K q_{k−1} for
+     * Schatzman–Paoli). Restoring them exactly restores the scheme: nothing is recomputed from them.
+     */
+    virtual std::vector<std::pair<std::string, dealii::PETScWrappers::MPI::Vector *>> saved_vectors() = 0;
 
   protected:
     explicit TimeIntegrator(double time_step)
