@@ -22,6 +22,11 @@ namespace
     "                                 the same with entries overridden (repeatable; checked like\n"
     "                                 the file's; the effective parameters are written to\n"
     "                                 <Output/Directory>/parameters.prm)\n"
+    "  percussion FILE.prm --resume DIR\n"
+    "                                 continue the run of FILE.prm from a checkpoint: DIR is a\n"
+    "                                 checkpoint (OUTPUT/checkpoints/step-N) or an output directory\n"
+    "                                 (its newest complete checkpoint); the checkpoint must be of\n"
+    "                                 this run (mesh, scheme, step size), the end time may be later\n"
     "  percussion --print-parameters  print every parameter with its default value and help text\n"
     "  percussion --help              this text\n"
     "\n"
@@ -32,9 +37,11 @@ namespace
     "SIGTERM/SIGINT stopped the run (after finishing and writing the current step).\n";
 
   template <int dim>
-  void run(const percussion::RunParameters &parameters)
+  void run(const percussion::RunParameters &parameters, const std::string &resume)
   {
     percussion::Simulator<dim> simulator(parameters, MPI_COMM_WORLD, std::cout);
+    if (!resume.empty())
+      simulator.resume_from(resume);
     simulator.run();
   }
 } // namespace
@@ -52,15 +59,18 @@ int main(int argc, char **argv)
   const std::string argument = argv[1];
   // FILE.prm followed by any number of --set overrides; anything else is a usage error.
   std::vector<std::string> overrides;
+  std::string resume;
   for (int i = 2; i < argc; ++i)
     {
       if (std::string(argv[i]) == "--set" && i + 1 < argc)
         overrides.emplace_back(argv[++i]);
+      else if (std::string(argv[i]) == "--resume" && i + 1 < argc && resume.empty())
+        resume = argv[++i];
       else
         {
           if (root)
             std::cerr << "percussion: input error: unexpected argument '" << argv[i] << "' (expected --set "
-                      << "\"Section/Entry=value\")\n\n" << usage;
+                      << "\"Section/Entry=value\" or one --resume DIR)\n\n" << usage;
           return 1;
         }
     }
@@ -84,13 +94,13 @@ int main(int argc, char **argv)
       switch (parameters.dimension)
         {
           case 1:
-            run<1>(parameters);
+            run<1>(parameters, resume);
             break;
           case 2:
-            run<2>(parameters);
+            run<2>(parameters, resume);
             break;
           default:
-            run<3>(parameters);
+            run<3>(parameters, resume);
         }
     }
   catch (const percussion::Interrupted &interrupted)

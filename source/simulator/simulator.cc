@@ -10,11 +10,13 @@
 #include <percussion/postprocess/progress_reporter.h>
 #include <percussion/simulator/simulator.h>
 #include <percussion/core/interruption.h>
+#include <percussion/time_integration/scheme.h>
 #include <percussion/time_integration/time_integrator_factory.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <limits>
@@ -175,18 +177,23 @@ namespace percussion
   }
 
   template <int dim>
+  void Simulator<dim>::open_statistics_table()
+  {
+    std::vector<std::string> names;
+    for (const auto &column : statistics_row())
+      names.push_back(column.first);
+    table = std::make_unique<Postprocess::StatisticsTable>(names);
+    table->open(parameters.output.directory + "/statistics.csv",
+                Utilities::MPI::this_mpi_process(communicator) == 0 && parameters.output.write_statistics,
+                resumed_step);
+  }
+
+  template <int dim>
   void Simulator<dim>::record_statistics()
   {
     const auto row = statistics_row();
     if (!table)
-      {
-        std::vector<std::string> names;
-        for (const auto &column : row)
-          names.push_back(column.first);
-        table = std::make_unique<Postprocess::StatisticsTable>(names);
-        table->open(parameters.output.directory + "/statistics.csv",
-                    Utilities::MPI::this_mpi_process(communicator) == 0 && parameters.output.write_statistics);
-      }
+      open_statistics_table();
     statistics_values.clear();
     for (const auto &column : row)
       statistics_values.push_back(column.second);
@@ -260,27 +267,6 @@ namespace percussion
     const auto &out = parameters.output;
     const bool  root = Utilities::MPI::this_mpi_process(communicator) == 0;
     solution_output = std::make_unique<Postprocess::SolutionOutput<dim>>(out.directory, communicator);
-    if (out.write_step_timings)
-      {
-        step_timings = std::make_unique<Postprocess::StatisticsTable>(std::vector<std::string>{
-          "step", "step_seconds", "contact_geometry", "free_velocity", "contact_step", "contact_solver", "projection"});
-        step_timings->open(out.directory + "/step_timings.csv", root);
-      }
-    if (out.write_bodies)
-      {
-        body_motion = std::make_unique<Postprocess::BodyMotion<dim>>(bodies->get_dof_handler(), bodies->mass_matrix(),
-                                                                     bodies->locally_owned_dofs(), communicator);
-        body_motion->open(out.directory + "/bodies.csv", root);
-      }
-    if (probes)
-      probes->open(out.directory + "/probes.csv", root);
-    events.open(out.directory + "/events.csv", root);
-    if (root && !parameters.effective_parameters.empty())
-      {
-        // The parameters as run (the file with its --set overrides), beside the results.
-        std::ofstream(out.directory + "/parameters.prm") << parameters.effective_parameters;
-        log << "parameters as run: " << out.directory << "/parameters.prm" << std::endl;
-      }
     if (geometry)
       contact_series = std::make_unique<Postprocess::TimeSeries>(out.directory, "contact", communicator);
 
@@ -301,17 +287,49 @@ namespace percussion
         geometry->update(time_integrator->displacement(), time_integrator->time());
         end_of_step_min_gap = smallest_candidate_gap();
       }
-    record_statistics();
-    if (out.vtu_interval > 0)
-      write_solution();
+    // A resumed run reads its whole checkpoint before it touches any output file (a damaged
+    // checkpoint stops it with the earlier output intact).
+    unsigned int first_step = 0;
+    if (resume_header)
+      first_step = restore_checkpoint();
+    if (out.write_step_timings)
+      {
+        step_timings = std::make_unique<Postprocess::StatisticsTable>(std::vector<std::string>{
+          "step", "step_seconds", "contact_geometry", "free_velocity", "contact_step", "contact_solver", "projection"});
+        step_timings->open(out.directory + "/step_timings.csv", root, resumed_step);
+      }
+    if (out.write_bodies)
+      {
+        body_motion = std::make_unique<Postprocess::BodyMotion<dim>>(bodies->get_dof_handler(), bodies->mass_matrix(),
+                                                                     bodies->locally_owned_dofs(), communicator);
+        body_motion->open(out.directory + "/bodies.csv", root, resumed_step);
+      }
+    if (probes)
+      probes->open(out.directory + "/probes.csv", root, resumed_step);
+    events.open(out.directory + "/events.csv", root, resumed_step,
+                resume_header ? resume_header->get_count("events") : 0);
+    if (root && !parameters.effective_parameters.empty())
+      {
+        // The parameters as run (the file with its --set overrides), beside the results.
+        std::ofstream(out.directory + "/parameters.prm") << parameters.effective_parameters;
+        log << "parameters as run: " << out.directory << "/parameters.prm" << std::endl;
+      }
+    if (!resume_header)
+      {
+        record_statistics();
+        if (out.vtu_interval > 0)
+          write_solution();
+      }
 
     const unsigned int n_steps = parameters.time.n_steps();
     Postprocess::ProgressReporter progress(std::cout, root, out.progress_interval, n_steps);
     const double output_before_stepping = run_timings.output;
     const InterruptionGuard interruption;
+    auto last_checkpoint = std::chrono::steady_clock::now();
+    unsigned int k = first_step;
     try
       {
-        for (unsigned int k = 0; k < n_steps; ++k)
+        for (; k < n_steps; ++k)
           {
             const RunTimings before = run_timings;
             const auto step_start = std::chrono::steady_clock::now();
@@ -329,6 +347,23 @@ namespace percussion
             if (out.vtu_interval > 0 && (time_integrator->step_number() % out.vtu_interval == 0 || k + 1 == n_steps))
               write_solution();
             progress.update(time_integrator->step_number(), time_integrator->time());
+            // Checkpoints every 'Checkpoint interval' steps and every 'Checkpoint minutes' (rank 0's
+            // clock decides, so that every rank writes its part).
+            bool checkpoint_due = out.checkpoint_interval > 0 && (k + 1) % out.checkpoint_interval == 0;
+            if (out.checkpoint_minutes > 0)
+              checkpoint_due = Utilities::MPI::broadcast(
+                                 communicator,
+                                 checkpoint_due || std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                                                                 last_checkpoint)
+                                                       .count() >= 60 * out.checkpoint_minutes,
+                                 0);
+            if (checkpoint_due)
+              {
+                write_checkpoint(k + 1, "every " + (out.checkpoint_interval > 0 ?
+                                                      std::to_string(out.checkpoint_interval) + " steps" :
+                                                      std::to_string(out.checkpoint_minutes) + " minutes"));
+                last_checkpoint = std::chrono::steady_clock::now();
+              }
             // SIGTERM/SIGINT (a scheduler's end of slot, Ctrl-C): stop after this step, with its
             // output written, on every rank at once.
             if (const int signal_number = InterruptionGuard::requested_signal(communicator); signal_number != 0 && k + 1 < n_steps)
@@ -338,12 +373,15 @@ namespace percussion
                 if (out.vtu_interval > 0 && last_written_step != time_integrator->step_number())
                   write_solution();
                 flush_tables();
+                if (!checkpoint_due)
+                  write_checkpoint(k + 1, std::string("stopped by ") + InterruptionGuard::name(signal_number));
                 std::ostringstream message;
                 message << "stopped by " << InterruptionGuard::name(signal_number) << " after step "
                         << time_integrator->step_number() << " of " << n_steps << " (t = " << time_integrator->time()
                         << "); the output of that step is written"
                         << (out.vtu_interval > 0 ? " (statistics and VTU)" : " (statistics)")
-                        << ", the run is not complete";
+                        << " with a checkpoint; the run is not complete (continue it with --resume "
+                        << out.directory << ")";
                 throw Interrupted(signal_number, message.str());
               }
           }
@@ -351,14 +389,20 @@ namespace percussion
     catch (const SolverError &)
       {
         // The integrator throws before it accepts a bad state: what it holds is the last good one.
+        // The non-convergence policy 'stop' throws after its step was accepted and audited: that
+        // step gets its row and a checkpoint (a resumed run may try other solver settings).
+        if (stopped_by_policy)
+          record_statistics();
         if (out.vtu_interval > 0 && last_written_step != time_integrator->step_number())
           write_solution();
         table->flush();
+        if (stopped_by_policy)
+          write_checkpoint(k + 1, "contact problem not solved, policy stop");
         throw;
       }
     table->flush();
     progress.finish(time_integrator->step_number(), time_integrator->time());
-    run_timings.steps = n_steps;
+    run_timings.steps = n_steps - first_step;
     run_timings.time_stepping = progress.wall_time() - (run_timings.output - output_before_stepping);
     Utilities::System::MemoryStats memory;
     Utilities::System::get_memory_stats(memory);
@@ -366,16 +410,19 @@ namespace percussion
     run_timings.peak_memory_mib_total = Utilities::MPI::sum(memory.VmHWM / 1024.0, communicator);
     log << "timing: mesh " << std::setprecision(4) << run_timings.mesh << " s, DoFs and assembly "
         << run_timings.setup_and_assembly << " s, factorisation " << run_timings.factorisation
-        << " s, time per step " << run_timings.time_stepping / std::max(1u, n_steps) << " s, output "
+        << " s, time per step " << run_timings.time_stepping / std::max(1u, run_timings.steps) << " s, output "
         << run_timings.output << " s; peak memory " << run_timings.peak_memory_mib_total << " MiB (all ranks), "
         << run_timings.peak_memory_mib_max_rank << " MiB (largest rank)" << std::endl;
     if (geometry)
-      log << "contact timing per step: geometry " << run_timings.contact_geometry / std::max(1u, n_steps)
-          << " s, position check/projection " << run_timings.projection / std::max(1u, n_steps)
-          << " s, free-velocity solve " << run_timings.free_velocity / std::max(1u, n_steps) << " s, contact step "
-          << run_timings.contact_step / std::max(1u, n_steps) << " s (of which the contact solver "
-          << run_timings.contact_solver / std::max(1u, n_steps) << " s)" << std::endl;
-    log << "done: " << n_steps << " steps in " << std::setprecision(4) << progress.wall_time()
+      log << "contact timing per step: geometry " << run_timings.contact_geometry / std::max(1u, run_timings.steps)
+          << " s, position check/projection " << run_timings.projection / std::max(1u, run_timings.steps)
+          << " s, free-velocity solve " << run_timings.free_velocity / std::max(1u, run_timings.steps) << " s, contact step "
+          << run_timings.contact_step / std::max(1u, run_timings.steps) << " s (of which the contact solver "
+          << run_timings.contact_solver / std::max(1u, run_timings.steps) << " s)" << std::endl;
+    log << "done: " << n_steps << " steps";
+    if (first_step > 0)
+      log << " (" << run_timings.steps << " after resuming at step " << first_step << ")";
+    log << " in " << std::setprecision(4) << progress.wall_time()
         << " s; energy E_end/E_0 = " << std::setprecision(10)
         << (audit.initial_energy() != 0 ? audit.total_energy() / audit.initial_energy() : 0.0)
         << ", largest per-step energy-balance residual (relative) = " << std::setprecision(3)
@@ -578,6 +625,7 @@ namespace percussion
                    ContactSolvers::to_string(c.solver.status) + "; policy: " + (stop ? "stopped" : "continued"));
         if (parameters.contact_solver.write_fclib_on_failure)
           write_contact_problem("not converged");
+        stopped_by_policy = stop;
         if (stop)
           throw SolverError("The contact problem of step " + std::to_string(step) + " was not solved (residual " +
                             std::to_string(c.solver.error) + "); 'Contact solver/Non-convergence policy' = stop.");
@@ -657,6 +705,222 @@ namespace percussion
                                         std::to_string(time_integrator->time()) + " (" + reason + ")",
                                       &contact_step->last_reaction(), &contact_step->last_velocity());
     log << "wrote the contact problem of step " << step << " to " << file << " (" << reason << ")" << std::endl;
+  }
+
+  template <int dim>
+  Checkpoint::Header Simulator<dim>::run_identity() const
+  {
+    Checkpoint::Header identity;
+    identity.set_count("dimension", dim);
+    identity.set_count("element_degree", parameters.mesh.fe_degree);
+    // (The description gives the scheme's parameters, the name its contact law.)
+    identity.set("scheme", TimeIntegration::to_string(parameters.time.scheme) + ", " + time_integrator->description());
+    identity.set_real("time_step", parameters.time.time_step);
+    identity.set_real("start_time", parameters.time.start_time);
+    identity.set_count("active_cells", triangulation->n_global_active_cells());
+    identity.set_count("mesh_fingerprint", Checkpoint::mesh_fingerprint(bodies->get_dof_handler(), communicator));
+    identity.set_count("dofs", bodies->get_dof_handler().n_dofs());
+    identity.set_count("contact_pairs", parameters.contact.pairs.size());
+    std::string names;
+    for (const auto &[name, vector] : time_integrator->saved_vectors())
+      names += (names.empty() ? "" : " ") + name;
+    identity.set("vectors", names);
+    return identity;
+  }
+
+  template <int dim>
+  SavedValues Simulator<dim>::saved_values()
+  {
+    return {{"lowest_gap", &lowest_gap},
+            {"end_of_step_min_gap", &end_of_step_min_gap},
+            {"projection_steps", nullptr, &n_projection_steps},
+            {"projection_warnings", nullptr, &n_projection_warnings},
+            {"positive_work_warnings", nullptr, &n_positive_work_warnings},
+            {"unconverged_steps", nullptr, &n_unconverged_steps},
+            {"last_written_step", nullptr, &last_written_step}};
+  }
+
+  template <int dim>
+  void Simulator<dim>::resume_from(const std::string &path)
+  {
+    // On every rank: each reads the header (a shared file system, as for the mesh file).
+    resume_directory = Checkpoint::locate(path);
+    Checkpoint::Header header = Checkpoint::Header::read(resume_directory + "/" + Checkpoint::header_file);
+    // What makes a checkpoint another run's, with the parameter a user would have changed.
+    const std::map<std::string, std::string> parameter_of{
+      {"dimension", "Dimension"},
+      {"element_degree", "Mesh/Element degree"},
+      {"scheme", "Time integration/Scheme and its parameters"},
+      {"time_step", "Time integration/Time step"},
+      {"start_time", "Time integration/Start time"},
+      {"active_cells", "Mesh (its size or refinement)"},
+      {"mesh_fingerprint", "Mesh (its geometry, refinement or materials)"},
+      {"dofs", "Mesh"},
+      {"contact_pairs", "Contact/Number of pairs"},
+      {"vectors", "Time integration/Scheme"}};
+    const Checkpoint::Header identity = run_identity();
+    for (const auto &[key, parameter] : parameter_of)
+      if (header.get(key) != identity.get(key))
+        throw InputError("The checkpoint " + resume_directory + " is not of this run: its " + key + " is '" +
+                         header.get(key) + "', this run's is '" + identity.get(key) + "' (parameter '" + parameter +
+                         "').");
+    for (unsigned int rank = 0; rank < header.get_count("ranks"); ++rank)
+      if (!std::filesystem::exists(resume_directory + "/" + Checkpoint::dofs_file(rank)))
+        throw InputError("The checkpoint " + resume_directory + " is incomplete: " + Checkpoint::dofs_file(rank) +
+                         " is missing.");
+    if (geometry && !std::filesystem::exists(resume_directory + "/" + Checkpoint::history_file))
+      throw InputError("The checkpoint " + resume_directory + " is incomplete: " + Checkpoint::history_file +
+                       " is missing.");
+    if (header.get_count("nominal_steps_done") > parameters.time.n_steps())
+      throw InputError("The checkpoint " + resume_directory + " is after the end of this run (step " +
+                       header.get("nominal_steps_done") + " of " + std::to_string(parameters.time.n_steps()) +
+                       "): parameter 'Time integration/End time'.");
+    resumed_step = static_cast<unsigned int>(header.get_count("integrator_step"));
+    resume_header = std::move(header);
+    log << "resuming from " << resume_directory << ": step " << *resumed_step << ", t = "
+        << resume_header->get_real("integrator_current_time") << " (written on " << resume_header->get("ranks")
+        << " rank(s))" << std::endl;
+  }
+
+  template <int dim>
+  void Simulator<dim>::write_checkpoint(const unsigned int nominal_steps, const std::string &reason)
+  {
+    Timer timer;
+    namespace fs = std::filesystem;
+    const bool root = Utilities::MPI::this_mpi_process(communicator) == 0;
+    const unsigned int step = time_integrator->step_number();
+    char name[32];
+    std::snprintf(name, sizeof(name), "step-%010u", step);
+    const fs::path folder = fs::path(parameters.output.directory) / "checkpoints";
+    const fs::path final_path = folder / name;
+    const fs::path partial = folder / (std::string(name) + ".partial");
+    // Rank 0 makes the directory; an error there stops every rank (the broadcast carries it).
+    std::string error;
+    if (root)
+      {
+        std::error_code code;
+        fs::remove_all(partial, code);
+        fs::create_directories(partial, code);
+        if (code)
+          error = "cannot create the checkpoint directory '" + partial.string() + "': " + code.message();
+      }
+    error = Utilities::MPI::broadcast(communicator, error, 0);
+    if (!error.empty())
+      throw InputError("Parameter 'Output/Directory': " + error + ".");
+
+    // The vectors with ghost entries: a locally owned cell's DoFs may belong to a neighbour.
+    std::vector<PETScWrappers::MPI::Vector> ghosted;
+    std::vector<const PETScWrappers::MPI::Vector *> pointers;
+    const auto vectors = time_integrator->saved_vectors();
+    ghosted.reserve(vectors.size());
+    for (const auto &[vector_name, vector] : vectors)
+      {
+        ghosted.emplace_back(bodies->locally_owned_dofs(), bodies->locally_relevant_dofs(), communicator);
+        ghosted.back() = *vector;
+        pointers.push_back(&ghosted.back());
+      }
+    Checkpoint::write_dof_values((partial / Checkpoint::dofs_file(Utilities::MPI::this_mpi_process(communicator))).string(),
+                                 bodies->get_dof_handler(), pointers);
+    Checkpoint::Header header = run_identity(); // (collective: the mesh fingerprint)
+    if (root)
+      {
+        header.set_count("ranks", Utilities::MPI::n_mpi_processes(communicator));
+        header.set_count("nominal_steps_done", nominal_steps);
+        header.set("reason", reason);
+        header.set_count("events", events.count());
+        for (SavedValues values : {time_integrator->saved_values(), audit.saved_values(), saved_values()})
+          for (const SavedValue &value : values)
+            {
+              if (value.real != nullptr)
+                header.set_real(value.name, *value.real);
+              else
+                header.set_count(value.name, *value.count);
+            }
+        const auto series = [&header](const std::string &prefix, const std::vector<std::pair<double, std::string>> &records) {
+          header.set_count(prefix + "_records", records.size());
+          for (std::size_t i = 0; i < records.size(); ++i)
+            {
+              header.set_real(prefix + "_time_" + std::to_string(i), records[i].first);
+              header.set(prefix + "_file_" + std::to_string(i), records[i].second);
+            }
+        };
+        series("solution", solution_output->written());
+        if (contact_series)
+          series("contact", contact_series->written());
+        if (contact_step)
+          Checkpoint::write_contact_history((partial / Checkpoint::history_file).string(), contact_step->history());
+        // The header last: a checkpoint without one is not complete (Checkpoint::locate()).
+        header.write((partial / Checkpoint::header_file).string());
+      }
+    // Every rank's part is closed before rank 0 renames the directory.
+    MPI_Barrier(communicator);
+    if (root)
+      {
+        std::error_code code;
+        fs::remove_all(final_path, code);
+        fs::rename(partial, final_path, code);
+        if (code)
+          throw InputError("Parameter 'Output/Directory': cannot rename the checkpoint '" + partial.string() +
+                           "': " + code.message() + ".");
+        // The newest 'Checkpoints kept' stay (names sort by step).
+        std::vector<fs::path> complete;
+        for (const auto &entry : fs::directory_iterator(folder, code))
+          {
+            const std::string entry_name = entry.path().filename().string();
+            if (entry_name.rfind("step-", 0) == 0 && entry_name.find('.') == std::string::npos)
+              complete.push_back(entry.path());
+          }
+        std::sort(complete.begin(), complete.end());
+        for (std::size_t i = 0; i + parameters.output.checkpoints_kept < complete.size(); ++i)
+          fs::remove_all(complete[i], code);
+      }
+    MPI_Barrier(communicator);
+    log << "checkpoint: " << final_path.string() << " (step " << step << ", t = " << time_integrator->time() << "; "
+        << reason << ")" << std::endl;
+    run_timings.output += timer.wall_time();
+  }
+
+  template <int dim>
+  unsigned int Simulator<dim>::restore_checkpoint()
+  {
+    const Checkpoint::Header &header = *resume_header;
+    std::vector<std::string> files;
+    for (unsigned int rank = 0; rank < header.get_count("ranks"); ++rank)
+      files.push_back(resume_directory + "/" + Checkpoint::dofs_file(rank));
+    std::vector<PETScWrappers::MPI::Vector *> vectors;
+    for (const auto &[name, vector] : time_integrator->saved_vectors())
+      vectors.push_back(vector);
+    const auto dof_map = Checkpoint::read_dof_values(files, bodies->get_dof_handler(), vectors);
+    std::optional<TimeIntegration::FrictionalContactStep::History> history;
+    if (contact_step)
+      history = Checkpoint::translate_contact_keys(
+        Checkpoint::read_contact_history(resume_directory + "/" + Checkpoint::history_file), dof_map,
+        bodies->get_dof_handler().n_dofs(), communicator);
+    for (SavedValues values : {time_integrator->saved_values(), audit.saved_values(), saved_values()})
+      for (const SavedValue &value : values)
+        {
+          if (value.real != nullptr)
+            *value.real = header.get_real(value.name);
+          else
+            *value.count = static_cast<unsigned int>(header.get_count(value.name));
+        }
+    if (contact_step)
+      contact_step->restore_history(std::move(*history));
+    // Everything is read: from here on the output files are rewritten.
+    const auto series = [&header](const std::string &prefix) {
+      std::vector<std::pair<double, std::string>> records(header.get_count(prefix + "_records"));
+      for (std::size_t i = 0; i < records.size(); ++i)
+        records[i] = {header.get_real(prefix + "_time_" + std::to_string(i)),
+                      header.get(prefix + "_file_" + std::to_string(i))};
+      return records;
+    };
+    solution_output->restore(series("solution"));
+    if (contact_series)
+      contact_series->restore(series("contact"));
+    // The statistics table exists from here on, even if no step follows.
+    if (!table)
+      open_statistics_table();
+    return static_cast<unsigned int>(header.get_count("nominal_steps_done"));
   }
 
   template class Simulator<1>;

@@ -13,6 +13,7 @@
 #include <percussion/postprocess/solution_output.h>
 #include <percussion/postprocess/statistics_table.h>
 #include <percussion/postprocess/time_series.h>
+#include <percussion/simulator/checkpoint.h>
 #include <percussion/simulator/run_parameters.h>
 #include <percussion/time_integration/frictional_contact_step.h>
 #include <percussion/time_integration/linear_elastodynamic_system.h>
@@ -21,6 +22,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <ostream>
 
 namespace percussion
@@ -54,9 +56,18 @@ namespace percussion
     Simulator(const RunParameters &parameters, MPI_Comm communicator, std::ostream &log);
     ~Simulator();
 
-    /// Runs from the start to the end time. @throws SolverError on a numerical failure (after
-    /// writing the last good state).
+    /// Runs from the start (or the checkpoint of resume_from()) to the end time. @throws SolverError on
+    /// a numerical failure (after writing the last good state).
     void run();
+    /**
+     * run() continues from the checkpoint @p path: a checkpoint directory, or a directory whose
+     * `checkpoints/` folder (or itself) holds `step-*` checkpoints, of which the newest complete one
+     * is taken. Checks at once, before anything is written, that the checkpoint is this run's:
+     * dimension, element degree, scheme and its parameters, step size, start time, mesh (a
+     * fingerprint of its cells), DoFs, contact pairs. The end time, output settings and solver
+     * tolerances may differ. @throws InputError naming the first difference and its parameter.
+     */
+    void resume_from(const std::string &path);
 
     const Postprocess::StatisticsTable &statistics() const { return *table; }
     const Postprocess::EnergyAudit     &energy_audit() const { return audit; }
@@ -83,6 +94,8 @@ namespace percussion
     /// The statistics.csv columns (stable names, in order) with this step's values.
     std::vector<std::pair<const char *, double>> statistics_row() const;
     void record_statistics();
+    /// Creates the statistics table and opens statistics.csv (keeping its rows up to a resumed step).
+    void open_statistics_table();
     /// With contact and a scheme that damps no mode (e.g. θ = ½): says in the log when the step
     /// leaves the mesh's stiff modes unresolved.
     void log_unresolved_modes(double smallest_cell) const;
@@ -111,6 +124,19 @@ namespace percussion
     void write_contact_problem(const std::string &reason);
     /// Flushes statistics.csv, bodies.csv, probes.csv and step_timings.csv.
     void flush_tables();
+    /// What a checkpoint must match to continue this run (the keys resume_from() compares).
+    Checkpoint::Header run_identity() const;
+    /// The simulator's own counters and extremes, by name, for a checkpoint.
+    SavedValues saved_values();
+    /**
+     * Writes the state after the last step, @p nominal_steps steps of the nominal size from the
+     * start, to <Output/Directory>/checkpoints/step-N, atomically (written as step-N.partial, then
+     * renamed), and deletes the checkpoints beyond 'Checkpoints kept'. Collective.
+     */
+    void write_checkpoint(unsigned int nominal_steps, const std::string &reason);
+    /// Restores the state of resume_from()'s checkpoint after initialize(); returns the number of
+    /// nominal steps it had done. Collective.
+    unsigned int restore_checkpoint();
 
     const RunParameters       parameters;
     /// The bar speed √(E/ρ) in 1D, the dilatational speed √((λ+2μ)/ρ) otherwise, of the fastest material.
@@ -150,6 +176,13 @@ namespace percussion
     unsigned int last_written_step = static_cast<unsigned int>(-1);
     RunTimings   run_timings;
     std::function<void(const Simulator<dim> &)> step_observer;
+    /// The checkpoint to resume from (resume_from()) and its header.
+    std::string resume_directory;
+    std::optional<Checkpoint::Header> resume_header;
+    /// The step number (statistics' `step`) the resumed checkpoint was written after.
+    std::optional<unsigned int> resumed_step;
+    /// Set when the contact 'Non-convergence policy' = stop ends the run (its step was accepted).
+    bool stopped_by_policy = false;
   };
 } // namespace percussion
 
