@@ -746,18 +746,19 @@ namespace percussion
     // On every rank: each reads the header (a shared file system, as for the mesh file).
     resume_directory = Checkpoint::locate(path);
     Checkpoint::Header header = Checkpoint::Header::read(resume_directory + "/" + Checkpoint::header_file);
-    // What makes a checkpoint another run's, with the parameter a user would have changed.
-    const std::map<std::string, std::string> parameter_of{
+    // What makes a checkpoint another run's, with the parameter a user would have changed, in the
+    // order that names the cause before its consequences (another dimension changes the mesh too).
+    const std::vector<std::pair<std::string, std::string>> parameter_of{
       {"dimension", "Dimension"},
-      {"element_degree", "Mesh/Element degree"},
+      {"element_degree", "Mesh/Finite element degree"},
       {"scheme", "Time integration/Scheme and its parameters"},
+      {"vectors", "Time integration/Scheme"},
       {"time_step", "Time integration/Time step"},
       {"start_time", "Time integration/Start time"},
-      {"active_cells", "Mesh (its size or refinement)"},
-      {"mesh_fingerprint", "Mesh (its geometry, refinement or materials)"},
-      {"dofs", "Mesh"},
       {"contact_pairs", "Contact/Number of pairs"},
-      {"vectors", "Time integration/Scheme"}};
+      {"active_cells", "Mesh (its size or refinement)"},
+      {"dofs", "Mesh"},
+      {"mesh_fingerprint", "Mesh (its geometry, refinement or materials)"}};
     const Checkpoint::Header identity = run_identity();
     for (const auto &[key, parameter] : parameter_of)
       if (header.get(key) != identity.get(key))

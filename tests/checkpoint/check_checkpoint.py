@@ -15,7 +15,7 @@
    and its statistics.csv then equals an uninterrupted run's (the `events` column counts the
    interruption, so it is left out).
 5. Refusals, each with exit status 1, a message naming the difference, and the existing
-   statistics.csv untouched: another mesh, step size, scheme, a missing checkpoint, a truncated
+   statistics.csv untouched: another mesh, element degree, step size, scheme, a missing checkpoint, a truncated
    part file, a damaged header.
 
 Usage: check_checkpoint.py PERCUSSION_EXECUTABLE SOURCE_DIRECTORY WORK_DIRECTORY"""
@@ -268,6 +268,8 @@ with open(os.path.join(garbled, "header.txt"), "w") as f:
     f.write("this is not a header\n")
 for label, settings, resume, pattern in (
         ("another mesh", ["Mesh/Subdivisions=20, 12"], checkpoint, r"not of this run.*Mesh"),
+        ("another element degree", ["Mesh/Finite element degree=2"], checkpoint,
+         r"not of this run: its element_degree.*Mesh/Finite element degree"),
         ("another step size", ["Time integration/Time step=4e-7"], checkpoint, r"not of this run.*Time integration/Time step"),
         ("another scheme", ["Time integration/Scheme=Moreau-Jean standard"], checkpoint, r"not of this run.*Scheme"),
         ("no checkpoint", [], os.path.join(work, "nowhere"), r"no checkpoint there"),
