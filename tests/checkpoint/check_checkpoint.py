@@ -10,7 +10,8 @@
 2. A block resting on another block (block_on_block_2d.prm; a body pair, whose contact history is
    keyed by slave DoFs): written on 2 ranks, resumed on 2 ranks (exact) and on 1 rank (round-off).
 3. The 1D impacting bar with every other scheme (Moreau-Jean standard, nonsmooth Newmark and
-   generalized-alpha, Schatzman-Paoli), checkpoint in the middle of the contact: exact.
+   generalized-alpha, Schatzman-Paoli), checkpoint in the middle of the contact: exact. The retry
+   policy (tests/robustness/contact_retry.prm, whose first step is halved): exact.
 4. SIGTERM: the run stops with a checkpoint, is resumed in place with --resume <Output/Directory>,
    and its statistics.csv then equals an uninterrupted run's (the `events` column counts the
    interruption, so it is left out).
@@ -222,6 +223,18 @@ for scheme in ("Moreau-Jean standard", "nonsmooth Newmark", "nonsmooth generaliz
     status, _ = run(prm, out, resume=os.path.join(full, "checkpoints", "step-0000000060"))
     check(status_full == 0 and status == 0, "bar, %s: both runs succeed" % scheme)
     compare_exact(os.path.join(full, "statistics.csv"), os.path.join(out, "statistics.csv"), "bar, " + scheme)
+
+# The retry policy halves steps: checkpoints fall between nominal steps (after the two half steps of
+# the first one, statistics' step 2), and the resumed run retries as the uninterrupted one did.
+retry = os.path.join(source, "..", "robustness", "contact_retry.prm")
+full = os.path.join(work, "retry_full")
+out = os.path.join(work, "retry_resumed")
+status_full, _ = run(retry, full, settings=["Output/Checkpoint interval=1", "Output/Checkpoints kept=10"])
+kept = sorted(os.listdir(os.path.join(full, "checkpoints")))
+status, _ = run(retry, out, resume=os.path.join(full, "checkpoints", "step-0000000002"))
+check(status_full == 0 and status == 0 and kept[0] == "step-0000000002",
+      "retry policy: checkpoints after each nominal step (%s), the resumed run succeeds" % ", ".join(kept))
+compare_exact(os.path.join(full, "statistics.csv"), os.path.join(out, "statistics.csv"), "retry policy")
 
 # 4. SIGTERM, then --resume in place.
 long_run = os.path.join(work, "sigterm")
