@@ -40,6 +40,8 @@ namespace
   void run(const percussion::RunParameters &parameters, const std::string &resume)
   {
     percussion::Simulator<dim> simulator(parameters, MPI_COMM_WORLD, std::cout);
+    // The tables go to their files; a long run's memory must not grow with its steps.
+    simulator.keep_tables_in_memory(false);
     if (!resume.empty())
       simulator.resume_from(resume);
     simulator.run();

@@ -27,7 +27,7 @@ end=$(awk -v h="$h" -v n="$steps" 'BEGIN{printf "%.10e", (n + 0.5) * h}')
 cd "$(dirname "$prm")"
 if [ "$ranks" -gt 1 ]; then launcher=(mpirun -np "$ranks" --oversubscribe); else launcher=(); fi
 "${launcher[@]}" "$exe" "$prm" --set "Time integration/End time=$end" --set "Output/Directory=$work/output" \
-  --set "Output/VTU interval=0" --set "Output/Progress interval=0" > "$work/log" 2>&1 &
+  --set "Output/VTU interval=0" --set "Output/Progress interval=0" ${SOAK_SETTINGS:+--set "$SOAK_SETTINGS"} > "$work/log" 2>&1 &
 pid=$!
 start=$(date +%s)
 : > "$work/rss"

@@ -83,7 +83,9 @@ namespace percussion::Postprocess
     if (values.size() != names.size())
       throw std::logic_error("StatisticsTable: a row has " + std::to_string(values.size()) +
                              " values for " + std::to_string(names.size()) + " columns.");
-    rows.push_back(values);
+    ++added;
+    if (keep_rows)
+      rows.push_back(values);
     if (file == nullptr)
       return;
     char number[32];
@@ -107,8 +109,17 @@ namespace percussion::Postprocess
     buffer.clear();
   }
 
+  const std::vector<double> &StatisticsTable::row(const std::size_t i) const
+  {
+    if (!keep_rows)
+      throw std::logic_error("StatisticsTable: the rows are not kept in memory (keep_rows_in_memory).");
+    return rows.at(i);
+  }
+
   std::vector<double> StatisticsTable::column(const std::string &name) const
   {
+    if (!keep_rows)
+      throw std::logic_error("StatisticsTable: the rows are not kept in memory (keep_rows_in_memory).");
     const auto it = std::find(names.begin(), names.end(), name);
     if (it == names.end())
       throw std::out_of_range("StatisticsTable: no column '" + name + "'.");

@@ -183,6 +183,7 @@ namespace percussion
     for (const auto &column : statistics_row())
       names.push_back(column.first);
     table = std::make_unique<Postprocess::StatisticsTable>(names);
+    table->keep_rows_in_memory(keep_rows);
     table->open(parameters.output.directory + "/statistics.csv",
                 Utilities::MPI::this_mpi_process(communicator) == 0 && parameters.output.write_statistics,
                 resumed_step);
@@ -296,16 +297,21 @@ namespace percussion
       {
         step_timings = std::make_unique<Postprocess::StatisticsTable>(std::vector<std::string>{
           "step", "step_seconds", "contact_geometry", "free_velocity", "contact_step", "contact_solver", "projection"});
+        step_timings->keep_rows_in_memory(keep_rows);
         step_timings->open(out.directory + "/step_timings.csv", root, resumed_step);
       }
     if (out.write_bodies)
       {
         body_motion = std::make_unique<Postprocess::BodyMotion<dim>>(bodies->get_dof_handler(), bodies->mass_matrix(),
                                                                      bodies->locally_owned_dofs(), communicator);
+        body_motion->keep_rows_in_memory(keep_rows);
         body_motion->open(out.directory + "/bodies.csv", root, resumed_step);
       }
     if (probes)
-      probes->open(out.directory + "/probes.csv", root, resumed_step);
+      {
+        probes->keep_rows_in_memory(keep_rows);
+        probes->open(out.directory + "/probes.csv", root, resumed_step);
+      }
     events.open(out.directory + "/events.csv", root, resumed_step,
                 resume_header ? resume_header->get_count("events") : 0);
     if (root && !parameters.effective_parameters.empty())

@@ -39,6 +39,8 @@ namespace percussion::Postprocess
     void flush() { table->flush(); }
 
     const StatisticsTable &table_of_rows() const { return *table; }
+    /// StatisticsTable::keep_rows_in_memory() of the table.
+    void keep_rows_in_memory(bool keep) { table->keep_rows_in_memory(keep); }
     unsigned int n_bodies() const { return bodies.size(); }
 
   private:

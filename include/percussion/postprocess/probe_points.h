@@ -60,6 +60,8 @@ namespace percussion::Postprocess
     void flush() { table->flush(); }
 
     const StatisticsTable &table_of_rows() const { return *table; }
+    /// StatisticsTable::keep_rows_in_memory() of the table.
+    void keep_rows_in_memory(bool keep) { table->keep_rows_in_memory(keep); }
     /// The values of the last record(), per point: u (dim), v (dim), σ (Voigt, dim(dim+1)/2).
     const std::vector<double> &last_values() const { return values; }
 

@@ -37,10 +37,20 @@ namespace percussion::Postprocess
     void add_row(const std::vector<double> &values);
     void flush();
 
+    /**
+     * Whether the rows are also kept in memory, for row() and column() (the default: programs and
+     * tests that read a run's table back). A run of the `percussion` executable keeps none: its
+     * memory must not grow with the number of steps (a million steps of 31 columns would be 250 MB).
+     */
+    void keep_rows_in_memory(bool keep) { keep_rows = keep; }
+
     const std::vector<std::string> &columns() const { return names; }
-    std::size_t n_rows() const { return rows.size(); }
-    const std::vector<double> &row(std::size_t i) const { return rows[i]; }
-    /// The values of column @p name over all rows. @throws std::out_of_range for an unknown name.
+    /// The rows added so far (also those not kept in memory).
+    std::size_t n_rows() const { return added; }
+    /// @throws std::logic_error if the rows are not kept in memory.
+    const std::vector<double> &row(std::size_t i) const;
+    /// The values of column @p name over all rows. @throws std::out_of_range for an unknown name,
+    /// std::logic_error if the rows are not kept in memory.
     std::vector<double> column(const std::string &name) const;
 
   private:
@@ -49,6 +59,8 @@ namespace percussion::Postprocess
 
     std::vector<std::string> names;
     std::vector<std::vector<double>> rows;
+    bool keep_rows = true;
+    std::size_t added = 0;
     std::FILE *file = nullptr;
     std::string buffer;
   };

@@ -84,6 +84,12 @@ namespace percussion
     dealii::types::global_dof_index n_dofs() const { return bodies->get_dof_handler().n_dofs(); }
     const RunTimings &timings() const { return run_timings; }
 
+    /**
+     * Whether statistics(), body_table() and probe_table() keep their rows in memory (the default,
+     * for programs that read them back). The `percussion` executable keeps none, so that a run's
+     * memory does not grow with its steps; the files are written either way. Before run().
+     */
+    void keep_tables_in_memory(bool keep) { keep_rows = keep; }
     /// Called after every step (tests and drivers that look at the state as it evolves).
     void set_step_observer(std::function<void(const Simulator<dim> &)> observer) { step_observer = std::move(observer); }
 
@@ -183,6 +189,7 @@ namespace percussion
     std::optional<unsigned int> resumed_step;
     /// Set when the contact 'Non-convergence policy' = stop ends the run (its step was accepted).
     bool stopped_by_policy = false;
+    bool keep_rows = true; ///< keep_tables_in_memory()
   };
 } // namespace percussion
 
