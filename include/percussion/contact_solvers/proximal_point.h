@@ -44,14 +44,16 @@ namespace percussion::ContactSolvers
     /**
      * Outer proximal steps from r (in/out) until compute_error() ≤ @p tolerance, @p
      * max_newton_iterations Newton iterations have been spent over all sub-problems, or @p
-     * deadline. r is the best iterate on exit (smallest error on the original problem), u = W r + q.
+     * deadline, or — if @p stall_steps > 0 — when the error has not halved in that many outer steps
+     * (so that a driver can switch method). r is the best iterate on exit (smallest error on the original problem), u = W r + q.
      * SolverResult::iterations counts Newton iterations; message lists the outer steps and final α.
      */
     SolverResult run(std::vector<double>                  &r,
                      std::vector<double>                  &u,
                      double                                tolerance,
                      int                                   max_newton_iterations,
-                     std::chrono::steady_clock::time_point deadline) const;
+                     std::chrono::steady_clock::time_point deadline,
+                     int                                   stall_steps = 0) const;
 
   private:
     /** Shift the sub-problem's matrix to W + α D and its free velocity to q − α D r_centre. */
