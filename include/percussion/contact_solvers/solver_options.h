@@ -10,7 +10,8 @@ namespace percussion::ContactSolvers
    * Options for solve(). The solver names:
    *  - "alart_curnier" (default): semismooth Newton on the Alart–Curnier augmented-Lagrangian
    *    equation with an Armijo line search and proximal regularisation; when it stalls, plain
-   *    Newton, then bursts of NSGS sweeps, then Newton again;
+   *    Newton; when both stall, the proximal-point loop (proximal_point.h: singular W, e.g. more
+   *    contact unknowns than degrees of freedom); then bursts of NSGS sweeps, then Newton again;
    *  - "alart_curnier_pure": the proximal Newton method alone (no fallback);
    *  - "proximal_point": the proximal-point outer loop alone (proximal_point.h), for singular W;
    *  - "nsgs": nonsmooth Gauss–Seidel, one exact / Newton one-contact solve per contact.
