@@ -166,3 +166,26 @@ BOOST_AUTO_TEST_CASE(invalid_proximal_point_options_are_named)
   options.proximal_point_easy_iterations = 0;
   BOOST_TEST(message_of(options).find("proximal_point_easy_iterations") != std::string::npos);
 }
+
+BOOST_AUTO_TEST_CASE(proximal_point_solver_with_dense_storage)
+{
+  // The finite-element path stores W dense: the same coarse-plate problem (all 100 slave points
+  // coupled through 27 DoFs) converted to dense storage.
+  const LocalProblem sparse = read_fclib_file(hard_dir + "coarse_plate_fine_contact_100.hdf5").local;
+  LocalProblem       dense  = sparse;
+  dense.storage             = MatrixStorage::dense;
+  dense.W_dense             = DenseMatrix(sparse.size(), sparse.size());
+  for (int i = 0; i < sparse.size(); ++i)
+    for (int k = sparse.W_sparse.row_start[i]; k < sparse.W_sparse.row_start[i + 1]; ++k)
+      dense.W_dense(i, sparse.W_sparse.column_index[k]) += sparse.W_sparse.values[k];
+  dense.W_sparse = CsrMatrix();
+  SolverOptions options;
+  options.solver             = "proximal_point";
+  options.time_limit_seconds = 60.0;
+  std::vector<double> r, u;
+  const SolverResult  result = solve(dense, r, u, options);
+  BOOST_TEST(to_string(result.status) == "converged");
+  BOOST_TEST(compute_error(dense, r) <= 1e-8);
+  BOOST_TEST(compute_error(sparse, r) <= 1e-8);
+  check_coulomb_solution(dense, r, u, 1e-6);
+}
