@@ -38,6 +38,7 @@ namespace
               << "  --proximal-cap C       cap of the proximal regularisation of Newton, 0 = plain (default 0.5)\n"
               << "  --proximal-point-initial A  first alpha of the proximal-point loop (W + alpha D, default 1)\n"
               << "  --proximal-point-min A      smallest alpha of the proximal-point loop (default 1e-6)\n"
+              << "  --proximal-point-nsgs-sweeps N  NSGS sweeps tried on each sub-problem before Newton (default 10)\n"
               << "  --verbose              iteration log on stderr\n"
               << "  --header               print the CSV header line first\n"
               << "  --write-local OUT      also write the (condensed, for global files) local problem and\n"
@@ -125,6 +126,13 @@ int main(int argc, char **argv)
             options.proximal_point_initial = parse_number(arg, value()); // checked by solve(), naming the parameter
           else if (arg == "--proximal-point-min")
             options.proximal_point_min = parse_number(arg, value());
+          else if (arg == "--proximal-point-nsgs-sweeps")
+            {
+              const double n = parse_number(arg, value());
+              if (!(n >= 0.0) || n != static_cast<int>(n))
+                throw percussion::InputError("option --proximal-point-nsgs-sweeps must be a non-negative integer");
+              options.proximal_point_nsgs_sweeps = static_cast<int>(n);
+            }
           else if (arg == "--verbose")
             options.verbose = true;
           else if (arg == "--header")

@@ -148,9 +148,10 @@ namespace percussion::ContactSolvers
               // NSGS / Newton alternation below takes over with the remaining budget. Measured: 50
               // steps is twice the longest plateau on fc2d_granularflowonwall_02020 (23 steps before
               // the first halving); 100 made the 2D heap of the hard set 1.5× slower, 10 lost 02020.
-              const SolverResult p =
-                ProximalPointSolver(problem, W, options).run(r, u, options.tolerance, newton_budget, deadline, 50);
-              newton_budget -= std::max(p.iterations, 1);
+              int                newton_iterations = 0;
+              const SolverResult p                 = ProximalPointSolver(problem, W, options)
+                                       .run(r, u, options.tolerance, newton_budget, deadline, 50, &newton_iterations);
+              newton_budget -= std::max(newton_iterations, 1); // the sweeps are not Newton work
               total.iterations += p.iterations;
               phases += "proximal-point(" + std::to_string(p.iterations) + ": " + p.message + ") ";
               if (p.error < best_error)
@@ -210,6 +211,8 @@ namespace percussion::ContactSolvers
       throw InputError("contact solver: proximal_point_initial must be finite and > 0");
     if (!(options.proximal_point_min > 0.0) || !(options.proximal_point_min <= options.proximal_point_initial))
       throw InputError("contact solver: proximal_point_min must be > 0 and <= proximal_point_initial");
+    if (options.proximal_point_nsgs_sweeps < 0)
+      throw InputError("contact solver: proximal_point_nsgs_sweeps must be >= 0");
     if (options.proximal_point_easy_iterations < 1)
       throw InputError("contact solver: proximal_point_easy_iterations must be >= 1");
     if (!(options.tolerance >= 0.0))

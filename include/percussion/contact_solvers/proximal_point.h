@@ -33,6 +33,8 @@ namespace percussion::ContactSolvers
    * solved in few Newton iterations α is divided by 10 (faster outer convergence, the outer
    * contraction factor on the range of W behaves like α D / (λ + α D)); after a failed one the
    * step is undone when it did not reduce the error and α is multiplied by 10.
+   * Each sub-problem is first given a few NSGS sweeps (Jean 1999; nonsmooth_gauss_seidel.h), cheap
+   * and effective on the well-conditioned W + α D; Newton finishes it if they do not.
    * The sub-problem tolerance is tied to the outer error (an inexact proximal point method,
    * Rockafellar's criterion (A) with summable errors) so that early outer steps stay cheap.
    */
@@ -46,14 +48,16 @@ namespace percussion::ContactSolvers
      * max_newton_iterations Newton iterations have been spent over all sub-problems, or @p
      * deadline, or — if @p stall_steps > 0 — when the error has not halved in that many outer steps
      * (so that a driver can switch method). r is the best iterate on exit (smallest error on the original problem), u = W r + q.
-     * SolverResult::iterations counts Newton iterations; message lists the outer steps and final α.
+     * SolverResult::iterations counts Newton iterations and NSGS sweeps (the Newton iterations
+     * alone in *newton_iterations_out if given); message gives the outer steps and the final α.
      */
     SolverResult run(std::vector<double>                  &r,
                      std::vector<double>                  &u,
                      double                                tolerance,
                      int                                   max_newton_iterations,
                      std::chrono::steady_clock::time_point deadline,
-                     int                                   stall_steps = 0) const;
+                     int                                   stall_steps           = 0,
+                     int                                  *newton_iterations_out = nullptr) const;
 
   private:
     /** Shift the sub-problem's matrix to W + α D and its free velocity to q − α D r_centre. */

@@ -51,10 +51,12 @@ namespace percussion::ContactSolvers
      * "alart_curnier" that runs when both Newton variants stall): sub-problems with W + α D,
      * α starting at proximal_point_initial (> 0), divided by 10 after a sub-problem solved in at
      * most proximal_point_easy_iterations Newton iterations, never below proximal_point_min (> 0).
+     * Each sub-problem first gets up to proximal_point_nsgs_sweeps NSGS sweeps (≥ 0; 0: Newton only).
      */
     double proximal_point_initial         = 1.0;
     double proximal_point_min             = 1e-6;
     int    proximal_point_easy_iterations = 6;
+    int    proximal_point_nsgs_sweeps     = 10;
 
     /**
      * "alart_curnier" first tries NSGS with a budget worth about two Newton iterations (for a dense

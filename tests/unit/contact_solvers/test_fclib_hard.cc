@@ -165,6 +165,30 @@ BOOST_AUTO_TEST_CASE(invalid_proximal_point_options_are_named)
   options                                = SolverOptions();
   options.proximal_point_easy_iterations = 0;
   BOOST_TEST(message_of(options).find("proximal_point_easy_iterations") != std::string::npos);
+  options                            = SolverOptions();
+  options.proximal_point_nsgs_sweeps = -1;
+  BOOST_TEST(message_of(options).find("proximal_point_nsgs_sweeps") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(proximal_point_solver_newton_only_sub_problems)
+{
+  // With proximal_point_nsgs_sweeps = 0 every sub-problem is solved by Newton alone: the loop must
+  // still solve the rank-deficient box stack and the public granular flow.
+  for (const std::string name : {hard_dir + "rigid_box_stack_5_boxes_125_contacts.hdf5",
+                                 std::string(PERCUSSION_TEST_DATA_DIR) + "/fclib/fc2d_granularflowonwall_02020_00213.hdf5"})
+    BOOST_TEST_CONTEXT(name)
+    {
+      const LocalProblem local = read_fclib_file(name).local;
+      SolverOptions      options;
+      options.solver                     = "proximal_point";
+      options.proximal_point_nsgs_sweeps = 0;
+      options.time_limit_seconds         = 60.0;
+      std::vector<double> r, u;
+      const SolverResult  result = solve(local, r, u, options);
+      BOOST_TEST(to_string(result.status) == "converged");
+      BOOST_TEST(compute_error(local, r) <= 1e-8);
+      check_coulomb_solution(local, r, u, 1e-6);
+    }
 }
 
 BOOST_AUTO_TEST_CASE(proximal_point_solver_with_dense_storage)
