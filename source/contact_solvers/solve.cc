@@ -147,7 +147,8 @@ namespace percussion::ContactSolvers
               // If it wanders (no halving of the error in 50 outer steps, seen on μ = 1 heaps) the
               // NSGS / Newton alternation below takes over with the remaining budget. Measured: 50
               // steps is twice the longest plateau on fc2d_granularflowonwall_02020 (23 steps before
-              // the first halving); 100 made the 2D heap of the hard set 1.5× slower, 10 lost 02020.
+              // the first halving); 100 made the 2D heap of the hard set 1.5× slower, 10 lost 02020
+              // (measured with Newton-only sub-problems, before proximal_point_nsgs_sweeps).
               int                newton_iterations = 0;
               const SolverResult p                 = ProximalPointSolver(problem, W, options)
                                        .run(r, u, options.tolerance, newton_budget, deadline, 50, &newton_iterations);
