@@ -28,7 +28,7 @@ namespace
               << "  file,contacts,solver,status,iterations,error,seconds\n"
               << "(error: the FCLIB/Siconos normalised natural-map residual; seconds: solve only).\n\n"
               << "Options:\n"
-              << "  --solver NAME          alart_curnier (default), alart_curnier_pure, nsgs, or for global\n"
+              << "  --solver NAME          alart_curnier (default), alart_curnier_pure, proximal_point, nsgs, or for global\n"
               << "                         files global_petsc (Newton on (v, r) with PETSc, W never formed)\n"
               << "  --tolerance T          stop when error <= T (default 1e-8)\n"
               << "  --max-iterations N     Newton iterations / NSGS sweeps (default 1000)\n"
@@ -36,6 +36,9 @@ namespace
               << "  --no-nsgs-probe        alart_curnier: no short NSGS attempt before Newton\n"
               << "  --rho-scale S          Alart-Curnier rho = S / diagonal of W (default 1)\n"
               << "  --proximal-cap C       cap of the proximal regularisation of Newton, 0 = plain (default 0.5)\n"
+              << "  --proximal-point-initial A  first alpha of the proximal-point loop (W + alpha D, default 1)\n"
+              << "  --proximal-point-min A      smallest alpha of the proximal-point loop (default 1e-6)\n"
+              << "  --proximal-point-nsgs-sweeps N  NSGS sweeps tried on each sub-problem before Newton (default 10)\n"
               << "  --verbose              iteration log on stderr\n"
               << "  --header               print the CSV header line first\n"
               << "  --write-local OUT      also write the (condensed, for global files) local problem and\n"
@@ -118,6 +121,17 @@ int main(int argc, char **argv)
               options.proximal_cap = parse_number(arg, value());
               if (!(options.proximal_cap >= 0.0 && options.proximal_cap < 1.0))
                 throw percussion::InputError("option --proximal-cap must be in [0, 1)");
+            }
+          else if (arg == "--proximal-point-initial")
+            options.proximal_point_initial = parse_number(arg, value()); // checked by solve(), naming the parameter
+          else if (arg == "--proximal-point-min")
+            options.proximal_point_min = parse_number(arg, value());
+          else if (arg == "--proximal-point-nsgs-sweeps")
+            {
+              const double n = parse_number(arg, value());
+              if (!(n >= 0.0) || n != static_cast<int>(n))
+                throw percussion::InputError("option --proximal-point-nsgs-sweeps must be a non-negative integer");
+              options.proximal_point_nsgs_sweeps = static_cast<int>(n);
             }
           else if (arg == "--verbose")
             options.verbose = true;

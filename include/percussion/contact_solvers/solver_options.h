@@ -10,8 +10,10 @@ namespace percussion::ContactSolvers
    * Options for solve(). The solver names:
    *  - "alart_curnier" (default): semismooth Newton on the Alart–Curnier augmented-Lagrangian
    *    equation with an Armijo line search and proximal regularisation; when it stalls, plain
-   *    Newton, then bursts of NSGS sweeps, then Newton again;
+   *    Newton; when both stall, the proximal-point loop (proximal_point.h: singular W, e.g. more
+   *    contact unknowns than degrees of freedom); then bursts of NSGS sweeps, then Newton again;
    *  - "alart_curnier_pure": the proximal Newton method alone (no fallback);
+   *  - "proximal_point": the proximal-point outer loop alone (proximal_point.h), for singular W;
    *  - "nsgs": nonsmooth Gauss–Seidel, one exact / Newton one-contact solve per contact.
    */
   struct SolverOptions
@@ -43,6 +45,18 @@ namespace percussion::ContactSolvers
      */
     double proximal_factor = 10.0;
     double proximal_cap    = 0.5;
+
+    /**
+     * The proximal-point outer loop (proximal_point.h; solver "proximal_point", and the phase of
+     * "alart_curnier" that runs when both Newton variants stall): sub-problems with W + α D,
+     * α starting at proximal_point_initial (> 0), divided by 10 after a sub-problem solved in at
+     * most proximal_point_easy_iterations Newton iterations, never below proximal_point_min (> 0).
+     * Each sub-problem first gets up to proximal_point_nsgs_sweeps NSGS sweeps (≥ 0; 0: Newton only).
+     */
+    double proximal_point_initial         = 1.0;
+    double proximal_point_min             = 1e-6;
+    int    proximal_point_easy_iterations = 6;
+    int    proximal_point_nsgs_sweeps     = 10;
 
     /**
      * "alart_curnier" first tries NSGS with a budget worth about two Newton iterations (for a dense
