@@ -9,11 +9,13 @@ namespace percussion::TimeIntegration
   {
     using namespace dealii::Patterns;
     prm.enter_subsection("Contact solver");
-    prm.declare_entry("Solver", "alart_curnier", Selection("alart_curnier|alart_curnier_pure|nsgs"),
+    prm.declare_entry("Solver", "alart_curnier", Selection("alart_curnier|alart_curnier_pure|proximal_point|nsgs"),
                       "Solver of each step's frictional contact problem: 'alart_curnier' (semismooth "
                       "Newton on the Alart-Curnier function with line search, falling back to NSGS "
-                      "when it stalls), 'alart_curnier_pure' (no fallback), 'nsgs' (nonsmooth "
-                      "Gauss-Seidel).");
+                      "and, for singular Delassus operators, to the proximal-point loop when it "
+                      "stalls), 'alart_curnier_pure' (no fallback), 'proximal_point' (the "
+                      "proximal-point loop alone: sub-problems W + alpha D, for rank-deficient "
+                      "problems; doc/contact_solvers.md), 'nsgs' (nonsmooth Gauss-Seidel).");
     prm.declare_entry("Tolerance", "1e-10", Double(0, 1),
                       "Tolerance on the normalised FCLIB/Siconos residual of the contact problem.");
     prm.declare_entry("Max iterations", "200", Integer(1),

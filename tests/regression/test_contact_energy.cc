@@ -168,3 +168,35 @@ BOOST_AUTO_TEST_CASE(two_ranks_reproduce_the_serial_contact_run)
   BOOST_TEST(in_contact > 10u);
   BOOST_TEST(worst <= 1e-7);
 }
+
+// 'Contact solver/Solver = proximal_point' (issue 15) in a simulation: the same frictional run of
+// two bodies as with the default solver, to the solver tolerance (1e-10 of the energy scale), and
+// no contact doing positive work.
+BOOST_AUTO_TEST_CASE(proximal_point_solver_reproduces_the_default_run)
+{
+  const std::string base = two_bodies(2u, 0.5, 1.0, 0.0, 0.3);
+  const auto reference = run_simulation<3>(base, "contact_energy_default");
+  const auto proximal =
+    run_simulation<3>(base + "subsection Contact solver\n  set Solver = proximal_point\nend\n", "contact_energy_prox");
+  const auto &a = reference->statistics();
+  const auto &b = proximal->statistics();
+  BOOST_TEST(a.n_rows() == b.n_rows());
+  double scale = 0;
+  for (const double x : a.column("total_energy"))
+    scale = std::max(scale, std::abs(x));
+  for (const char *name : {"total_energy", "contact_work_normal", "contact_work_tangential"})
+    {
+      const auto x = a.column(name), y = b.column(name);
+      double worst = 0;
+      for (std::size_t k = 0; k < x.size(); ++k)
+        worst = std::max(worst, std::abs(x[k] - y[k]));
+      BOOST_TEST_MESSAGE(name << ": largest difference " << worst / scale << " of the energy scale");
+      BOOST_TEST(worst <= 1e-8 * scale);
+    }
+  const auto active = b.column("contact_active");
+  BOOST_TEST(*std::max_element(active.begin(), active.end()) > 0.0);
+  for (const double count : b.column("contact_positive_work_count"))
+    BOOST_TEST(count == 0.0);
+  const auto errors = b.column("contact_solver_error");
+  BOOST_TEST(*std::max_element(errors.begin(), errors.end()) <= 1e-10);
+}
