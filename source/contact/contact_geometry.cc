@@ -35,6 +35,20 @@ namespace percussion
       , communicator(dof_handler.get_triangulation().get_communicator())
     {
       this->parameters.validate();
+      for (const PairParameters &pair : this->parameters.pairs)
+        if (pair.formulation == Formulation::integrated)
+          {
+            // Checked before any computation: the mortar integration needs (dim−1)-dimensional
+            // facets and a dual basis, which exist for FE_Q(1) and the Lagrange FE_Q(2) only
+            // (∫ N_j dΓ > 0 for every node; Popp et al. 2012 for the other quadratic cases).
+            if (dim == 1)
+              throw InputError(pair.name + "/Formulation: 'integrated' needs Dimension 2 or 3 (1D body pairs "
+                               "are node-to-node)");
+            const unsigned int degree = dof_handler.get_fe().base_element(0).degree;
+            if (degree > 2)
+              throw InputError(pair.name + "/Formulation: 'integrated' supports finite element degree 1 and 2, "
+                               "not " + std::to_string(degree));
+          }
       check_boundary_ids();
       for (const PairParameters &pair : this->parameters.pairs)
         {
@@ -158,6 +172,7 @@ namespace percussion
           const FaceNodeLayout<dim> layout(dof_handler->get_fe());
           const dealii::IndexSet &  owned_dofs = dof_handler->locally_owned_dofs();
           slave_nodes.assign(parameters.pairs.size(), {});
+          slave_facets.assign(parameters.pairs.size(), {});
           std::vector<std::array<dealii::types::global_dof_index, dim>> node_dofs;
           std::vector<dealii::Point<dim>>                               reference;
           for (unsigned int p = 0; p < parameters.pairs.size(); ++p)
@@ -172,9 +187,30 @@ namespace percussion
                         cell->face(f)->boundary_id() == parameters.pairs[p].slave_boundary_id)
                       {
                         layout.get_nodes(cell->face(f), node_dofs, reference);
+                        // Each boundary face belongs to one cell: the areas of the faces around
+                        // a node are added once each.
+                        const std::vector<double> areas = facet_node_areas<dim>(layout.facet_fe(), reference);
+                        bool                      has_owned_node = false;
                         for (unsigned int b = 0; b < node_dofs.size(); ++b)
                           if (owned_dofs.is_element(node_dofs[b][0]))
-                            nodes[node_dofs[b][0]] = SlaveNode{node_dofs[b], reference[b]};
+                            {
+                              SlaveNode &node = nodes[node_dofs[b][0]];
+                              node.dofs       = node_dofs[b];
+                              node.reference  = reference[b];
+                              node.area += areas[b];
+                              has_owned_node = true;
+                            }
+                        if (has_owned_node && parameters.pairs[p].formulation == Formulation::integrated)
+                          {
+                            // The orientation is a property of the reference configuration, as for
+                            // the master facets (small strains).
+                            dealii::Point<dim - 1> center;
+                            for (unsigned int j = 0; j < dim - 1; ++j)
+                              center[j] = 0.5;
+                            const double side = facet_unit_normal<dim>(layout.facet_fe(), reference, center) *
+                                                (cell->face(f)->center() - cell->center());
+                            slave_facets[p].push_back(SlaveFacet<dim>{reference, node_dofs, side >= 0. ? 1. : -1.});
+                          }
                       }
               for (const auto &entry : nodes)
                 slave_nodes[p].push_back(entry.second);
@@ -263,6 +299,11 @@ namespace percussion
           dealii::Tensor<1, dim> reference_direction;
           if (dim == 3 && !pair.tangent_reference.empty())
             reference_direction = to_tensor<dim>(pair.tangent_reference, pair.name + "/Tangent reference direction");
+          if (pair.formulation == Formulation::integrated)
+            {
+              add_integrated_points(p, ghosted_displacement, reference_direction, new_points);
+              continue;
+            }
           for (const SlaveNode &node : slave_nodes[p])
             {
               ContactPoint<dim> point;
@@ -272,6 +313,7 @@ namespace percussion
               point.friction_coefficient    = pair.friction_coefficient;
               point.restitution_coefficient = pair.restitution_coefficient;
               point.position                = node.reference;
+              point.area                    = node.area;
               for (unsigned int c = 0; c < dim; ++c)
                 point.position[c] += ghosted_displacement(node.dofs[c]);
 
@@ -387,6 +429,71 @@ namespace percussion
           w.set(indices, w_values);
           w.compress(dealii::VectorOperation::insert);
           previous_w_values = std::move(w_values);
+        }
+    }
+
+    template <int dim>
+    void ContactGeometry<dim>::add_integrated_points(const unsigned int                        p,
+                                                     const dealii::PETScWrappers::MPI::Vector &ghosted_displacement,
+                                                     const dealii::Tensor<1, dim> &            reference_direction,
+                                                     std::vector<ContactPoint<dim>> &          new_points) const
+    {
+      if constexpr (dim > 1)
+        {
+          const PairParameters &pair = parameters.pairs[p];
+          // One row per owned slave node; facets on ghost cells contribute to the owned nodes
+          // they carry, so each row is complete on the rank that owns the node.
+          std::map<dealii::types::global_dof_index, MortarNode<dim>> rows;
+          for (const SlaveNode &node : slave_nodes[p])
+            rows[node.dofs[0]];
+          const MasterSurface<dim> &master = *masters[p];
+          for (const SlaveFacet<dim> &reference_facet : slave_facets[p])
+            {
+              SlaveFacet<dim> facet = reference_facet;
+              for (unsigned int b = 0; b < facet.nodes.size(); ++b)
+                for (unsigned int c = 0; c < dim; ++c)
+                  facet.nodes[b][c] += ghosted_displacement(facet.dofs[b][c]);
+              dealii::BoundingBox<dim> box(facet.nodes);
+              box.extend(parameters.search_distance);
+              integrate_slave_facet<dim>(master.get_layout().facet_fe(), facet, master.get_facets(),
+                                         master.facets_in_box(box), parameters.search_distance, rows);
+            }
+          for (const SlaveNode &node : slave_nodes[p])
+            {
+              const MortarNode<dim> &row = rows[node.dofs[0]];
+              if (!(row.support_area > 0.) || !(row.weighted_area >= 0.5 * row.support_area))
+                continue;
+              ContactPoint<dim> point;
+              point.pair                    = p;
+              point.reference_position      = node.reference;
+              point.slave_dofs              = node.dofs;
+              point.friction_coefficient    = pair.friction_coefficient;
+              point.restitution_coefficient = pair.restitution_coefficient;
+              point.position                = node.reference;
+              for (unsigned int c = 0; c < dim; ++c)
+                point.position[c] += ghosted_displacement(node.dofs[c]);
+              point.gap  = row.weighted_gap / row.weighted_area;
+              point.area = row.weighted_area;
+              if (point.gap > parameters.search_distance)
+                continue;
+              for (const auto &entry : row.master)
+                if (entry.second.second != 0.)
+                  {
+                    point.master_dofs.push_back(entry.second.first);
+                    point.master_weights.push_back(entry.second.second / row.weighted_area);
+                  }
+              // The averaged normal of the slave surface points toward the master: the contact
+              // normal (master → slave) is its opposite.
+              point.frame = ContactFrame<dim>::from_normal(-row.normal_sum / row.normal_sum.norm(), reference_direction);
+              new_points.push_back(std::move(point));
+            }
+        }
+      else
+        {
+          (void)p;
+          (void)ghosted_displacement;
+          (void)reference_direction;
+          (void)new_points;
         }
     }
 

@@ -40,6 +40,20 @@ namespace percussion
     } // namespace
 
     template <int dim>
+    std::vector<double> contact_pressure(const ContactGeometry<dim> &geometry, const std::vector<double> &impulse,
+                                         const double h)
+    {
+      const auto &points = geometry.owned_points();
+      if (impulse.size() != dim * points.size())
+        throw InputError("Contact pressure: the impulse needs dim entries per contact point");
+      std::vector<double> pressure(points.size(), 0.);
+      for (unsigned int i = 0; i < points.size(); ++i)
+        if (points[i].area > 0. && h > 0.)
+          pressure[i] = impulse[dim * i] / (h * points[i].area);
+      return pressure;
+    }
+
+    template <int dim>
     std::string write_contact_points_vtu(const ContactGeometry<dim> &geometry,
                                          const ContactPointFields &  fields,
                                          const std::string &         directory,
@@ -118,6 +132,14 @@ namespace percussion
                               return vector_component(r, c);
                             }});
         }
+      std::vector<double> pressure;
+      if (has_reaction && fields.time_step > 0.)
+        {
+          // Empty on a rank without points, like the other arrays.
+          pressure = fields.reaction.empty() ? std::vector<double>() :
+                                               contact_pressure(geometry, fields.reaction, fields.time_step);
+          arrays.push_back({{"pressure", "Float64", 1}, [&](unsigned int i, unsigned int) { return pressure[i]; }});
+        }
       if (has_slip)
         arrays.push_back({{"slip_velocity", "Float64", 3}, [&](unsigned int i, unsigned int c) {
                             return c < dim ? fields.slip_velocity[dim * i + c] : 0.;
@@ -170,10 +192,13 @@ namespace percussion
       return stem + ".pvtu";
     }
 
+    template std::vector<double> contact_pressure<1>(const ContactGeometry<1> &, const std::vector<double> &, double);
     template std::string write_contact_points_vtu<1>(const ContactGeometry<1> &, const ContactPointFields &,
                                                      const std::string &, const std::string &, unsigned int);
+    template std::vector<double> contact_pressure<2>(const ContactGeometry<2> &, const std::vector<double> &, double);
     template std::string write_contact_points_vtu<2>(const ContactGeometry<2> &, const ContactPointFields &,
                                                      const std::string &, const std::string &, unsigned int);
+    template std::vector<double> contact_pressure<3>(const ContactGeometry<3> &, const std::vector<double> &, double);
     template std::string write_contact_points_vtu<3>(const ContactGeometry<3> &, const ContactPointFields &,
                                                      const std::string &, const std::string &, unsigned int);
   } // namespace Contact

@@ -67,6 +67,21 @@ namespace percussion
       return "unknown";
     }
 
+    Formulation formulation_from_string(const std::string &name, const std::string &context)
+    {
+      if (name == "node-to-surface")
+        return Formulation::node_to_surface;
+      if (name == "integrated")
+        return Formulation::integrated;
+      throw InputError(context + ": unknown value '" + name +
+                       "' (admissible: node-to-surface|integrated)");
+    }
+
+    std::string to_string(const Formulation formulation)
+    {
+      return formulation == Formulation::integrated ? "integrated" : "node-to-surface";
+    }
+
     void ContactParameters::declare_parameters(dealii::ParameterHandler &prm)
     {
       using dealii::Patterns::Double;
@@ -97,6 +112,13 @@ namespace percussion
                               "Boundary id of the slave surface; its nodes are the contact points.");
             prm.declare_entry("Master boundary id", "1", Integer(0),
                               "Boundary id of the master surface (Type = body only).");
+            // Anything() rather than Selection(): a wrong value is reported by
+            // formulation_from_string() as an InputError naming the pair and the parameter.
+            prm.declare_entry("Formulation", "node-to-surface", dealii::Patterns::Anything(),
+                              "Type = body only, 2D and 3D: node-to-surface (each slave node projected on "
+                              "the master surface, point impulses) or integrated (dual mortar: weighted "
+                              "gaps and coupling matrices integrated over the clipped overlap of slave and "
+                              "master facets; passes the contact patch test, doc/contact.md).");
             prm.declare_entry("Friction coefficient", "0", Double(),
                               "Coulomb friction coefficient mu >= 0.");
             prm.declare_entry("Restitution coefficient", "0", Double(),
@@ -141,6 +163,7 @@ namespace percussion
             pair.type = pair_type_from_string(prm.get("Type"), pair.name);
             pair.slave_boundary_id       = prm.get_integer("Slave boundary id");
             pair.master_boundary_id      = prm.get_integer("Master boundary id");
+            pair.formulation = formulation_from_string(prm.get("Formulation"), pair.name + "/Formulation");
             pair.friction_coefficient    = prm.get_double("Friction coefficient");
             pair.restitution_coefficient = prm.get_double("Restitution coefficient");
             pair.point                   = parse_vector(prm.get("Point"), pair.name + "/Point");
@@ -199,6 +222,9 @@ namespace percussion
                                    " equals the slave boundary id (they must be different surfaces)");
                 break;
             }
+          if (pair.formulation == Formulation::integrated && pair.type != PairType::body)
+            throw InputError(pair.name + "/Formulation: 'integrated' applies to Type = body only (the type is '" +
+                             to_string(pair.type) + "')");
           if (!pair.tangent_reference.empty() && !(norm(pair.tangent_reference) > 0.))
             throw InputError(pair.name + ": tangent reference direction is zero");
         }

@@ -339,6 +339,26 @@ namespace percussion
       return found;
     }
 
+    template <int dim>
+    std::vector<unsigned int> MasterSurface<dim>::facets_in_box(const dealii::BoundingBox<dim> &box) const
+    {
+      namespace bgi = boost::geometry::index;
+      std::vector<std::pair<dealii::BoundingBox<dim>, unsigned int>> hits;
+      tree.query(bgi::intersects(box), std::back_inserter(hits));
+      std::vector<unsigned int> result;
+      for (const auto &hit : hits)
+        result.push_back(hit.second);
+      std::stable_sort(result.begin(), result.end(), [this](const unsigned int a, const unsigned int b) {
+        // Lexicographic in the node positions (facets sharing their first node differ later).
+        for (unsigned int i = 0; i < facets[a].nodes.size(); ++i)
+          for (unsigned int d = 0; d < dim; ++d)
+            if (facets[a].nodes[i][d] != facets[b].nodes[i][d])
+              return facets[a].nodes[i][d] < facets[b].nodes[i][d];
+        return false;
+      });
+      return result;
+    }
+
     template class MasterSurface<2>;
     template class MasterSurface<3>;
   } // namespace Contact

@@ -241,6 +241,7 @@ namespace percussion
             fields.dissipated_energy.assign(n, 0.0);
             fields.in_problem.assign(n, false);
           }
+        fields.time_step = time_integrator->time_step(); // for the contact pressure r_N / (h · area)
         contact_series->add(time_integrator->time(),
                             Contact::write_contact_points_vtu(*geometry, fields, parameters.output.directory, "contact",
                                                               contact_series->size()));

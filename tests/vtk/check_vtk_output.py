@@ -165,7 +165,8 @@ def check_run(output, ranks):
     contact = series(output, "contact")
     check(len(contact) == len(records), "%d rank(s): contact.pvd has one record per output step" % ranks)
     contact_arrays = {"gap": 1, "normal": 3, "tangent1": 3, "tangent2": 3, "pair": 1, "friction": 1, "restitution": 1,
-                      "active": 1, "status": 1, "reaction": 3, "reaction_vector": 3, "slip_velocity": 3, "dissipated_energy": 1}
+                      "active": 1, "status": 1, "reaction": 3, "reaction_vector": 3, "slip_velocity": 3, "dissipated_energy": 1,
+                      "pressure": 1}
     for (t, path), k in zip(contact, expected_steps):
         grid = read(path)
         a = arrays(grid)
@@ -183,6 +184,10 @@ def check_run(output, ranks):
         check(all(s in (0, 1, 2) for s in status), "%d rank(s), t = %.3g: status in {0, 1, 2}" % (ranks, t))
         check(all(active[i] or all(float(x) == 0 for x in reaction[i]) for i in range(n)),
               "%d rank(s), t = %.3g: no impulse at inactive points" % (ranks, t))
+        pressure = vtk_to_numpy(a["pressure"])
+        check(all((float(pressure[i]) > 0) == (float(reaction[i][0]) > 0) and
+                  (float(pressure[i]) == 0) == (float(reaction[i][0]) == 0) for i in range(n)),
+              "%d rank(s), t = %.3g: pressure > 0 exactly where the normal impulse is" % (ranks, t))
         force = sum(float(reaction[i][0]) for i in range(n)) / H
         expected = float(stats[k]["contact_normal_force"])
         check(abs(force - expected) <= 1e-10 * max(abs(expected), 1.0),

@@ -4,6 +4,7 @@
 #include <percussion/contact/contact_parameters.h>
 #include <percussion/contact/contact_point.h>
 #include <percussion/contact/master_surface.h>
+#include <percussion/contact/mortar_integration.h>
 #include <percussion/contact/rigid_obstacle.h>
 
 #include <deal.II/base/index_set.h>
@@ -34,6 +35,17 @@ namespace percussion
      *   H[master dof of node b, comp. c, dim·α + k] = −N_b(ξ*) frame_k[c]   (body pairs),
      * so that u_α = Hᵀ_α v + w_α with w_α = −frame·V for an obstacle moving with velocity V.
      * The normal row of Hᵀ is the derivative of the gap: d g_α/dt = u_{N,α}.
+     *
+     * Body pairs with `Formulation = integrated` (2D, 3D; Q1, Q2) replace the projection of each
+     * slave node by the dual mortar integrals of integrate_slave_facet() (Wohlmuth 2000; Puso &
+     * Laursen 2004; Popp et al. 2010): with D_jj = ∫ Ψ_j dΓ, M_jm = ∫ Ψ_j N_m dΓ, g̃_j = ∫ Ψ_j g dΓ
+     * over the overlap of the projected slave and master facets, slave node j is a candidate with
+     *   g_j = g̃_j / D_jj,   n_j = averaged nodal normal (toward the slave),
+     *   H[slave dof, dim·α + k] = frame_k[c],   H[master dof of node m, dim·α + k] = −(M_jm / D_jj) frame_k[c],
+     * so that its impulse r_j is a nodal force resultant and p_j = r_N / (h D_jj) its pressure
+     * (doc/contact.md, "Integrated (mortar) formulation"). A slave node whose support is less
+     * than half overlapped (D_jj < ½ ∫ N_j dΓ, at the edge of the master surface) is not a
+     * candidate: the dual basis function would weigh a small, possibly negative, area.
      *
      * 1D (a bar, FESystem(FE_Q(p), 1)): the boundary "faces" are vertices, so every slave surface
      * is one node per boundary vertex with the slave id and the frame is (n) alone, n = ±1. A plane
@@ -128,6 +140,8 @@ namespace percussion
         dealii::Point<dim>                               reference;
         /** 1D only: outward normal (±1) of the bar end, to pair it with a facing master end. */
         double outward = 0.;
+        /** dim > 1: the tributary area ∫ N_j dΓ over the slave faces, reference configuration. */
+        double area = 0.;
       };
       /** 1D body pairs: an end node of the master bar in the current configuration. */
       struct MasterNode
@@ -160,6 +174,10 @@ namespace percussion
       bool project_on_master_node(unsigned int p, const ContactPoint<dim> &point, const SlaveNode &node,
                                   MasterProjection<dim> &projection, dealii::types::global_dof_index &master_dof) const;
       void check_boundary_ids() const;
+      /** Formulation = integrated: the candidates of body pair @p p from the mortar integrals. */
+      void add_integrated_points(unsigned int p, const dealii::PETScWrappers::MPI::Vector &ghosted_displacement,
+                                 const dealii::Tensor<1, dim> &reference_direction,
+                                 std::vector<ContactPoint<dim>> &new_points) const;
       void assemble_operator(const std::vector<Entry> &entries);
       /** @p displacement itself if it has ghost entries or none are needed, else a ghosted copy. */
       const dealii::PETScWrappers::MPI::Vector &
@@ -173,6 +191,8 @@ namespace percussion
       std::vector<std::unique_ptr<MasterSurfaceType>>  masters;
       std::vector<std::vector<MasterNode>>             master_nodes;
       std::vector<std::vector<SlaveNode>>              slave_nodes;
+      /** Integrated pairs: the slave facets (reference node positions) with an owned node. */
+      std::vector<std::vector<SlaveFacet<dim>>> slave_facets;
 
       std::vector<ContactPoint<dim>>  points;
       dealii::types::global_dof_index first_point     = 0;

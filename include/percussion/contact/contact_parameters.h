@@ -28,6 +28,21 @@ namespace percussion
       body
     };
 
+    /**
+     * How the constraint of a body pair is discretised.
+     * - node_to_surface: each slave node is projected on the master surface (closest point) and
+     *   its impulse is a point force (collocation).
+     * - integrated: dual mortar (Wohlmuth 2000; Popp et al. 2010): weighted gaps g̃_j = ∫ Ψ_j g dΓ
+     *   and the coupling matrices D (diagonal) and M integrated over the clipped overlap of the
+     *   projected slave and master facets; passes the contact patch test (Taylor & Papadopoulos
+     *   1991). doc/contact.md, "Integrated (mortar) formulation".
+     */
+    enum class Formulation
+    {
+      node_to_surface,
+      integrated
+    };
+
     /** Parameters of one contact pair (subsection `Contact/Pair i`). */
     struct PairParameters
     {
@@ -38,6 +53,8 @@ namespace percussion
       unsigned int slave_boundary_id = 0;
       /** Boundary id of the master surface (type body only). */
       unsigned int master_boundary_id = 1;
+      /** Discretisation of a body pair's constraint (type body only; integrated needs dim ≥ 2). */
+      Formulation formulation = Formulation::node_to_surface;
       /** Coulomb friction coefficient μ ≥ 0 (cone K_α, paper §2). */
       double friction_coefficient = 0.;
       /** Newton restitution coefficient e ∈ [0, 1] (u_N⁺ = −e u_N⁻). */
@@ -91,6 +108,9 @@ namespace percussion
     /** "plane" | "sphere" | "cylinder" | "body" → PairType (throws InputError otherwise). */
     PairType pair_type_from_string(const std::string &name, const std::string &context);
     std::string to_string(PairType type);
+    /** "node-to-surface" | "integrated" → Formulation (throws InputError otherwise). */
+    Formulation formulation_from_string(const std::string &name, const std::string &context);
+    std::string to_string(Formulation formulation);
   } // namespace Contact
 } // namespace percussion
 

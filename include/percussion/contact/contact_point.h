@@ -41,6 +41,12 @@ namespace percussion
       /** Master node DoFs (body pairs), one array per node, and their weights N_b(ξ*). */
       std::vector<std::array<dealii::types::global_dof_index, dim>> master_dofs;
       std::vector<double>                                          master_weights;
+      /**
+       * Area that turns the normal impulse into a pressure, p = r_N / (h · area): the weighted
+       * area D_jj = ∫ Ψ_j dΓ over the overlapped slave surface (integrated formulation), else the
+       * tributary area ∫ N_j dΓ of the slave node in the reference configuration (0 in 1D).
+       */
+      double area = 0.;
       /** Velocity of the rigid obstacle at the contact (zero for body pairs). */
       dealii::Tensor<1, dim> obstacle_velocity;
 

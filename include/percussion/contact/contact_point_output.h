@@ -35,13 +35,29 @@ namespace percussion
       std::vector<double> dissipated_energy;
       /** Whether each point entered the last step's contact problem (the "active" array). */
       std::vector<bool> in_problem;
+      /**
+       * The step size h of the step whose impulses are in `reaction` (the same on every rank). If
+       * it is > 0 and `reaction` is given, the field pressure = contact_pressure() is written.
+       */
+      double time_step = 0.;
     };
+
+    /**
+     * Contact pressure per owned point: p_α = r_{N,α} / (h · area_α) with the normal impulse r_N of
+     * a step of size @p h (@p impulse: dim entries per point, (n, t1, t2)) and ContactPoint::area
+     * (the weighted area D_jj with Formulation = integrated, the tributary area ∫ N_j dΓ
+     * otherwise). Points without an area (1D) get 0.
+     */
+    template <int dim>
+    std::vector<double> contact_pressure(const ContactGeometry<dim> &geometry, const std::vector<double> &impulse,
+                                         double h);
 
     /**
      * Write the contact points as a VTU point cloud (one VTK_VERTEX per point) with the fields
      * gap, normal, tangent1 (2D and 3D), tangent2 (3D), pair, friction, restitution, and,
      * if given, active (in the step's contact problem), status, reaction (local), reaction_vector (global Σ r_k frame_k), slip_velocity,
-     * dissipated_energy. Vectors are padded to 3 components (in 1D: (n, 0, 0)).
+     * dissipated_energy, pressure (contact_pressure(), if the reaction and the time step are
+     * given). Vectors are padded to 3 components (in 1D: (n, 0, 0)).
      *
      * Files: @p directory/@p basename-NNNNN.RRRR.vtu per rank and, if the communicator has more
      * than one rank, @p basename-NNNNN.pvtu written by rank 0. With one rank only

@@ -79,6 +79,14 @@ namespace percussion
                    dealii::types::global_dof_index      slave_dof,
                    MasterProjection<dim> &              projection) const;
 
+      /**
+       * Indices of the facets whose bounding boxes intersect @p box (the mortar integration's
+       * candidates for one slave facet), sorted by the current position of their first node so
+       * that the order, and hence the round-off of the sums over them, does not depend on the
+       * partition.
+       */
+      std::vector<unsigned int> facets_in_box(const dealii::BoundingBox<dim> &box) const;
+
       const std::vector<MasterFacet<dim>> &get_facets() const
       {
         return facets;
