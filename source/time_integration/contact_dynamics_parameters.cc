@@ -59,6 +59,11 @@ namespace percussion::TimeIntegration
     prm.declare_entry("Probed operator threshold", "600", Integer(0),
                       "With 'Delassus operator = auto': the probed operator is used when dim x the "
                       "number of active contacts exceeds this (measured crossover, doc/contact.md).");
+    prm.declare_entry("Moving operator threshold", "96", Integer(0),
+                      "With 'Delassus operator = auto', when H changes from step to step (body "
+                      "pairs: the dense path then computes the columns of every active contact at "
+                      "every step): the probed operator is used when dim x the number of active "
+                      "contacts exceeds this (measured crossover, doc/contact.md).");
     prm.declare_entry("Probing radius", "5", Double(0.5, 10),
                       "Radius R of the probed operator in node spacings (smallest cell edge / "
                       "degree): entries of W^-1 between contact DoFs closer than R are kept. "
@@ -100,6 +105,7 @@ namespace percussion::TimeIntegration
     delassus_column_limit = prm.get_integer("Delassus column limit");
     delassus_operator = prm.get("Delassus operator");
     probed_operator_threshold = prm.get_integer("Probed operator threshold");
+    moving_operator_threshold = prm.get_integer("Moving operator threshold");
     probing_radius = prm.get_double("Probing radius");
     probed_operator_max_iterations = prm.get_integer("Probed operator iterations");
     position_projection = prm.get("Position projection");

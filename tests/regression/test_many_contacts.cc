@@ -295,3 +295,29 @@ BOOST_AUTO_TEST_CASE(cg_with_multigrid_and_the_probed_operator)
       BOOST_TEST(difference <= 1e-8);
     }
 }
+
+BOOST_AUTO_TEST_CASE(auto_takes_the_probed_operator_when_the_operator_moves)
+{
+  // A body pair moves H at every step, and the dense path then recomputes every active column at
+  // every step: 'auto' switches above 'Moving operator threshold' (here 45 unknowns, 15 contacts;
+  // the block presses up to 25 slave nodes), with the dense path's answers. A plane obstacle's H is
+  // fixed: there the moving threshold does not apply (dense below 'Probed operator threshold').
+  const auto automatic = run_simulation<3>(block_on_block("  set Moving operator threshold = 45\n"), "many_block_auto_moving");
+  check_run(*automatic);
+  const auto &table = automatic->statistics();
+  const auto active = table.column("contact_active"), probed = table.column("contact_probed_operator");
+  unsigned int probed_steps = 0;
+  for (std::size_t k = 0; k < active.size(); ++k)
+    {
+      if (3 * active[k] <= 45.0)
+        BOOST_TEST(probed[k] == 0.0, "step " << k << " with " << active[k] << " contacts");
+      probed_steps += probed[k] == 1.0 ? 1 : 0;
+    }
+  BOOST_TEST(probed_steps >= 5u);
+  const auto dense = run_simulation<3>(block_on_block("  set Delassus operator = dense\n"), "many_block_dense_moving");
+  BOOST_TEST(largest_difference(*dense, *automatic) <= 1e-8);
+
+  const auto plane = run_simulation<3>(flat_landing(3, 4, 12, "  set Moving operator threshold = 0\n"), "many_plane_moving");
+  for (const double x : plane->statistics().column("contact_probed_operator"))
+    BOOST_TEST(x == 0.0);
+}

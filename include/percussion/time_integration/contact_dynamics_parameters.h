@@ -31,6 +31,9 @@ namespace percussion::TimeIntegration
     std::string  delassus_operator = "auto";
     /// auto: the probed operator when dim × active contacts exceeds this.
     unsigned int probed_operator_threshold = 600;
+    /// auto, when H moves (changed at this solve and the one before): the probed operator when
+    /// dim × active contacts exceeds this.
+    unsigned int moving_operator_threshold = 96;
     /// R of ProbedDelassus, in node spacings.
     double       probing_radius = 5;
     /// Outer iterations (exact products W p) of the probed operator's solve at most.
