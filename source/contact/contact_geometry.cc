@@ -306,16 +306,8 @@ namespace percussion
             }
           for (const SlaveNode &node : slave_nodes[p])
             {
-              ContactPoint<dim> point;
-              point.pair                    = p;
-              point.reference_position      = node.reference;
-              point.slave_dofs              = node.dofs;
-              point.friction_coefficient    = pair.friction_coefficient;
-              point.restitution_coefficient = pair.restitution_coefficient;
-              point.position                = node.reference;
-              point.area                    = node.area;
-              for (unsigned int c = 0; c < dim; ++c)
-                point.position[c] += ghosted_displacement(node.dofs[c]);
+              ContactPoint<dim> point = point_of_slave_node(p, node, ghosted_displacement);
+              point.area              = node.area;
 
               dealii::Tensor<1, dim> normal;
               if (obstacles[p])
@@ -433,6 +425,24 @@ namespace percussion
     }
 
     template <int dim>
+    ContactPoint<dim> ContactGeometry<dim>::point_of_slave_node(const unsigned int                        p,
+                                                                const SlaveNode &                         node,
+                                                                const dealii::PETScWrappers::MPI::Vector &ghosted_displacement) const
+    {
+      const PairParameters &pair = parameters.pairs[p];
+      ContactPoint<dim>     point;
+      point.pair                    = p;
+      point.reference_position      = node.reference;
+      point.slave_dofs              = node.dofs;
+      point.friction_coefficient    = pair.friction_coefficient;
+      point.restitution_coefficient = pair.restitution_coefficient;
+      point.position                = node.reference;
+      for (unsigned int c = 0; c < dim; ++c)
+        point.position[c] += ghosted_displacement(node.dofs[c]);
+      return point;
+    }
+
+    template <int dim>
     void ContactGeometry<dim>::add_integrated_points(const unsigned int                        p,
                                                      const dealii::PETScWrappers::MPI::Vector &ghosted_displacement,
                                                      const dealii::Tensor<1, dim> &            reference_direction,
@@ -440,7 +450,6 @@ namespace percussion
     {
       if constexpr (dim > 1)
         {
-          const PairParameters &pair = parameters.pairs[p];
           // One row per owned slave node; facets on ghost cells contribute to the owned nodes
           // they carry, so each row is complete on the rank that owns the node.
           std::map<dealii::types::global_dof_index, MortarNode<dim>> rows;
@@ -463,15 +472,7 @@ namespace percussion
               const MortarNode<dim> &row = rows[node.dofs[0]];
               if (!(row.support_area > 0.) || !(row.weighted_area >= 0.5 * row.support_area))
                 continue;
-              ContactPoint<dim> point;
-              point.pair                    = p;
-              point.reference_position      = node.reference;
-              point.slave_dofs              = node.dofs;
-              point.friction_coefficient    = pair.friction_coefficient;
-              point.restitution_coefficient = pair.restitution_coefficient;
-              point.position                = node.reference;
-              for (unsigned int c = 0; c < dim; ++c)
-                point.position[c] += ghosted_displacement(node.dofs[c]);
+              ContactPoint<dim> point = point_of_slave_node(p, node, ghosted_displacement);
               point.gap  = row.weighted_gap / row.weighted_area;
               point.area = row.weighted_area;
               if (point.gap > parameters.search_distance)

@@ -13,17 +13,8 @@ namespace percussion::ContactSolvers
   {
     const int d = W.d;
     // A global fallback scale for contacts whose diagonal block is zero or negative (redundant or
-    // degenerate rows): the mean positive diagonal of W.
-    double sum = 0.0;
-    int    count = 0;
-    for (int a = 0; a < W.m; ++a)
-      for (int i = 0; i < d; ++i)
-        if (W.diagonal_block(a)[i * d + i] > 0.0)
-          {
-            sum += W.diagonal_block(a)[i * d + i];
-            ++count;
-          }
-    const double mean_diagonal = count > 0 ? sum / count : 1.0;
+    // degenerate rows).
+    const double mean_diagonal = W.mean_positive_diagonal();
     for (int a = 0; a < W.m; ++a)
       {
         const double *B  = W.diagonal_block(a);

@@ -72,6 +72,20 @@ namespace percussion::ContactSolvers
       }
   }
 
+  double BlockDelassus::mean_positive_diagonal() const
+  {
+    double sum = 0.0;
+    int    count = 0;
+    for (int a = 0; a < m; ++a)
+      for (int i = 0; i < d; ++i)
+        if (diagonal_block(a)[i * d + i] > 0.0)
+          {
+            sum += diagonal_block(a)[i * d + i];
+            ++count;
+          }
+    return count > 0 ? sum / count : 1.0;
+  }
+
   void BlockDelassus::multiply(const double *x, double *y) const
   {
     const int dd = d * d;

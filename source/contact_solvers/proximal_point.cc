@@ -66,17 +66,8 @@ namespace percussion::ContactSolvers
     , shifted_blocks_(shifted_)
     , diagonal_entries_(problem.size(), -1)
   {
-    const int d = W.d, n = problem.size();
-    double    sum = 0.0;
-    int       count = 0;
-    for (int a = 0; a < W.m; ++a)
-      for (int i = 0; i < d; ++i)
-        if (W.diagonal_block(a)[i * d + i] > 0.0)
-          {
-            sum += W.diagonal_block(a)[i * d + i];
-            ++count;
-          }
-    const double mean_diagonal = count > 0 ? sum / count : 1.0;
+    const int    d = W.d, n = problem.size();
+    const double mean_diagonal = W.mean_positive_diagonal();
     for (int a = 0; a < W.m; ++a)
       {
         double s = 0.0;

@@ -174,6 +174,9 @@ namespace percussion
       bool project_on_master_node(unsigned int p, const ContactPoint<dim> &point, const SlaveNode &node,
                                   MasterProjection<dim> &projection, dealii::types::global_dof_index &master_dof) const;
       void check_boundary_ids() const;
+      /** A contact point of pair @p p at slave node @p node: pair, coefficients, positions, DoFs. */
+      ContactPoint<dim> point_of_slave_node(unsigned int p, const SlaveNode &node,
+                                            const dealii::PETScWrappers::MPI::Vector &ghosted_displacement) const;
       /** Formulation = integrated: the candidates of body pair @p p from the mortar integrals. */
       void add_integrated_points(unsigned int p, const dealii::PETScWrappers::MPI::Vector &ghosted_displacement,
                                  const dealii::Tensor<1, dim> &reference_direction,

@@ -29,6 +29,9 @@ namespace percussion::ContactSolvers
     void add_off_diagonal_row(int a, const double *x, double *y_a) const;
 
     const double *diagonal_block(int a) const { return &block_values[static_cast<std::size_t>(diagonal_index[a]) * d * d]; }
+    /// The mean of the positive diagonal entries of W (1 if there is none): the scale solvers fall
+    /// back to for contacts whose diagonal block is zero or negative (redundant or degenerate rows).
+    double mean_positive_diagonal() const;
 
     int                 d = 3;
     int                 m = 0;
