@@ -87,6 +87,47 @@ namespace contact_test
     tria.refine_global(n_refinements);
   }
 
+  /// Boundary ids of make_two_boxes(): the upper body's bottom face and the lower body's top face.
+  constexpr types::boundary_id two_boxes_slave_id  = 1;
+  constexpr types::boundary_id two_boxes_master_id = 2;
+
+  /**
+   * Two bodies for body-to-body tests: the lower one (material 0) [0,1]^{dim−1} × [0, 0.5] with 4
+   * subdivisions, its top face the master (two_boxes_master_id); the upper one (material 1)
+   * [0.13, 0.83] × [0.21, 0.91] × [0.5 + gap, 1 + gap] with 3 subdivisions, its bottom face the slave
+   * (two_boxes_slave_id); refined @p n_refinements times; then @p problem.setup(). The slave nodes
+   * project strictly inside master facets.
+   */
+  template <int dim, typename ProblemType>
+  void make_two_boxes(ProblemType &problem, const double gap, const unsigned int n_refinements = 0)
+  {
+    std::vector<Point<dim>>    vertices;
+    std::vector<CellData<dim>> cells;
+    Point<dim>                 lower0, upper0, lower1, upper1;
+    for (unsigned int d = 0; d < dim - 1; ++d)
+      {
+        upper0[d] = 1.;
+        lower1[d] = d == 0 ? 0.13 : 0.21;
+        upper1[d] = lower1[d] + 0.7;
+      }
+    upper0[dim - 1] = 0.5;
+    lower1[dim - 1] = 0.5 + gap;
+    upper1[dim - 1] = 1. + gap;
+    append_box<dim>(vertices, cells, lower0, upper0, std::vector<unsigned int>(dim, 4), 0);
+    append_box<dim>(vertices, cells, lower1, upper1, std::vector<unsigned int>(dim, 3), 1);
+    create_mesh<dim>(
+      problem.tria, vertices, cells,
+      [gap](const Point<dim> &c, types::material_id m) {
+        if (m == 0 && std::abs(c[dim - 1] - 0.5) < 1e-12)
+          return two_boxes_master_id;
+        if (m == 1 && std::abs(c[dim - 1] - 0.5 - gap) < 1e-12)
+          return two_boxes_slave_id;
+        return types::boundary_id(0);
+      },
+      n_refinements);
+    problem.setup();
+  }
+
   /** A FE problem (distributed, shared or serial mesh) with vectors of the right partition. */
   template <int dim, typename TriangulationType = parallel::distributed::Triangulation<dim>>
   struct Problem

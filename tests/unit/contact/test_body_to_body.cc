@@ -9,38 +9,8 @@ using namespace contact_test;
 
 namespace
 {
-  constexpr types::boundary_id slave_id  = 1;
-  constexpr types::boundary_id master_id = 2;
-
-  // Lower body (material 0): [0,1]^{dim−1} × [0, 0.5], 4 subdivisions, top face = master.
-  // Upper body (material 1): [0.13, 0.83] × [0.21, 0.91] × [0.5 + gap, 1 + gap], 3 subdivisions,
-  // bottom face = slave. The slave nodes project strictly inside master facets.
-  template <int dim>
-  void make_two_boxes(Problem<dim> &problem, const double gap)
-  {
-    std::vector<Point<dim>>    vertices;
-    std::vector<CellData<dim>> cells;
-    Point<dim>                 lower0, upper0, lower1, upper1;
-    for (unsigned int d = 0; d < dim - 1; ++d)
-      {
-        upper0[d] = 1.;
-        lower1[d] = d == 0 ? 0.13 : 0.21;
-        upper1[d] = lower1[d] + 0.7;
-      }
-    upper0[dim - 1] = 0.5;
-    lower1[dim - 1] = 0.5 + gap;
-    upper1[dim - 1] = 1. + gap;
-    append_box<dim>(vertices, cells, lower0, upper0, std::vector<unsigned int>(dim, 4), 0);
-    append_box<dim>(vertices, cells, lower1, upper1, std::vector<unsigned int>(dim, 3), 1);
-    create_mesh<dim>(problem.tria, vertices, cells, [gap](const Point<dim> &c, types::material_id m) {
-      if (m == 0 && std::abs(c[dim - 1] - 0.5) < 1e-12)
-        return master_id;
-      if (m == 1 && std::abs(c[dim - 1] - 0.5 - gap) < 1e-12)
-        return slave_id;
-      return types::boundary_id(0);
-    });
-    problem.setup();
-  }
+  constexpr types::boundary_id slave_id  = two_boxes_slave_id;
+  constexpr types::boundary_id master_id = two_boxes_master_id;
 
   // A box above a ball (radius 0.5, centre 0): the master surface is curved.
   template <int dim>

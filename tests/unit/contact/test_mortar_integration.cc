@@ -91,46 +91,15 @@ namespace
       }
   }
 
-  constexpr types::boundary_id slave_id  = 1;
-  constexpr types::boundary_id master_id = 2;
-
-  /**
-   * Lower body [0,1]^{dim−1} × [0,0.5] with 4 cells across (top = master), upper body
-   * [0.13,0.83] × [0.21,0.91] × [0.5 + gap, 1 + gap] with 3 cells across (bottom = slave).
-   */
-  template <int dim, typename ProblemType>
-  void make_two_boxes(ProblemType &problem, const double gap)
-  {
-    std::vector<Point<dim>>    vertices;
-    std::vector<CellData<dim>> cells;
-    Point<dim>                 lower0, upper0, lower1, upper1;
-    for (unsigned int d = 0; d < dim - 1; ++d)
-      {
-        upper0[d] = 1.;
-        lower1[d] = d == 0 ? 0.13 : 0.21;
-        upper1[d] = lower1[d] + 0.7;
-      }
-    upper0[dim - 1] = 0.5;
-    lower1[dim - 1] = 0.5 + gap;
-    upper1[dim - 1] = 1. + gap;
-    append_box<dim>(vertices, cells, lower0, upper0, std::vector<unsigned int>(dim, 4), 0);
-    append_box<dim>(vertices, cells, lower1, upper1, std::vector<unsigned int>(dim, 3), 1);
-    create_mesh<dim>(problem.tria, vertices, cells, [gap](const Point<dim> &c, types::material_id m) {
-      if (m == 0 && std::abs(c[dim - 1] - 0.5) < 1e-12)
-        return master_id;
-      if (m == 1 && std::abs(c[dim - 1] - 0.5 - gap) < 1e-12)
-        return slave_id;
-      return types::boundary_id(0);
-    }, 1);
-    problem.setup();
-  }
+  constexpr types::boundary_id slave_id  = two_boxes_slave_id;
+  constexpr types::boundary_id master_id = two_boxes_master_id;
 
   template <int dim>
   void check_two_boxes(const unsigned int degree)
   {
     const double gap = 0.01;
     Problem<dim> problem(MPI_COMM_WORLD, degree);
-    make_two_boxes<dim>(problem, gap);
+    make_two_boxes<dim>(problem, gap, 1);
     ContactParameters parameters;
     parameters.search_distance = 0.05;
     parameters.pairs.push_back(make_pair(PairType::body, slave_id, master_id));
