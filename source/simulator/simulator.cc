@@ -725,7 +725,11 @@ namespace percussion
     identity.set_real("time_step", parameters.time.time_step);
     identity.set_real("start_time", parameters.time.start_time);
     identity.set_count("active_cells", triangulation->n_global_active_cells());
-    identity.set_count("mesh_fingerprint", Checkpoint::mesh_fingerprint(bodies->get_dof_handler(), communicator));
+    // The mesh does not change during a run: its fingerprint is computed once (collective: every
+    // caller of run_identity() is).
+    if (!mesh_fingerprint_value)
+      mesh_fingerprint_value = Checkpoint::mesh_fingerprint(bodies->get_dof_handler(), communicator);
+    identity.set_count("mesh_fingerprint", *mesh_fingerprint_value);
     identity.set_count("dofs", bodies->get_dof_handler().n_dofs());
     identity.set_count("contact_pairs", parameters.contact.pairs.size());
     std::string names;
@@ -738,13 +742,16 @@ namespace percussion
   template <int dim>
   SavedValues Simulator<dim>::saved_values()
   {
-    return {{"lowest_gap", &lowest_gap},
-            {"end_of_step_min_gap", &end_of_step_min_gap},
-            {"projection_steps", nullptr, &n_projection_steps},
-            {"projection_warnings", nullptr, &n_projection_warnings},
-            {"positive_work_warnings", nullptr, &n_positive_work_warnings},
-            {"unconverged_steps", nullptr, &n_unconverged_steps},
-            {"last_written_step", nullptr, &last_written_step}};
+    SavedValues values{{"lowest_gap", &lowest_gap},
+                       {"end_of_step_min_gap", &end_of_step_min_gap},
+                       {"projection_steps", nullptr, &n_projection_steps},
+                       {"projection_warnings", nullptr, &n_projection_warnings},
+                       {"positive_work_warnings", nullptr, &n_positive_work_warnings},
+                       {"unconverged_steps", nullptr, &n_unconverged_steps},
+                       {"last_written_step", nullptr, &last_written_step}};
+    for (SavedValues layer : {time_integrator->saved_values(), audit.saved_values()})
+      values.insert(values.end(), layer.begin(), layer.end());
+    return values;
   }
 
   template <int dim>
@@ -836,14 +843,13 @@ namespace percussion
         header.set_count("nominal_steps_done", nominal_steps);
         header.set("reason", reason);
         header.set_count("events", events.count());
-        for (SavedValues values : {time_integrator->saved_values(), audit.saved_values(), saved_values()})
-          for (const SavedValue &value : values)
-            {
-              if (value.real != nullptr)
-                header.set_real(value.name, *value.real);
-              else
-                header.set_count(value.name, *value.count);
-            }
+        for (const SavedValue &value : saved_values())
+          {
+            if (value.real != nullptr)
+              header.set_real(value.name, *value.real);
+            else
+              header.set_count(value.name, *value.count);
+          }
         const auto series = [&header](const std::string &prefix, const std::vector<std::pair<double, std::string>> &records) {
           header.set_count(prefix + "_records", records.size());
           for (std::size_t i = 0; i < records.size(); ++i)
@@ -904,14 +910,13 @@ namespace percussion
       history = Checkpoint::translate_contact_keys(
         Checkpoint::read_contact_history(resume_directory + "/" + Checkpoint::history_file), dof_map,
         bodies->get_dof_handler().n_dofs(), communicator);
-    for (SavedValues values : {time_integrator->saved_values(), audit.saved_values(), saved_values()})
-      for (const SavedValue &value : values)
-        {
-          if (value.real != nullptr)
-            *value.real = header.get_real(value.name);
-          else
-            *value.count = static_cast<unsigned int>(header.get_count(value.name));
-        }
+    for (const SavedValue &value : saved_values())
+      {
+        if (value.real != nullptr)
+          *value.real = header.get_real(value.name);
+        else
+          *value.count = static_cast<unsigned int>(header.get_count(value.name));
+      }
     if (contact_step)
       contact_step->restore_history(std::move(*history));
     // Everything is read: from here on the output files are rewritten.

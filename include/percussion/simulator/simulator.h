@@ -132,7 +132,8 @@ namespace percussion
     void flush_tables();
     /// What a checkpoint must match to continue this run (the keys resume_from() compares).
     Checkpoint::Header run_identity() const;
-    /// The simulator's own counters and extremes, by name, for a checkpoint.
+    /// Every scalar a checkpoint keeps, by name: the simulator's counters and extremes, the
+    /// integrator's (TimeIntegrator::saved_values()) and the audit's (EnergyAudit::saved_values()).
     SavedValues saved_values();
     /**
      * Writes the state after the last step, @p nominal_steps steps of the nominal size from the
@@ -190,6 +191,8 @@ namespace percussion
     /// Set when the contact 'Non-convergence policy' = stop ends the run (its step was accepted).
     bool stopped_by_policy = false;
     bool keep_rows = true; ///< keep_tables_in_memory()
+    /// Checkpoint::mesh_fingerprint() of this run's mesh, once computed (run_identity()).
+    mutable std::optional<std::uint64_t> mesh_fingerprint_value;
   };
 } // namespace percussion
 
