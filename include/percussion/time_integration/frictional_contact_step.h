@@ -4,6 +4,7 @@
 #include <deal.II/lac/petsc_sparse_matrix.h>
 #include <deal.II/lac/petsc_vector.h>
 
+#include <percussion/contact_solvers/block_delassus.h>
 #include <percussion/contact_solvers/contact_state.h>
 #include <percussion/contact_solvers/local_problem.h>
 #include <percussion/contact_solvers/solver_options.h>
@@ -295,6 +296,14 @@ namespace percussion::TimeIntegration
       std::vector<unsigned long long> points;
       std::vector<double> reaction, product;
     } last_product;
+
+    /// The probed path's inner problem (f W_s scaled by 2^inner_exponent, its q set at every outer
+    /// iteration) and W_s in block form for the sweeps, kept while ProbedDelassus::block_version()
+    /// and the scaling are unchanged (lasting contact on fixed obstacles).
+    ContactSolvers::LocalProblem inner_problem;
+    std::unique_ptr<ContactSolvers::BlockDelassus> inner_blocks;
+    unsigned int inner_block_version = 0;
+    int inner_exponent = 0;
 
     /// Buffers kept from step to step (select_and_gather(), project_positions()).
     struct Scratch

@@ -70,10 +70,14 @@ namespace percussion::TimeIntegration
      * The block of @p factor · W_s among @p active_points (sorted global point indices, the same on
      * every rank), gathered on every rank, in the local problem's numbering: unknown ld·a + i for
      * the a-th active point and component i < dim; when ld > dim (1D posed as 2D) the extra
-     * component gets a decoupled diagonal equal to the normal one. Collective.
+     * component gets a decoupled diagonal equal to the normal one. The last block is kept and
+     * returned again while W_s, the points and the factor are unchanged. Collective.
      */
     void active_block(const std::vector<unsigned long long> &active_points, unsigned int ld, double factor,
-                      ContactSolvers::CsrMatrix &block) const;
+                      ContactSolvers::CsrMatrix &block);
+
+    /// Counts the blocks active_block() made (not those it returned again).
+    unsigned int block_version() const { return blocks_made; }
 
     /// Colours of the last probing (solves per probing = colours), contact DoFs probed, probings.
     unsigned int n_colours() const { return colours; }
@@ -99,6 +103,18 @@ namespace percussion::TimeIntegration
     PetscObjectId operator_id = -1; ///< H of Ws
     unsigned int response_version = 0; ///< TimeIntegrator::operator_version() of G
     unsigned int colours = 0, probings = 0;
+    unsigned int ws_version = 0;  ///< counts the computations of Ws
+    unsigned int blocks_made = 0; ///< counts the blocks made by active_block()
+
+    /// The last active_block() and what it was made from.
+    struct CachedBlock
+    {
+      bool valid = false;
+      unsigned int ws_version = 0, ld = 0;
+      double factor = 0;
+      std::vector<unsigned long long> points;
+      ContactSolvers::CsrMatrix block;
+    } cached_block;
     unsigned long long probed_dofs = 0, entries = 0;
   };
 } // namespace percussion::TimeIntegration
