@@ -30,38 +30,60 @@ namespace percussion::ContactSolvers
       }
   }
 
+  namespace
+  {
+    /// ‖e_a‖² of contact a.
+    double squared_contact_residual(const LocalProblem &p, const std::vector<double> &r, const std::vector<double> &u,
+                                    const int a)
+    {
+      const int     d   = p.dimension;
+      const double *ra  = &r[a * d];
+      const double *ua  = &u[a * d];
+      const double  mu  = p.mu[a];
+      const double  uTn = d == 3 ? std::hypot(ua[1], ua[2]) : std::abs(ua[1]);
+      double        x[3], z[3];
+      x[0] = ra[0] - (ua[0] + mu * uTn);
+      for (int i = 1; i < d; ++i)
+        x[i] = ra[i] - ua[i];
+      project_onto_coulomb_cone(d, mu, x, z);
+      double sum = 0.0;
+      for (int i = 0; i < d; ++i)
+        sum += (ra[i] - z[i]) * (ra[i] - z[i]);
+      return sum;
+    }
+  } // namespace
+
   double natural_map_residual(const LocalProblem &p, const std::vector<double> &r, const std::vector<double> &u)
   {
-    const int d   = p.dimension;
-    double    sum = 0.0;
-    for (int a = 0; a < p.number_of_contacts; ++a)
+    return std::sqrt(error_sums(p, r, u, 0, p.number_of_contacts).residual);
+  }
+
+  ErrorSums error_sums(const LocalProblem &p, const std::vector<double> &r, const std::vector<double> &u,
+                       const int first, const int last)
+  {
+    const int d = p.dimension;
+    ErrorSums sums;
+    for (int a = first; a < last; ++a)
+      sums.residual += squared_contact_residual(p, r, u, a);
+    for (int i = d * first; i < d * last; ++i)
       {
-        const double *ra  = &r[a * d];
-        const double *ua  = &u[a * d];
-        const double  mu  = p.mu[a];
-        const double  uTn = d == 3 ? std::hypot(ua[1], ua[2]) : std::abs(ua[1]);
-        double        x[3], z[3];
-        x[0] = ra[0] - (ua[0] + mu * uTn);
-        for (int i = 1; i < d; ++i)
-          x[i] = ra[i] - ua[i];
-        project_onto_coulomb_cone(d, mu, x, z);
-        for (int i = 0; i < d; ++i)
-          sum += (ra[i] - z[i]) * (ra[i] - z[i]);
+        sums.q += p.q[i] * p.q[i];
+        sums.r += r[i] * r[i];
+        sums.u += u[i] * u[i];
       }
-    return std::sqrt(sum);
+    return sums;
+  }
+
+  double error_from_sums(const ErrorSums &sums)
+  {
+    const double absolute = std::sqrt(sums.residual);
+    const double scale    = std::sqrt(std::max({sums.q, sums.r, sums.u}));
+    return scale > DBL_EPSILON ? absolute / scale : absolute;
   }
 
   double compute_error(const LocalProblem &p, const std::vector<double> &r, const std::vector<double> &u)
   {
-    const double absolute = natural_map_residual(p, r, u);
-    auto norm = [](const std::vector<double> &v) {
-      double s = 0.0;
-      for (double x : v)
-        s += x * x;
-      return std::sqrt(s);
-    };
-    const double scale = std::max({norm(p.q), norm(r), norm(u)});
-    return scale > DBL_EPSILON ? absolute / scale : absolute;
+    return error_from_sums(error_sums(p, r, u, 0, p.number_of_contacts));
   }
 
   double compute_error(const LocalProblem &p, const std::vector<double> &r)

@@ -119,9 +119,13 @@ namespace percussion
             // The probed Delassus operator colours the contact DoFs by their reference positions
             // and measures its radius in node spacings.
             const IndexSet &owned = bodies->locally_owned_dofs();
+            const bool has_body_pair =
+              std::any_of(parameters.contact.pairs.begin(), parameters.contact.pairs.end(),
+                          [](const auto &pair) { return pair.type == Contact::PairType::body; });
             contact_step->set_dof_positions(owned.n_elements() > 0 ? *owned.begin() : 0, bodies->owned_dof_positions(),
                                             smallest_cell / std::sqrt(static_cast<double>(dim)) /
-                                              parameters.mesh.fe_degree);
+                                              parameters.mesh.fe_degree,
+                                            has_body_pair);
           }
       }
 

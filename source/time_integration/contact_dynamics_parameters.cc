@@ -64,10 +64,13 @@ namespace percussion::TimeIntegration
                       "pairs: the dense path then computes the columns of every active contact at "
                       "every step): the probed operator is used when dim x the number of active "
                       "contacts exceeds this (measured crossover, doc/contact.md).");
-    prm.declare_entry("Probing radius", "5", Double(0.5, 10),
+    prm.declare_entry("Probing radius", "auto", Anything(),
                       "Radius R of the probed operator in node spacings (smallest cell edge / "
-                      "degree): entries of W^-1 between contact DoFs closer than R are kept. "
-                      "Larger: fewer outer iterations, more probing solves (about dim x (2R+1)^(dim-1)).");
+                      "degree), a number in [0.5, 10] or auto: entries of W^-1 between contact DoFs "
+                      "closer than R are kept. Larger: fewer outer iterations, more probing solves "
+                      "(about dim x (2R+1)^(dim-1)) and more work per step where H moves. auto: 7 "
+                      "when every pair is a rigid obstacle (H fixed), 5 with a body pair (measured, "
+                      "doc/contact.md).");
     prm.declare_entry("Probed operator iterations", "30", Integer(1),
                       "Outer iterations (exact products W p, one solve each) of the probed operator "
                       "at most; a step that reaches it is reported as not solved.");
@@ -106,7 +109,28 @@ namespace percussion::TimeIntegration
     delassus_operator = prm.get("Delassus operator");
     probed_operator_threshold = prm.get_integer("Probed operator threshold");
     moving_operator_threshold = prm.get_integer("Moving operator threshold");
-    probing_radius = prm.get_double("Probing radius");
+    {
+      const std::string radius = dealii::Utilities::trim(prm.get("Probing radius"));
+      if (radius == "auto")
+        probing_radius = 0;
+      else
+        {
+          std::size_t used = 0;
+          double value = 0;
+          try
+            {
+              value = std::stod(radius, &used);
+            }
+          catch (const std::exception &)
+            {
+              used = 0;
+            }
+          if (used == 0 || used != radius.size() || !(value >= 0.5 && value <= 10))
+            throw InputError("Parameter 'Contact solver/Probing radius' = '" + radius +
+                             "': expected auto or a number in [0.5, 10] (node spacings).");
+          probing_radius = value;
+        }
+    }
     probed_operator_max_iterations = prm.get_integer("Probed operator iterations");
     position_projection = prm.get("Position projection");
     penetration_tolerance = prm.get_double("Penetration tolerance");

@@ -1,10 +1,10 @@
 #include <deal.II/base/mpi.h>
 
 #include <percussion/contact_solvers/error_measure.h>
-#include <percussion/contact_solvers/nonsmooth_gauss_seidel.h>
 #include <percussion/contact_solvers/solve.h>
 #include <percussion/core/exceptions.h>
 #include <percussion/core/petsc_check.h>
+#include <percussion/time_integration/distributed_sweeps.h>
 #include <percussion/time_integration/frictional_contact_step.h>
 #include <percussion/time_integration/plain_all_gather.h>
 #include <percussion/time_integration/system_algebra.h>
@@ -41,7 +41,8 @@ namespace percussion::TimeIntegration
      * @p exponent receives the scaling's: W' = 2^exponent W and r' = 2^-exponent r.
      */
     /// e with 2^e W of unit mean |diagonal| (0 for a zero or non-finite diagonal), dense or sparse W.
-    int scaling_exponent(const ContactSolvers::LocalProblem &problem)
+    /// Σ |W_ii| over the rows of W that @p problem holds.
+    double diagonal_sum(const ContactSolvers::LocalProblem &problem)
     {
       double diagonal = 0;
       const int n = problem.size();
@@ -53,7 +54,18 @@ namespace percussion::TimeIntegration
           for (int k = problem.W_sparse.row_start[i]; k < problem.W_sparse.row_start[i + 1]; ++k)
             if (problem.W_sparse.column_index[k] == i)
               diagonal += std::abs(problem.W_sparse.values[k]);
+      return diagonal;
+    }
+
+    /// The power of two that brings the mean diagonal of W (Σ |W_ii| = @p diagonal) near 1.
+    int scaling_exponent(const double diagonal, const int n)
+    {
       return diagonal > 0 && std::isfinite(diagonal) ? -std::ilogb(diagonal / n) : 0;
+    }
+
+    int scaling_exponent(const ContactSolvers::LocalProblem &problem)
+    {
+      return scaling_exponent(diagonal_sum(problem), problem.size());
     }
 
     ContactSolvers::SolverResult solve_scaled(ContactSolvers::LocalProblem &problem, std::vector<double> &r,
@@ -418,11 +430,12 @@ namespace percussion::TimeIntegration
 
   void FrictionalContactStep::set_dof_positions(const dealii::types::global_dof_index first_owned_dof,
                                                 std::vector<std::array<double, 3>> positions,
-                                                const double node_spacing)
+                                                const double node_spacing, const bool has_body_pair)
   {
     if (dim == 1 || parameters.delassus_operator == "dense")
       return;
-    probed = std::make_unique<ProbedDelassus>(dim, parameters.probing_radius, node_spacing, communicator);
+    probed = std::make_unique<ProbedDelassus>(dim, parameters.probing_radius_for(has_body_pair), node_spacing,
+                                              communicator);
     probed->set_dof_positions(first_owned_dof, std::move(positions));
   }
 
@@ -520,8 +533,21 @@ namespace percussion::TimeIntegration
     result.probed_operator = true;
     result.probing_solves = probed->ensure(integrator, H);
     const double factor = law == ContactLaw::fremond ? theta : 1.0;
-    // problem: A = f W_s (the approximation), b of the law; the exact problem has the same b.
+    // problem: A = f W_s (the approximation; this rank's rows), b of the law; the exact problem has
+    // the same b.
     probed->active_block(active_points, ld, factor, problem.W_sparse);
+    // This rank's contacts [first_owned, last_owned): sorted by point, each rank owning a
+    // contiguous range of points in rank order.
+    const int rank = dealii::Utilities::MPI::this_mpi_process(communicator);
+    int first_owned = 0, last_owned = 0;
+    {
+      const auto owned_by = [&](const ActiveContact &c) { return c.owner_rank == rank; };
+      first_owned = static_cast<int>(std::find_if(active.begin(), active.end(), owned_by) - active.begin());
+      last_owned = static_cast<int>(std::find_if_not(active.begin() + first_owned, active.end(), owned_by) - active.begin());
+      Assert(std::none_of(active.begin() + last_owned, active.end(), owned_by), dealii::ExcInternalError());
+      if (first_owned == static_cast<int>(active.size()))
+        last_owned = first_owned;
+    }
     const std::vector<double> b = problem.q;
     const PetscObjectId h_id = SystemAlgebra::object_id(H);
 
@@ -529,7 +555,7 @@ namespace percussion::TimeIntegration
     // Their operator and its block form are made again only when the active block or the scaling
     // changed: in lasting contact on a fixed obstacle both are the last step's (copying and
     // re-blocking W_s cost about 10 ms per step at 1 089 contacts and R = 7).
-    exponent = scaling_exponent(problem);
+    exponent = scaling_exponent(dealii::Utilities::MPI::sum(diagonal_sum(problem), communicator), n);
     if (!inner_blocks || probed->block_version() != inner_block_version || exponent != inner_exponent)
       {
         inner_problem = problem;
@@ -545,7 +571,8 @@ namespace percussion::TimeIntegration
     // The inner problems have a sparse, diagonally dominant W_s (mass-dominated Ŵ) and a warm start
     // from the last iterate: Gauss–Seidel sweeps solve them at a fraction of a Newton iteration's
     // sparse LU (measured: the contact step at 16 × 16 × 8 cells 38.6 → 17.4 ms, the same outer
-    // iterations). The configured solver takes over where the sweeps do not converge.
+    // iterations). Each rank sweeps its own contacts (distributed_sweeps.h). The configured solver
+    // takes over, on the gathered problem, where the sweeps do not converge.
     ContactSolvers::SolverOptions inner_options = options;
     inner_options.tolerance = 0.1 * options.tolerance;
     const double sweeps_tolerance = inner_options.tolerance;
@@ -607,18 +634,23 @@ namespace percussion::TimeIntegration
             break;
           }
         // The inner problem: A = f W_s, b' = b + f z − f W_s p (so that it is exact at p).
+        // (W_s p on this rank's rows; the q of all contacts for a fallback on the whole problem.)
         std::fill(approximate.begin(), approximate.end(), 0.0);
         problem.W_sparse.multiply_add(reaction.data(), approximate.data());
         for (unsigned int i = 0; i < n; ++i)
           inner.q[i] = b[i] + factor * z[i] - approximate[i];
-        inner_u.resize(n);
-        ContactSolvers::SolverResult r =
-          ContactSolvers::NonsmoothGaussSeidel(inner, *inner_blocks)
-            .run(scaled, inner_u, sweeps_tolerance, max_sweeps, std::chrono::steady_clock::time_point::max());
+        {
+          const std::vector<double> owned(inner.q.begin() + ld * first_owned, inner.q.begin() + ld * last_owned);
+          plain_all_gather(owned, inner.q, communicator);
+        }
+        ContactSolvers::SolverResult r = distributed_sweeps(inner, *inner_blocks, first_owned, last_owned, scaled,
+                                                            inner_u, sweeps_tolerance, max_sweeps, communicator);
         total.iterations += r.iterations;
         if (r.status != ContactSolvers::SolverStatus::converged)
           {
-            r = ContactSolvers::solve(inner, scaled, inner_u, inner_options);
+            ContactSolvers::LocalProblem whole = inner;
+            probed->gather_rows(whole.W_sparse);
+            r = ContactSolvers::solve(whole, scaled, inner_u, inner_options);
             total.iterations += r.iterations;
           }
         // The outer iteration p ↦ Φ(p) (inner solution) is, once the contacts' states settle, a
@@ -638,6 +670,9 @@ namespace percussion::TimeIntegration
       }
     reaction = best_r;
     local_velocity = best_u;
+    // An FCLIB dump of an unsolved step writes the whole problem (W_s) from rank 0.
+    if (!(best_error <= options.tolerance))
+      probed->gather_rows(problem.W_sparse);
     last_product = {true, h_id, integrator.operator_version(), active_points, best_r, best_z};
     std::swap(generalized_impulse, best_generalized_impulse);
     std::swap(correction, best_correction);

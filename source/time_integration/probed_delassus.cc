@@ -359,6 +359,30 @@ namespace percussion::TimeIntegration
         for (unsigned int i = dim; i < ld; ++i)
           local.push_back({static_cast<int>(ld * a + i), static_cast<int>(ld * a + i), normal_diagonal > 0 ? normal_diagonal : 1.0});
       }
+    // Only this rank's rows: the inner sweeps are distributed (distributed_sweeps.h), and no rank
+    // holds the operator of all contacts.
+    std::vector<int> rows(local.size()), cols(local.size());
+    std::vector<double> vals(local.size());
+    for (std::size_t k = 0; k < local.size(); ++k)
+      {
+        rows[k] = local[k].row;
+        cols[k] = local[k].column;
+        vals[k] = local[k].value;
+      }
+    const int n = static_cast<int>(ld * active_points.size());
+    block = ContactSolvers::CsrMatrix::from_triplets(n, n, rows, cols, vals, "probed Delassus block");
+    cached_block = {true, ws_version, ld, factor, active_points, block};
+    ++blocks_made;
+  }
+
+  void ProbedDelassus::gather_rows(ContactSolvers::CsrMatrix &block) const
+  {
+    if (dealii::Utilities::MPI::n_mpi_processes(communicator) == 1)
+      return;
+    std::vector<Triplet> local;
+    for (int i = 0; i < block.rows; ++i)
+      for (int k = block.row_start[i]; k < block.row_start[i + 1]; ++k)
+        local.push_back({i, block.column_index[k], block.values[k]});
     const std::vector<Triplet> all = all_gather(local, communicator);
     std::vector<int> rows(all.size()), cols(all.size());
     std::vector<double> vals(all.size());
@@ -368,9 +392,6 @@ namespace percussion::TimeIntegration
         cols[k] = all[k].column;
         vals[k] = all[k].value;
       }
-    const int n = static_cast<int>(ld * active_points.size());
-    block = ContactSolvers::CsrMatrix::from_triplets(n, n, rows, cols, vals, "probed Delassus block");
-    cached_block = {true, ws_version, ld, factor, active_points, block};
-    ++blocks_made;
+    block = ContactSolvers::CsrMatrix::from_triplets(block.rows, block.cols, rows, cols, vals, "probed Delassus block");
   }
 } // namespace percussion::TimeIntegration

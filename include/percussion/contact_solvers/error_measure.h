@@ -32,6 +32,20 @@ namespace percussion::ContactSolvers
 
   /** The unnormalised residual sqrt(Σ_a ‖e_a‖²) for given r, u (u must equal W r + q). */
   double natural_map_residual(const LocalProblem &problem, const std::vector<double> &r, const std::vector<double> &u);
+
+  /**
+   * The sums behind compute_error() over the contacts first ≤ a < last: Σ‖e_a‖², Σ‖q_a‖², Σ‖r_a‖²,
+   * Σ‖u_a‖². Sums of disjoint ranges add up (for a problem whose contacts are split among MPI
+   * ranks); error_from_sums() of the sums over all contacts is compute_error().
+   */
+  struct ErrorSums
+  {
+    double residual = 0.0, q = 0.0, r = 0.0, u = 0.0;
+  };
+  ErrorSums error_sums(const LocalProblem &problem, const std::vector<double> &r, const std::vector<double> &u,
+                       int first, int last);
+  /** sqrt(residual) / max(sqrt(q), sqrt(r), sqrt(u)) (no division if the max ≤ DBL_EPSILON). */
+  double error_from_sums(const ErrorSums &sums);
 } // namespace percussion::ContactSolvers
 
 #endif

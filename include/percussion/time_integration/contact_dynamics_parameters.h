@@ -34,8 +34,16 @@ namespace percussion::TimeIntegration
     /// auto, when H moves (changed at this solve and the one before): the probed operator when
     /// dim × active contacts exceeds this.
     unsigned int moving_operator_threshold = 96;
-    /// R of ProbedDelassus, in node spacings.
-    double       probing_radius = 5;
+    /// R of ProbedDelassus, in node spacings; 0: auto (probing_radius_for()).
+    double       probing_radius = 0;
+
+    /// The radius to use: probing_radius, or for auto 7 with rigid obstacles only (H fixed: a
+    /// larger R saves an exact product per lasting-contact step) and 5 with a body pair (H moves:
+    /// W_s = HᵀGH, whose entries grow like R², is made again at every step).
+    double probing_radius_for(bool has_body_pair) const
+    {
+      return probing_radius > 0 ? probing_radius : has_body_pair ? 5.0 : 7.0;
+    }
     /// Outer iterations (exact products W p) of the probed operator's solve at most.
     unsigned int probed_operator_max_iterations = 30;
     /// "on" or "off": project the end-of-step displacement back onto g ≥ 0 where a contact

@@ -173,11 +173,12 @@ namespace percussion::TimeIntegration
      */
     /**
      * Enables the probed operator ('Delassus operator' = auto or probed, 2D/3D): the reference
-     * positions of the locally owned DoFs (the first is @p first_owned_dof) and the node spacing
-     * in which 'Probing radius' is measured.
+     * positions of the locally owned DoFs (the first is @p first_owned_dof), the node spacing
+     * in which 'Probing radius' is measured, and whether a pair is body to body (H moves; the
+     * radius 'auto' depends on it).
      */
     void set_dof_positions(dealii::types::global_dof_index first_owned_dof,
-                           std::vector<std::array<double, 3>> positions, double node_spacing);
+                           std::vector<std::array<double, 3>> positions, double node_spacing, bool has_body_pair);
 
     bool takes_every_candidate() const { return rule.every_candidate; }
     /**

@@ -40,8 +40,9 @@ namespace percussion::TimeIntegration
    *
    * Parallel: G and W_s are distributed PETSc matrices (rows by DoF and by contact-point owner).
    * The colouring is computed identically on every rank from the gathered positions of the contact
-   * DoFs (O(contact DoFs) per rank, once per probing); the active block of W_s is gathered as sparse
-   * triplets (O(active contacts × neighbours)).
+   * DoFs (O(contact DoFs) per rank, once per probing); each rank keeps the rows of its own points of
+   * the active block of W_s (O(own active contacts × neighbours)); the whole block is gathered only
+   * where a solver needs it (gather_rows()).
    */
   class ProbedDelassus
   {
@@ -67,14 +68,18 @@ namespace percussion::TimeIntegration
     unsigned int ensure(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H);
 
     /**
-     * The block of @p factor · W_s among @p active_points (sorted global point indices, the same on
-     * every rank), gathered on every rank, in the local problem's numbering: unknown ld·a + i for
-     * the a-th active point and component i < dim; when ld > dim (1D posed as 2D) the extra
-     * component gets a decoupled diagonal equal to the normal one. The last block is kept and
-     * returned again while W_s, the points and the factor are unchanged. Collective.
+     * The rows of this rank's points of the block of @p factor · W_s among @p active_points (sorted
+     * global point indices, the same on every rank; the rows of the other ranks' points are empty),
+     * in the local problem's numbering: unknown ld·a + i for the a-th active point and component
+     * i < dim; when ld > dim (1D posed as 2D) the extra component gets a decoupled diagonal equal to
+     * the normal one. The last block is kept and returned again while W_s, the points and the
+     * factor are unchanged. Collective.
      */
     void active_block(const std::vector<unsigned long long> &active_points, unsigned int ld, double factor,
                       ContactSolvers::CsrMatrix &block);
+
+    /// Completes @p block, as made by active_block() on every rank, with the other ranks' rows. Collective.
+    void gather_rows(ContactSolvers::CsrMatrix &block) const;
 
     /// Counts the blocks active_block() made (not those it returned again).
     unsigned int block_version() const { return blocks_made; }
