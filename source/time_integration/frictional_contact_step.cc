@@ -436,6 +436,7 @@ namespace percussion::TimeIntegration
       return;
     probed = std::make_unique<ProbedDelassus>(dim, parameters.probing_radius_for(has_body_pair), node_spacing,
                                               communicator);
+    inner_blocks.reset(); // made from the blocks of the previous ProbedDelassus, if any
     probed->set_dof_positions(first_owned_dof, std::move(positions));
   }
 

@@ -319,7 +319,7 @@ namespace percussion::TimeIntegration
   {
     AssertThrow(Ws != nullptr, dealii::ExcMessage("ProbedDelassus::active_block() before ensure()"));
     // In lasting contact with a fixed H (rigid obstacles) the block is the same step after step:
-    // extracting it again (a row walk of W_s with a search per entry and an all-gather) cost 26 ms
+    // extracting it again (a row walk of W_s with a search per entry; then also an all-gather) cost 26 ms
     // per step at 1 089 contacts and R = 5, a quarter of an exact product.
     if (cached_block.valid && cached_block.ws_version == ws_version && cached_block.ld == ld &&
         cached_block.factor == factor && cached_block.points == active_points)
