@@ -6,11 +6,19 @@
 
 namespace percussion::ContactSolvers
 {
-  namespace
+  bool ExactErrorSchedule::due(const int sweep, const double change, const double tolerance,
+                               const bool last_sweep) const
   {
-    /// The exact error is computed when the predicted one is below this many tolerances.
-    constexpr double predicted_check_factor = 3;
-  } // namespace
+    // (3 tolerances: one sweep early at the sweeps' typical rate of 0.3 rather than one late.)
+    return sweep < 2 || last_sweep || sweep - last_check_ >= 8 || !std::isfinite(change) ||
+           !(kappa_ * change > 3 * tolerance);
+  }
+
+  void ExactErrorSchedule::checked(const int sweep, const double error, const double change)
+  {
+    last_check_ = sweep;
+    kappa_      = change > 0 ? error / change : 0.0;
+  }
 
   NonsmoothGaussSeidel::NonsmoothGaussSeidel(const LocalProblem &problem, const BlockDelassus &W)
     : problem_(problem), W_(W)
@@ -31,8 +39,7 @@ namespace percussion::ContactSolvers
     // linear rate), is near the tolerance, every 8th sweep, on the last sweep and at the deadline.
     // Every exit thus reports the exact error. (The sweep's own velocities q̃_a + W_aa r_a are no
     // proxy: each contact's law holds exactly for them.)
-    double kappa = 0; // exact error per unit change of r, from the last exact check
-    int    last_check = -1;
+    ExactErrorSchedule schedule;
     for (int sweep = 0; sweep < max_sweeps; ++sweep)
       {
         double change = 0;
@@ -53,15 +60,12 @@ namespace percussion::ContactSolvers
         change            = std::sqrt(change);
         result.iterations = sweep + 1;
         const bool last   = sweep + 1 == max_sweeps || std::chrono::steady_clock::now() > deadline;
-        const bool check  = sweep < 2 || last || sweep - last_check >= 8 || !std::isfinite(change) ||
-                           !(kappa * change > predicted_check_factor * tolerance);
-        if (check)
+        if (schedule.due(sweep, change, tolerance, last))
           {
             W_.multiply(r.data(), u.data());
             for (int i = 0; i < problem_.size(); ++i)
               u[i] += problem_.q[i];
             result.error = compute_error(problem_, r, u);
-            last_check   = sweep;
             if (!std::isfinite(result.error))
               {
                 result.status  = SolverStatus::failed;
@@ -73,7 +77,7 @@ namespace percussion::ContactSolvers
                 result.status = SolverStatus::converged;
                 return result;
               }
-            kappa = change > 0 ? result.error / change : 0;
+            schedule.checked(sweep, result.error, change);
           }
         if (std::chrono::steady_clock::now() > deadline)
           {

@@ -1,4 +1,5 @@
 #include <percussion/contact_solvers/error_measure.h>
+#include <percussion/contact_solvers/nonsmooth_gauss_seidel.h>
 #include <percussion/contact_solvers/one_contact_solver.h>
 #include <percussion/time_integration/distributed_sweeps.h>
 #include <percussion/time_integration/plain_all_gather.h>
@@ -13,15 +14,12 @@ namespace percussion::TimeIntegration
                                                   const double tolerance, const int max_sweeps,
                                                   MPI_Comm communicator)
   {
-    // Exact checks as in NonsmoothGaussSeidel: predicted error κ‖Δr‖ below this many tolerances.
-    constexpr double predicted_check_factor = 3;
     const int d = problem.dimension;
     const bool single = dealii::Utilities::MPI::n_mpi_processes(communicator) == 1;
     ContactSolvers::SolverResult result;
     u.resize(problem.size());
     std::vector<double> owned;
-    double kappa = 0;
-    int last_check = -1;
+    ContactSolvers::ExactErrorSchedule schedule;
     for (int sweep = 0; sweep < max_sweeps; ++sweep)
       {
         double change = 0;
@@ -47,10 +45,7 @@ namespace percussion::TimeIntegration
           }
         change = std::sqrt(change);
         result.iterations = sweep + 1;
-        const bool final_sweep = sweep + 1 == max_sweeps;
-        const bool check = sweep < 2 || final_sweep || sweep - last_check >= 8 || !std::isfinite(change) ||
-                           !(kappa * change > predicted_check_factor * tolerance);
-        if (!check)
+        if (!schedule.due(sweep, change, tolerance, sweep + 1 == max_sweeps))
           continue;
         // u = W r + q on this rank's rows (the other rows of W are empty), the error from the
         // ranks' sums: the same value, and so the same decision, on every rank.
@@ -66,7 +61,6 @@ namespace percussion::TimeIntegration
             sums = {values[0], values[1], values[2], values[3]};
           }
         result.error = ContactSolvers::error_from_sums(sums);
-        last_check = sweep;
         if (!std::isfinite(result.error))
           {
             result.status = ContactSolvers::SolverStatus::failed;
@@ -78,7 +72,7 @@ namespace percussion::TimeIntegration
             result.status = ContactSolvers::SolverStatus::converged;
             return result;
           }
-        kappa = change > 0 ? result.error / change : 0;
+        schedule.checked(sweep, result.error, change);
       }
     result.status = ContactSolvers::SolverStatus::not_converged;
     return result;

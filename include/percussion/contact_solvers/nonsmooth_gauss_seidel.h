@@ -16,6 +16,26 @@ namespace percussion::ContactSolvers
    * sweep) is computed on the first two sweeps and then when the error predicted from the sweep's
    * change of r is within a few tolerances, at least every 8th sweep, and on the last one.
    */
+  /**
+   * When Gauss–Seidel sweeps compute their exact error (shared by NonsmoothGaussSeidel and the
+   * time integrators' distributed sweeps): on the first two sweeps, on the last one, at least every
+   * 8th sweep, when the change of the impulses is not finite, and when the error predicted from the
+   * sweep's change of r, κ‖Δr‖ with κ = error / ‖Δr‖ at the last exact check (both fall at the
+   * sweeps' linear rate), is within 3 tolerances.
+   */
+  class ExactErrorSchedule
+  {
+  public:
+    /** Whether sweep @p sweep (from 0), whose impulses changed by ‖Δr‖ = @p change, is checked. */
+    bool due(int sweep, double change, double tolerance, bool last_sweep) const;
+    /** Records the exact @p error computed after sweep @p sweep. */
+    void checked(int sweep, double error, double change);
+
+  private:
+    double kappa_      = 0.0;
+    int    last_check_ = -1;
+  };
+
   class NonsmoothGaussSeidel
   {
   public:
