@@ -87,15 +87,19 @@ namespace contact_test
     tria.refine_global(n_refinements);
   }
 
-  /// Boundary ids of make_two_boxes(): the upper body's bottom face and the lower body's top face.
+  /// Boundary ids of make_two_boxes(): the upper body's bottom face, the lower body's top face, the
+  /// lower body's bottom face and the upper body's top face.
   constexpr types::boundary_id two_boxes_slave_id  = 1;
   constexpr types::boundary_id two_boxes_master_id = 2;
+  constexpr types::boundary_id two_boxes_bottom_id = 3;
+  constexpr types::boundary_id two_boxes_top_id    = 4;
 
   /**
    * Two bodies for body-to-body tests: the lower one (material 0) [0,1]^{dim−1} × [0, 0.5] with 4
    * subdivisions, its top face the master (two_boxes_master_id); the upper one (material 1)
    * [0.13, 0.83] × [0.21, 0.91] × [0.5 + gap, 1 + gap] with 3 subdivisions, its bottom face the slave
-   * (two_boxes_slave_id); refined @p n_refinements times; then @p problem.setup(). The slave nodes
+   * (two_boxes_slave_id); the lower body's bottom and the upper body's top faces two_boxes_bottom_id
+   * and two_boxes_top_id; refined @p n_refinements times; then @p problem.setup(). The slave nodes
    * project strictly inside master facets.
    */
   template <int dim, typename ProblemType>
@@ -120,8 +124,12 @@ namespace contact_test
       [gap](const Point<dim> &c, types::material_id m) {
         if (m == 0 && std::abs(c[dim - 1] - 0.5) < 1e-12)
           return two_boxes_master_id;
+        if (m == 0 && std::abs(c[dim - 1]) < 1e-12)
+          return two_boxes_bottom_id;
         if (m == 1 && std::abs(c[dim - 1] - 0.5 - gap) < 1e-12)
           return two_boxes_slave_id;
+        if (m == 1 && std::abs(c[dim - 1] - 1. - gap) < 1e-12)
+          return two_boxes_top_id;
         return types::boundary_id(0);
       },
       n_refinements);

@@ -12,49 +12,25 @@ using namespace contact_test;
 
 namespace
 {
+  // The two boxes 0.03 apart (ids 1/2 slave/master, 3 the lower box's bottom over the plane, 4 the
+  // upper box's top under the sphere).
   template <int dim, typename ProblemType>
   void make_mesh(ProblemType &problem)
   {
-    std::vector<Point<dim>>    vertices;
-    std::vector<CellData<dim>> cells;
-    Point<dim>                 lower0, upper0, lower1, upper1;
-    for (unsigned int d = 0; d < dim - 1; ++d)
-      {
-        upper0[d] = 1.;
-        lower1[d] = d == 0 ? 0.13 : 0.21;
-        upper1[d] = lower1[d] + 0.7;
-      }
-    upper0[dim - 1] = 0.5;
-    lower1[dim - 1] = 0.53;
-    upper1[dim - 1] = 1.03;
-    append_box<dim>(vertices, cells, lower0, upper0, std::vector<unsigned int>(dim, 4), 0);
-    append_box<dim>(vertices, cells, lower1, upper1, std::vector<unsigned int>(dim, 3), 1);
-    create_mesh<dim>(problem.tria, vertices, cells, [](const Point<dim> &c, types::material_id m) {
-      const double z = c[dim - 1];
-      if (m == 0 && std::abs(z - 0.5) < 1e-12)
-        return types::boundary_id(2);
-      if (m == 0 && std::abs(z) < 1e-12)
-        return types::boundary_id(3);
-      if (m == 1 && std::abs(z - 0.53) < 1e-12)
-        return types::boundary_id(1);
-      if (m == 1 && std::abs(z - 1.03) < 1e-12)
-        return types::boundary_id(4);
-      return types::boundary_id(0);
-    }, dim == 2 ? 1 : 0);
-    problem.setup();
+    make_two_boxes<dim>(problem, 0.03, dim == 2 ? 1 : 0);
   }
 
   ContactParameters parameters(const int dim)
   {
     ContactParameters p;
     p.search_distance = 0.2;
-    p.pairs.push_back(make_pair(PairType::body, 1, 2));
-    p.pairs.push_back(make_pair(PairType::plane, 3));
+    p.pairs.push_back(make_pair(PairType::body, two_boxes_slave_id, two_boxes_master_id));
+    p.pairs.push_back(make_pair(PairType::plane, two_boxes_bottom_id));
     p.pairs.back().point  = std::vector<double>(dim, 0.);
     p.pairs.back().point[dim - 1] = -0.02;
     p.pairs.back().normal = std::vector<double>(dim, 0.);
     p.pairs.back().normal[dim - 1] = 1.;
-    p.pairs.push_back(make_pair(PairType::sphere, 4));
+    p.pairs.push_back(make_pair(PairType::sphere, two_boxes_top_id));
     p.pairs.back().point  = dim == 2 ? std::vector<double>{0.48, 2.08} : std::vector<double>{0.48, 0.56, 2.08};
     p.pairs.back().radius = 1.;
     p.pairs.back().obstacle_velocity = dim == 2 ? "0.1; -t" : "0.1; 0; -t";
