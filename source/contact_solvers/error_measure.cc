@@ -30,28 +30,19 @@ namespace percussion::ContactSolvers
       }
   }
 
-  namespace
+  double squared_contact_residual(const int d, const double mu, const double *r, const double *u)
   {
-    /// ‖e_a‖² of contact a.
-    double squared_contact_residual(const LocalProblem &p, const std::vector<double> &r, const std::vector<double> &u,
-                                    const int a)
-    {
-      const int     d   = p.dimension;
-      const double *ra  = &r[a * d];
-      const double *ua  = &u[a * d];
-      const double  mu  = p.mu[a];
-      const double  uTn = d == 3 ? std::hypot(ua[1], ua[2]) : std::abs(ua[1]);
-      double        x[3], z[3];
-      x[0] = ra[0] - (ua[0] + mu * uTn);
-      for (int i = 1; i < d; ++i)
-        x[i] = ra[i] - ua[i];
-      project_onto_coulomb_cone(d, mu, x, z);
-      double sum = 0.0;
-      for (int i = 0; i < d; ++i)
-        sum += (ra[i] - z[i]) * (ra[i] - z[i]);
-      return sum;
-    }
-  } // namespace
+    const double uTn = d == 3 ? std::hypot(u[1], u[2]) : std::abs(u[1]);
+    double       x[3], z[3];
+    x[0] = r[0] - (u[0] + mu * uTn);
+    for (int i = 1; i < d; ++i)
+      x[i] = r[i] - u[i];
+    project_onto_coulomb_cone(d, mu, x, z);
+    double sum = 0.0;
+    for (int i = 0; i < d; ++i)
+      sum += (r[i] - z[i]) * (r[i] - z[i]);
+    return sum;
+  }
 
   double natural_map_residual(const LocalProblem &p, const std::vector<double> &r, const std::vector<double> &u)
   {
@@ -64,7 +55,7 @@ namespace percussion::ContactSolvers
     const int d = p.dimension;
     ErrorSums sums;
     for (int a = first; a < last; ++a)
-      sums.residual += squared_contact_residual(p, r, u, a);
+      sums.residual += squared_contact_residual(d, p.mu[a], &r[a * d], &u[a * d]);
     for (int i = d * first; i < d * last; ++i)
       {
         sums.q += p.q[i] * p.q[i];

@@ -22,17 +22,9 @@ namespace percussion::ContactSolvers
 
     double contact_residual(int d, double mu, const double *W, const double *q, const double *r)
     {
-      double u[3], x[3], z[3];
+      double u[3];
       velocity(d, W, q, r, u);
-      const double ut = d == 3 ? std::hypot(u[1], u[2]) : std::abs(u[1]);
-      x[0]            = r[0] - u[0] - mu * ut;
-      for (int i = 1; i < d; ++i)
-        x[i] = r[i] - u[i];
-      project_onto_coulomb_cone(d, mu, x, z);
-      double s = 0.0;
-      for (int i = 0; i < d; ++i)
-        s += (r[i] - z[i]) * (r[i] - z[i]);
-      return std::sqrt(s);
+      return std::sqrt(squared_contact_residual(d, mu, r, u));
     }
 
     bool in_cone(int d, double mu, const double *r)

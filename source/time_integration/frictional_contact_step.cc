@@ -32,15 +32,6 @@ namespace percussion::TimeIntegration
                 [](const ActiveContact &a, const ActiveContact &b) { return a.point < b.point; });
     }
 
-    /**
-     * Solves @p problem (dense W) for impulses scaled by a power of two s ≈ 1/mean(diag W):
-     * the solver's error measure is relative to max(‖q‖, ‖r‖, ‖u‖), which mixes impulses and
-     * velocities; with r' = r/s and W' = sW both are velocities of comparable size, so the law's
-     * velocities are met to the tolerance times the velocity scale, not times the impulses.
-     * Powers of two scale exactly: @p problem, the warm start and the result are the unscaled ones.
-     * @p exponent receives the scaling's: W' = 2^exponent W and r' = 2^-exponent r.
-     */
-    /// e with 2^e W of unit mean |diagonal| (0 for a zero or non-finite diagonal), dense or sparse W.
     /// Σ |W_ii| over the rows of W that @p problem holds.
     double diagonal_sum(const ContactSolvers::LocalProblem &problem)
     {
@@ -63,11 +54,20 @@ namespace percussion::TimeIntegration
       return diagonal > 0 && std::isfinite(diagonal) ? -std::ilogb(diagonal / n) : 0;
     }
 
+    /// e with 2^e W of unit mean |diagonal| (0 for a zero or non-finite diagonal), dense or sparse W.
     int scaling_exponent(const ContactSolvers::LocalProblem &problem)
     {
       return scaling_exponent(diagonal_sum(problem), problem.size());
     }
 
+    /**
+     * Solves @p problem (dense W) for impulses scaled by a power of two s ≈ 1/mean(diag W):
+     * the solver's error measure is relative to max(‖q‖, ‖r‖, ‖u‖), which mixes impulses and
+     * velocities; with r' = r/s and W' = sW both are velocities of comparable size, so the law's
+     * velocities are met to the tolerance times the velocity scale, not times the impulses.
+     * Powers of two scale exactly: @p problem, the warm start and the result are the unscaled ones.
+     * @p exponent receives the scaling's: W' = 2^exponent W and r' = 2^-exponent r.
+     */
     ContactSolvers::SolverResult solve_scaled(ContactSolvers::LocalProblem &problem, std::vector<double> &r,
                                               std::vector<double> &u, const ContactSolvers::SolverOptions &options,
                                               int &exponent)
@@ -546,8 +546,6 @@ namespace percussion::TimeIntegration
       first_owned = static_cast<int>(std::find_if(active.begin(), active.end(), owned_by) - active.begin());
       last_owned = static_cast<int>(std::find_if_not(active.begin() + first_owned, active.end(), owned_by) - active.begin());
       Assert(std::none_of(active.begin() + last_owned, active.end(), owned_by), dealii::ExcInternalError());
-      if (first_owned == static_cast<int>(active.size()))
-        last_owned = first_owned;
     }
     const std::vector<double> b = problem.q;
     const PetscObjectId h_id = SystemAlgebra::object_id(H);

@@ -30,6 +30,20 @@ namespace percussion::TimeIntegration
       double value = 0;
     };
 
+    /// The n × n block of W_s with the entries @p triplets.
+    ContactSolvers::CsrMatrix block_from_triplets(const int n, const std::vector<Triplet> &triplets)
+    {
+      std::vector<int> rows(triplets.size()), cols(triplets.size());
+      std::vector<double> vals(triplets.size());
+      for (std::size_t k = 0; k < triplets.size(); ++k)
+        {
+          rows[k] = triplets[k].row;
+          cols[k] = triplets[k].column;
+          vals[k] = triplets[k].value;
+        }
+      return ContactSolvers::CsrMatrix::from_triplets(n, n, rows, cols, vals, "probed Delassus block");
+    }
+
     /// The ranks' @p local items (plain data) in rank order, on every rank.
     template <typename T>
     std::vector<T> all_gather(const std::vector<T> &local, MPI_Comm communicator)
@@ -361,16 +375,8 @@ namespace percussion::TimeIntegration
       }
     // Only this rank's rows: the inner sweeps are distributed (distributed_sweeps.h), and no rank
     // holds the operator of all contacts.
-    std::vector<int> rows(local.size()), cols(local.size());
-    std::vector<double> vals(local.size());
-    for (std::size_t k = 0; k < local.size(); ++k)
-      {
-        rows[k] = local[k].row;
-        cols[k] = local[k].column;
-        vals[k] = local[k].value;
-      }
     const int n = static_cast<int>(ld * active_points.size());
-    block = ContactSolvers::CsrMatrix::from_triplets(n, n, rows, cols, vals, "probed Delassus block");
+    block = block_from_triplets(n, local);
     cached_block = {true, ws_version, ld, factor, active_points, block};
     ++blocks_made;
   }
@@ -383,15 +389,6 @@ namespace percussion::TimeIntegration
     for (int i = 0; i < block.rows; ++i)
       for (int k = block.row_start[i]; k < block.row_start[i + 1]; ++k)
         local.push_back({i, block.column_index[k], block.values[k]});
-    const std::vector<Triplet> all = all_gather(local, communicator);
-    std::vector<int> rows(all.size()), cols(all.size());
-    std::vector<double> vals(all.size());
-    for (std::size_t k = 0; k < all.size(); ++k)
-      {
-        rows[k] = all[k].row;
-        cols[k] = all[k].column;
-        vals[k] = all[k].value;
-      }
-    block = ContactSolvers::CsrMatrix::from_triplets(block.rows, block.cols, rows, cols, vals, "probed Delassus block");
+    block = block_from_triplets(block.rows, all_gather(local, communicator));
   }
 } // namespace percussion::TimeIntegration

@@ -30,6 +30,9 @@ namespace percussion::ContactSolvers
   /** The same with u = W r + q already computed (no multiplication by W). */
   double compute_error(const LocalProblem &problem, const std::vector<double> &r, const std::vector<double> &u);
 
+  /** ‖e_a‖² of one contact in dimension @p dimension (2 or 3) with impulse @p r and velocity @p u. */
+  double squared_contact_residual(int dimension, double mu, const double *r, const double *u);
+
   /** The unnormalised residual sqrt(Σ_a ‖e_a‖²) for given r, u (u must equal W r + q). */
   double natural_map_residual(const LocalProblem &problem, const std::vector<double> &r, const std::vector<double> &u);
 
