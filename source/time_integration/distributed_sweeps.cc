@@ -4,10 +4,78 @@
 #include <percussion/time_integration/distributed_sweeps.h>
 #include <percussion/time_integration/plain_all_gather.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace percussion::TimeIntegration
 {
+  ImpulseExchange::ImpulseExchange(const ContactSolvers::BlockDelassus &W, const int first, const int last,
+                                   MPI_Comm communicator)
+    : d(W.dimension())
+    , communicator(communicator)
+  {
+    const int n_ranks = static_cast<int>(dealii::Utilities::MPI::n_mpi_processes(communicator));
+    send_counts.assign(n_ranks, 0);
+    send_offsets.assign(n_ranks, 0);
+    receive_counts.assign(n_ranks, 0);
+    receive_offsets.assign(n_ranks, 0);
+    if (n_ranks == 1)
+      return;
+    // The ranks' ranges, to find the owner of a column.
+    const std::vector<int> own_range{first, last};
+    std::vector<int> ranges;
+    plain_all_gather(own_range, ranges, communicator);
+    // Ghost contacts: the columns of the own rows outside [first, last), sorted, hence grouped by
+    // owner (ranges in rank order).
+    for (int a = first; a < last; ++a)
+      for (int k = W.block_row_start[a]; k < W.block_row_start[a + 1]; ++k)
+        if (const int b = W.block_column[k]; b < first || b >= last)
+          receive_index.push_back(b);
+    std::sort(receive_index.begin(), receive_index.end());
+    receive_index.erase(std::unique(receive_index.begin(), receive_index.end()), receive_index.end());
+    // The ghosts are sorted and the ranges follow each other: one pass finds the owners.
+    int owner = 0;
+    for (const int b : receive_index)
+      {
+        while (owner + 1 < n_ranks && b >= ranges[2 * owner + 1])
+          ++owner;
+        Assert(b >= ranges[2 * owner] && b < ranges[2 * owner + 1], dealii::ExcInternalError());
+        ++receive_counts[owner];
+      }
+    int ierr = MPI_Alltoall(receive_counts.data(), 1, MPI_INT, send_counts.data(), 1, MPI_INT, communicator);
+    AssertThrowMPI(ierr);
+    for (int p = 1; p < n_ranks; ++p)
+      {
+        receive_offsets[p] = receive_offsets[p - 1] + receive_counts[p - 1];
+        send_offsets[p] = send_offsets[p - 1] + send_counts[p - 1];
+      }
+    send_index.resize(send_offsets.back() + send_counts.back());
+    // Each rank tells the owners which of their contacts it needs.
+    ierr = MPI_Alltoallv(receive_index.data(), receive_counts.data(), receive_offsets.data(), MPI_INT,
+                         send_index.data(), send_counts.data(), send_offsets.data(), MPI_INT, communicator);
+    AssertThrowMPI(ierr);
+    // From here on the counts and offsets are in doubles (d per contact).
+    for (std::vector<int> *v : {&send_counts, &send_offsets, &receive_counts, &receive_offsets})
+      for (int &x : *v)
+        x *= d;
+    send_buffer.resize(d * send_index.size());
+    receive_buffer.resize(d * receive_index.size());
+  }
+
+  void ImpulseExchange::exchange(std::vector<double> &r) const
+  {
+    if (send_counts.size() <= 1)
+      return;
+    for (std::size_t k = 0; k < send_index.size(); ++k)
+      std::copy_n(&r[d * send_index[k]], d, &send_buffer[d * k]);
+    const int ierr = MPI_Alltoallv(send_buffer.data(), send_counts.data(), send_offsets.data(), MPI_DOUBLE,
+                                   receive_buffer.data(), receive_counts.data(), receive_offsets.data(), MPI_DOUBLE,
+                                   communicator);
+    AssertThrowMPI(ierr);
+    for (std::size_t k = 0; k < receive_index.size(); ++k)
+      std::copy_n(&receive_buffer[d * k], d, &r[d * receive_index[k]]);
+  }
+
   ContactSolvers::SolverResult distributed_sweeps(const ContactSolvers::LocalProblem &problem,
                                                   const ContactSolvers::BlockDelassus &W, const int first,
                                                   const int last, std::vector<double> &r, std::vector<double> &u,
@@ -18,7 +86,15 @@ namespace percussion::TimeIntegration
     const bool single = dealii::Utilities::MPI::n_mpi_processes(communicator) == 1;
     ContactSolvers::SolverResult result;
     u.resize(problem.size());
-    std::vector<double> owned;
+    // Only the impulses that the own rows couple to travel after a sweep; the whole r is gathered
+    // once, on exit (the callers use it whole).
+    const ImpulseExchange ghosts(W, first, last, communicator);
+    const auto gather_whole = [&]() {
+      if (single)
+        return;
+      const std::vector<double> owned(r.begin() + d * first, r.begin() + d * last);
+      plain_all_gather(owned, r, communicator);
+    };
     ContactSolvers::ExactErrorSchedule schedule;
     for (int sweep = 0; sweep < max_sweeps; ++sweep)
       {
@@ -38,9 +114,7 @@ namespace percussion::TimeIntegration
           }
         if (!single)
           {
-            // The ranks' ranges follow each other in rank order: the gathered slices are r.
-            owned.assign(r.begin() + d * first, r.begin() + d * last);
-            plain_all_gather(owned, r, communicator);
+            ghosts.exchange(r);
             change = dealii::Utilities::MPI::sum(change, communicator);
           }
         change = std::sqrt(change);
@@ -65,16 +139,19 @@ namespace percussion::TimeIntegration
           {
             result.status = ContactSolvers::SolverStatus::failed;
             result.message = "distributed sweeps: non-finite iterate";
+            gather_whole();
             return result;
           }
         if (result.error <= tolerance)
           {
             result.status = ContactSolvers::SolverStatus::converged;
+            gather_whole();
             return result;
           }
         schedule.checked(sweep, result.error, change);
       }
     result.status = ContactSolvers::SolverStatus::not_converged;
+    gather_whole();
     return result;
   }
 } // namespace percussion::TimeIntegration
