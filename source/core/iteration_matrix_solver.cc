@@ -271,9 +271,16 @@ namespace percussion
       }
   }
 
-  void IterationMatrixSolver::solve(Mat B, Mat X)
+  void IterationMatrixSolver::solve(Mat B, Mat X, const double relative_tolerance)
   {
-    PERCUSSION_PETSC_CALL(KSPMatSolve(ksp, B, X));
+    const bool loosened = !use_direct && relative_tolerance > parameters.tolerance;
+    if (loosened)
+      PERCUSSION_PETSC_CALL(KSPSetTolerances(ksp, relative_tolerance, 0.0, PETSC_DEFAULT, parameters.max_iterations));
+    const PetscErrorCode solve_error = KSPMatSolve(ksp, B, X);
+    // The configured tolerance again before anything can fail.
+    if (loosened)
+      PERCUSSION_PETSC_CALL(KSPSetTolerances(ksp, parameters.tolerance, 0.0, PETSC_DEFAULT, parameters.max_iterations));
+    PERCUSSION_PETSC_CALL(solve_error);
     KSPConvergedReason reason;
     PERCUSSION_PETSC_CALL(KSPGetConvergedReason(ksp, &reason));
     if (reason < 0)

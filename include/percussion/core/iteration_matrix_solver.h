@@ -64,8 +64,10 @@ namespace percussion
     /**
      * Solves Ŵ X = B for the columns of the dense matrix B (MATDENSE, rows distributed like Ŵ):
      * one sweep through the stored factor for all right-hand sides (MUMPS multiple-RHS solve).
+     * CG solves each column to the relative residual @p relative_tolerance where it is larger than
+     * the configured 'Tolerance' (for approximations; 0: the configured one).
      */
-    void solve(Mat B, Mat X);
+    void solve(Mat B, Mat X, double relative_tolerance = 0);
 
     /// "direct (MUMPS Cholesky)" or "cg + jacobi" etc.
     std::string description() const;

@@ -68,6 +68,10 @@ namespace percussion::TimeIntegration
 
     /// X = Ŵ⁻¹B, one multiple-right-hand-side sweep through the stored factor.
     void impulse_response(Mat B, Mat X) override { solver->solve(B, X); }
+    void approximate_impulse_response(Mat B, Mat X, double relative_tolerance) override
+    {
+      solver->solve(B, X, relative_tolerance);
+    }
     /// x = Ŵ⁻¹b, one substitution.
     void impulse_response(const dealii::PETScWrappers::MPI::Vector &b, dealii::PETScWrappers::MPI::Vector &x) override
     {

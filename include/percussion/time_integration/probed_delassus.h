@@ -34,8 +34,10 @@ namespace percussion::TimeIntegration
    * b the entry G_ba of the one DoF a of colour c within R of b is read as (y_c)_b. What is read
    * also holds the entries of the other DoFs of colour c, all beyond R of b: the same order as what
    * the truncation drops. The cost is one solve per colour (about dim·(2R/spacing + 1)^{dim−1}),
-   * once per factorisation and set of contact DoFs, independent of the number of contacts.
-   * G is recomputed only when H gains rows that were not probed (new candidates, a master facet
+   * once per factorisation and set of contact DoFs, independent of the number of contacts. On the
+   * CG path (no factor) the probing solves stop at a relative residual of 1e-8
+   * (TimeIntegrator::approximate_impulse_response()), below the truncation's error; the exact
+   * products keep the linear solver's tolerance. G is recomputed only when H gains rows that were not probed (new candidates, a master facet
    * not seen before); W_s = HᵀGH (PETSc MatPtAP) whenever H changes.
    *
    * Parallel: G and W_s are distributed PETSc matrices (rows by DoF and by contact-point owner).

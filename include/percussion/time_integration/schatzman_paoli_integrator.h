@@ -67,6 +67,10 @@ namespace percussion::TimeIntegration
 
     /// X = Ŵ⁻¹B.
     void impulse_response(Mat B, Mat X) override { solver->solve(B, X); }
+    void approximate_impulse_response(Mat B, Mat X, double relative_tolerance) override
+    {
+      solver->solve(B, X, relative_tolerance);
+    }
     /// x = Ŵ⁻¹b, one substitution.
     void impulse_response(const dealii::PETScWrappers::MPI::Vector &b, dealii::PETScWrappers::MPI::Vector &x) override
     {

@@ -68,6 +68,13 @@ namespace percussion::TimeIntegration
      */
     virtual void impulse_response(Mat B, Mat X) = 0;
     /**
+     * X ≈ 𝒯 B as impulse_response(), for approximations of the Delassus operator (the probed
+     * operator's W_s): with CG, each column to the relative residual @p relative_tolerance (not
+     * below the linear solver's own); a direct solver, and schemes whose response takes more than
+     * one solve, give the exact columns.
+     */
+    virtual void approximate_impulse_response(Mat B, Mat X, double /*relative_tolerance*/) { impulse_response(B, X); }
+    /**
      * x = 𝒯 b for one generalized impulse @p b (zero on Dirichlet rows): the exact product with the
      * step's Delassus operator, u = Hᵀ𝒯Hp, used by the probed contact operator (ProbedDelassus)
      * instead of stored columns. One substitution with the stored factor(s).

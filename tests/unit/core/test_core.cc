@@ -399,6 +399,50 @@ BOOST_AUTO_TEST_CASE(every_cg_preconditioner_reproduces_the_direct_solve)
   MatDestroy(&A);
 }
 
+// A multiple-right-hand-side CG solve to a looser relative residual (the probed operator's
+// probing): its columns are within that residual and no better than needed, and the configured
+// tolerance holds again for the next solves.
+BOOST_AUTO_TEST_CASE(cg_columns_to_a_looser_tolerance_then_the_configured_one_again)
+{
+  const PetscInt n = 400, n_rhs = 3;
+  Mat A = laplacian(n, 1e-3);
+  const dealii::IndexSet owned = owned_rows(A);
+  Mat B = dense_columns(owned, n_rhs, [](const double i, const double j) { return std::cos(0.02 * (j + 1) * i); });
+  Mat X, R;
+  MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X);
+  LinearSolverParameters cg;
+  cg.type = "cg";
+  cg.preconditioner = "jacobi";
+  cg.tolerance = 1e-13;
+  cg.max_iterations = 5000;
+  IterationMatrixSolver solver(cg, MPI_COMM_WORLD);
+  solver.set_matrix(A, n);
+  // Largest relative residual ‖B_j − A X_j‖ / ‖B_j‖ over the columns.
+  const auto largest_relative_residual = [&]() {
+    MatMatMult(A, X, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &R);
+    MatAXPY(R, -1.0, B, SAME_NONZERO_PATTERN);
+    std::vector<PetscReal> r(n_rhs), b(n_rhs);
+    MatGetColumnNorms(R, NORM_2, r.data());
+    MatGetColumnNorms(B, NORM_2, b.data());
+    MatDestroy(&R);
+    double largest = 0;
+    for (PetscInt j = 0; j < n_rhs; ++j)
+      largest = std::max(largest, static_cast<double>(r[j] / b[j]));
+    return largest;
+  };
+  MatZeroEntries(X);
+  solver.solve(B, X, 1e-6);
+  const double loose = largest_relative_residual();
+  BOOST_TEST(loose <= 1e-6);
+  BOOST_TEST(loose > 1e-11); // stopped near the looser tolerance, not at the configured one
+  MatZeroEntries(X);
+  solver.solve(B, X);
+  BOOST_TEST(largest_relative_residual() <= 1e-11);
+  MatDestroy(&B);
+  MatDestroy(&X);
+  MatDestroy(&A);
+}
+
 BOOST_AUTO_TEST_CASE(native_and_mumps_cholesky_agree_also_for_many_right_hand_sides)
 {
   // The two direct packages factorise the same SPD matrix: their solutions agree to round-off,
