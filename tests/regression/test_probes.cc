@@ -84,7 +84,7 @@ BOOST_AUTO_TEST_CASE(probes_read_a_rigid_motion_exactly_on_any_number_of_ranks)
 {
   // v(x) = a + ω × x with a = (0.1, −0.2, 0.3), ω = (0.5, 1, −0.7).
   const auto velocity = [](const double x, const double y, const double z) {
-    return std::array<double, 3>{0.1 + (1 * z - (-0.7) * y), -0.2 + (-0.7 * x - 0.5 * z), 0.3 + (0.5 * y - 1 * x)};
+    return std::array<double, 3>{{0.1 + (1 * z - (-0.7) * y), -0.2 + (-0.7 * x - 0.5 * z), 0.3 + (0.5 * y - 1 * x)}};
   };
   const auto simulator = run_simulation<3>(R"(
 set Dimension = 3
