@@ -12,6 +12,8 @@ namespace percussion::TimeIntegration
   ImpulseExchange::ImpulseExchange(const ContactSolvers::BlockDelassus &W, const int first, const int last,
                                    MPI_Comm communicator)
     : d(W.dimension())
+    , first_contact(first)
+    , last_contact(last)
     , communicator(communicator)
   {
     const int n_ranks = static_cast<int>(dealii::Utilities::MPI::n_mpi_processes(communicator));
@@ -77,18 +79,17 @@ namespace percussion::TimeIntegration
   }
 
   ContactSolvers::SolverResult distributed_sweeps(const ContactSolvers::LocalProblem &problem,
-                                                  const ContactSolvers::BlockDelassus &W, const int first,
-                                                  const int last, std::vector<double> &r, std::vector<double> &u,
-                                                  const double tolerance, const int max_sweeps,
-                                                  MPI_Comm communicator)
+                                                  const ContactSolvers::BlockDelassus &W, const ImpulseExchange &ghosts,
+                                                  std::vector<double> &r, std::vector<double> &u,
+                                                  const double tolerance, const int max_sweeps)
   {
-    const int d = problem.dimension;
+    const int d = problem.dimension, first = ghosts.first(), last = ghosts.last();
+    const MPI_Comm communicator = ghosts.mpi_communicator();
     const bool single = dealii::Utilities::MPI::n_mpi_processes(communicator) == 1;
     ContactSolvers::SolverResult result;
     u.resize(problem.size());
     // Only the impulses that the own rows couple to travel after a sweep; the whole r is gathered
     // once, on exit (the callers use it whole).
-    const ImpulseExchange ghosts(W, first, last, communicator);
     const auto gather_whole = [&]() {
       if (single)
         return;

@@ -561,9 +561,12 @@ namespace percussion::TimeIntegration
         for (double &x : inner_problem.W_sparse.values)
           x = std::ldexp(x, exponent);
         inner_blocks = std::make_unique<ContactSolvers::BlockDelassus>(inner_problem);
+        inner_exchange = std::make_unique<ImpulseExchange>(*inner_blocks, first_owned, last_owned, communicator);
         inner_block_version = probed->block_version();
         inner_exponent = exponent;
       }
+    // (The ranges follow from the active points, whose owners are fixed: the same block, the same ranges.)
+    Assert(inner_exchange->first() == first_owned && inner_exchange->last() == last_owned, dealii::ExcInternalError());
     inner_problem.q = problem.q;
     inner_problem.mu = problem.mu;
     ContactSolvers::LocalProblem &inner = inner_problem;
@@ -645,8 +648,8 @@ namespace percussion::TimeIntegration
         const double contraction =
           history.size() >= 2 ? std::min(1e-3, history.back() / history[history.size() - 2]) : 1e-6;
         const double inner_tolerance = std::max(sweeps_tolerance, 0.1 * contraction * error);
-        ContactSolvers::SolverResult r = distributed_sweeps(inner, *inner_blocks, first_owned, last_owned, scaled,
-                                                            inner_u, inner_tolerance, max_sweeps, communicator);
+        ContactSolvers::SolverResult r =
+          distributed_sweeps(inner, *inner_blocks, *inner_exchange, scaled, inner_u, inner_tolerance, max_sweeps);
         total.iterations += r.iterations;
         if (r.status != ContactSolvers::SolverStatus::converged)
           {

@@ -22,9 +22,9 @@ namespace percussion::TimeIntegration
      * truncation at the probing radius leaves relative errors of 1e-5–1e-7, and the exact
      * products, solved to the full tolerance, decide convergence: measured on the flat landing
      * (Jacobi CG, 1 rank), 2 exact products per lasting step at 1e-12, 1e-10, 1e-8 and 1e-6 at
-     * 16 × 16 × 8 cells and at 1e-12, 1e-8 and 1e-6 at 32 × 32 × 16, while the landing steps (the probing)
-     * fell 3.41 → 2.93 → 2.33 → 1.78 s and 60.2 → 42.1 → 32.8 s. 1e-8 keeps the CG error below the
-     * truncation's. A direct solver gives exact columns anyway.
+     * 16 × 16 × 8 cells and at 1e-12, 1e-8 and 1e-6 at 32 × 32 × 16, while the landing steps
+     * (the probing) fell 3.41 → 2.93 → 2.33 → 1.78 s and 60.2 → 42.1 → 32.8 s. 1e-8 keeps the CG
+     * error below the truncation's. A direct solver gives exact columns anyway.
      */
     constexpr double probing_cg_tolerance = 1e-8;
 

@@ -10,13 +10,6 @@
 namespace percussion::ContactSolvers
 {
   /**
-   * Nonsmooth Gauss–Seidel (NSGS; M. Jean, "The non-smooth contact dynamics method", CMAME 177,
-   * 1999): sweep the contacts, solving each one-contact problem with q̃_a = q_a + Σ_{b≠a} W_ab r_b
-   * (solve_one_contact()). The full FCLIB error (which needs u = W r + q, a product as dear as a
-   * sweep) is computed on the first two sweeps and then when the error predicted from the sweep's
-   * change of r is within a few tolerances, at least every 8th sweep, and on the last one.
-   */
-  /**
    * When Gauss–Seidel sweeps compute their exact error (shared by NonsmoothGaussSeidel and the
    * time integrators' distributed sweeps): on the first two sweeps, on the last one, at least every
    * 8th sweep, when the change of the impulses is not finite, and when the error predicted from the
@@ -36,6 +29,13 @@ namespace percussion::ContactSolvers
     int    last_check_ = -1;
   };
 
+  /**
+   * Nonsmooth Gauss–Seidel (NSGS; M. Jean, "The non-smooth contact dynamics method", CMAME 177,
+   * 1999): sweep the contacts, solving each one-contact problem with q̃_a = q_a + Σ_{b≠a} W_ab r_b
+   * (solve_one_contact()). The full FCLIB error (which needs u = W r + q, a product as dear as a
+   * sweep) is computed on the first two sweeps and then when the error predicted from the sweep's
+   * change of r is within a few tolerances, at least every 8th sweep, and on the last one.
+   */
   class NonsmoothGaussSeidel
   {
   public:

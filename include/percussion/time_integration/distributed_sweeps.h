@@ -18,13 +18,18 @@ namespace percussion::TimeIntegration
    * other rank the own impulses that rank's rows couple to. At CFL step sizes W is local (the probed
    * operator's radius R), so these are the contacts within R of a rank's boundary: the exchange is
    * O(boundary contacts) per sweep instead of O(all contacts) for an all-gather. Built from the
-   * block pattern of @p W (this rank's rows) with one all-to-all of counts and one of indices.
-   * Collective.
+   * block pattern of @p W (this rank's rows) with one all-to-all of counts and one of indices,
+   * once per block (a user keeps it as long as W's pattern and the ranges). Collective.
    */
   class ImpulseExchange
   {
   public:
     ImpulseExchange(const ContactSolvers::BlockDelassus &W, int first, int last, MPI_Comm communicator);
+
+    /// This rank's contacts [first(), last()).
+    int first() const { return first_contact; }
+    int last() const { return last_contact; }
+    MPI_Comm mpi_communicator() const { return communicator; }
 
     /// Sends this rank's impulses in @p r (d per contact) to the ranks that couple to them and
     /// writes the received ones into @p r. Collective.
@@ -36,6 +41,7 @@ namespace percussion::TimeIntegration
 
   private:
     int d;
+    int first_contact, last_contact;
     MPI_Comm communicator;
     std::vector<int> send_index, send_counts, send_offsets;
     std::vector<int> receive_index, receive_counts, receive_offsets;
@@ -45,24 +51,24 @@ namespace percussion::TimeIntegration
   /**
    * Nonsmooth Gauss–Seidel sweeps (M. Jean, CMAME 177, 1999) on a problem whose contacts are split
    * among the MPI ranks in contiguous ranges, in rank order: each rank sweeps its own contacts
-   * [@p first, @p last) with the latest impulses of its own and the last exchanged impulses of the
-   * others, then the ranks exchange the impulses their rows couple to (ImpulseExchange;
-   * Gauss–Seidel within a rank, block Jacobi between ranks). On one rank this is
-   * ContactSolvers::NonsmoothGaussSeidel.
+   * [@p ghosts.first(), @p ghosts.last()) with the latest impulses of its own and the last
+   * exchanged impulses of the others, then the ranks exchange the impulses their rows couple to
+   * (@p ghosts, made from @p W; Gauss–Seidel within a rank, block Jacobi between ranks). On one
+   * rank this is ContactSolvers::NonsmoothGaussSeidel.
    *
    * Only the rows of W (in @p W) and the entries of q of this rank's contacts are read: no rank
    * needs the operator of the others' contacts. @p r (all contacts, the same on every rank) is the
-   * start and, on exit, the result, again the same on every rank (gathered once, on exit); @p u holds W r + q for this
-   * rank's contacts on exit. The error is the FCLIB measure of the whole problem
+   * start and, on exit, the result, again the same on every rank (gathered once, on exit); @p u
+   * holds W r + q for this rank's contacts on exit. The error is the FCLIB measure of the whole problem
    * (ContactSolvers::compute_error()), from sums over each rank's contacts; as in
    * NonsmoothGaussSeidel it is computed on the first two sweeps, when the error predicted from the
    * sweep's change of r is within a few tolerances, at least every 8th sweep and on the last one,
    * so every rank takes the same decisions. Collective.
    */
   ContactSolvers::SolverResult distributed_sweeps(const ContactSolvers::LocalProblem &problem,
-                                                  const ContactSolvers::BlockDelassus &W, int first, int last,
+                                                  const ContactSolvers::BlockDelassus &W, const ImpulseExchange &ghosts,
                                                   std::vector<double> &r, std::vector<double> &u, double tolerance,
-                                                  int max_sweeps, MPI_Comm communicator);
+                                                  int max_sweeps);
 } // namespace percussion::TimeIntegration
 
 #endif

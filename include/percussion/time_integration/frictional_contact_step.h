@@ -10,6 +10,7 @@
 #include <percussion/contact_solvers/solver_options.h>
 #include <percussion/time_integration/active_set_rule.h>
 #include <percussion/time_integration/delassus_columns.h>
+#include <percussion/time_integration/distributed_sweeps.h>
 #include <percussion/time_integration/probed_delassus.h>
 #include <percussion/time_integration/contact_dynamics_parameters.h>
 #include <percussion/time_integration/time_integrator.h>
@@ -299,10 +300,12 @@ namespace percussion::TimeIntegration
     } last_product;
 
     /// The probed path's inner problem (f W_s scaled by 2^inner_exponent, its q set at every outer
-    /// iteration) and W_s in block form for the sweeps, kept while ProbedDelassus::block_version()
-    /// and the scaling are unchanged (lasting contact on fixed obstacles).
+    /// iteration), W_s in block form for the sweeps and the sweeps' exchange of ghost impulses,
+    /// kept while ProbedDelassus::block_version() and the scaling are unchanged (lasting contact on
+    /// fixed obstacles).
     ContactSolvers::LocalProblem inner_problem;
     std::unique_ptr<ContactSolvers::BlockDelassus> inner_blocks;
+    std::unique_ptr<ImpulseExchange> inner_exchange;
     unsigned int inner_block_version = 0;
     int inner_exponent = 0;
 

@@ -37,8 +37,9 @@ namespace percussion::TimeIntegration
    * once per factorisation and set of contact DoFs, independent of the number of contacts. On the
    * CG path (no factor) the probing solves stop at a relative residual of 1e-8
    * (TimeIntegrator::approximate_impulse_response()), below the truncation's error; the exact
-   * products keep the linear solver's tolerance. G is recomputed only when H gains rows that were not probed (new candidates, a master facet
-   * not seen before); W_s = HᵀGH (PETSc MatPtAP) whenever H changes.
+   * products keep the linear solver's tolerance. G is recomputed only when H gains rows that were
+   * not probed (new candidates, a master facet not seen before); W_s = HᵀGH (PETSc MatPtAP)
+   * whenever H changes.
    *
    * Parallel: G and W_s are distributed PETSc matrices (rows by DoF and by contact-point owner).
    * The colouring is computed identically on every rank from the gathered positions of the contact

@@ -17,8 +17,8 @@
 #include <percussion/time_integration/distributed_sweeps.h>
 
 #include <chrono>
-#include <limits>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 using namespace percussion;
@@ -107,7 +107,8 @@ BOOST_AUTO_TEST_CASE(split_problem_is_solved_with_own_rows)
   const ContactSolvers::BlockDelassus own_blocks(own);
   std::vector<double> r(3 * m, 0.0), u;
   const ContactSolvers::SolverResult result =
-    TimeIntegration::distributed_sweeps(own, own_blocks, first, last, r, u, tolerance, 500, comm);
+    TimeIntegration::distributed_sweeps(own, own_blocks, TimeIntegration::ImpulseExchange(own_blocks, first, last, comm),
+                                        r, u, tolerance, 500);
   BOOST_REQUIRE(result.status == ContactSolvers::SolverStatus::converged);
   BOOST_TEST(result.error <= tolerance);
 
