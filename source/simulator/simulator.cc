@@ -20,6 +20,7 @@
 #include <fstream>
 #include <iomanip>
 #include <limits>
+#include <optional>
 
 namespace percussion
 {
@@ -177,6 +178,7 @@ namespace percussion
             {"contact_exact_products", static_cast<double>(c.exact_products)},
             {"contact_probing_solves", static_cast<double>(c.probing_solves)},
             {"contact_probed_operator", c.probed_operator ? 1.0 : 0.0},
+            {"contact_held_per_rank", static_cast<double>(c.held_per_rank)},
             {"events", static_cast<double>(events.count())}};
   }
 
@@ -707,14 +709,17 @@ namespace percussion
     const auto &c = contact_result;
     events.add(step, time_integrator->time(), "fclib_dump", c.n_active,
                c.solver.status == ContactSolvers::SolverStatus::converged ? 0.0 : c.solver.error, name + " (" + reason + ")");
+    // (collective: a distributed problem is gathered)
+    ContactSolvers::LocalProblem problem;
+    std::vector<double> reaction, velocity;
+    contact_step->whole_last_problem(problem, reaction, velocity);
     if (Utilities::MPI::this_mpi_process(communicator) != 0)
       return;
     const std::string file = parameters.output.directory + "/" + name;
-    const auto &problem = contact_step->last_problem();
     ContactSolvers::write_fclib_local(file, problem, "percussion step " + std::to_string(step),
                                       "Frictional contact problem of time step " + std::to_string(step) + " at t = " +
                                         std::to_string(time_integrator->time()) + " (" + reason + ")",
-                                      &contact_step->last_reaction(), &contact_step->last_velocity());
+                                      &reaction, &velocity);
     log << "wrote the contact problem of step " << step << " to " << file << " (" << reason << ")" << std::endl;
   }
 
@@ -841,6 +846,10 @@ namespace percussion
     Checkpoint::write_dof_values((partial / Checkpoint::dofs_file(Utilities::MPI::this_mpi_process(communicator))).string(),
                                  bodies->get_dof_handler(), pointers);
     Checkpoint::Header header = run_identity(); // (collective: the mesh fingerprint)
+    // (collective: each rank holds its own contacts' history)
+    std::optional<TimeIntegration::FrictionalContactStep::History> contact_history;
+    if (contact_step)
+      contact_history = contact_step->history();
     if (root)
       {
         header.set_count("ranks", Utilities::MPI::n_mpi_processes(communicator));
@@ -865,8 +874,8 @@ namespace percussion
         series("solution", solution_output->written());
         if (contact_series)
           series("contact", contact_series->written());
-        if (contact_step)
-          Checkpoint::write_contact_history((partial / Checkpoint::history_file).string(), contact_step->history());
+        if (contact_history)
+          Checkpoint::write_contact_history((partial / Checkpoint::history_file).string(), *contact_history);
         // The header last: a checkpoint without one is not complete (Checkpoint::locate()).
         header.write((partial / Checkpoint::header_file).string());
       }

@@ -6,14 +6,99 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace percussion::TimeIntegration
 {
-  ImpulseExchange::ImpulseExchange(const ContactSolvers::BlockDelassus &W, const int first, const int last,
-                                   MPI_Comm communicator)
-    : d(W.dimension())
-    , first_contact(first)
-    , last_contact(last)
+  int ContactPartition::owner(const unsigned long long g) const
+  {
+    // The first rank whose range ends beyond g (ranks without contacts have empty ranges).
+    const auto end = std::upper_bound(rank_offsets.begin() + 1, rank_offsets.end(), g);
+    Assert(end != rank_offsets.end(), dealii::ExcInternalError());
+    return static_cast<int>(end - rank_offsets.begin()) - 1;
+  }
+
+  ContactPartition partition_by_counts(const int n_own, MPI_Comm communicator)
+  {
+    ContactPartition partition;
+    partition.rank = static_cast<int>(dealii::Utilities::MPI::this_mpi_process(communicator));
+    std::vector<unsigned long long> counts;
+    plain_all_gather(std::vector<unsigned long long>{static_cast<unsigned long long>(n_own)}, counts, communicator);
+    partition.rank_offsets.assign(counts.size() + 1, 0);
+    std::partial_sum(counts.begin(), counts.end(), partition.rank_offsets.begin() + 1);
+    return partition;
+  }
+
+  ContactSolvers::CsrMatrix localize(const ContactSolvers::CsrMatrix &own_rows, const int d, ContactPartition &partition)
+  {
+    const unsigned long long first = partition.offset(), last = first + partition.n_own();
+    Assert(own_rows.rows == d * partition.n_own(), dealii::ExcInternalError());
+    auto &ghosts = partition.ghosts;
+    ghosts.clear();
+    for (const int column : own_rows.column_index)
+      if (const unsigned long long b = column / d; b < first || b >= last)
+        ghosts.push_back(b);
+    std::sort(ghosts.begin(), ghosts.end());
+    ghosts.erase(std::unique(ghosts.begin(), ghosts.end()), ghosts.end());
+    const int n = d * partition.n_local();
+    ContactSolvers::CsrMatrix local;
+    local.rows = local.cols = n;
+    local.row_start = own_rows.row_start;
+    local.row_start.resize(n + 1, own_rows.row_start.back());
+    local.values = own_rows.values;
+    local.column_index.resize(own_rows.column_index.size());
+    for (std::size_t k = 0; k < own_rows.column_index.size(); ++k)
+      {
+        const unsigned long long b = own_rows.column_index[k] / d;
+        const int component = own_rows.column_index[k] % d;
+        const int a = b >= first && b < last
+                        ? static_cast<int>(b - first)
+                        : partition.n_own() + static_cast<int>(std::lower_bound(ghosts.begin(), ghosts.end(), b) - ghosts.begin());
+        local.column_index[k] = d * a + component;
+      }
+    return local;
+  }
+
+  ContactSolvers::CsrMatrix gather_whole(const ContactSolvers::CsrMatrix &local_block, const int d,
+                                         const ContactPartition &partition, MPI_Comm communicator)
+  {
+    struct Entry
+    {
+      long long row, column;
+      double value;
+    };
+    std::vector<Entry> own, all;
+    for (int i = 0; i < d * partition.n_own(); ++i)
+      for (int k = local_block.row_start[i]; k < local_block.row_start[i + 1]; ++k)
+        {
+          const int column = local_block.column_index[k];
+          own.push_back({static_cast<long long>(d * partition.offset()) + i,
+                         static_cast<long long>(d * partition.global(column / d)) + column % d, local_block.values[k]});
+        }
+    plain_all_gather(own, all, communicator);
+    std::vector<int> rows(all.size()), cols(all.size());
+    std::vector<double> values(all.size());
+    for (std::size_t k = 0; k < all.size(); ++k)
+      {
+        rows[k] = static_cast<int>(all[k].row);
+        cols[k] = static_cast<int>(all[k].column);
+        values[k] = all[k].value;
+      }
+    const int n = static_cast<int>(d * partition.n_total());
+    return ContactSolvers::CsrMatrix::from_triplets(n, n, rows, cols, values, "gathered contact operator");
+  }
+
+  std::vector<double> gather_own(const std::vector<double> &local, const int d, const ContactPartition &partition,
+                                 MPI_Comm communicator)
+  {
+    std::vector<double> whole;
+    plain_all_gather(std::vector<double>(local.begin(), local.begin() + d * partition.n_own()), whole, communicator);
+    return whole;
+  }
+
+  ImpulseExchange::ImpulseExchange(const ContactPartition &partition, const int d, MPI_Comm communicator)
+    : d(d)
+    , own_contacts(partition.n_own())
     , communicator(communicator)
   {
     const int n_ranks = static_cast<int>(dealii::Utilities::MPI::n_mpi_processes(communicator));
@@ -23,26 +108,16 @@ namespace percussion::TimeIntegration
     receive_offsets.assign(n_ranks, 0);
     if (n_ranks == 1)
       return;
-    // The ranks' ranges, to find the owner of a column.
-    const std::vector<int> own_range{first, last};
-    std::vector<int> ranges;
-    plain_all_gather(own_range, ranges, communicator);
-    // Ghost contacts: the columns of the own rows outside [first, last), sorted, hence grouped by
-    // owner (ranges in rank order).
-    for (int a = first; a < last; ++a)
-      for (int k = W.block_row_start[a]; k < W.block_row_start[a + 1]; ++k)
-        if (const int b = W.block_column[k]; b < first || b >= last)
-          receive_index.push_back(b);
-    std::sort(receive_index.begin(), receive_index.end());
-    receive_index.erase(std::unique(receive_index.begin(), receive_index.end()), receive_index.end());
-    // The ghosts are sorted and the ranges follow each other: one pass finds the owners.
-    int owner = 0;
-    for (const int b : receive_index)
+    // The ghosts are sorted and the ranks' ranges follow each other: they come grouped by owner.
+    // Each owner is asked for its own (local) index of the contact.
+    std::vector<int> requested;
+    for (std::size_t j = 0; j < partition.ghosts.size(); ++j)
       {
-        while (owner + 1 < n_ranks && b >= ranges[2 * owner + 1])
-          ++owner;
-        Assert(b >= ranges[2 * owner] && b < ranges[2 * owner + 1], dealii::ExcInternalError());
+        const unsigned long long g = partition.ghosts[j];
+        const int owner = partition.owner(g);
         ++receive_counts[owner];
+        receive_index.push_back(partition.n_own() + static_cast<int>(j));
+        requested.push_back(static_cast<int>(g - partition.rank_offsets[owner]));
       }
     int ierr = MPI_Alltoall(receive_counts.data(), 1, MPI_INT, send_counts.data(), 1, MPI_INT, communicator);
     AssertThrowMPI(ierr);
@@ -52,9 +127,8 @@ namespace percussion::TimeIntegration
         send_offsets[p] = send_offsets[p - 1] + send_counts[p - 1];
       }
     send_index.resize(send_offsets.back() + send_counts.back());
-    // Each rank tells the owners which of their contacts it needs.
-    ierr = MPI_Alltoallv(receive_index.data(), receive_counts.data(), receive_offsets.data(), MPI_INT,
-                         send_index.data(), send_counts.data(), send_offsets.data(), MPI_INT, communicator);
+    ierr = MPI_Alltoallv(requested.data(), receive_counts.data(), receive_offsets.data(), MPI_INT, send_index.data(),
+                         send_counts.data(), send_offsets.data(), MPI_INT, communicator);
     AssertThrowMPI(ierr);
     // From here on the counts and offsets are in doubles (d per contact).
     for (std::vector<int> *v : {&send_counts, &send_offsets, &receive_counts, &receive_offsets})
@@ -83,19 +157,11 @@ namespace percussion::TimeIntegration
                                                   std::vector<double> &r, std::vector<double> &u,
                                                   const double tolerance, const int max_sweeps)
   {
-    const int d = problem.dimension, first = ghosts.first(), last = ghosts.last();
+    const int d = problem.dimension, first = 0, last = ghosts.n_own();
     const MPI_Comm communicator = ghosts.mpi_communicator();
     const bool single = dealii::Utilities::MPI::n_mpi_processes(communicator) == 1;
     ContactSolvers::SolverResult result;
     u.resize(problem.size());
-    // Only the impulses that the own rows couple to travel after a sweep; the whole r is gathered
-    // once, on exit (the callers use it whole).
-    const auto gather_whole = [&]() {
-      if (single)
-        return;
-      const std::vector<double> owned(r.begin() + d * first, r.begin() + d * last);
-      plain_all_gather(owned, r, communicator);
-    };
     ContactSolvers::ExactErrorSchedule schedule;
     for (int sweep = 0; sweep < max_sweeps; ++sweep)
       {
@@ -140,19 +206,16 @@ namespace percussion::TimeIntegration
           {
             result.status = ContactSolvers::SolverStatus::failed;
             result.message = "distributed sweeps: non-finite iterate";
-            gather_whole();
             return result;
           }
         if (result.error <= tolerance)
           {
             result.status = ContactSolvers::SolverStatus::converged;
-            gather_whole();
             return result;
           }
         schedule.checked(sweep, result.error, change);
       }
     result.status = ContactSolvers::SolverStatus::not_converged;
-    gather_whole();
     return result;
   }
 } // namespace percussion::TimeIntegration

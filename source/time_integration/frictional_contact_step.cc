@@ -93,8 +93,12 @@ namespace percussion::TimeIntegration
     class AndersonMixing
     {
     public:
-      explicit AndersonMixing(const unsigned int depth)
+      /// Mixes the first @p length entries of the iterates (a rank's own unknowns); the inner
+      /// products are summed over the ranks of @p communicator.
+      AndersonMixing(const unsigned int depth, const std::size_t length, MPI_Comm communicator)
         : depth(depth)
+        , length(length)
+        , communicator(communicator)
       {}
       void clear()
       {
@@ -104,8 +108,8 @@ namespace percussion::TimeIntegration
       /// Records the pair (x, g(x)).
       void add(const std::vector<double> &x, const std::vector<double> &g)
       {
-        xs.push_back(x);
-        gs.push_back(g);
+        xs.emplace_back(x.begin(), x.begin() + length);
+        gs.emplace_back(g.begin(), g.begin() + length);
         if (xs.size() > depth + 1)
           {
             xs.erase(xs.begin());
@@ -115,7 +119,7 @@ namespace percussion::TimeIntegration
       /// @p g (the last g(x)) becomes the mixed iterate.
       void mix(std::vector<double> &g) const
       {
-        const std::size_t m = xs.size() - 1, n = g.size();
+        const std::size_t m = xs.size() - 1, n = length;
         if (m == 0)
           return;
         const auto f = [&](const std::size_t k, const std::size_t i) { return gs[k][i] - xs[k][i]; };
@@ -129,6 +133,17 @@ namespace percussion::TimeIntegration
               for (std::size_t l = 0; l <= j; ++l)
                 A[j * m + l] += dj * (f(l + 1, i) - f(l, i));
             }
+        // The ranks' parts of the inner products: every rank then solves the same small system.
+        if (dealii::Utilities::MPI::n_mpi_processes(communicator) > 1)
+          {
+            std::vector<double> sums(A);
+            sums.insert(sums.end(), rhs.begin(), rhs.end());
+            const int ierr = MPI_Allreduce(MPI_IN_PLACE, sums.data(), static_cast<int>(sums.size()), MPI_DOUBLE,
+                                           MPI_SUM, communicator);
+            AssertThrowMPI(ierr);
+            std::copy(sums.begin(), sums.begin() + m * m, A.begin());
+            std::copy(sums.begin() + m * m, sums.end(), rhs.begin());
+          }
         double trace = 0;
         for (std::size_t j = 0; j < m; ++j)
           {
@@ -174,6 +189,8 @@ namespace percussion::TimeIntegration
 
     private:
       const unsigned int depth;
+      const std::size_t length;
+      MPI_Comm communicator;
       std::vector<std::vector<double>> xs, gs;
     };
 
@@ -201,10 +218,9 @@ namespace percussion::TimeIntegration
     options.max_iterations = parameters.max_iterations;
   }
 
-  const std::vector<ActiveContact> &FrictionalContactStep::select_and_gather(const std::vector<OwnedContactPoint> &points,
-                                                                             const Vector &u_k, const Vector &w,
-                                                                             const double time_step,
-                                                                             std::vector<bool> &in_problem)
+  const std::vector<ActiveContact> &FrictionalContactStep::select_own(const std::vector<OwnedContactPoint> &points,
+                                                                      const Vector &u_k, const Vector &w,
+                                                                      const double time_step, std::vector<bool> &in_problem)
   {
     // (The buffers are members: a step with a few contacts allocates nothing here.)
     const unsigned int d = dim;
@@ -245,10 +261,12 @@ namespace percussion::TimeIntegration
             a.w[k] = w_values[d * i + k];
           }
         a.position = points[i].position;
+        // Warm start from the previous step's impulse of the same contact (kept by its owner).
+        if (const auto it = previous_impulse.find(a.key); it != previous_impulse.end())
+          std::copy(it->second.begin(), it->second.end(), a.warm_start.begin());
         local.push_back(a);
       }
-    all_gather_sorted(local, scratch.gathered, communicator);
-    return scratch.gathered;
+    return local;
   }
 
   void FrictionalContactStep::assemble_law(const std::vector<ActiveContact> &active, const double theta,
@@ -330,6 +348,23 @@ namespace percussion::TimeIntegration
     result.state.assign(points.size(), ContactState::open);
     result.impulse.assign(d * points.size(), 0.0);
     result.velocity.assign(d * points.size(), 0.0);
+    if (history_restored)
+      {
+        // A checkpoint's history holds every contact; a rank keeps its own (the owners of the
+        // points do not change within a run).
+        std::map<unsigned long long, std::vector<double>> own_impulses;
+        std::map<unsigned long long, double> own_dissipation;
+        for (const OwnedContactPoint &point : points)
+          {
+            if (const auto it = previous_impulse.find(point.key); it != previous_impulse.end())
+              own_impulses.insert(*it);
+            if (const auto it = dissipation_by_key.find(point.key); it != dissipation_by_key.end())
+              own_dissipation.insert(*it);
+          }
+        previous_impulse = std::move(own_impulses);
+        dissipation_by_key = std::move(own_dissipation);
+        history_restored = false;
+      }
     // Columns for all candidates are worth computing only if H did not change at this step and
     // the previous one (body pairs, curved obstacles change it every step).
     operator_moves = operator_changed && previous_operator_changed;
@@ -340,57 +375,79 @@ namespace percussion::TimeIntegration
     H.Tvmult(u_free, integrator.new_velocity());
     u_free += w;
 
-    // Phase 1: which contacts enter the problem, gathered on every rank.
-    const std::vector<ActiveContact> &active = select_and_gather(points, u_k, w, integrator.time_step(), result.in_problem);
+    // Phase 1: which contacts enter the problem, each rank its own.
+    const std::vector<ActiveContact> &own = select_own(points, u_k, w, integrator.time_step(), result.in_problem);
     unsigned int left_out = 0;
     for (unsigned int i = 0; i < points.size(); ++i)
       left_out += (points[i].gap < 0 && !result.in_problem[i]) ? 1 : 0;
     result.n_penetrated_left_out = dealii::Utilities::MPI::sum(left_out, communicator);
-    const unsigned int n_active = active.size();
-    result.n_active = n_active;
-    if (n_active == 0)
+    const unsigned long long n_total =
+      dealii::Utilities::MPI::sum(static_cast<unsigned long long>(own.size()), communicator);
+    result.n_active = static_cast<unsigned int>(n_total);
+    if (n_total == 0)
       {
         result.dissipated_energy = dissipated_energy(points);
         return result;
       }
 
-    std::vector<unsigned long long> active_points(n_active);
-    for (unsigned int a = 0; a < n_active; ++a)
-      active_points[a] = active[a].point;
+    // The path: the probed operator where the count decides it (many contacts: the problem stays
+    // distributed), else the problem is small enough to gather on every rank, and the remaining
+    // rule (uses_probed_operator()) looks at the whole active set.
+    bool probed_operator = probed_operator_by_count(n_total);
+    const std::vector<ActiveContact> *active = &own; // the contacts this rank holds
+    std::vector<unsigned long long> active_points;
+    if (!probed_operator)
+      {
+        all_gather_sorted(own, scratch.gathered, communicator);
+        for (const ActiveContact &c : scratch.gathered)
+          active_points.push_back(c.point);
+        probed_operator = uses_probed_operator(integrator, H, active_points, u_k.size() / d);
+        if (!probed_operator)
+          active = &scratch.gathered;
+      }
+    // This rank's contacts in *active: sorted by point, each rank owning a contiguous range of
+    // points in rank order.
+    const int rank = dealii::Utilities::MPI::this_mpi_process(communicator);
+    const auto owned_by_me = [rank](const ActiveContact &c) { return c.owner_rank == rank; };
+    const unsigned int first = std::find_if(active->begin(), active->end(), owned_by_me) - active->begin();
+    const unsigned int last = std::find_if_not(active->begin() + first, active->end(), owned_by_me) - active->begin();
+    Assert(std::none_of(active->begin() + last, active->end(), owned_by_me), dealii::ExcInternalError());
+    const unsigned int n_held = active->size();
     const unsigned int ld = local_dimension();
-    reaction.assign(ld * n_active, 0.0);
-    // Warm start from the previous step's impulse of the same contact.
-    for (unsigned int a = 0; a < n_active; ++a)
-      if (const auto it = previous_impulse.find(active[a].key); it != previous_impulse.end())
-        std::copy(it->second.begin(), it->second.end(), reaction.begin() + ld * a);
+    reaction.assign(ld * n_held, 0.0);
+    for (unsigned int a = 0; a < n_held; ++a)
+      std::copy_n((*active)[a].warm_start.begin(), ld, reaction.begin() + ld * a);
     int exponent = 0;
     reinit_like(generalized_impulse, integrator.new_velocity(), communicator);
     reinit_like(correction, integrator.new_velocity(), communicator);
-    const bool probed_operator = uses_probed_operator(integrator, H, active_points, u_k.size() / d);
     if (!probed_operator)
       {
         // Phase 2: Ŵ⁻¹H and W for the active contacts; phase 3: the scheme's law; phase 4: the
         // contact solve.
         delassus.ensure(integrator, H, active_points, u_k.size() / d, operator_moves);
         last_product.valid = false; // the impulse vectors will be this path's
-        assemble_law(active, theta, integrator.time_step());
+        last_solve_distributed = false;
+        assemble_law(*active, theta, integrator.time_step());
         result.solver = solve_scaled(problem, reaction, local_velocity, options, exponent);
       }
     else
       {
         // Phases 2–4 with the probed operator; it leaves Hp and 𝒯Hp of its iterate.
-        assemble_law(active, theta, integrator.time_step(), false);
-        result.solver = solve_with_probed_operator(integrator, H, active, active_points, theta, exponent, result);
+        assemble_law(own, theta, integrator.time_step(), false);
+        result.solver = solve_with_probed_operator(integrator, H, own, theta, exponent, result);
       }
     result.solved = true;
+    result.held_per_rank = probed_operator
+                             ? dealii::Utilities::MPI::max(static_cast<unsigned int>(last_partition.n_local()), communicator)
+                             : n_held;
     // The impulses in the body's dimension (drops the 1D embedding's zero tangential component).
-    std::vector<double> impulse(d * n_active);
-    for (unsigned int a = 0; a < n_active; ++a)
+    std::vector<double> impulse(d * n_held);
+    for (unsigned int a = 0; a < n_held; ++a)
       for (unsigned int k = 0; k < d; ++k)
         impulse[d * a + k] = reaction[ld * a + k];
     previous_impulse.clear();
-    for (unsigned int a = 0; a < n_active; ++a)
-      previous_impulse[active[a].key].assign(reaction.begin() + ld * a, reaction.begin() + ld * (a + 1));
+    for (unsigned int a = first; a < last; ++a)
+      previous_impulse[(*active)[a].key].assign(reaction.begin() + ld * a, reaction.begin() + ld * (a + 1));
 
     // The impulse: Hp = B p and Ŵ⁻¹Hp = X p from the cached columns (no further solve), or the
     // probed operator's last exact product. The DoF partition is fixed for a run: the two vectors
@@ -401,21 +458,31 @@ namespace percussion::TimeIntegration
 
     // What the law's velocities are known to: the solver stops when the natural-map residual of
     // the scaled problem is below tolerance × max(‖q‖, ‖r'‖, ‖u‖) (the FCLIB measure, r' the scaled
-    // impulses), so a velocity of the law is exact to that, and the step's velocities set a floor. The positive-work report and the stick/slip
-    // classification treat velocities below ten times this as zero, and works below the
-    // round-off of the step's energy flow.
-    const auto norm = [](const std::vector<double> &x) { return std::sqrt(std::inner_product(x.begin(), x.end(), x.begin(), 0.0)); };
-    double velocity_scale = std::max({norm(problem.q), std::ldexp(norm(reaction), -exponent), norm(local_velocity)});
-    for (const ActiveContact &a : active)
+    // impulses), so a velocity of the law is exact to that, and the step's velocities set a floor.
+    // The positive-work report and the stick/slip classification treat velocities below ten times
+    // this as zero, and works below the round-off of the step's energy flow. (Norms and maxima over
+    // the ranks' own contacts.)
+    double squares[3] = {0, 0, 0}, largest_velocity = 0;
+    for (unsigned int i = ld * first; i < ld * last; ++i)
+      {
+        squares[0] += problem.q[i] * problem.q[i];
+        squares[1] += std::ldexp(reaction[i], -exponent) * std::ldexp(reaction[i], -exponent);
+        squares[2] += local_velocity[i] * local_velocity[i];
+      }
+    for (unsigned int a = first; a < last; ++a)
       for (unsigned int k = 0; k < d; ++k)
-        velocity_scale = std::max({velocity_scale, std::abs(a.u_k[k]), std::abs(a.u_free[k])});
+        largest_velocity = std::max({largest_velocity, std::abs((*active)[a].u_k[k]), std::abs((*active)[a].u_free[k])});
+    const int ierr = MPI_Allreduce(MPI_IN_PLACE, squares, 3, MPI_DOUBLE, MPI_SUM, communicator);
+    AssertThrowMPI(ierr);
+    const double velocity_scale = std::max({std::sqrt(squares[0]), std::sqrt(squares[1]), std::sqrt(squares[2]),
+                                            dealii::Utilities::MPI::max(largest_velocity, communicator)});
     const double velocity_noise = 10 * parameters.tolerance * velocity_scale;
     const double energy_noise = 1e4 * std::numeric_limits<double>::epsilon() * energy_scale;
 
     // Phase 5: works and states.
     // (The probed operator runs in 2D/3D only, where the law's dimension is the body's: its W p is
     // in works_and_states()'s layout.)
-    works_and_states(active, impulse, theta, velocity_noise, energy_noise, result,
+    works_and_states(*active, first, last, impulse, theta, velocity_noise, energy_noise, result,
                      probed_operator ? &last_product.product : nullptr);
     result.dissipated_energy = dissipated_energy(points);
     return result;
@@ -440,10 +507,7 @@ namespace percussion::TimeIntegration
     probed->set_dof_positions(first_owned_dof, std::move(positions));
   }
 
-  bool FrictionalContactStep::uses_probed_operator(const TimeIntegrator &integrator,
-                                                   const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                                   const std::vector<unsigned long long> &active_points,
-                                                   const unsigned long long n_candidates) const
+  bool FrictionalContactStep::probed_operator_by_count(const unsigned long long n_active) const
   {
     if (!probed)
       return false;
@@ -451,13 +515,23 @@ namespace percussion::TimeIntegration
       return true;
     if (parameters.delassus_operator != "auto")
       return false;
-    if (dim * active_points.size() > parameters.probed_operator_threshold)
+    if (dim * n_active > parameters.probed_operator_threshold)
       return true;
     // H moves (body pairs): the dense path computes all dim × active columns at every step.
     // Measured (3D patch tests of regression.mortar_contact, 10 steps, the probing included): 108
     // columns (Q1, 36 slave nodes) 17.5 ms dense / 12.3 ms probed per contact step, 363 columns (Q2)
     // 1.0 s / 0.22 s; the brick_stack example's 3–27 columns 26 ms dense / 84 ms probed.
-    if (operator_moves && dim * active_points.size() > parameters.moving_operator_threshold)
+    return operator_moves && dim * n_active > parameters.moving_operator_threshold;
+  }
+
+  bool FrictionalContactStep::uses_probed_operator(const TimeIntegrator &integrator,
+                                                   const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                                   const std::vector<unsigned long long> &active_points,
+                                                   const unsigned long long n_candidates) const
+  {
+    if (!probed || parameters.delassus_operator != "auto")
+      return probed_operator_by_count(active_points.size());
+    if (probed_operator_by_count(active_points.size()))
       return true;
     // Fewer contacts, but G is probed already (the body touched with many contacts before): keep
     // it where the dense path would compute more columns than the threshold's worth (measured at
@@ -472,13 +546,13 @@ namespace percussion::TimeIntegration
 
   void FrictionalContactStep::exact_product(TimeIntegrator &integrator,
                                             const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                            const std::vector<ActiveContact> &active, const std::vector<double> &r,
+                                            const std::vector<ActiveContact> &own, const std::vector<double> &r,
                                             std::vector<double> &z)
   {
     const unsigned int d = dim, ld = local_dimension();
-    const int rank = dealii::Utilities::MPI::this_mpi_process(communicator);
     // p on H's columns (the owned active points), Hp with the Dirichlet rows zero (the support
-    // takes an impulse there, as B of DelassusColumns), 𝒯Hp, and Hᵀ𝒯Hp at the active points.
+    // takes an impulse there, as B of DelassusColumns), 𝒯Hp, and Hᵀ𝒯Hp at the own active points:
+    // each rank reads and writes only its own contacts' entries.
     reinit_like(impulse_columns, u_free, communicator);
     reinit_like(column_work, u_free, communicator);
     {
@@ -487,89 +561,85 @@ namespace percussion::TimeIntegration
       PetscScalar *p;
       PERCUSSION_PETSC_CALL(VecGetArray(SystemAlgebra::petsc(impulse_columns), &p));
       std::fill(p, p + (end - begin), 0.0);
-      for (unsigned int a = 0; a < active.size(); ++a)
-        if (active[a].owner_rank == rank)
-          for (unsigned int k = 0; k < d; ++k)
-            p[d * active[a].point + k - begin] = r[ld * a + k];
+      for (unsigned int a = 0; a < own.size(); ++a)
+        for (unsigned int k = 0; k < d; ++k)
+          p[d * own[a].point + k - begin] = r[ld * a + k];
       PERCUSSION_PETSC_CALL(VecRestoreArray(SystemAlgebra::petsc(impulse_columns), &p));
     }
     H.vmult(generalized_impulse, impulse_columns);
     SystemAlgebra::zero(generalized_impulse, integrator.constrained_dofs());
     integrator.impulse_response(generalized_impulse, correction);
     H.Tvmult(column_work, correction);
-
-    // Gather: the active contacts are sorted by point and each rank owns a contiguous range of
-    // points in rank order, so the ranks' parts follow each other.
-    std::vector<double> owned;
+    std::fill(z.begin(), z.end(), 0.0);
     {
       PetscInt begin, end;
       PERCUSSION_PETSC_CALL(VecGetOwnershipRange(SystemAlgebra::petsc(column_work), &begin, &end));
       const PetscScalar *x;
       PERCUSSION_PETSC_CALL(VecGetArrayRead(SystemAlgebra::petsc(column_work), &x));
-      for (unsigned int a = 0; a < active.size(); ++a)
-        if (active[a].owner_rank == rank)
-          for (unsigned int k = 0; k < d; ++k)
-            owned.push_back(x[d * active[a].point + k - begin]);
+      for (unsigned int a = 0; a < own.size(); ++a)
+        for (unsigned int k = 0; k < d; ++k)
+          z[ld * a + k] = x[d * own[a].point + k - begin];
       PERCUSSION_PETSC_CALL(VecRestoreArrayRead(SystemAlgebra::petsc(column_work), &x));
     }
-    std::vector<double> gathered;
-    plain_all_gather(owned, gathered, communicator);
-    z.assign(ld * active.size(), 0.0);
-    for (unsigned int a = 0; a < active.size(); ++a)
-      for (unsigned int k = 0; k < d; ++k)
-        z[ld * a + k] = gathered[d * a + k];
   }
 
   ContactSolvers::SolverResult
   FrictionalContactStep::solve_with_probed_operator(TimeIntegrator &integrator,
                                                     const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                                    const std::vector<ActiveContact> &active,
-                                                    const std::vector<unsigned long long> &active_points,
-                                                    const double theta, int &exponent, ContactStepResult &result)
+                                                    const std::vector<ActiveContact> &own, const double theta,
+                                                    int &exponent, ContactStepResult &result)
   {
     using Clock = std::chrono::steady_clock;
     const auto start = Clock::now();
-    const unsigned int ld = local_dimension(), n = ld * active.size();
+    const unsigned int ld = local_dimension();
     Assert(ld == dim, dealii::ExcInternalError()); // 2D/3D only (set_dof_positions())
+    const bool single = dealii::Utilities::MPI::n_mpi_processes(communicator) == 1;
+    // Whether @p x holds on every rank (the decisions that lead to collective calls).
+    const auto on_every_rank = [&](const bool x) {
+      return single ? x : dealii::Utilities::MPI::min(x ? 1 : 0, communicator) == 1;
+    };
     result.probed_operator = true;
     result.probing_solves = probed->ensure(integrator, H);
     const double factor = law == ContactLaw::fremond ? theta : 1.0;
-    // problem: A = f W_s (the approximation; this rank's rows), b of the law; the exact problem has
-    // the same b.
-    probed->active_block(active_points, ld, factor, problem.W_sparse);
-    // This rank's contacts [first_owned, last_owned): sorted by point, each rank owning a
-    // contiguous range of points in rank order.
-    const int rank = dealii::Utilities::MPI::this_mpi_process(communicator);
-    int first_owned = 0, last_owned = 0;
-    {
-      const auto owned_by = [&](const ActiveContact &c) { return c.owner_rank == rank; };
-      first_owned = static_cast<int>(std::find_if(active.begin(), active.end(), owned_by) - active.begin());
-      last_owned = static_cast<int>(std::find_if_not(active.begin() + first_owned, active.end(), owned_by) - active.begin());
-      Assert(std::none_of(active.begin() + last_owned, active.end(), owned_by), dealii::ExcInternalError());
-    }
+    // problem: this rank's rows of A = f W_s (the approximation) in the local numbering of its own
+    // and ghost contacts, b and μ of the law for its own contacts (zero for the ghosts, whose rows
+    // it does not hold); the exact problem has the same b.
+    std::vector<unsigned long long> own_points(own.size());
+    for (unsigned int a = 0; a < own.size(); ++a)
+      own_points[a] = own[a].point;
+    ContactPartition &partition = last_partition;
+    probed->active_block(own_points, ld, factor, problem.W_sparse, partition);
+    last_solve_distributed = true;
+    const int n_own = partition.n_own(), n_local = partition.n_local();
+    const unsigned int n = ld * n_local, n_mine = ld * n_own;
+    problem.number_of_contacts = n_local;
+    problem.q.resize(n, 0.0);
+    problem.mu.resize(n_local, 0.0);
     const std::vector<double> b = problem.q;
     const PetscObjectId h_id = SystemAlgebra::object_id(H);
 
     // The inner problems are solved with impulses scaled by a power of two (as solve_scaled()).
-    // Their operator and its block form are made again only when the active block or the scaling
-    // changed: in lasting contact on a fixed obstacle both are the last step's (copying and
-    // re-blocking W_s cost about 10 ms per step at 1 089 contacts and R = 7).
-    exponent = scaling_exponent(dealii::Utilities::MPI::sum(diagonal_sum(problem), communicator), n);
+    // Their operator, its block form and the ghost exchange are made again only when the active
+    // block or the scaling changed: in lasting contact on a fixed obstacle they are the last step's
+    // (copying and re-blocking W_s cost about 10 ms per step at 1 089 contacts and R = 7).
+    exponent = scaling_exponent(dealii::Utilities::MPI::sum(diagonal_sum(problem), communicator),
+                                static_cast<int>(ld * partition.n_total()));
     if (!inner_blocks || probed->block_version() != inner_block_version || exponent != inner_exponent)
       {
         inner_problem = problem;
         for (double &x : inner_problem.W_sparse.values)
           x = std::ldexp(x, exponent);
         inner_blocks = std::make_unique<ContactSolvers::BlockDelassus>(inner_problem);
-        inner_exchange = std::make_unique<ImpulseExchange>(*inner_blocks, first_owned, last_owned, communicator);
+        inner_exchange = std::make_unique<ImpulseExchange>(partition, ld, communicator);
         inner_block_version = probed->block_version();
         inner_exponent = exponent;
       }
-    // (The ranges follow from the active points, whose owners are fixed: the same block, the same ranges.)
-    Assert(inner_exchange->first() == first_owned && inner_exchange->last() == last_owned, dealii::ExcInternalError());
     inner_problem.q = problem.q;
     inner_problem.mu = problem.mu;
     ContactSolvers::LocalProblem &inner = inner_problem;
+    // The own impulses are the warm start (solve()); the ghosts' come from their owners.
+    reaction.resize(n, 0.0);
+    inner_exchange->exchange(reaction);
     // The inner problems have a sparse, diagonally dominant W_s (mass-dominated Ŵ) and a warm start
     // from the last iterate: Gauss–Seidel sweeps solve them at a fraction of a Newton iteration's
     // sparse LU (measured: the contact step at 16 × 16 × 8 cells 38.6 → 17.4 ms, the same outer
@@ -581,30 +651,30 @@ namespace percussion::TimeIntegration
     const int max_sweeps = 200;
 
     ContactSolvers::SolverResult total;
-    std::vector<double> z, u(n), scaled(n), inner_u, approximate(n), best_r, best_z, best_u;
+    std::vector<double> z(n, 0.0), u(n, 0.0), scaled(n), inner_u, approximate(n), best_r, best_z, best_u;
     std::vector<double> history;
-    AndersonMixing mixing(5);
+    AndersonMixing mixing(5, n_mine, communicator);
     double best_error = std::numeric_limits<double>::infinity();
     std::string phases;
     for (unsigned int outer = 0;; ++outer)
       {
         // The exact velocities of the law at the iterate: u = f W p + b, W p from one solve. The
         // warm start is the last step's accepted impulse: with the same H (fixed obstacles), the
-        // same contacts and the same impulses, its product is the last step's, and Hp, 𝒯Hp are
-        // still in the work vectors.
-        if (outer == 0 && last_product.valid && last_product.operator_id == h_id &&
-            last_product.response_version == integrator.operator_version() &&
-            last_product.points == active_points && last_product.reaction == reaction)
+        // same contacts and the same impulses on every rank, its product is the last step's, and
+        // Hp, 𝒯Hp are still in the work vectors.
+        if (outer == 0 && on_every_rank(last_product.valid && last_product.operator_id == h_id &&
+                                        last_product.response_version == integrator.operator_version() &&
+                                        last_product.points == own_points && last_product.reaction == reaction))
           z = last_product.product;
-        else if (std::any_of(reaction.begin(), reaction.end(), [](const double x) { return x != 0.0; }))
+        else if (!on_every_rank(std::all_of(reaction.begin(), reaction.begin() + n_mine, [](const double x) { return x == 0.0; })))
           {
-            exact_product(integrator, H, active, reaction, z);
+            exact_product(integrator, H, own, reaction, z);
             ++result.exact_products;
           }
         else
           {
             // No impulse (a cold start): W p = 0 without a solve.
-            z.assign(n, 0.0);
+            std::fill(z.begin(), z.end(), 0.0);
             generalized_impulse = 0;
             correction = 0;
           }
@@ -613,7 +683,16 @@ namespace percussion::TimeIntegration
             u[i] = factor * z[i] + b[i];
             scaled[i] = std::ldexp(reaction[i], -exponent);
           }
-        const double error = ContactSolvers::compute_error(problem, scaled, u);
+        // The FCLIB error of the whole problem from the ranks' sums over their own contacts.
+        ContactSolvers::ErrorSums sums = ContactSolvers::error_sums(problem, scaled, u, 0, n_own);
+        if (!single)
+          {
+            double values[4] = {sums.residual, sums.q, sums.r, sums.u};
+            const int ierr = MPI_Allreduce(MPI_IN_PLACE, values, 4, MPI_DOUBLE, MPI_SUM, communicator);
+            AssertThrowMPI(ierr);
+            sums = {values[0], values[1], values[2], values[3]};
+          }
+        const double error = ContactSolvers::error_from_sums(sums);
         history.push_back(error);
         if (error < best_error)
           {
@@ -635,9 +714,8 @@ namespace percussion::TimeIntegration
             phases += "stalled ";
             break;
           }
-        // The inner problem: A = f W_s, b' = b + f z − f W_s p (so that it is exact at p).
-        // (W_s p on this rank's rows: b' is right for this rank's contacts, which are all the
-        // sweeps read; a fallback on the whole problem gathers the ranks' parts.)
+        // The inner problem: A = f W_s, b' = b + f z − f W_s p (so that it is exact at p), on the
+        // own rows (W_s p reads the ghosts' impulses).
         std::fill(approximate.begin(), approximate.end(), 0.0);
         problem.W_sparse.multiply_add(reaction.data(), approximate.data());
         for (unsigned int i = 0; i < n; ++i)
@@ -653,17 +731,27 @@ namespace percussion::TimeIntegration
         total.iterations += r.iterations;
         if (r.status != ContactSolvers::SolverStatus::converged)
           {
-            ContactSolvers::LocalProblem whole = inner;
-            probed->gather_rows(whole.W_sparse);
-            const std::vector<double> owned(inner.q.begin() + ld * first_owned, inner.q.begin() + ld * last_owned);
-            plain_all_gather(owned, whole.q, communicator);
-            r = ContactSolvers::solve(whole, scaled, inner_u, inner_options);
+            // The fallback solves the whole inner problem, gathered on every rank (the one place of
+            // the probed path where a rank holds all contacts).
+            ContactSolvers::LocalProblem whole;
+            whole.dimension = ld;
+            whole.number_of_contacts = static_cast<int>(partition.n_total());
+            whole.storage = ContactSolvers::MatrixStorage::sparse;
+            whole.W_sparse = gather_whole(inner.W_sparse, ld, partition, communicator);
+            whole.q = gather_own(inner.q, ld, partition, communicator);
+            whole.mu = gather_own(inner.mu, 1, partition, communicator);
+            std::vector<double> whole_r = gather_own(scaled, ld, partition, communicator), whole_u;
+            r = ContactSolvers::solve(whole, whole_r, whole_u, inner_options);
             total.iterations += r.iterations;
+            for (int a = 0; a < n_local; ++a)
+              std::copy_n(&whole_r[ld * partition.global(a)], ld, &scaled[ld * a]);
           }
         // The outer iteration p ↦ Φ(p) (inner solution) is, once the contacts' states settle, a
         // linear stationary iteration; Anderson mixing of the last iterates (the nonlinear form of
         // GMRES) cuts the number of exact products. Restarted when the exact error grows; the mix
         // is projected back onto the Coulomb cones, and only the exact error decides convergence.
+        // Each rank mixes its own impulses (inner products summed over the ranks), then the ghosts
+        // get their owners' mixed values.
         if (history.size() >= 2 && error > history[history.size() - 2])
           mixing.clear();
         std::vector<double> next(n);
@@ -671,16 +759,14 @@ namespace percussion::TimeIntegration
           next[i] = std::ldexp(scaled[i], exponent);
         mixing.add(reaction, next);
         mixing.mix(next);
-        for (unsigned int a = 0; a < active.size(); ++a)
+        for (int a = 0; a < n_own; ++a)
           ContactSolvers::project_onto_coulomb_cone(ld, problem.mu[a], &next[ld * a], &next[ld * a]);
+        inner_exchange->exchange(next);
         reaction = next;
       }
     reaction = best_r;
     local_velocity = best_u;
-    // An FCLIB dump of an unsolved step writes the whole problem (W_s) from rank 0.
-    if (!(best_error <= options.tolerance))
-      probed->gather_rows(problem.W_sparse);
-    last_product = {true, h_id, integrator.operator_version(), active_points, best_r, best_z};
+    last_product = {true, h_id, integrator.operator_version(), own_points, best_r, best_z};
     std::swap(generalized_impulse, best_generalized_impulse);
     std::swap(correction, best_correction);
     total.error = best_error;
@@ -692,26 +778,28 @@ namespace percussion::TimeIntegration
     return total;
   }
 
-  void FrictionalContactStep::works_and_states(const std::vector<ActiveContact> &active,
-                                               const std::vector<double> &impulse, const double theta,
-                                               const double velocity_noise, const double energy_noise,
-                                               ContactStepResult &result, const std::vector<double> *exact_product)
+  void FrictionalContactStep::works_and_states(const std::vector<ActiveContact> &active, const unsigned int first,
+                                               const unsigned int last, const std::vector<double> &impulse,
+                                               const double theta, const double velocity_noise,
+                                               const double energy_noise, ContactStepResult &result,
+                                               const std::vector<double> *exact_product)
   {
     // The law's velocities: u_{k+1} = u_free + W p, u_{k+θ} = (1−θ)u_k + θu_{k+1}, and the works
-    // of (59): normal and tangential parts, and the obstacles' part −wᵀp.
+    // of (59): normal and tangential parts, and the obstacles' part −wᵀp. Each rank its own
+    // contacts; the totals are summed over the ranks at the end.
     const unsigned int d = dim, n_active = active.size();
-    const int rank = dealii::Utilities::MPI::this_mpi_process(communicator);
     double largest_impulse = 0;
-    for (unsigned int a = 0; a < n_active; ++a)
+    for (unsigned int a = first; a < last; ++a)
       largest_impulse = std::max(largest_impulse, impulse[d * a]);
-    for (unsigned int a = 0; a < n_active; ++a)
+    largest_impulse = dealii::Utilities::MPI::max(largest_impulse, communicator);
+    for (unsigned int a = first; a < last; ++a)
       {
         std::array<double, 3> u_next{}, u_theta{};
         for (unsigned int i = 0; i < d; ++i)
           {
             u_next[i] = active[a].u_free[i];
             if (exact_product != nullptr)
-              u_next[i] += (*exact_product)[d * a + i];
+              u_next[i] += (*exact_product)[d * (a - first) + i];
             else
               for (unsigned int b = 0; b < n_active; ++b)
                 for (unsigned int j = 0; j < d; ++j)
@@ -764,17 +852,45 @@ namespace percussion::TimeIntegration
             else
               ++result.n_stick;
           }
-        if (active[a].owner_rank == rank)
+        const unsigned int i = active[a].owner_index;
+        result.state[i] = state;
+        for (unsigned int k = 0; k < d; ++k)
           {
-            const unsigned int i = active[a].owner_index;
-            result.state[i] = state;
-            for (unsigned int k = 0; k < d; ++k)
-              {
-                result.impulse[d * i + k] = p[k];
-                result.velocity[d * i + k] = u_theta[k];
-              }
+            result.impulse[d * i + k] = p[k];
+            result.velocity[d * i + k] = u_theta[k];
           }
       }
+
+    // The step's totals: sums over the ranks, and the largest positive work with its place (the
+    // first rank's on a tie, so that every rank reports the same).
+    if (dealii::Utilities::MPI::n_mpi_processes(communicator) == 1)
+      return;
+    double sums[7] = {result.work_normal, result.work_tangential, result.obstacle_work, result.normal_impulse,
+                      static_cast<double>(result.n_stick), static_cast<double>(result.n_slip),
+                      static_cast<double>(result.n_positive_work)};
+    const int ierr = MPI_Allreduce(MPI_IN_PLACE, sums, 7, MPI_DOUBLE, MPI_SUM, communicator);
+    AssertThrowMPI(ierr);
+    result.work_normal = sums[0];
+    result.work_tangential = sums[1];
+    result.obstacle_work = sums[2];
+    result.normal_impulse = sums[3];
+    result.n_stick = static_cast<unsigned int>(sums[4]);
+    result.n_slip = static_cast<unsigned int>(sums[5]);
+    result.n_positive_work = static_cast<unsigned int>(sums[6]);
+    struct PositiveWork
+    {
+      double work;
+      std::array<double, 3> position;
+    };
+    std::vector<PositiveWork> largest;
+    plain_all_gather(std::vector<PositiveWork>{{result.largest_positive_work, result.largest_positive_work_position}},
+                     largest, communicator);
+    PositiveWork best = largest.front();
+    for (const PositiveWork &candidate : largest)
+      if (candidate.work > best.work)
+        best = candidate;
+    result.largest_positive_work = best.work;
+    result.largest_positive_work_position = best.position;
   }
 
   PositionProjectionResult FrictionalContactStep::project_positions(TimeIntegrator &integrator,
@@ -883,6 +999,63 @@ namespace percussion::TimeIntegration
         result.min_gap = dealii::Utilities::MPI::min(min_gap, communicator);
       }
     return result;
+  }
+
+  FrictionalContactStep::History FrictionalContactStep::history() const
+  {
+    // Each rank holds its own contacts' history (after a restart possibly all of them, the same
+    // on every rank, until the next solve()): the union.
+    struct ImpulseRecord
+    {
+      unsigned long long key;
+      unsigned int size;
+      std::array<double, 3> impulse;
+    };
+    struct DissipationRecord
+    {
+      unsigned long long key;
+      double energy;
+    };
+    std::vector<ImpulseRecord> impulses, all_impulses;
+    for (const auto &[key, impulse] : previous_impulse)
+      {
+        ImpulseRecord record{key, static_cast<unsigned int>(impulse.size()), {}};
+        std::copy_n(impulse.begin(), std::min<std::size_t>(impulse.size(), 3), record.impulse.begin());
+        impulses.push_back(record);
+      }
+    std::vector<DissipationRecord> dissipation, all_dissipation;
+    for (const auto &[key, energy] : dissipation_by_key)
+      dissipation.push_back({key, energy});
+    plain_all_gather(impulses, all_impulses, communicator);
+    plain_all_gather(dissipation, all_dissipation, communicator);
+    History history;
+    for (const ImpulseRecord &record : all_impulses)
+      history.impulses[record.key].assign(record.impulse.begin(), record.impulse.begin() + record.size);
+    for (const DissipationRecord &record : all_dissipation)
+      history.dissipation[record.key] = record.energy;
+    return history;
+  }
+
+  void FrictionalContactStep::whole_last_problem(ContactSolvers::LocalProblem &whole, std::vector<double> &r,
+                                                 std::vector<double> &u) const
+  {
+    if (!last_solve_distributed)
+      {
+        whole = problem;
+        r = reaction;
+        u = local_velocity;
+        return;
+      }
+    const int ld = static_cast<int>(local_dimension());
+    whole = ContactSolvers::LocalProblem();
+    whole.dimension = ld;
+    whole.number_of_contacts = static_cast<int>(last_partition.n_total());
+    whole.storage = ContactSolvers::MatrixStorage::sparse;
+    whole.W_sparse = gather_whole(problem.W_sparse, ld, last_partition, communicator);
+    whole.q = gather_own(problem.q, ld, last_partition, communicator);
+    whole.mu = gather_own(problem.mu, 1, last_partition, communicator);
+    r = gather_own(reaction, ld, last_partition, communicator);
+    u = gather_own(local_velocity, ld, last_partition, communicator);
   }
 
   std::vector<double> FrictionalContactStep::dissipated_energy(const std::vector<OwnedContactPoint> &points) const

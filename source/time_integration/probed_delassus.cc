@@ -35,27 +35,6 @@ namespace percussion::TimeIntegration
       double x[3] = {0, 0, 0};
     };
 
-    /// One entry of the gathered active block.
-    struct Triplet
-    {
-      int row = 0, column = 0;
-      double value = 0;
-    };
-
-    /// The n × n block of W_s with the entries @p triplets.
-    ContactSolvers::CsrMatrix block_from_triplets(const int n, const std::vector<Triplet> &triplets)
-    {
-      std::vector<int> rows(triplets.size()), cols(triplets.size());
-      std::vector<double> vals(triplets.size());
-      for (std::size_t k = 0; k < triplets.size(); ++k)
-        {
-          rows[k] = triplets[k].row;
-          cols[k] = triplets[k].column;
-          vals[k] = triplets[k].value;
-        }
-      return ContactSolvers::CsrMatrix::from_triplets(n, n, rows, cols, vals, "probed Delassus block");
-    }
-
     /// The ranks' @p local items (plain data) in rank order, on every rank.
     template <typename T>
     std::vector<T> all_gather(const std::vector<T> &local, MPI_Comm communicator)
@@ -139,6 +118,8 @@ namespace percussion::TimeIntegration
       MatDestroy(&G);
     if (Ws != nullptr)
       MatDestroy(&Ws);
+    if (lookup != nullptr)
+      VecDestroy(&lookup);
   }
 
   void ProbedDelassus::set_dof_positions(const dealii::types::global_dof_index first_owned_dof,
@@ -340,67 +321,130 @@ namespace percussion::TimeIntegration
     entries = dealii::Utilities::MPI::sum(n_entries, communicator);
   }
 
-  void ProbedDelassus::active_block(const std::vector<unsigned long long> &active_points, const unsigned int ld,
-                                    const double factor, ContactSolvers::CsrMatrix &block)
+  void ProbedDelassus::active_block(const std::vector<unsigned long long> &own_active_points, const unsigned int ld,
+                                    const double factor, ContactSolvers::CsrMatrix &block, ContactPartition &partition)
   {
     AssertThrow(Ws != nullptr, dealii::ExcMessage("ProbedDelassus::active_block() before ensure()"));
+    const bool single = dealii::Utilities::MPI::n_mpi_processes(communicator) == 1;
     // In lasting contact with a fixed H (rigid obstacles) the block is the same step after step:
-    // extracting it again (a row walk of W_s with a search per entry; then also an all-gather) cost 26 ms
-    // per step at 1 089 contacts and R = 5, a quarter of an exact product.
-    if (cached_block.valid && cached_block.ws_version == ws_version && cached_block.ld == ld &&
-        cached_block.factor == factor && cached_block.points == active_points)
+    // extracting it again (a row walk of W_s with a search per entry) cost 26 ms per step at 1 089
+    // contacts and R = 5, a quarter of an exact product. The other ranks' points enter through the
+    // ghosts, so every rank must be unchanged.
+    const bool unchanged = cached_block.valid && cached_block.ws_version == ws_version && cached_block.ld == ld &&
+                           cached_block.factor == factor && cached_block.points == own_active_points;
+    if (single ? unchanged : dealii::Utilities::MPI::min(unchanged ? 1 : 0, communicator) == 1)
       {
         block = cached_block.block;
+        partition = cached_block.partition;
         return;
       }
-    PetscInt row_begin, row_end;
+    partition = partition_by_counts(static_cast<int>(own_active_points.size()), communicator);
+    PetscInt row_begin, row_end, column_begin, column_end;
     PERCUSSION_PETSC_CALL(MatGetOwnershipRange(Ws, &row_begin, &row_end));
-    std::vector<Triplet> local;
-    const auto first_active = std::lower_bound(active_points.begin(), active_points.end(),
-                                               static_cast<unsigned long long>(row_begin / dim));
-    for (auto it = first_active; it != active_points.end() && static_cast<PetscInt>(dim * *it) < row_end; ++it)
+    PERCUSSION_PETSC_CALL(MatGetOwnershipRangeColumn(Ws, &column_begin, &column_end));
+
+    // The global active numbers of the other ranks' points that the own rows couple to: the owners
+    // write theirs into a vector over W_s's columns, one ghost update brings the coupled ones here.
+    if (!single && (lookup == nullptr || lookup_version != ws_version))
       {
-        const int a = static_cast<int>(it - active_points.begin());
+        if (lookup != nullptr)
+          PERCUSSION_PETSC_CALL(VecDestroy(&lookup));
+        PetscBool is_mpiaij = PETSC_FALSE;
+        PERCUSSION_PETSC_CALL(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(Ws), MATMPIAIJ, &is_mpiaij));
+        AssertThrow(is_mpiaij, dealii::ExcMessage("ProbedDelassus: W_s is expected to be an MPIAIJ matrix"));
+        Mat diagonal_part, off_diagonal_part;
+        const PetscInt *off_diagonal_columns;
+        PERCUSSION_PETSC_CALL(MatMPIAIJGetSeqAIJ(Ws, &diagonal_part, &off_diagonal_part, &off_diagonal_columns));
+        PetscInt n_off_diagonal;
+        PERCUSSION_PETSC_CALL(MatGetSize(off_diagonal_part, nullptr, &n_off_diagonal));
+        lookup_ghosts.clear();
+        for (PetscInt k = 0; k < n_off_diagonal; ++k)
+          lookup_ghosts.push_back(dim * (off_diagonal_columns[k] / dim));
+        std::sort(lookup_ghosts.begin(), lookup_ghosts.end());
+        lookup_ghosts.erase(std::unique(lookup_ghosts.begin(), lookup_ghosts.end()), lookup_ghosts.end());
+        PetscInt n_columns;
+        PERCUSSION_PETSC_CALL(MatGetSize(Ws, nullptr, &n_columns));
+        PERCUSSION_PETSC_CALL(VecCreateGhost(communicator, column_end - column_begin, n_columns,
+                                             static_cast<PetscInt>(lookup_ghosts.size()), lookup_ghosts.data(), &lookup));
+        lookup_version = ws_version;
+      }
+    const PetscScalar *ghost_numbers = nullptr;
+    Vec lookup_local = nullptr;
+    if (!single)
+      {
+        PetscScalar *owned;
+        PERCUSSION_PETSC_CALL(VecGetArray(lookup, &owned));
+        std::fill(owned, owned + (column_end - column_begin), 0.0);
+        for (std::size_t a = 0; a < own_active_points.size(); ++a)
+          owned[dim * own_active_points[a] - column_begin] = static_cast<double>(partition.offset() + a + 1);
+        PERCUSSION_PETSC_CALL(VecRestoreArray(lookup, &owned));
+        PERCUSSION_PETSC_CALL(VecGhostUpdateBegin(lookup, INSERT_VALUES, SCATTER_FORWARD));
+        PERCUSSION_PETSC_CALL(VecGhostUpdateEnd(lookup, INSERT_VALUES, SCATTER_FORWARD));
+        PERCUSSION_PETSC_CALL(VecGhostGetLocalForm(lookup, &lookup_local));
+        PERCUSSION_PETSC_CALL(VecGetArrayRead(lookup_local, &ghost_numbers));
+        ghost_numbers += column_end - column_begin; // the ghost entries follow the owned ones
+      }
+    // The global active number of a point, −1 if it is not active.
+    const auto active_number = [&](const unsigned long long point) -> long long {
+      const PetscInt column = dim * point;
+      if (column >= column_begin && column < column_end)
+        {
+          const auto found = std::lower_bound(own_active_points.begin(), own_active_points.end(), point);
+          return found != own_active_points.end() && *found == point
+                   ? static_cast<long long>(partition.offset() + (found - own_active_points.begin()))
+                   : -1;
+        }
+      const auto ghost = std::lower_bound(lookup_ghosts.begin(), lookup_ghosts.end(), column);
+      Assert(ghost != lookup_ghosts.end() && *ghost == column, dealii::ExcInternalError());
+      return static_cast<long long>(ghost_numbers[ghost - lookup_ghosts.begin()]) - 1;
+    };
+
+    // The own rows, columns in global numbering first.
+    std::vector<int> rows, columns;
+    std::vector<double> values;
+    for (std::size_t a = 0; a < own_active_points.size(); ++a)
+      {
+        const unsigned long long point = own_active_points[a];
+        Assert(static_cast<PetscInt>(dim * point) >= row_begin && static_cast<PetscInt>(dim * point) < row_end,
+               dealii::ExcInternalError());
         double normal_diagonal = 0;
         for (unsigned int i = 0; i < dim; ++i)
           {
-            const PetscInt row = dim * *it + i;
             PetscInt n;
             const PetscInt *cols;
             const PetscScalar *vals;
-            PERCUSSION_PETSC_CALL(MatGetRow(Ws, row, &n, &cols, &vals));
+            PERCUSSION_PETSC_CALL(MatGetRow(Ws, dim * point + i, &n, &cols, &vals));
             for (PetscInt k = 0; k < n; ++k)
               {
-                const unsigned long long point = cols[k] / dim;
-                const auto found = std::lower_bound(active_points.begin(), active_points.end(), point);
-                if (found == active_points.end() || *found != point || vals[k] == 0.0)
+                const long long b = vals[k] == 0.0 ? -1 : active_number(cols[k] / dim);
+                if (b < 0)
                   continue;
-                const int b = static_cast<int>(found - active_points.begin());
-                local.push_back({static_cast<int>(ld * a + i), static_cast<int>(ld * b + cols[k] % dim), factor * vals[k]});
-                if (i == 0 && b == a && cols[k] % dim == 0)
+                rows.push_back(static_cast<int>(ld * a + i));
+                columns.push_back(static_cast<int>(ld * b + cols[k] % dim));
+                values.push_back(factor * vals[k]);
+                if (i == 0 && cols[k] == static_cast<PetscInt>(dim * point))
                   normal_diagonal = factor * vals[k];
               }
-            PERCUSSION_PETSC_CALL(MatRestoreRow(Ws, row, &n, &cols, &vals));
+            PERCUSSION_PETSC_CALL(MatRestoreRow(Ws, dim * point + i, &n, &cols, &vals));
           }
         for (unsigned int i = dim; i < ld; ++i)
-          local.push_back({static_cast<int>(ld * a + i), static_cast<int>(ld * a + i), normal_diagonal > 0 ? normal_diagonal : 1.0});
+          {
+            rows.push_back(static_cast<int>(ld * a + i));
+            columns.push_back(static_cast<int>(ld * (partition.offset() + a) + i));
+            values.push_back(normal_diagonal > 0 ? normal_diagonal : 1.0);
+          }
       }
-    // Only this rank's rows: the inner sweeps are distributed (distributed_sweeps.h), and no rank
-    // holds the operator of all contacts.
-    const int n = static_cast<int>(ld * active_points.size());
-    block = block_from_triplets(n, local);
-    cached_block = {true, ws_version, ld, factor, active_points, block};
+    if (!single)
+      {
+        ghost_numbers -= column_end - column_begin;
+        PERCUSSION_PETSC_CALL(VecRestoreArrayRead(lookup_local, &ghost_numbers));
+        PERCUSSION_PETSC_CALL(VecGhostRestoreLocalForm(lookup, &lookup_local));
+      }
+    const int n_own_rows = static_cast<int>(ld * own_active_points.size());
+    block = localize(ContactSolvers::CsrMatrix::from_triplets(n_own_rows, static_cast<int>(ld * partition.n_total()),
+                                                              rows, columns, values, "probed Delassus block"),
+                     static_cast<int>(ld), partition);
+    cached_block = {true, ws_version, ld, factor, own_active_points, block, partition};
     ++blocks_made;
-  }
-
-  void ProbedDelassus::gather_rows(ContactSolvers::CsrMatrix &block) const
-  {
-    if (dealii::Utilities::MPI::n_mpi_processes(communicator) == 1)
-      return;
-    std::vector<Triplet> local;
-    for (int i = 0; i < block.rows; ++i)
-      for (int k = block.row_start[i]; k < block.row_start[i + 1]; ++k)
-        local.push_back({i, block.column_index[k], block.values[k]});
-    block = block_from_triplets(block.rows, all_gather(local, communicator));
   }
 } // namespace percussion::TimeIntegration

@@ -8,7 +8,8 @@
 //    above it, and keeps the probed one once G is probed (no dense columns as the box lifts off);
 //  - a block pressed onto a block (body pair, node-to-face, 3D);
 //  - the HHT scheme (generalized-α family: nonsymmetric 𝒯 = S⁻¹NM⁻¹);
-//  - on 2 ranks the probed run reproduces the serial dense run;
+//  - on 2 ranks the probed run reproduces the serial dense run; a rank holds only its own and its
+//    ghost contacts, and an FCLIB dump gathers the whole problem;
 //  - with the CG path (CG + gamg or ml, no factor) the probed run reproduces the direct dense run.
 // Tolerance of the comparisons: 1e-8 × the energy flowing through the run for the energies and
 // 1e-7 × its peak for the contact force (the contact solver's
@@ -16,6 +17,8 @@
 #define BOOST_TEST_MODULE many_contacts
 #include "../mpi_test_fixture.h"
 #include "simulation_helpers.h"
+
+#include <percussion/contact_solvers/fclib_reader.h>
 
 #include <cmath>
 #include <numeric>
@@ -272,6 +275,57 @@ BOOST_AUTO_TEST_CASE(two_ranks_reproduce_the_serial_run)
                      << " rank(s), probed, against 1 rank, dense: largest difference " << difference);
   BOOST_TEST(difference <= 1e-8);
   BOOST_TEST(serial->statistics().column("contact_active") == parallel->statistics().column("contact_active"));
+}
+
+// On the probed path no rank holds all contacts: each holds its own and the ghosts within the
+// probing radius (statistics column contact_held_per_rank; at 8 × 8 × 4 cells, 81 contacts and
+// R = 2 node spacings, fewer than all on 2 ranks). An FCLIB dump of such a step gathers the whole
+// problem: the file written on N ranks holds the serial run's problem (W_s, q, μ of all contacts;
+// W_s and q to 1e-8 of their largest entry: probing and states differ by round-off only).
+BOOST_AUTO_TEST_CASE(distributed_problem_is_held_in_parts_and_dumped_whole)
+{
+  const unsigned int rank = dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD);
+  const unsigned int size = dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD);
+  const unsigned int dump_step = 8;
+  const std::string lines = "  set Delassus operator = probed\n  set Probing radius = 2\n  set Write FCLIB at steps = " +
+                            std::to_string(dump_step) + "\n";
+  const std::string serial_directory = "many_dump_serial_" + std::to_string(rank);
+  const auto serial = run_simulation<3>(flat_landing(3, 8, 10, lines), serial_directory, MPI_COMM_SELF);
+  const auto parallel = run_simulation<3>(flat_landing(3, 8, 10, lines), "many_dump_parallel", MPI_COMM_WORLD);
+  check_run(*parallel);
+  BOOST_TEST(largest_difference(*serial, *parallel) <= 1e-8);
+  const auto active = parallel->statistics().column("contact_active"), held = parallel->statistics().column("contact_held_per_rank");
+  BOOST_TEST(active[dump_step] == 81.0);
+  for (std::size_t k = 0; k < active.size(); ++k)
+    if (size == 1)
+      BOOST_TEST(held[k] == active[k]);
+    else
+      BOOST_TEST((active[k] == 0 ? held[k] == 0 : held[k] < active[k]), "step " << k << ": " << held[k] << " of " << active[k]);
+
+  const std::string name = "/contact_problem_" + std::to_string(dump_step) + ".hdf5";
+  const auto a = percussion::ContactSolvers::read_fclib_file(serial_directory + name).local;
+  const auto b = percussion::ContactSolvers::read_fclib_file(std::string("many_dump_parallel") + name).local;
+  BOOST_REQUIRE(a.number_of_contacts == 81);
+  BOOST_REQUIRE(b.number_of_contacts == 81);
+  BOOST_TEST(a.mu == b.mu, boost::test_tools::per_element());
+  const auto dense = [](const percussion::ContactSolvers::CsrMatrix &W) {
+    std::vector<double> x(static_cast<std::size_t>(W.rows) * W.cols, 0.0);
+    for (int i = 0; i < W.rows; ++i)
+      for (int k = W.row_start[i]; k < W.row_start[i + 1]; ++k)
+        x[static_cast<std::size_t>(i) * W.cols + W.column_index[k]] += W.values[k];
+    return x;
+  };
+  const auto largest_relative = [](const std::vector<double> &x, const std::vector<double> &y) {
+    double largest = 0, difference = 0;
+    for (std::size_t i = 0; i < x.size(); ++i)
+      {
+        largest = std::max(largest, std::abs(x[i]));
+        difference = std::max(difference, std::abs(x[i] - y[i]));
+      }
+    return difference / largest;
+  };
+  BOOST_TEST(largest_relative(dense(a.W_sparse), dense(b.W_sparse)) <= 1e-8);
+  BOOST_TEST(largest_relative(a.q, b.q) <= 1e-8);
 }
 
 // The CG path (no factor: CG with smoothed-aggregation multigrid and the rigid-body near-null

@@ -37,8 +37,9 @@ namespace percussion::TimeIntegration
   };
 
   /**
-   * One contact of the step's problem as every rank sees it (gathered from its owner; plain data).
-   * Velocities in the local frame (n, t1, t2); only the first dim components are used.
+   * One contact of the step's problem (plain data), made by its owner; a problem small enough for
+   * the dense path is gathered on every rank. Velocities in the local frame (n, t1, t2); only the
+   * first dim components are used.
    */
   struct ActiveContact
   {
@@ -51,6 +52,9 @@ namespace percussion::TimeIntegration
     std::array<double, 3> u_free{};      ///< Hᵀv_free + w
     std::array<double, 3> w{};           ///< obstacle velocity offset
     std::array<double, 3> position{};
+    /// The last step's impulse of this contact (the local problem's dimension; zero if it had none):
+    /// the warm start, known to the owner only.
+    std::array<double, 3> warm_start{};
   };
 
   /// Lemma 1 of the paper: take-off, stick, slide (one enum, in the plain-data solver layer).
@@ -72,6 +76,9 @@ namespace percussion::TimeIntegration
     /// (one solve each) and the probing solves of this step (0 unless G was (re)computed).
     bool probed_operator = false;
     unsigned int exact_products = 0, probing_solves = 0;
+    /// The most contacts a rank held in the step's problem: all active ones on the dense path
+    /// (gathered on every rank), own plus ghosts on the probed path (ContactPartition).
+    unsigned int held_per_rank = 0;
     /// Candidates with g_k < 0 that the step's problem did not take (0 by construction of the
     /// active set; reported as a check).
     unsigned int n_penetrated_left_out = 0;
@@ -115,10 +122,13 @@ namespace percussion::TimeIntegration
    * does not decrease over the step; for the Frémond law this is Θ with min(u_{N,k}, 0) in place of
    * u_{N,k}, so Proposition 1 holds for every contact (doc/contact.md, "Lasting contact").
    *
-   * The step is done in named phases: select_and_gather() (the only place that decides which
-   * contacts enter the problem), DelassusColumns::ensure() (Ŵ⁻¹H and W for them, cached while H
-   * does not change), assemble_law(), the contact solve, the impulse, and works_and_states().
-   * The local problem is solved redundantly and identically on every rank.
+   * The step is done in named phases: select_own() (the only place that decides which contacts
+   * enter the problem; each rank its own), DelassusColumns::ensure() (Ŵ⁻¹H and W for them, cached
+   * while H does not change), assemble_law(), the contact solve, the impulse, and
+   * works_and_states(). With few contacts (the dense path) the problem is gathered and solved
+   * redundantly and identically on every rank; with the probed operator it stays distributed: a
+   * rank holds its own contacts and the ghosts its rows of W_s couple to (ContactPartition), and
+   * the step's totals are sums over the ranks.
    *
    * After the step, project_positions() checks the end-of-step gaps and, where a contact
    * penetrates beyond a tolerance, projects the displacement back onto g ≥ 0 (Acary 2013,
@@ -197,49 +207,63 @@ namespace percussion::TimeIntegration
     std::vector<double> dissipated_energy(const std::vector<OwnedContactPoint> &points) const;
 
     /**
-     * The contact history a checkpoint keeps, by contact key (OwnedContactPoint::key), the same on
-     * every rank: the last step's impulses (the next step's warm start) and the energy each contact
-     * has dissipated. The caches (Delassus columns, the probed operator) are rebuilt on demand.
+     * The contact history a checkpoint keeps, by contact key (OwnedContactPoint::key): the last
+     * step's impulses (the next step's warm start) and the energy each contact has dissipated. The
+     * caches (Delassus columns, the probed operator) are rebuilt on demand.
      */
     struct History
     {
       std::map<unsigned long long, std::vector<double>> impulses;
       std::map<unsigned long long, double> dissipation;
     };
-    History history() const { return {previous_impulse, dissipation_by_key}; }
-    /// A resumed run: the history of its checkpoint (keys translated to this run's numbering).
+    /// The history of all contacts, gathered from their owners (each rank keeps its own) on every
+    /// rank. Collective.
+    History history() const;
+    /// A resumed run: the history of its checkpoint (keys translated to this run's numbering); each
+    /// rank keeps its own contacts' part from the next solve() on.
     void restore_history(History restored)
     {
       previous_impulse = std::move(restored.impulses);
       dissipation_by_key = std::move(restored.dissipation);
+      history_restored = true;
     }
 
-    /// The last local problem solved and its solution (the same on every rank).
-    const ContactSolvers::LocalProblem &last_problem() const { return problem; }
-    const std::vector<double> &last_reaction() const { return reaction; }
-    const std::vector<double> &last_velocity() const { return local_velocity; }
+    /**
+     * The last problem solved (scaled as posed, W in sparse or dense storage), its impulses and the
+     * law's velocities, whole (all contacts in the order of their points) on every rank: for an
+     * FCLIB dump. A distributed problem is gathered here. Collective.
+     */
+    void whole_last_problem(ContactSolvers::LocalProblem &whole, std::vector<double> &r, std::vector<double> &u) const;
 
   private:
     /// Dimension of the local problem: the body's, except 2 for 1D (see assemble_law()).
     unsigned int local_dimension() const { return dim == 1 ? 2 : dim; }
     /**
-     * Phase 1: the contacts of the step's problem (the owned points the ActiveSetRule takes) with
-     * their data and velocities, gathered from every rank and sorted by point index; marks the
-     * owned points taken in @p in_problem. Collective.
+     * Phase 1: this rank's contacts of the step's problem (the owned points the ActiveSetRule
+     * takes, in point order) with their data, velocities and warm start; marks the owned points
+     * taken in @p in_problem.
      */
-    const std::vector<ActiveContact> &select_and_gather(const std::vector<OwnedContactPoint> &points,
-                                                        const dealii::PETScWrappers::MPI::Vector &u_k,
-                                                        const dealii::PETScWrappers::MPI::Vector &w, double time_step,
-                                                        std::vector<bool> &in_problem);
+    const std::vector<ActiveContact> &select_own(const std::vector<OwnedContactPoint> &points,
+                                                 const dealii::PETScWrappers::MPI::Vector &u_k,
+                                                 const dealii::PETScWrappers::MPI::Vector &w, double time_step,
+                                                 std::vector<bool> &in_problem);
     /// Phase 3: the local problem (A, b) of the scheme's law; A from the dense columns if
     /// @p dense_operator, else left to the caller (b, μ only).
     void assemble_law(const std::vector<ActiveContact> &active, double theta, double time_step,
                       bool dense_operator = true);
-    /// Phase 5: velocities of the law, works of (59), Lemma-1 states, positive-work report.
-    /// @p exact_product: W p (dim per active contact) when it is known without the dense W.
-    void works_and_states(const std::vector<ActiveContact> &active, const std::vector<double> &impulse,
-                          double theta, double velocity_noise, double energy_noise, ContactStepResult &result,
+    /**
+     * Phase 5: velocities of the law, works of (59), Lemma-1 states, positive-work report, for
+     * this rank's contacts [@p first, @p last) of @p active (impulses @p impulse, dim per contact
+     * of @p active); the step's totals are summed over the ranks. @p exact_product: W p (dim per
+     * contact from @p first on) when it is known without the dense W. Collective.
+     */
+    void works_and_states(const std::vector<ActiveContact> &active, unsigned int first, unsigned int last,
+                          const std::vector<double> &impulse, double theta, double velocity_noise,
+                          double energy_noise, ContactStepResult &result,
                           const std::vector<double> *exact_product = nullptr);
+    /// Whether the probed operator is taken for @p n_active contacts whatever they are: 'Delassus
+    /// operator' = probed, or auto and dim × contacts above a threshold (see uses_probed_operator()).
+    bool probed_operator_by_count(unsigned long long n_active) const;
     /**
      * Whether the problem of the contacts @p active_points is solved with the probed operator:
      * 'Delassus operator' = probed, or auto and either dim × contacts > 'Probed operator threshold'
@@ -253,18 +277,20 @@ namespace percussion::TimeIntegration
      * Phases 2–4 with the probed operator (doc/contact.md, "Many contacts"): the outer iteration
      *   z^k = W p^k (exact, one solve), stop when (p^k, f z^k + b) solves the exact law to the
      *   tolerance, else p^{k+1} solves the law with A = f W_s, b' = b + f (z^k − W_s p^k),
-     * f = θ (Frémond) or 1. Leaves reaction, local_velocity, last_product (with W p) and the impulse vectors
-     * (generalized_impulse, correction) of the returned iterate. Collective.
+     * f = θ (Frémond) or 1, distributed: each rank holds its @p own contacts (problem has their b,
+     * μ and warm start in reaction) and the ghosts its rows couple to (last_partition). Leaves
+     * reaction (own and ghost impulses), local_velocity (own), last_product (with W p) and the
+     * impulse vectors (generalized_impulse, correction) of the returned iterate. Collective.
      */
     ContactSolvers::SolverResult solve_with_probed_operator(TimeIntegrator &integrator,
                                                             const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                                            const std::vector<ActiveContact> &active,
-                                                            const std::vector<unsigned long long> &active_points,
-                                                            double theta, int &exponent, ContactStepResult &result);
-    /// z = Hᵀ𝒯Hp at the active contacts for impulses @p r (ld per contact), gathered on every
-    /// rank; leaves Hp in generalized_impulse and 𝒯Hp in correction. One solve. Collective.
+                                                            const std::vector<ActiveContact> &own, double theta,
+                                                            int &exponent, ContactStepResult &result);
+    /// z = Hᵀ𝒯Hp at this rank's contacts @p own for impulses @p r (ld per contact, own first),
+    /// in the same layout; leaves Hp in generalized_impulse and 𝒯Hp in correction. One solve.
+    /// Collective.
     void exact_product(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                       const std::vector<ActiveContact> &active, const std::vector<double> &r, std::vector<double> &z);
+                       const std::vector<ActiveContact> &own, const std::vector<double> &r, std::vector<double> &z);
 
     const ContactDynamicsParameters parameters;
     const ContactLaw law;
@@ -309,7 +335,7 @@ namespace percussion::TimeIntegration
     unsigned int inner_block_version = 0;
     int inner_exponent = 0;
 
-    /// Buffers kept from step to step (select_and_gather(), project_positions()).
+    /// Buffers kept from step to step (select_own(), project_positions()).
     struct Scratch
     {
       std::vector<dealii::types::global_dof_index> columns;
@@ -317,8 +343,14 @@ namespace percussion::TimeIntegration
       std::vector<ActiveContact> local, gathered;
     } scratch;
 
+    /// The last problem: whole on every rank (dense path), or this rank's part in the local
+    /// numbering of last_partition (probed path, last_solve_distributed).
     ContactSolvers::LocalProblem problem;
     std::vector<double> reaction, local_velocity;
+    ContactPartition last_partition;
+    bool last_solve_distributed = false;
+    /// restore_history() gave every rank all contacts' history: the next solve() keeps its own.
+    bool history_restored = false;
     std::map<unsigned long long, std::vector<double>> previous_impulse; ///< warm start by key
     std::map<unsigned long long, double> dissipation_by_key;
     /// The last solve()'s contributions to dissipation_by_key, for discard_last_solve().

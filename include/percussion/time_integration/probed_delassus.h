@@ -6,6 +6,7 @@
 #include <deal.II/lac/petsc_vector.h>
 
 #include <percussion/contact_solvers/csr_matrix.h>
+#include <percussion/time_integration/distributed_sweeps.h>
 
 #include <petscmat.h>
 
@@ -44,8 +45,9 @@ namespace percussion::TimeIntegration
    * Parallel: G and W_s are distributed PETSc matrices (rows by DoF and by contact-point owner).
    * The colouring is computed identically on every rank from the gathered positions of the contact
    * DoFs (O(contact DoFs) per rank, once per probing); each rank keeps the rows of its own points of
-   * the active block of W_s (O(own active contacts × neighbours)); the whole block is gathered only
-   * where a solver needs it (gather_rows()).
+   * the active block of W_s in the local numbering of its own and ghost contacts (O(own active
+   * contacts × neighbours)); the whole block is gathered only where a solver needs the whole problem
+   * (gather_whole(): a fallback, an FCLIB dump).
    */
   class ProbedDelassus
   {
@@ -71,18 +73,18 @@ namespace percussion::TimeIntegration
     unsigned int ensure(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H);
 
     /**
-     * The rows of this rank's points of the block of @p factor · W_s among @p active_points (sorted
-     * global point indices, the same on every rank; the rows of the other ranks' points are empty),
-     * in the local problem's numbering: unknown ld·a + i for the a-th active point and component
-     * i < dim; when ld > dim (1D posed as 2D) the extra component gets a decoupled diagonal equal to
-     * the normal one. The last block is kept and returned again while W_s, the points and the
-     * factor are unchanged. Collective.
+     * This rank's rows of the block of @p factor · W_s among the active points, in the local
+     * numbering of @p partition (distributed_sweeps.h): @p own_active_points are this rank's active
+     * points (sorted global point indices, owned by it); the rank's own contacts are numbered in
+     * their order, its ghosts (other ranks' active points its rows couple to) after them; unknown
+     * ld·a + i for local contact a and component i < dim; when ld > dim (1D posed as 2D) the extra
+     * component gets a decoupled diagonal equal to the normal one. Which of the coupled points of
+     * other ranks are active, and their global numbers, come from their owners (one ghost update of
+     * a vector over W_s's columns): no rank needs the list of all active points. The last block is
+     * kept and returned again while W_s, every rank's points and the factor are unchanged. Collective.
      */
-    void active_block(const std::vector<unsigned long long> &active_points, unsigned int ld, double factor,
-                      ContactSolvers::CsrMatrix &block);
-
-    /// Completes @p block, as made by active_block() on every rank, with the other ranks' rows. Collective.
-    void gather_rows(ContactSolvers::CsrMatrix &block) const;
+    void active_block(const std::vector<unsigned long long> &own_active_points, unsigned int ld, double factor,
+                      ContactSolvers::CsrMatrix &block, ContactPartition &partition);
 
     /// Counts the blocks active_block() made (not those it returned again).
     unsigned int block_version() const { return blocks_made; }
@@ -122,7 +124,14 @@ namespace percussion::TimeIntegration
       double factor = 0;
       std::vector<unsigned long long> points;
       ContactSolvers::CsrMatrix block;
+      ContactPartition partition;
     } cached_block;
+    /// Global active numbers (plus one; 0: not active) of the points of W_s's columns, with ghost
+    /// entries for the other ranks' points that this rank's rows of W_s couple to (sorted global
+    /// columns in lookup_ghosts); made again when W_s is.
+    Vec lookup = nullptr;
+    std::vector<PetscInt> lookup_ghosts;
+    unsigned int lookup_version = 0;
     unsigned long long probed_dofs = 0, entries = 0;
   };
 } // namespace percussion::TimeIntegration
