@@ -96,6 +96,20 @@ namespace percussion::TimeIntegration
     return whole;
   }
 
+  ContactSolvers::LocalProblem gather_whole(const ContactSolvers::LocalProblem &local, const ContactPartition &partition,
+                                            MPI_Comm communicator)
+  {
+    const int d = local.dimension;
+    ContactSolvers::LocalProblem whole;
+    whole.dimension = d;
+    whole.number_of_contacts = static_cast<int>(partition.n_total());
+    whole.storage = ContactSolvers::MatrixStorage::sparse;
+    whole.W_sparse = gather_whole(local.W_sparse, d, partition, communicator);
+    whole.q = gather_own(local.q, d, partition, communicator);
+    whole.mu = gather_own(local.mu, 1, partition, communicator);
+    return whole;
+  }
+
   ImpulseExchange::ImpulseExchange(const ContactPartition &partition, const int d, MPI_Comm communicator)
     : d(d)
     , own_contacts(partition.n_own())

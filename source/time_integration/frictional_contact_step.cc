@@ -733,13 +733,7 @@ namespace percussion::TimeIntegration
           {
             // The fallback solves the whole inner problem, gathered on every rank (the one place of
             // the probed path where a rank holds all contacts).
-            ContactSolvers::LocalProblem whole;
-            whole.dimension = ld;
-            whole.number_of_contacts = static_cast<int>(partition.n_total());
-            whole.storage = ContactSolvers::MatrixStorage::sparse;
-            whole.W_sparse = gather_whole(inner.W_sparse, ld, partition, communicator);
-            whole.q = gather_own(inner.q, ld, partition, communicator);
-            whole.mu = gather_own(inner.mu, 1, partition, communicator);
+            const ContactSolvers::LocalProblem whole = gather_whole(inner, partition, communicator);
             std::vector<double> whole_r = gather_own(scaled, ld, partition, communicator), whole_u;
             r = ContactSolvers::solve(whole, whole_r, whole_u, inner_options);
             total.iterations += r.iterations;
@@ -1047,13 +1041,7 @@ namespace percussion::TimeIntegration
         return;
       }
     const int ld = static_cast<int>(local_dimension());
-    whole = ContactSolvers::LocalProblem();
-    whole.dimension = ld;
-    whole.number_of_contacts = static_cast<int>(last_partition.n_total());
-    whole.storage = ContactSolvers::MatrixStorage::sparse;
-    whole.W_sparse = gather_whole(problem.W_sparse, ld, last_partition, communicator);
-    whole.q = gather_own(problem.q, ld, last_partition, communicator);
-    whole.mu = gather_own(problem.mu, 1, last_partition, communicator);
+    whole = gather_whole(problem, last_partition, communicator);
     r = gather_own(reaction, ld, last_partition, communicator);
     u = gather_own(local_velocity, ld, last_partition, communicator);
   }

@@ -92,6 +92,11 @@ namespace percussion::TimeIntegration
   ContactSolvers::CsrMatrix gather_whole(const ContactSolvers::CsrMatrix &local_block, int d,
                                          const ContactPartition &partition, MPI_Comm communicator);
 
+  /// The whole problem (W, q, μ in global numbering) from the ranks' parts @p local (in the local
+  /// numbering of @p partition, as distributed_sweeps() takes it), on every rank. Collective.
+  ContactSolvers::LocalProblem gather_whole(const ContactSolvers::LocalProblem &local, const ContactPartition &partition,
+                                            MPI_Comm communicator);
+
   /// The whole vector (global numbering) from the own entries, the first @p d · n_own() of @p local. Collective.
   std::vector<double> gather_own(const std::vector<double> &local, int d, const ContactPartition &partition,
                                  MPI_Comm communicator);
