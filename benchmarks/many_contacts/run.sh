@@ -7,7 +7,9 @@
 # active set changes) and per step of lasting contact after it (from Output/Write step timings, one
 # run each), the ratio of the latter to the free step, the peak memory of both runs, and the steps
 # whose contact problem was not solved, the mean number of exact products W p per contact step (one
-# solve each; probed operator only) and the probing solves of the run. "ratio" divides a lasting
+# solve each; probed operator only), the probing solves of the run and "held", the most contacts
+# one rank held in a step's problem (all of them on the dense path; own plus ghosts within the
+# probing radius on the probed path, which no rank holds whole). "ratio" divides a lasting
 # step by the free run's step; "own" divides it by the same step without its contact solve (the
 # contact run's step time minus its contact_step part: the same state's free solve, geometry and
 # output). They agree on the direct path, where a solve costs the same in any state; on the CG path
@@ -114,7 +116,7 @@ run() {
   echo "$peak ${unsolved:-0}"
 }
 
-printf "%6s %8s %9s %12s %12s %12s %7s %7s %18s %9s %9s %8s\n" "N" "DoFs" "contacts" "free [s]" "landing [s]" "lasting [s]" "ratio" "own" "peak MiB free/cont" "unsolved" "products" "probing"
+printf "%6s %8s %9s %12s %12s %12s %7s %7s %18s %9s %9s %8s %6s\n" "N" "DoFs" "contacts" "free [s]" "landing [s]" "lasting [s]" "ratio" "own" "peak MiB free/cont" "unsolved" "products" "probing" "held"
 for n in $sizes; do
   steps=$((landing + 3 + contact_steps))
   write_prm "$n" "$steps" 0 "$work/free.prm" "$work/free"
@@ -129,10 +131,10 @@ for n in $sizes; do
     FNR == 1 { file++; delete c; for (i = 1; i <= NF; i++) c[$i] = i; next }
     file == 1 { free += $c["step_seconds"]; nfree++ }
     file == 2 { seconds[$c["step"]] = $c["step_seconds"]; without[$c["step"]] = $c["step_seconds"] - $c["contact_step"] }
-    file == 3 { if ($c["contact_active"] > 0) { k = $c["step"]; in_contact[++m] = k; if ($c["contact_active"] > contacts) contacts = $c["contact_active"]; products += $c["contact_exact_products"]; probing += $c["contact_probing_solves"] } }
+    file == 3 { if ($c["contact_active"] > 0) { k = $c["step"]; in_contact[++m] = k; if ($c["contact_active"] > contacts) contacts = $c["contact_active"]; products += $c["contact_exact_products"]; probing += $c["contact_probing_solves"]; if ($c["contact_held_per_rank"] > held) held = $c["contact_held_per_rank"] } }
     END {
       for (i = 1; i <= m; i++) if (i <= 3) { landing += seconds[in_contact[i]]; nl++ } else { lasting += seconds[in_contact[i]]; own += without[in_contact[i]]; ns++ }
       free /= nfree; landing = nl ? landing / nl : 0; lasting = ns ? lasting / ns : 0; own = ns ? own / ns : 0
-      printf "%6d %8d %9d %12.4g %12.4g %12.4g %7.1f %7.1f %9.0f/%-8.0f %9d %9.2f %8d\n", n, d, contacts, free, landing, lasting, lasting / free, (own > 0 ? lasting / own : 0), mf, mc, u, m ? products / m : 0, probing
+      printf "%6d %8d %9d %12.4g %12.4g %12.4g %7.1f %7.1f %9.0f/%-8.0f %9d %9.2f %8d %6d\n", n, d, contacts, free, landing, lasting, lasting / free, (own > 0 ? lasting / own : 0), mf, mc, u, m ? products / m : 0, probing, held
     }' "$work/free/step_timings.csv" "$work/contact/step_timings.csv" "$work/contact/statistics.csv"
 done
