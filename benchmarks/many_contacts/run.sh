@@ -9,7 +9,10 @@
 # whose contact problem was not solved, the mean number of exact products W p per contact step (one
 # solve each; probed operator only), the probing solves of the run and "held", the most contacts
 # one rank held in a step's problem (all of them on the dense path; own plus ghosts within the
-# probing radius on the probed path, which no rank holds whole). "ratio" divides a lasting
+# probing radius on the probed path, which no rank holds whole); under each row the parts of a
+# lasting step (contact geometry and H, the free-velocity solve, the contact step and within it the
+# contact solve: Delassus operator, law, solver, exact products; the rest is output and energy
+# audit). "ratio" divides a lasting
 # step by the free run's step; "own" divides it by the same step without its contact solve (the
 # contact run's step time minus its contact_step part: the same state's free solve, geometry and
 # output). They agree on the direct path, where a solve costs the same in any state; on the CG path
@@ -130,11 +133,13 @@ for n in $sizes; do
   awk -F, -v n="$n" -v d="$dofs" -v mf="$m_free" -v mc="$m_contact" -v u="$unsolved" '
     FNR == 1 { file++; delete c; for (i = 1; i <= NF; i++) c[$i] = i; next }
     file == 1 { free += $c["step_seconds"]; nfree++ }
-    file == 2 { seconds[$c["step"]] = $c["step_seconds"]; without[$c["step"]] = $c["step_seconds"] - $c["contact_step"] }
+    file == 2 { k = $c["step"]; seconds[k] = $c["step_seconds"]; without[k] = $c["step_seconds"] - $c["contact_step"]
+                geometry[k] = $c["contact_geometry"]; free_solve[k] = $c["free_velocity"]; step_part[k] = $c["contact_step"]; solver_part[k] = $c["contact_solver"] }
     file == 3 { if ($c["contact_active"] > 0) { k = $c["step"]; in_contact[++m] = k; if ($c["contact_active"] > contacts) contacts = $c["contact_active"]; products += $c["contact_exact_products"]; probing += $c["contact_probing_solves"]; if ($c["contact_held_per_rank"] > held) held = $c["contact_held_per_rank"] } }
     END {
-      for (i = 1; i <= m; i++) if (i <= 3) { landing += seconds[in_contact[i]]; nl++ } else { lasting += seconds[in_contact[i]]; own += without[in_contact[i]]; ns++ }
+      for (i = 1; i <= m; i++) if (i <= 3) { landing += seconds[in_contact[i]]; nl++ } else { k = in_contact[i]; lasting += seconds[k]; own += without[k]; g += geometry[k]; fs += free_solve[k]; cs += step_part[k]; so += solver_part[k]; ns++ }
       free /= nfree; landing = nl ? landing / nl : 0; lasting = ns ? lasting / ns : 0; own = ns ? own / ns : 0
       printf "%6d %8d %9d %12.4g %12.4g %12.4g %7.1f %7.1f %9.0f/%-8.0f %9d %9.2f %8d %6d\n", n, d, contacts, free, landing, lasting, lasting / free, (own > 0 ? lasting / own : 0), mf, mc, u, m ? products / m : 0, probing, held
+      if (ns) printf "%6s   parts of a lasting step [s]: contact geometry %.4g, free-velocity solve %.4g, contact step %.4g (its contact solve %.4g), rest %.4g\n", "", g / ns, fs / ns, cs / ns, so / ns, lasting - (g + fs + cs) / ns
     }' "$work/free/step_timings.csv" "$work/contact/step_timings.csv" "$work/contact/statistics.csv"
 done
