@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <numeric>
+#include <tuple>
 #include <unordered_map>
 
 namespace percussion::TimeIntegration
@@ -206,13 +208,22 @@ namespace percussion::TimeIntegration
     probed_dofs = records.size();
 
     // 2. Greedy colouring: two DoFs closer than 2R (the components of one node among them) get
-    // different colours, so that every DoF has at most one probe of each colour within R.
+    // different colours, so that every DoF has at most one probe of each colour within R. The DoFs
+    // are visited in the order of their positions (then indices), not of their indices, which
+    // depend on the partition: the colours, and so what the truncation leaves in G (the entries of
+    // same-colour DoFs beyond R), are the same on any number of ranks.
     const double R = radius * spacing, separation = 2 * R;
     std::vector<int> colour(records.size(), -1);
     {
+      std::vector<unsigned int> order(records.size());
+      std::iota(order.begin(), order.end(), 0u);
+      std::sort(order.begin(), order.end(), [&records](const unsigned int a, const unsigned int b) {
+        const DofRecord &p = records[a], &q = records[b];
+        return std::tie(p.x[0], p.x[1], p.x[2], p.dof) < std::tie(q.x[0], q.x[1], q.x[2], q.dof);
+      });
       const SpatialBins bins(records, separation);
       std::vector<char> used;
-      for (unsigned int i = 0; i < records.size(); ++i)
+      for (const unsigned int i : order)
         {
           used.assign(used.size(), 0);
           bins.for_each_within(i, separation, [&](const unsigned int j) {

@@ -30,8 +30,9 @@ namespace percussion::TimeIntegration
    * with the stored factor per outer iteration, doc/contact.md "Many contacts").
    *
    * How G is obtained (probing): the contact DoFs are coloured so that two DoFs of one colour are
-   * more than 2R apart (greedy, in global DoF order, from their reference positions); for each
-   * colour c one multiple-right-hand-side solve gives y_c = 𝒯 Σ_{a∈c} e_a, and for each contact DoF
+   * more than 2R apart (greedy, visiting them in the order of their reference positions, so that the
+   * colours do not depend on the partition); for each colour c one multiple-right-hand-side solve
+   * gives y_c = 𝒯 Σ_{a∈c} e_a, and for each contact DoF
    * b the entry G_ba of the one DoF a of colour c within R of b is read as (y_c)_b. What is read
    * also holds the entries of the other DoFs of colour c, all beyond R of b: the same order as what
    * the truncation drops. The cost is one solve per colour (about dim·(2R/spacing + 1)^{dim−1}),
