@@ -110,6 +110,20 @@ namespace percussion::TimeIntegration
     return whole;
   }
 
+  double distributed_error(const ContactSolvers::LocalProblem &problem, const std::vector<double> &r,
+                           const std::vector<double> &u, const int n_own, MPI_Comm communicator)
+  {
+    ContactSolvers::ErrorSums sums = ContactSolvers::error_sums(problem, r, u, 0, n_own);
+    if (dealii::Utilities::MPI::n_mpi_processes(communicator) > 1)
+      {
+        double values[4] = {sums.residual, sums.q, sums.r, sums.u};
+        const int ierr = MPI_Allreduce(MPI_IN_PLACE, values, 4, MPI_DOUBLE, MPI_SUM, communicator);
+        AssertThrowMPI(ierr);
+        sums = {values[0], values[1], values[2], values[3]};
+      }
+    return ContactSolvers::error_from_sums(sums);
+  }
+
   ImpulseExchange::ImpulseExchange(const ContactPartition &partition, const int d, MPI_Comm communicator)
     : d(d)
     , own_contacts(partition.n_own())
@@ -171,7 +185,7 @@ namespace percussion::TimeIntegration
                                                   std::vector<double> &r, std::vector<double> &u,
                                                   const double tolerance, const int max_sweeps)
   {
-    const int d = problem.dimension, first = 0, last = ghosts.n_own();
+    const int d = problem.dimension, n_own = ghosts.n_own();
     const MPI_Comm communicator = ghosts.mpi_communicator();
     const bool single = dealii::Utilities::MPI::n_mpi_processes(communicator) == 1;
     ContactSolvers::SolverResult result;
@@ -180,7 +194,7 @@ namespace percussion::TimeIntegration
     for (int sweep = 0; sweep < max_sweeps; ++sweep)
       {
         double change = 0;
-        for (int a = first; a < last; ++a)
+        for (int a = 0; a < n_own; ++a)
           {
             double q_local[3], previous[3];
             for (int i = 0; i < d; ++i)
@@ -205,17 +219,9 @@ namespace percussion::TimeIntegration
         // u = W r + q on this rank's rows (the other rows of W are empty), the error from the
         // ranks' sums: the same value, and so the same decision, on every rank.
         W.multiply(r.data(), u.data());
-        for (int i = d * first; i < d * last; ++i)
+        for (int i = 0; i < d * n_own; ++i)
           u[i] += problem.q[i];
-        ContactSolvers::ErrorSums sums = ContactSolvers::error_sums(problem, r, u, first, last);
-        if (!single)
-          {
-            double values[4] = {sums.residual, sums.q, sums.r, sums.u};
-            const int ierr = MPI_Allreduce(MPI_IN_PLACE, values, 4, MPI_DOUBLE, MPI_SUM, communicator);
-            AssertThrowMPI(ierr);
-            sums = {values[0], values[1], values[2], values[3]};
-          }
-        result.error = ContactSolvers::error_from_sums(sums);
+        result.error = distributed_error(problem, r, u, n_own, communicator);
         if (!std::isfinite(result.error))
           {
             result.status = ContactSolvers::SolverStatus::failed;

@@ -593,11 +593,6 @@ namespace percussion::TimeIntegration
     const auto start = Clock::now();
     const unsigned int ld = local_dimension();
     Assert(ld == dim, dealii::ExcInternalError()); // 2D/3D only (set_dof_positions())
-    const bool single = dealii::Utilities::MPI::n_mpi_processes(communicator) == 1;
-    // Whether @p x holds on every rank (the decisions that lead to collective calls).
-    const auto on_every_rank = [&](const bool x) {
-      return single ? x : dealii::Utilities::MPI::min(x ? 1 : 0, communicator) == 1;
-    };
     result.probed_operator = true;
     result.probing_solves = probed->ensure(integrator, H);
     const double factor = law == ContactLaw::fremond ? theta : 1.0;
@@ -663,10 +658,12 @@ namespace percussion::TimeIntegration
         // same contacts and the same impulses on every rank, its product is the last step's, and
         // Hp, 𝒯Hp are still in the work vectors.
         if (outer == 0 && on_every_rank(last_product.valid && last_product.operator_id == h_id &&
-                                        last_product.response_version == integrator.operator_version() &&
-                                        last_product.points == own_points && last_product.reaction == reaction))
+                                          last_product.response_version == integrator.operator_version() &&
+                                          last_product.points == own_points && last_product.reaction == reaction,
+                                        communicator))
           z = last_product.product;
-        else if (!on_every_rank(std::all_of(reaction.begin(), reaction.begin() + n_mine, [](const double x) { return x == 0.0; })))
+        else if (!on_every_rank(std::all_of(reaction.begin(), reaction.begin() + n_mine, [](const double x) { return x == 0.0; }),
+                                communicator))
           {
             exact_product(integrator, H, own, reaction, z);
             ++result.exact_products;
@@ -683,16 +680,7 @@ namespace percussion::TimeIntegration
             u[i] = factor * z[i] + b[i];
             scaled[i] = std::ldexp(reaction[i], -exponent);
           }
-        // The FCLIB error of the whole problem from the ranks' sums over their own contacts.
-        ContactSolvers::ErrorSums sums = ContactSolvers::error_sums(problem, scaled, u, 0, n_own);
-        if (!single)
-          {
-            double values[4] = {sums.residual, sums.q, sums.r, sums.u};
-            const int ierr = MPI_Allreduce(MPI_IN_PLACE, values, 4, MPI_DOUBLE, MPI_SUM, communicator);
-            AssertThrowMPI(ierr);
-            sums = {values[0], values[1], values[2], values[3]};
-          }
-        const double error = ContactSolvers::error_from_sums(sums);
+        const double error = distributed_error(problem, scaled, u, n_own, communicator);
         history.push_back(error);
         if (error < best_error)
           {

@@ -171,7 +171,7 @@ namespace percussion::TimeIntegration
       }
     const bool covered = std::includes(probed.begin(), probed.end(), rows.begin(), rows.end());
     unsigned int solves = 0;
-    if (dealii::Utilities::MPI::min(covered ? 1u : 0u, communicator) == 0 || G == nullptr)
+    if (!on_every_rank(covered, communicator) || G == nullptr)
       {
         // Probe the union, so that DoFs that left H and come back (a facet passed over) are kept.
         std::vector<dealii::types::global_dof_index> all;
@@ -343,7 +343,7 @@ namespace percussion::TimeIntegration
     // ghosts, so every rank must be unchanged.
     const bool unchanged = cached_block.valid && cached_block.ws_version == ws_version && cached_block.ld == ld &&
                            cached_block.factor == factor && cached_block.points == own_active_points;
-    if (single ? unchanged : dealii::Utilities::MPI::min(unchanged ? 1 : 0, communicator) == 1)
+    if (on_every_rank(unchanged, communicator))
       {
         block = cached_block.block;
         partition = cached_block.partition;

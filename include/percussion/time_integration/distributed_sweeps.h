@@ -97,6 +97,14 @@ namespace percussion::TimeIntegration
   ContactSolvers::LocalProblem gather_whole(const ContactSolvers::LocalProblem &local, const ContactPartition &partition,
                                             MPI_Comm communicator);
 
+  /**
+   * The FCLIB error (ContactSolvers::compute_error()) of the whole problem at @p r and @p u, from
+   * each rank's sums over its own contacts [0, @p n_own) (local numbering): the same value, and so
+   * the same decisions, on every rank. Collective.
+   */
+  double distributed_error(const ContactSolvers::LocalProblem &problem, const std::vector<double> &r,
+                           const std::vector<double> &u, int n_own, MPI_Comm communicator);
+
   /// The whole vector (global numbering) from the own entries, the first @p d · n_own() of @p local. Collective.
   std::vector<double> gather_own(const std::vector<double> &local, int d, const ContactPartition &partition,
                                  MPI_Comm communicator);

@@ -35,6 +35,13 @@ namespace percussion::TimeIntegration
                           communicator);
     AssertThrowMPI(ierr);
   }
+
+  /// Whether @p x holds on every rank (for decisions that lead to collective calls). Collective.
+  inline bool on_every_rank(const bool x, MPI_Comm communicator)
+  {
+    return dealii::Utilities::MPI::n_mpi_processes(communicator) == 1 ? x
+                                                                       : dealii::Utilities::MPI::min(x ? 1 : 0, communicator) == 1;
+  }
 } // namespace percussion::TimeIntegration
 
 #endif
