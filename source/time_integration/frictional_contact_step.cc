@@ -544,17 +544,14 @@ namespace percussion::TimeIntegration
              parameters.probed_operator_threshold;
   }
 
-  void FrictionalContactStep::exact_product(TimeIntegrator &integrator,
-                                            const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                            const std::vector<ActiveContact> &own, const std::vector<double> &r,
-                                            std::vector<double> &z)
+  void FrictionalContactStep::impulse_on_dofs(TimeIntegrator &integrator,
+                                              const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                              const std::vector<ActiveContact> &own, const std::vector<double> &r)
   {
     const unsigned int d = dim, ld = local_dimension();
     // p on H's columns (the owned active points), Hp with the Dirichlet rows zero (the support
-    // takes an impulse there, as B of DelassusColumns), 𝒯Hp, and Hᵀ𝒯Hp at the own active points:
-    // each rank reads and writes only its own contacts' entries.
+    // takes an impulse there, as B of DelassusColumns): each rank writes only its own contacts'.
     reinit_like(impulse_columns, u_free, communicator);
-    reinit_like(column_work, u_free, communicator);
     {
       PetscInt begin, end;
       PERCUSSION_PETSC_CALL(VecGetOwnershipRange(SystemAlgebra::petsc(impulse_columns), &begin, &end));
@@ -568,19 +565,52 @@ namespace percussion::TimeIntegration
     }
     H.vmult(generalized_impulse, impulse_columns);
     SystemAlgebra::zero(generalized_impulse, integrator.constrained_dofs());
-    integrator.impulse_response(generalized_impulse, correction);
-    H.Tvmult(column_work, correction);
+  }
+
+  void FrictionalContactStep::local_values_of(const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                              const std::vector<ActiveContact> &own,
+                                              const dealii::PETScWrappers::MPI::Vector &x, std::vector<double> &z)
+  {
+    const unsigned int d = dim, ld = local_dimension();
+    reinit_like(column_work, u_free, communicator);
+    H.Tvmult(column_work, x);
     std::fill(z.begin(), z.end(), 0.0);
-    {
-      PetscInt begin, end;
-      PERCUSSION_PETSC_CALL(VecGetOwnershipRange(SystemAlgebra::petsc(column_work), &begin, &end));
-      const PetscScalar *x;
-      PERCUSSION_PETSC_CALL(VecGetArrayRead(SystemAlgebra::petsc(column_work), &x));
-      for (unsigned int a = 0; a < own.size(); ++a)
-        for (unsigned int k = 0; k < d; ++k)
-          z[ld * a + k] = x[d * own[a].point + k - begin];
-      PERCUSSION_PETSC_CALL(VecRestoreArrayRead(SystemAlgebra::petsc(column_work), &x));
-    }
+    PetscInt begin, end;
+    PERCUSSION_PETSC_CALL(VecGetOwnershipRange(SystemAlgebra::petsc(column_work), &begin, &end));
+    const PetscScalar *values;
+    PERCUSSION_PETSC_CALL(VecGetArrayRead(SystemAlgebra::petsc(column_work), &values));
+    for (unsigned int a = 0; a < own.size(); ++a)
+      for (unsigned int k = 0; k < d; ++k)
+        z[ld * a + k] = values[d * own[a].point + k - begin];
+    PERCUSSION_PETSC_CALL(VecRestoreArrayRead(SystemAlgebra::petsc(column_work), &values));
+  }
+
+  void FrictionalContactStep::exact_product(TimeIntegrator &integrator,
+                                            const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                            const std::vector<ActiveContact> &own, const std::vector<double> &r,
+                                            std::vector<double> &z)
+  {
+    impulse_on_dofs(integrator, H, own, r);
+    integrator.impulse_response(generalized_impulse, correction);
+    local_values_of(H, own, correction, z);
+  }
+
+  void FrictionalContactStep::approximate_product(TimeIntegrator &integrator,
+                                                  const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                                  const std::vector<ActiveContact> &own, const std::vector<double> &r,
+                                                  std::vector<double> &z)
+  {
+    // generalized_impulse and correction hold the last accepted Hp and its exact 𝒯Hp; by
+    // linearity 𝒯(Hp)_new = 𝒯(Hp)_old + 𝒯(Δ) with Δ the change of the generalized impulse (H moved
+    // a little, the impulses changed), and G approximates 𝒯 on the contact DoFs, where Δ lives.
+    reinit_like(impulse_change, generalized_impulse, communicator);
+    reinit_like(response_change, generalized_impulse, communicator);
+    impulse_change = generalized_impulse;
+    impulse_on_dofs(integrator, H, own, r);
+    impulse_change.sadd(-1.0, 1.0, generalized_impulse);
+    probed->approximate_response(impulse_change, response_change);
+    correction += response_change;
+    local_values_of(H, own, correction, z);
   }
 
   ContactSolvers::SolverResult
@@ -657,23 +687,34 @@ namespace percussion::TimeIntegration
         // warm start is the last step's accepted impulse: with the same H (fixed obstacles), the
         // same contacts and the same impulses on every rank, its product is the last step's, and
         // Hp, 𝒯Hp are still in the work vectors.
-        if (outer == 0 && on_every_rank(last_product.valid && last_product.operator_id == h_id &&
-                                          last_product.response_version == integrator.operator_version() &&
-                                          last_product.points == own_points && last_product.reaction == reaction,
-                                        communicator))
+        const bool previous_pair = outer == 0 && last_product.valid &&
+                                   last_product.response_version == integrator.operator_version();
+        bool approximate_start = false;
+        if (on_every_rank(previous_pair && last_product.operator_id == h_id && last_product.points == own_points &&
+                            last_product.reaction == reaction,
+                          communicator))
           z = last_product.product;
-        else if (!on_every_rank(std::all_of(reaction.begin(), reaction.begin() + n_mine, [](const double x) { return x == 0.0; }),
-                                communicator))
-          {
-            exact_product(integrator, H, own, reaction, z);
-            ++result.exact_products;
-          }
-        else
+        else if (on_every_rank(std::all_of(reaction.begin(), reaction.begin() + n_mine, [](const double x) { return x == 0.0; }),
+                               communicator))
           {
             // No impulse (a cold start): W p = 0 without a solve.
             std::fill(z.begin(), z.end(), 0.0);
             generalized_impulse = 0;
             correction = 0;
+          }
+        else if (parameters.probed_operator_max_iterations > 1 && on_every_rank(previous_pair, communicator))
+          {
+            // H moved (a body pair) or the contacts or their impulses are not the last step's: the
+            // warm start's product from the last accepted one and G applied to the change only
+            // (approximate_product()), instead of a solve. It starts the iteration; the exact
+            // products that follow decide convergence (slab at 16 × 16 × 8: 3.9 → 2.9 products).
+            approximate_product(integrator, H, own, reaction, z);
+            approximate_start = true;
+          }
+        else
+          {
+            exact_product(integrator, H, own, reaction, z);
+            ++result.exact_products;
           }
         for (unsigned int i = 0; i < n; ++i)
           {
@@ -681,8 +722,11 @@ namespace percussion::TimeIntegration
             scaled[i] = std::ldexp(reaction[i], -exponent);
           }
         const double error = distributed_error(problem, scaled, u, n_own, communicator);
-        history.push_back(error);
-        if (error < best_error)
+        if (!approximate_start)
+          history.push_back(error);
+        if (approximate_start)
+          phases += "approximate-start ";
+        else if (error < best_error)
           {
             best_error = error;
             best_r = reaction;
@@ -693,7 +737,7 @@ namespace percussion::TimeIntegration
             best_generalized_impulse = generalized_impulse;
             best_correction = correction;
           }
-        if (!(error > options.tolerance) || outer + 1 >= parameters.probed_operator_max_iterations)
+        if (!approximate_start && (!(error > options.tolerance) || outer + 1 >= parameters.probed_operator_max_iterations))
           break;
         // No progress over three outer iterations (a factor 2): the approximation is too coarse for
         // this problem; reported as not solved.

@@ -169,8 +169,11 @@ BOOST_AUTO_TEST_CASE(flat_landing_3d_probed_equals_dense)
   const auto active = table.column("contact_active"), products = table.column("contact_exact_products"),
              probing = table.column("contact_probing_solves");
   BOOST_TEST(*std::max_element(active.begin(), active.end()) == 25.0);
-  // The probing happens once, at the first step with contact; every contact step takes exact
-  // products (the first from a cold start may take none: W·0 needs no solve) and the dense run none.
+  // The probing happens once, at the first step with contact; every contact step with an impulse
+  // takes exact products (a step whose impulse is zero may take none: W·0 needs no solve, e.g.
+  // the first from a cold start, or one whose iteration starts from the approximate product and
+  // finds the contacts opening) and the dense run none.
+  const auto force = table.column("contact_normal_force");
   std::size_t first = 0;
   while (first < active.size() && active[first] == 0)
     ++first;
@@ -178,8 +181,8 @@ BOOST_AUTO_TEST_CASE(flat_landing_3d_probed_equals_dense)
   BOOST_TEST(probing[first] > 0);
   BOOST_TEST(sum(probing) == probing[first]);
   for (std::size_t k = first + 1; k < active.size(); ++k)
-    if (active[k] > 0)
-      BOOST_TEST(products[k] >= 1);
+    if (active[k] > 0 && force[k] != 0.0)
+      BOOST_TEST(products[k] >= 1, "step " << k << ": " << products[k] << " exact products, normal force " << force[k]);
   BOOST_TEST(sum(dense->statistics().column("contact_exact_products")) == 0.0);
   const double difference = largest_difference(*dense, *probed);
   BOOST_TEST_MESSAGE("3D flat landing: probing solves " << probing[first] << ", exact products per contact step "
@@ -242,6 +245,21 @@ BOOST_AUTO_TEST_CASE(block_on_block_probed_equals_dense)
   check_run(*probed);
   const auto active = probed->statistics().column("contact_active");
   BOOST_TEST(*std::max_element(active.begin(), active.end()) >= 20.0);
+  {
+    const auto products = probed->statistics().column("contact_exact_products");
+    double n = 0, total = 0;
+    for (std::size_t k = 0; k < active.size(); ++k)
+      if (active[k] > 0)
+        {
+          n += 1;
+          total += products[k];
+        }
+    // H moves at every step: the warm start's product comes from the last step's (ProbedDelassus
+    // G applied to the change of Hp) instead of a solve. Measured 2.49 exact products per step
+    // with it, 3.49 with an exact product at the warm start.
+    BOOST_TEST_MESSAGE("block on block: " << total / n << " exact products per step with contact");
+    BOOST_TEST(total / n <= 2.75);
+  }
   const double difference = largest_difference(*dense, *probed);
   BOOST_TEST_MESSAGE("block on block: probing solves " << sum(probed->statistics().column("contact_probing_solves"))
                                                        << ", largest difference to the dense path " << difference);

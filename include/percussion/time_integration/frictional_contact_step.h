@@ -291,6 +291,19 @@ namespace percussion::TimeIntegration
     /// Collective.
     void exact_product(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                        const std::vector<ActiveContact> &own, const std::vector<double> &r, std::vector<double> &z);
+    /// z ≈ Hᵀ𝒯Hp as exact_product() without a solve, from the last accepted Hp and 𝒯Hp (in
+    /// generalized_impulse and correction on entry, for the current 𝒯): 𝒯Hp ≈ 𝒯(Hp)_old + G Δ,
+    /// Δ = Hp − (Hp)_old, G the probed approximation of 𝒯 (ProbedDelassus::approximate_response()).
+    /// Its error is G's truncation applied to Δ only. Leaves Hp and this approximation of 𝒯Hp in
+    /// generalized_impulse and correction. Collective.
+    void approximate_product(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                             const std::vector<ActiveContact> &own, const std::vector<double> &r, std::vector<double> &z);
+    /// generalized_impulse = Hp, Dirichlet rows zero, for impulses @p r at this rank's contacts @p own.
+    void impulse_on_dofs(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                         const std::vector<ActiveContact> &own, const std::vector<double> &r);
+    /// z = Hᵀx at this rank's contacts @p own (ld per contact). Collective.
+    void local_values_of(const dealii::PETScWrappers::MPI::SparseMatrix &H, const std::vector<ActiveContact> &own,
+                         const dealii::PETScWrappers::MPI::Vector &x, std::vector<double> &z);
 
     const ContactDynamicsParameters parameters;
     const ContactLaw law;
@@ -313,6 +326,8 @@ namespace percussion::TimeIntegration
     /// The probed operator's vectors: an impulse on H's columns, Hᵀ𝒯Hp, and the best iterate's
     /// Hp and 𝒯Hp.
     dealii::PETScWrappers::MPI::Vector impulse_columns, column_work, best_generalized_impulse, best_correction;
+    /// approximate_product()'s change of Hp and its approximate response.
+    dealii::PETScWrappers::MPI::Vector impulse_change, response_change;
     /// The probed operator's last accepted impulse and its exact product W p, for H of the given
     /// PETSc object id (its Hp and 𝒯Hp stay in generalized_impulse and correction until a
     /// position projection uses them).

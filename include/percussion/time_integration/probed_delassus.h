@@ -87,6 +87,14 @@ namespace percussion::TimeIntegration
     void active_block(const std::vector<unsigned long long> &own_active_points, unsigned int ld, double factor,
                       ContactSolvers::CsrMatrix &block, ContactPartition &partition);
 
+    /**
+     * @p y = G @p x: the probed approximation of 𝒯 (Ŵ⁻¹ for Moreau–Jean) applied to a DoF vector
+     * supported on the probed contact DoFs (zero elsewhere). Its error is the truncation's relative
+     * to @p x, so that for a small change x − x_old of a vector whose response 𝒯x_old is known,
+     * 𝒯x_old + G(x − x_old) is far closer to 𝒯x than Gx (the contact step's warm start after H
+     * moved). Requires ensure() for the current operator. Collective.
+     */
+    void approximate_response(const dealii::PETScWrappers::MPI::Vector &x, dealii::PETScWrappers::MPI::Vector &y) const;
     /// Counts the blocks active_block() made (not those it returned again).
     unsigned int block_version() const { return blocks_made; }
 
@@ -96,6 +104,10 @@ namespace percussion::TimeIntegration
     unsigned int n_probings() const { return probings; }
     /// Entries of G (global).
     unsigned long long n_entries() const { return entries; }
+    /// Computations of W_s = HᵀGH with a new symbolic product, and with the last one's (the new H
+    /// had the same nonzero structure: values only).
+    unsigned int n_symbolic_products() const { return ws_symbolic; }
+    unsigned int n_numeric_only_products() const { return ws_numeric_only; }
 
   private:
     /// Colours @p owned_dofs (this rank's contact DoFs) and computes G, of the type of @p h.
@@ -112,6 +124,14 @@ namespace percussion::TimeIntegration
     std::vector<dealii::types::global_dof_index> probed; ///< owned contact DoFs in G, sorted
     Mat G = nullptr, Ws = nullptr;
     PetscObjectId operator_id = -1; ///< H of Ws
+    /// The nonzero structure of this rank's part of the H that Ws's symbolic product was made
+    /// with (row pointers and columns of its diagonal and off-diagonal blocks, the off-diagonal
+    /// block's global columns): an H of the same structure needs the numeric product only.
+    std::vector<PetscInt> ws_structure;
+    /// A copy of that H, which the product keeps: the values of a new H of its structure go there.
+    Mat ws_h = nullptr;
+    /// Symbolic products of Ws made, and numeric-only ones (an H of the last one's structure).
+    unsigned int ws_symbolic = 0, ws_numeric_only = 0;
     unsigned int response_version = 0; ///< TimeIntegrator::operator_version() of G
     unsigned int colours = 0, probings = 0;
     unsigned int ws_version = 0;  ///< counts the computations of Ws
