@@ -86,6 +86,7 @@ end
 subsection Contact
   set Number of pairs = $pairs
   set Search distance = 0.005
+${PARTITION_WEIGHT:+  set Slave face partition weight = $PARTITION_WEIGHT}
   subsection Pair 1
 $(pair_lines)
     set Friction coefficient    = 0.3

@@ -100,6 +100,15 @@ namespace percussion
                           "Slave nodes whose distance to the obstacle or master surface is at most "
                           "this are tracked as contact candidates (columns of H). Choose it larger "
                           "than the largest motion per time step plus an element size.");
+        prm.declare_entry("Slave face partition weight", "0", Double(),
+                          "Extra weight of a cell per face it has on a slave boundary, in units of a "
+                          "cell's weight, when the mesh (2D/3D) is partitioned over MPI ranks. A step's "
+                          "contact work belongs to the ranks that own the slave nodes, and a partition "
+                          "by cells alone may give one rank the whole contact surface (a box on a slab: "
+                          "one rank holds the slab, the other the box). 0: cells only. Measured on such "
+                          "a slab (doc/contact.md, \"Many contacts\"): 30 shares the contact surface and "
+                          "saves 7 % per step, 10 and 100 cost 17-20 % (the cut shapes the linear solves), "
+                          "hence no weight by default.");
         for (unsigned int i = 1; i <= max_pairs; ++i)
           {
             prm.enter_subsection("Pair " + std::to_string(i));
@@ -155,6 +164,7 @@ namespace percussion
         const unsigned int n_pairs = prm.get_integer("Number of pairs");
         gap_prediction_factor      = prm.get_double("Gap prediction factor");
         search_distance            = prm.get_double("Search distance");
+        slave_face_partition_weight = prm.get_double("Slave face partition weight");
         for (unsigned int i = 1; i <= n_pairs; ++i)
           {
             PairParameters pair;
@@ -188,6 +198,9 @@ namespace percussion
         throw InputError("Contact/Gap prediction factor must be >= 0");
       if (!(search_distance >= 0.))
         throw InputError("Contact/Search distance must be >= 0");
+      if (!(slave_face_partition_weight >= 0. && slave_face_partition_weight <= 1e4))
+        throw InputError("Contact/Slave face partition weight must be in [0, 1e4] (extra weight of a cell per "
+                         "slave face, in units of a cell's); got " + std::to_string(slave_face_partition_weight));
       for (const PairParameters &pair : pairs)
         {
           if (!(pair.friction_coefficient >= 0.))

@@ -1,6 +1,7 @@
 #include <deal.II/base/data_out_base.h>
 #include <deal.II/base/timer.h>
 #include <deal.II/base/utilities.h>
+#include <deal.II/distributed/tria.h>
 #include <deal.II/grid/grid_tools.h>
 
 #include <percussion/contact/contact_point_output.h>
@@ -47,6 +48,7 @@ namespace percussion
     Timer timer;
     triangulation = create_triangulation<dim>(communicator);
     generate_mesh(parameters.mesh, *triangulation);
+    partition_by_contact_work();
     run_timings.mesh = timer.wall_time();
     timer.restart();
     bodies = std::make_unique<Body::ElasticBody<dim>>(parameters.body, parameters.mesh.fe_degree,
@@ -180,6 +182,39 @@ namespace percussion
             {"contact_probed_operator", c.probed_operator ? 1.0 : 0.0},
             {"contact_held_per_rank", static_cast<double>(c.held_per_rank)},
             {"events", static_cast<double>(events.count())}};
+  }
+
+  template <int dim>
+  void Simulator<dim>::partition_by_contact_work()
+  {
+    if constexpr (dim == 1)
+      return; // 1D meshes are shared, partitioned by METIS (create_triangulation())
+    else
+      {
+    const double extra = parameters.contact.slave_face_partition_weight;
+    auto *distributed = dynamic_cast<parallel::distributed::Triangulation<dim> *>(triangulation.get());
+    if (distributed == nullptr || parameters.contact.pairs.empty() || !(extra > 0.) ||
+        Utilities::MPI::n_mpi_processes(communicator) == 1)
+      return;
+    std::vector<types::boundary_id> slave_ids;
+    for (const auto &pair : parameters.contact.pairs)
+      slave_ids.push_back(static_cast<types::boundary_id>(pair.slave_boundary_id));
+    // p4est's weights are integers: a cell weighs 100, each slave face 100 · extra more. The space-
+    // filling curve is then cut where the sums of the weights are equal, so that the contact
+    // surface is shared with the cells.
+    const auto connection = distributed->signals.weight.connect(
+      [slave_ids, extra](const typename Triangulation<dim>::cell_iterator &cell,
+                         const typename Triangulation<dim>::CellStatus) -> unsigned int {
+        unsigned int slave_faces = 0;
+        for (const unsigned int f : cell->face_indices())
+          if (cell->face(f)->at_boundary() &&
+              std::find(slave_ids.begin(), slave_ids.end(), cell->face(f)->boundary_id()) != slave_ids.end())
+            ++slave_faces;
+        return 100 + static_cast<unsigned int>(std::lround(100. * extra * slave_faces));
+      });
+    distributed->repartition();
+    connection.disconnect();
+      }
   }
 
   template <int dim>

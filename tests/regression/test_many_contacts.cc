@@ -56,14 +56,15 @@ namespace
   }
 
   /// A 3D block pressed by a traction onto a block on rollers (body pair), 4 × 4 × 2 cells each.
-  std::string block_on_block(const std::string &contact_solver_lines)
+  std::string block_on_block(const std::string &contact_solver_lines, const std::string &contact_lines = "",
+                             const std::string &subdivisions = "4, 4, 2", const std::string &end_time = "0.06")
   {
     return R"(
 set Dimension = 3
 subsection Mesh
   set Type = boxes
   set Boxes = 0,0,0 : 1,1,0.5; 0,0,0.501 : 1,1,1.001
-  set Subdivisions = 4, 4, 2
+  set Subdivisions = )" + subdivisions + R"(
 end
 subsection Materials
   set Material ids = 0, 1
@@ -85,12 +86,12 @@ subsection Time integration
   set Scheme = Moreau-Jean Fremond
   set Theta = 0.55
   set Time step = 1e-3
-  set End time = 0.06
+  set End time = )" + end_time + R"(
 end
 subsection Contact
   set Number of pairs = 1
   set Search distance = 0.05
-  subsection Pair 1
+)" + contact_lines + R"(  subsection Pair 1
     set Type = body
     set Slave boundary id = 14
     set Master boundary id = 5
@@ -294,6 +295,39 @@ BOOST_AUTO_TEST_CASE(two_ranks_reproduce_the_serial_run)
                      << " rank(s), probed, against 1 rank, dense: largest difference " << difference);
   BOOST_TEST(difference <= 1e-8);
   BOOST_TEST(serial->statistics().column("contact_active") == parallel->statistics().column("contact_active"));
+}
+
+// A partition by cells gives one of 2 ranks the lower block and the other the upper one with every
+// slave node, so that one rank owns every contact; 'Contact/Slave face partition weight' weights the
+// cells by their slave faces and shares the contact surface. Either partition reproduces the serial
+// run (every rank runs it on MPI_COMM_SELF first).
+BOOST_AUTO_TEST_CASE(slave_face_weight_shares_the_contact_surface)
+{
+  const unsigned int rank = dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD);
+  const unsigned int size = dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD);
+  const std::string probed = "  set Delassus operator = probed\n  set Probing radius = 2\n";
+  const std::string weight = "  set Slave face partition weight = 30\n", cells8 = "8, 8, 4", end = "0.015";
+  const auto serial = run_simulation<3>(block_on_block("  set Delassus operator = probed\n", "", cells8, end),
+                                        "many_block_serial_" + std::to_string(rank), MPI_COMM_SELF);
+  const auto cells = run_simulation<3>(block_on_block(probed, "", cells8, end), "many_block_cells", MPI_COMM_WORLD);
+  const auto weighted =
+    run_simulation<3>(block_on_block(probed, weight, cells8, end), "many_block_weighted", MPI_COMM_WORLD);
+  check_run(*weighted);
+  BOOST_TEST(largest_difference(*serial, *cells) <= 1e-8);
+  BOOST_TEST(largest_difference(*serial, *weighted) <= 1e-8);
+  const auto held_cells = cells->statistics().column("contact_held_per_rank"),
+             held_weighted = weighted->statistics().column("contact_held_per_rank"),
+             active = weighted->statistics().column("contact_active");
+  const double most_active = *std::max_element(active.begin(), active.end()),
+               most_held_cells = *std::max_element(held_cells.begin(), held_cells.end()),
+               most_held_weighted = *std::max_element(held_weighted.begin(), held_weighted.end());
+  BOOST_TEST_MESSAGE(size << " rank(s): most contacts active " << most_active << ", held by one rank "
+                          << most_held_cells << " (cells) and " << most_held_weighted << " (weighted)");
+  if (size == 2)
+    {
+      BOOST_TEST(most_held_cells == most_active);
+      BOOST_TEST(most_held_weighted < most_active);
+    }
 }
 
 // On the probed path no rank holds all contacts: each holds its own and the ghosts within the

@@ -97,6 +97,11 @@ namespace percussion
       double gap_prediction_factor = 0.5;
       /** Slave nodes farther than this from their obstacle / master surface are not tracked. */
       double search_distance = 0.1;
+      /** Extra weight of a cell per face on a slave boundary, in units of a cell's, in the partition
+       *  of a 2D/3D mesh over MPI ranks: the contact work of a step belongs to the ranks owning the
+       *  slave nodes (doc/contact.md, "Many contacts"), so that a partition by cells alone can give
+       *  one rank the whole contact surface. 0: cells only. */
+      double slave_face_partition_weight = 0.;
 
       static void declare_parameters(dealii::ParameterHandler &prm);
       void        parse_parameters(dealii::ParameterHandler &prm);

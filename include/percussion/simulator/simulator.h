@@ -101,6 +101,10 @@ namespace percussion
     std::vector<std::pair<const char *, double>> statistics_row() const;
     void record_statistics();
     /// Creates the statistics table and opens statistics.csv (keeping its rows up to a resumed step).
+    /// With several ranks and contact pairs (2D/3D), partitions the mesh again with cells weighted by
+    /// their slave faces ('Contact/Slave face partition weight'): a step's contact work belongs to the
+    /// slave nodes' owners. Before the DoFs are distributed. Collective.
+    void partition_by_contact_work();
     void open_statistics_table();
     /// With contact and a scheme that damps no mode (e.g. θ = ½): says in the log when the step
     /// leaves the mesh's stiff modes unresolved.
