@@ -20,6 +20,8 @@
 # about 17, and "own" is the comparison with a step of the same body without contact.
 # Figures, not pass/fail: the issue's targets are a ratio <= 3 and memory <= 1.5x at N = 32.
 # LINEAR_SOLVER=direct|cg forces Linear solver/Type (default auto: direct up to 150 000 DoFs).
+# PARTITION_WEIGHT=w sets Contact/Slave face partition weight; PROJECTION_TOLERANCE=t turns the
+# position projection on with that Penetration tolerance (1e-6 makes the landing step project).
 # Usage: benchmarks/many_contacts/run.sh [BUILD_DIR] [SIZES...]     (default sizes: 8 16; 32 takes minutes)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -35,6 +37,9 @@ ranks=${RANKS:-1}
 operator=${OPERATOR:-auto}   # Contact solver/Delassus operator: auto, dense or probed
 radius_line=""                # PROBING_RADIUS: Contact solver/Probing radius (default: the parameter's)
 [ -n "${PROBING_RADIUS:-}" ] && radius_line="  set Probing radius = $PROBING_RADIUS"
+projection_lines=""           # PROJECTION_TOLERANCE: position projection on, with this Penetration tolerance
+[ -n "${PROJECTION_TOLERANCE:-}" ] && projection_lines="  set Position projection = on
+  set Penetration tolerance = $PROJECTION_TOLERANCE"
 linear_solver=${LINEAR_SOLVER:-auto}   # Linear solver/Type: auto, direct or cg
 landing=28   # steps before the bottom touches (gap = 30 h at 1 m/s)
 contact_steps=${CONTACT_STEPS:-10}
@@ -97,6 +102,7 @@ subsection Contact solver
   set Tolerance         = 1e-10
   set Delassus operator = $operator
 $radius_line
+$projection_lines
 end
 subsection Linear solver
   set Type = $linear_solver

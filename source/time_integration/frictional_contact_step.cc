@@ -976,41 +976,78 @@ namespace percussion::TimeIntegration
               a.position = points[i].position;
               local.push_back(a);
             }
-        std::vector<ActiveContact> projected;
-        all_gather_sorted(local, projected, communicator);
-        const unsigned int n = projected.size();
-        std::vector<unsigned long long> projected_points(n);
-        for (unsigned int a = 0; a < n; ++a)
-          projected_points[a] = projected[a].point;
-        columns.ensure(integrator, H, projected_points, w.size() / d, operator_moves);
-
-        // 0 ≤ g + W_NN p̃ ⊥ p̃ ≥ 0 with W = Hᵀ𝒫⁻¹H of the scheme's metric, posed as a 2D
-        // frictionless problem with a decoupled tangential row (as 1D contact is).
-        ContactSolvers::LocalProblem lcp;
-        lcp.dimension = 2;
-        lcp.number_of_contacts = n;
-        lcp.storage = ContactSolvers::MatrixStorage::dense;
-        lcp.W_dense = ContactSolvers::DenseMatrix(2 * n, 2 * n);
-        lcp.q.assign(2 * n, 0.0);
-        lcp.mu.assign(n, 0.0);
-        for (unsigned int a = 0; a < n; ++a)
+        if (last_solve_distributed && dim > 1 && integrator.projection_is_impulse_response())
           {
-            for (unsigned int b = 0; b < n; ++b)
-              lcp.W_dense(2 * a, 2 * b) = columns.entry(projected[a].point, 0, projected[b].point, 0);
-            lcp.W_dense(2 * a + 1, 2 * a + 1) = lcp.W_dense(2 * a, 2 * a) > 0 ? lcp.W_dense(2 * a, 2 * a) : 1.0;
-            lcp.q[2 * a] = projected[a].gap;
+            // Many contacts (the step's problem took the probed operator): the projection's
+            // problem 0 ≤ g + W λ ⊥ λ ≥ 0 is the frictionless contact problem (μ = 0, b = (g, 0, 0),
+            // factor 1) with W = Hᵀ𝒯H, and 𝒯 is the projection's metric here (Moreau–Jean):
+            // solved by the same distributed outer iteration, no dense column and no rank holding
+            // all contacts. The contact step's problem is kept aside for what reads it after the
+            // step (an FCLIB dump, whole_last_problem()).
+            std::sort(local.begin(), local.end(),
+                      [](const ActiveContact &x, const ActiveContact &y) { return x.point < y.point; });
+            result.n_contacts = std::max(
+              result.n_contacts, static_cast<unsigned int>(dealii::Utilities::MPI::sum(local.size(), communicator)));
+            ContactSolvers::LocalProblem contact_problem = std::move(problem);
+            std::vector<double> contact_reaction = std::move(reaction), contact_velocity = std::move(local_velocity);
+            const ContactPartition contact_partition = last_partition;
+            problem = ContactSolvers::LocalProblem();
+            problem.dimension = d;
+            problem.number_of_contacts = local.size();
+            problem.storage = ContactSolvers::MatrixStorage::sparse;
+            problem.q.assign(d * local.size(), 0.0);
+            problem.mu.assign(local.size(), 0.0);
+            for (unsigned int a = 0; a < local.size(); ++a)
+              problem.q[d * a] = local[a].gap;
+            reaction.assign(d * local.size(), 0.0);
+            ContactStepResult projection_step;
+            int exponent = 0;
+            result.solver = solve_with_probed_operator(integrator, H, local, 1.0, exponent, projection_step);
+            // correction holds 𝒯Hλ of the accepted iterate.
+            last_product.valid = false;
+            problem = std::move(contact_problem);
+            reaction = std::move(contact_reaction);
+            local_velocity = std::move(contact_velocity);
+            last_partition = contact_partition;
           }
-        std::vector<double> r(2 * n, 0.0), u;
-        int exponent = 0;
-        result.solver = solve_scaled(lcp, r, u, options, exponent);
-        result.n_contacts = std::max(result.n_contacts, n);
-        std::vector<double> impulse(d * n, 0.0);
-        for (unsigned int a = 0; a < n; ++a)
-          impulse[d * a] = r[2 * a];
-        reinit_like(generalized_impulse, integrator.displacement(), communicator);
-        reinit_like(correction, integrator.displacement(), communicator);
-        columns.apply(projected_points, impulse, generalized_impulse, correction);
-        last_product.valid = false; // the vectors no longer hold the contact step's Hp and 𝒯Hp
+        else
+          {
+            std::vector<ActiveContact> projected;
+            all_gather_sorted(local, projected, communicator);
+            const unsigned int n = projected.size();
+            std::vector<unsigned long long> projected_points(n);
+            for (unsigned int a = 0; a < n; ++a)
+              projected_points[a] = projected[a].point;
+            columns.ensure(integrator, H, projected_points, w.size() / d, operator_moves);
+
+            // 0 ≤ g + W_NN p̃ ⊥ p̃ ≥ 0 with W = Hᵀ𝒫⁻¹H of the scheme's metric, posed as a 2D
+            // frictionless problem with a decoupled tangential row (as 1D contact is).
+            ContactSolvers::LocalProblem lcp;
+            lcp.dimension = 2;
+            lcp.number_of_contacts = n;
+            lcp.storage = ContactSolvers::MatrixStorage::dense;
+            lcp.W_dense = ContactSolvers::DenseMatrix(2 * n, 2 * n);
+            lcp.q.assign(2 * n, 0.0);
+            lcp.mu.assign(n, 0.0);
+            for (unsigned int a = 0; a < n; ++a)
+              {
+                for (unsigned int b = 0; b < n; ++b)
+                  lcp.W_dense(2 * a, 2 * b) = columns.entry(projected[a].point, 0, projected[b].point, 0);
+                lcp.W_dense(2 * a + 1, 2 * a + 1) = lcp.W_dense(2 * a, 2 * a) > 0 ? lcp.W_dense(2 * a, 2 * a) : 1.0;
+                lcp.q[2 * a] = projected[a].gap;
+              }
+            std::vector<double> r(2 * n, 0.0), u;
+            int exponent = 0;
+            result.solver = solve_scaled(lcp, r, u, options, exponent);
+            result.n_contacts = std::max(result.n_contacts, n);
+            std::vector<double> impulse(d * n, 0.0);
+            for (unsigned int a = 0; a < n; ++a)
+              impulse[d * a] = r[2 * a];
+            reinit_like(generalized_impulse, integrator.displacement(), communicator);
+            reinit_like(correction, integrator.displacement(), communicator);
+            columns.apply(projected_points, impulse, generalized_impulse, correction);
+            last_product.valid = false; // the vectors no longer hold the contact step's Hp and 𝒯Hp
+          }
         result.energy_change += integrator.correct_displacement(correction);
 
         // The gaps after the pass, for every candidate.
