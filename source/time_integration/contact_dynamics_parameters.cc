@@ -73,7 +73,8 @@ namespace percussion::TimeIntegration
                       "doc/contact.md).");
     prm.declare_entry("Probed operator iterations", "30", Integer(1),
                       "Outer iterations (exact products W p, one solve each) of the probed operator "
-                      "at most; a step that reaches it is reported as not solved.");
+                      "at most, not counting the approximate start where H moved (a body pair; "
+                      "doc/contact.md); a step that reaches it is reported as not solved.");
     prm.declare_entry("Position projection", "off", Selection("on|off"),
                       "Velocity-level schemes hold the contact velocities, not the gaps: an impact "
                       "step leaves a penetration up to h |u_N| (h/2 |u_N| at theta = 1/2) that the "

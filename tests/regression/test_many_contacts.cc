@@ -22,6 +22,7 @@
 #include <percussion/contact_solvers/solve.h>
 
 #include <cmath>
+#include <fstream>
 #include <numeric>
 
 using percussion::testing::run_simulation;
@@ -326,6 +327,38 @@ BOOST_AUTO_TEST_CASE(two_ranks_reproduce_the_serial_run)
                      << " rank(s), probed, against 1 rank, dense: largest difference " << difference);
   BOOST_TEST(difference <= 1e-8);
   BOOST_TEST(serial->statistics().column("contact_active") == parallel->statistics().column("contact_active"));
+}
+
+// 'Probed operator iterations' bounds the outer iterations with an exact error (the approximate
+// start of a moving H is not one): with 2, a step of the block pair takes at most 2 exact products,
+// and those whose error is still above the tolerance are reported as not solved (the default, 30,
+// solves every step: block_on_block_probed_equals_dense).
+BOOST_AUTO_TEST_CASE(probed_operator_iterations_bound_the_exact_products)
+{
+  const auto limited = run_simulation<3>(
+    block_on_block("  set Delassus operator = probed\n  set Probed operator iterations = 2\n"), "many_block_limited");
+  const auto &table = limited->statistics();
+  const auto active = table.column("contact_active"), products = table.column("contact_exact_products"),
+             error = table.column("contact_solver_error");
+  unsigned int unsolved = 0;
+  for (std::size_t k = 0; k < active.size(); ++k)
+    {
+      BOOST_TEST(products[k] <= 2.0, "step " << k);
+      if (active[k] > 0 && error[k] > 1e-10)
+        ++unsolved;
+    }
+  BOOST_TEST_MESSAGE("2 outer iterations: " << unsolved << " steps not solved");
+  BOOST_TEST(unsolved > 0u);
+  // Each such step is a contact_not_solved row of events.csv (rank 0 writes it).
+  if (dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0)
+    {
+      std::ifstream events("many_block_limited/events.csv");
+      BOOST_REQUIRE(events.good());
+      unsigned int reported = 0;
+      for (std::string line; std::getline(events, line);)
+        reported += line.find("contact_not_solved") != std::string::npos ? 1 : 0;
+      BOOST_TEST(reported == unsolved);
+    }
 }
 
 // A partition by cells gives one of 2 ranks the lower block and the other the upper one with every
