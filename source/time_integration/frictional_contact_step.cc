@@ -434,7 +434,8 @@ namespace percussion::TimeIntegration
       {
         // Phases 2–4 with the probed operator; it leaves Hp and 𝒯Hp of its iterate.
         assemble_law(own, theta, integrator.time_step(), false);
-        result.solver = solve_with_probed_operator(integrator, H, own, theta, exponent, result);
+        result.solver =
+          solve_with_probed_operator(integrator, H, own, theta, problem, reaction, local_velocity, last_partition, exponent, result);
       }
     result.solved = true;
     result.held_per_rank = probed_operator
@@ -617,7 +618,10 @@ namespace percussion::TimeIntegration
   FrictionalContactStep::solve_with_probed_operator(TimeIntegrator &integrator,
                                                     const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                                     const std::vector<ActiveContact> &own, const double theta,
-                                                    int &exponent, ContactStepResult &result)
+                                                    ContactSolvers::LocalProblem &probed_problem,
+                                                    std::vector<double> &impulses, std::vector<double> &velocities,
+                                                    ContactPartition &partition, int &exponent,
+                                                    ContactStepResult &result)
   {
     using Clock = std::chrono::steady_clock;
     const auto start = Clock::now();
@@ -626,32 +630,31 @@ namespace percussion::TimeIntegration
     result.probed_operator = true;
     result.probing_solves = probed->ensure(integrator, H);
     const double factor = law == ContactLaw::fremond ? theta : 1.0;
-    // problem: this rank's rows of A = f W_s (the approximation) in the local numbering of its own
+    // probed_problem: this rank's rows of A = f W_s (the approximation) in the local numbering of its own
     // and ghost contacts, b and μ of the law for its own contacts (zero for the ghosts, whose rows
     // it does not hold); the exact problem has the same b.
     std::vector<unsigned long long> own_points(own.size());
     for (unsigned int a = 0; a < own.size(); ++a)
       own_points[a] = own[a].point;
-    ContactPartition &partition = last_partition;
-    probed->active_block(own_points, ld, factor, problem.W_sparse, partition);
+    probed->active_block(own_points, ld, factor, probed_problem.W_sparse, partition);
     last_solve_distributed = true;
     const int n_own = partition.n_own(), n_local = partition.n_local();
     const unsigned int n = ld * n_local, n_mine = ld * n_own;
-    problem.number_of_contacts = n_local;
-    problem.q.resize(n, 0.0);
-    problem.mu.resize(n_local, 0.0);
-    const std::vector<double> b = problem.q;
+    probed_problem.number_of_contacts = n_local;
+    probed_problem.q.resize(n, 0.0);
+    probed_problem.mu.resize(n_local, 0.0);
+    const std::vector<double> b = probed_problem.q;
     const PetscObjectId h_id = SystemAlgebra::object_id(H);
 
     // The inner problems are solved with impulses scaled by a power of two (as solve_scaled()).
     // Their operator, its block form and the ghost exchange are made again only when the active
     // block or the scaling changed: in lasting contact on a fixed obstacle they are the last step's
     // (copying and re-blocking W_s cost about 10 ms per step at 1 089 contacts and R = 7).
-    exponent = scaling_exponent(dealii::Utilities::MPI::sum(diagonal_sum(problem), communicator),
+    exponent = scaling_exponent(dealii::Utilities::MPI::sum(diagonal_sum(probed_problem), communicator),
                                 static_cast<int>(ld * partition.n_total()));
     if (!inner_blocks || probed->block_version() != inner_block_version || exponent != inner_exponent)
       {
-        inner_problem = problem;
+        inner_problem = probed_problem;
         for (double &x : inner_problem.W_sparse.values)
           x = std::ldexp(x, exponent);
         inner_blocks = std::make_unique<ContactSolvers::BlockDelassus>(inner_problem);
@@ -659,12 +662,12 @@ namespace percussion::TimeIntegration
         inner_block_version = probed->block_version();
         inner_exponent = exponent;
       }
-    inner_problem.q = problem.q;
-    inner_problem.mu = problem.mu;
+    inner_problem.q = probed_problem.q;
+    inner_problem.mu = probed_problem.mu;
     ContactSolvers::LocalProblem &inner = inner_problem;
     // The own impulses are the warm start (solve()); the ghosts' come from their owners.
-    reaction.resize(n, 0.0);
-    inner_exchange->exchange(reaction);
+    impulses.resize(n, 0.0);
+    inner_exchange->exchange(impulses);
     // The inner problems have a sparse, diagonally dominant W_s (mass-dominated Ŵ) and a warm start
     // from the last iterate: Gauss–Seidel sweeps solve them at a fraction of a Newton iteration's
     // sparse LU (measured: the contact step at 16 × 16 × 8 cells 38.6 → 17.4 ms, the same outer
@@ -691,10 +694,10 @@ namespace percussion::TimeIntegration
                                    last_product.response_version == integrator.operator_version();
         bool approximate_start = false;
         if (on_every_rank(previous_pair && last_product.operator_id == h_id && last_product.points == own_points &&
-                            last_product.reaction == reaction,
+                            last_product.reaction == impulses,
                           communicator))
           z = last_product.product;
-        else if (on_every_rank(std::all_of(reaction.begin(), reaction.begin() + n_mine, [](const double x) { return x == 0.0; }),
+        else if (on_every_rank(std::all_of(impulses.begin(), impulses.begin() + n_mine, [](const double x) { return x == 0.0; }),
                                communicator))
           {
             // No impulse (a cold start): W p = 0 without a solve.
@@ -708,20 +711,20 @@ namespace percussion::TimeIntegration
             // warm start's product from the last accepted one and G applied to the change only
             // (approximate_product()), instead of a solve. It starts the iteration; the exact
             // products that follow decide convergence (slab at 16 × 16 × 8: 3.9 → 3.0 products).
-            approximate_product(integrator, H, own, reaction, z);
+            approximate_product(integrator, H, own, impulses, z);
             approximate_start = true;
           }
         else
           {
-            exact_product(integrator, H, own, reaction, z);
+            exact_product(integrator, H, own, impulses, z);
             ++result.exact_products;
           }
         for (unsigned int i = 0; i < n; ++i)
           {
             u[i] = factor * z[i] + b[i];
-            scaled[i] = std::ldexp(reaction[i], -exponent);
+            scaled[i] = std::ldexp(impulses[i], -exponent);
           }
-        const double error = distributed_error(problem, scaled, u, n_own, communicator);
+        const double error = distributed_error(probed_problem, scaled, u, n_own, communicator);
         if (approximate_start)
           phases += "approximate-start "; // not an exact error: neither kept nor accepted
         else
@@ -729,7 +732,7 @@ namespace percussion::TimeIntegration
         if (!approximate_start && error < best_error)
           {
             best_error = error;
-            best_r = reaction;
+            best_r = impulses;
             best_z = z;
             best_u = u;
             reinit_like(best_generalized_impulse, generalized_impulse, communicator);
@@ -749,7 +752,7 @@ namespace percussion::TimeIntegration
         // The inner problem: A = f W_s, b' = b + f z − f W_s p (so that it is exact at p), on the
         // own rows (W_s p reads the ghosts' impulses).
         std::fill(approximate.begin(), approximate.end(), 0.0);
-        problem.W_sparse.multiply_add(reaction.data(), approximate.data());
+        probed_problem.W_sparse.multiply_add(impulses.data(), approximate.data());
         for (unsigned int i = 0; i < n; ++i)
           inner.q[i] = b[i] + factor * z[i] - approximate[i];
         // The inner solution need not be more accurate than a tenth of the next exact error, about
@@ -783,15 +786,15 @@ namespace percussion::TimeIntegration
         std::vector<double> next(n);
         for (unsigned int i = 0; i < n; ++i)
           next[i] = std::ldexp(scaled[i], exponent);
-        mixing.add(reaction, next);
+        mixing.add(impulses, next);
         mixing.mix(next);
         for (int a = 0; a < n_own; ++a)
-          ContactSolvers::project_onto_coulomb_cone(ld, problem.mu[a], &next[ld * a], &next[ld * a]);
+          ContactSolvers::project_onto_coulomb_cone(ld, probed_problem.mu[a], &next[ld * a], &next[ld * a]);
         inner_exchange->exchange(next);
-        reaction = next;
+        impulses = next;
       }
-    reaction = best_r;
-    local_velocity = best_u;
+    impulses = best_r;
+    velocities = best_u;
     last_product = {true, h_id, integrator.operator_version(), own_points, best_r, best_z};
     std::swap(generalized_impulse, best_generalized_impulse);
     std::swap(correction, best_correction);
@@ -982,33 +985,28 @@ namespace percussion::TimeIntegration
             // problem 0 ≤ g + W λ ⊥ λ ≥ 0 is the frictionless contact problem (μ = 0, b = (g, 0, 0),
             // factor 1) with W = Hᵀ𝒯H, and 𝒯 is the projection's metric here (Moreau–Jean):
             // solved by the same distributed outer iteration, no dense column and no rank holding
-            // all contacts. The contact step's problem is kept aside for what reads it after the
-            // step (an FCLIB dump, whole_last_problem()).
+            // all contacts. Its problem, impulses and partition are its own: the contact step's
+            // stay for what reads them after the step (an FCLIB dump, whole_last_problem()).
             std::sort(local.begin(), local.end(),
                       [](const ActiveContact &x, const ActiveContact &y) { return x.point < y.point; });
             result.n_contacts = std::max(
               result.n_contacts, static_cast<unsigned int>(dealii::Utilities::MPI::sum(local.size(), communicator)));
-            ContactSolvers::LocalProblem contact_problem = std::move(problem);
-            std::vector<double> contact_reaction = std::move(reaction), contact_velocity = std::move(local_velocity);
-            const ContactPartition contact_partition = last_partition;
-            problem = ContactSolvers::LocalProblem();
-            problem.dimension = d;
-            problem.number_of_contacts = local.size();
-            problem.storage = ContactSolvers::MatrixStorage::sparse;
-            problem.q.assign(d * local.size(), 0.0);
-            problem.mu.assign(local.size(), 0.0);
+            ContactSolvers::LocalProblem lcp;
+            lcp.dimension = d;
+            lcp.number_of_contacts = local.size();
+            lcp.storage = ContactSolvers::MatrixStorage::sparse;
+            lcp.q.assign(d * local.size(), 0.0);
+            lcp.mu.assign(local.size(), 0.0);
             for (unsigned int a = 0; a < local.size(); ++a)
-              problem.q[d * a] = local[a].gap;
-            reaction.assign(d * local.size(), 0.0);
+              lcp.q[d * a] = local[a].gap;
+            std::vector<double> impulses(d * local.size(), 0.0), velocities;
+            ContactPartition partition;
             ContactStepResult projection_step;
             int exponent = 0;
-            result.solver = solve_with_probed_operator(integrator, H, local, 1.0, exponent, projection_step);
+            result.solver = solve_with_probed_operator(integrator, H, local, 1.0, lcp, impulses, velocities, partition,
+                                                       exponent, projection_step);
             // correction holds 𝒯Hλ of the accepted iterate.
             last_product.valid = false;
-            problem = std::move(contact_problem);
-            reaction = std::move(contact_reaction);
-            local_velocity = std::move(contact_velocity);
-            last_partition = contact_partition;
           }
         else
           {

@@ -218,7 +218,6 @@ namespace percussion::TimeIntegration
         // object): the new values are copied into it.
         PERCUSSION_PETSC_CALL(MatCopy(h, ws_h, SAME_NONZERO_PATTERN));
         PERCUSSION_PETSC_CALL(MatPtAP(G, ws_h, MAT_REUSE_MATRIX, PETSC_DEFAULT, &Ws));
-        ++ws_numeric_only;
       }
     else
       {
@@ -229,7 +228,6 @@ namespace percussion::TimeIntegration
         PERCUSSION_PETSC_CALL(MatDuplicate(h, MAT_COPY_VALUES, &ws_h));
         PERCUSSION_PETSC_CALL(MatPtAP(G, ws_h, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &Ws));
         ws_structure = std::move(structure);
-        ++ws_symbolic;
       }
     operator_id = id;
     ++ws_version;

@@ -277,15 +277,21 @@ namespace percussion::TimeIntegration
      * Phases 2–4 with the probed operator (doc/contact.md, "Many contacts"): the outer iteration
      *   z^k = W p^k (exact, one solve), stop when (p^k, f z^k + b) solves the exact law to the
      *   tolerance, else p^{k+1} solves the law with A = f W_s, b' = b + f (z^k − W_s p^k),
-     * f = θ (Frémond) or 1, distributed: each rank holds its @p own contacts (problem has their b,
-     * μ and warm start in reaction) and the ghosts its rows couple to (last_partition). Leaves
-     * reaction (own and ghost impulses), local_velocity (own), last_product (with W p) and the
-     * impulse vectors (generalized_impulse, correction) of the returned iterate. Collective.
+     * f = θ (Frémond) or 1, distributed: each rank holds its @p own contacts (@p probed_problem
+     * has their b and μ, @p impulses their warm start) and the ghosts its rows couple to
+     * (@p partition). Leaves @p probed_problem (with the rank's rows of f W_s), @p impulses (own and
+     * ghost), @p velocities (own), last_product (with W p) and the impulse vectors
+     * (generalized_impulse, correction) of the returned iterate. The contact step passes its
+     * members (problem, reaction, local_velocity, last_partition); the position projection its
+     * own frictionless problem. Collective.
      */
     ContactSolvers::SolverResult solve_with_probed_operator(TimeIntegrator &integrator,
                                                             const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                                             const std::vector<ActiveContact> &own, double theta,
-                                                            int &exponent, ContactStepResult &result);
+                                                            ContactSolvers::LocalProblem &probed_problem,
+                                                            std::vector<double> &impulses, std::vector<double> &velocities,
+                                                            ContactPartition &partition, int &exponent,
+                                                            ContactStepResult &result);
     /// z = Hᵀ𝒯Hp at this rank's contacts @p own for impulses @p r (ld per contact, own first),
     /// in the same layout; leaves Hp in generalized_impulse and 𝒯Hp in correction. One solve.
     /// Collective.

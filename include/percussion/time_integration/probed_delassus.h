@@ -104,10 +104,6 @@ namespace percussion::TimeIntegration
     unsigned int n_probings() const { return probings; }
     /// Entries of G (global).
     unsigned long long n_entries() const { return entries; }
-    /// Computations of W_s = HᵀGH with a new symbolic product, and with the last one's (the new H
-    /// had the same nonzero structure: values only).
-    unsigned int n_symbolic_products() const { return ws_symbolic; }
-    unsigned int n_numeric_only_products() const { return ws_numeric_only; }
 
   private:
     /// Colours @p owned_dofs (this rank's contact DoFs) and computes G, of the type of @p h.
@@ -130,8 +126,6 @@ namespace percussion::TimeIntegration
     std::vector<PetscInt> ws_structure;
     /// A copy of that H, which the product keeps: the values of a new H of its structure go there.
     Mat ws_h = nullptr;
-    /// Symbolic products of Ws made, and numeric-only ones (an H of the last one's structure).
-    unsigned int ws_symbolic = 0, ws_numeric_only = 0;
     unsigned int response_version = 0; ///< TimeIntegrator::operator_version() of G
     unsigned int colours = 0, probings = 0;
     unsigned int ws_version = 0;  ///< counts the computations of Ws
