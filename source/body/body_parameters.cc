@@ -99,6 +99,21 @@ namespace percussion::Body
                       "separated by ';'.");
     prm.leave_subsection();
 
+    prm.enter_subsection("Kinematics");
+    prm.declare_entry("Formulation", "auto", Selection("auto|small displacements|large rotations"),
+                      "How the bodies move: 'large rotations' = a frame per body follows its rigid motion "
+                      "exactly (any rotation) and the strain, linear, is measured in it; 'small displacements' "
+                      "= x = X + q, a rotation by phi stretches the body by sqrt(1 + phi^2); 'auto' = large "
+                      "rotations with the Moreau-Jean schemes in 2D/3D, small displacements otherwise.");
+    prm.declare_entry("Frame update angle", "1e-6", Double(0),
+                      "Large rotations: a body's frame is taken anew when its rigid fit has turned by more "
+                      "than this angle (rad) from it; below it the linear kinematics carries the rotation "
+                      "(stretch at most angle^2/2) and the contact operator's cached columns stay valid.");
+    prm.declare_entry("Rotation warning angle", "0.05", Double(0),
+                      "Small displacements: a warning and an event in events.csv when a body has turned by "
+                      "more than this angle (rad), where the small-displacement kinematics is no longer accurate.");
+    prm.leave_subsection();
+
     prm.enter_subsection("Initial conditions");
     prm.declare_entry("Displacement", "0; 0; 0", Anything(),
                       "Initial displacement q0(x): dim expressions separated by ';'.");
@@ -170,6 +185,12 @@ namespace percussion::Body
     prescribed_boundaries = parse_constrained(prm.get("Prescribed displacement boundary ids"), dim,
                                               "Boundary conditions/Prescribed displacement boundary ids");
     prescribed_displacement = {"Boundary conditions/Prescribed displacement", prm.get("Prescribed displacement")};
+    prm.leave_subsection();
+
+    prm.enter_subsection("Kinematics");
+    kinematics = prm.get("Formulation");
+    frame_update_angle = prm.get_double("Frame update angle");
+    rotation_warning_angle = prm.get_double("Rotation warning angle");
     prm.leave_subsection();
 
     prm.enter_subsection("Initial conditions");

@@ -12,6 +12,7 @@
 #include <percussion/core/exceptions.h>
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <map>
 #include <set>
@@ -475,6 +476,97 @@ namespace percussion::Body
     for (unsigned int k = 0; interleaved && k < component.size(); ++k)
       interleaved = owned_dofs.nth_index_in_set(k) % dim == component[k];
     return dealii::Utilities::MPI::min(interleaved ? 1u : 0u, communicator) == 1 ? dim : 1;
+  }
+
+  template <int dim>
+  NodeLayout ElasticBody<dim>::node_layout() const
+  {
+    using namespace dealii;
+    NodeLayout layout;
+    layout.dimension = dim;
+    // A node is the set of DoFs with the same scalar shape function of a cell; it is named by its
+    // component-0 DoF. Every DoF of a node has the node's owner (deal.II owns by mesh entity).
+    std::map<types::global_dof_index, std::array<types::global_dof_index, 3>> nodes;
+    std::map<types::global_dof_index, std::set<unsigned int>> node_materials;
+    std::vector<types::global_dof_index> indices(fe.n_dofs_per_cell());
+    std::vector<std::array<types::global_dof_index, 3>> cell_nodes(fe.base_element(0).n_dofs_per_cell());
+    for (const auto &cell : dof_handler.active_cell_iterators())
+      if (!cell->is_artificial())
+        {
+          cell->get_dof_indices(indices);
+          for (unsigned int i = 0; i < indices.size(); ++i)
+            {
+              const auto [component, shape] = fe.system_to_component_index(i);
+              cell_nodes[shape][component] = indices[i];
+            }
+          for (const auto &node : cell_nodes)
+            if (owned_dofs.is_element(node[0]))
+              {
+                nodes[node[0]] = node;
+                node_materials[node[0]].insert(cell->material_id());
+              }
+        }
+    // Materials that share a node form one body (union-find over material ids, the same on every rank).
+    std::vector<unsigned int> pairs;
+    std::set<unsigned int> ids;
+    for (const auto &[dof, materials] : node_materials)
+      {
+        ids.insert(materials.begin(), materials.end());
+        for (const unsigned int m : materials)
+          if (m != *materials.begin())
+            {
+              pairs.push_back(*materials.begin());
+              pairs.push_back(m);
+            }
+      }
+    std::sort(pairs.begin(), pairs.end());
+    std::map<unsigned int, unsigned int> parent;
+    const std::function<unsigned int(unsigned int)> root = [&](const unsigned int m) {
+      return parent[m] == m ? m : parent[m] = root(parent[m]);
+    };
+    for (const auto &rank_ids : Utilities::MPI::all_gather(communicator, std::vector<unsigned int>(ids.begin(), ids.end())))
+      for (const unsigned int m : rank_ids)
+        parent.emplace(m, m);
+    for (const auto &rank_pairs : Utilities::MPI::all_gather(communicator, pairs))
+      for (std::size_t k = 0; k + 1 < rank_pairs.size(); k += 2)
+        {
+          const unsigned int a = root(rank_pairs[k]), b = root(rank_pairs[k + 1]);
+          if (a != b)
+            parent[std::max(a, b)] = std::min(a, b);
+        }
+    std::map<unsigned int, unsigned int> body_of_root;
+    for (const auto &[m, p] : parent)
+      if (root(m) == m)
+        body_of_root.emplace(m, static_cast<unsigned int>(body_of_root.size()));
+    layout.n_bodies = body_of_root.size();
+    layout.body_materials.resize(layout.n_bodies);
+    for (const auto &[m, p] : parent)
+      layout.body_materials[body_of_root[root(m)]].push_back(m);
+
+    // Lumped masses: M is M_s ⊗ I, so the row sums of M over component-0 columns are the nodes' masses.
+    PETScWrappers::MPI::Vector ones(owned_dofs, communicator), row_sums(owned_dofs, communicator);
+    for (const auto &[dof, node] : nodes)
+      ones[dof] = 1.0;
+    ones.compress(VectorOperation::insert);
+    mass.vmult(row_sums, ones);
+    const auto positions = owned_dof_positions();
+    std::vector<double> constrained_body(layout.n_bodies, 0.0);
+    for (const auto &[dof, node] : nodes)
+      {
+        std::array<types::global_dof_index, 3> node_dofs{node[0], dim > 1 ? node[1] : node[0], dim > 2 ? node[2] : node[0]};
+        layout.dofs.push_back(node_dofs);
+        layout.position.push_back(positions[owned_dofs.index_within_set(dof)]);
+        layout.mass.push_back(row_sums[dof]);
+        const unsigned int body = body_of_root[root(*node_materials[dof].begin())];
+        layout.body.push_back(body);
+        for (unsigned int d = 0; d < dim; ++d)
+          if (std::binary_search(constrained.begin(), constrained.end(), node[d]))
+            constrained_body[body] = 1.0;
+      }
+    Utilities::MPI::max(constrained_body, communicator, constrained_body);
+    for (const double c : constrained_body)
+      layout.body_constrained.push_back(c > 0);
+    return layout;
   }
 
   template class ElasticBody<1>;

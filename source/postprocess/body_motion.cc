@@ -11,8 +11,10 @@ namespace percussion::Postprocess
   template <int dim>
   BodyMotion<dim>::BodyMotion(const dealii::DoFHandler<dim> &dof_handler,
                               const dealii::PETScWrappers::MPI::SparseMatrix &mass_matrix,
-                              const dealii::IndexSet &owned, MPI_Comm communicator)
+                              const dealii::IndexSet &owned, MPI_Comm communicator,
+                              std::map<unsigned int, unsigned int> rigid_body_of_material)
     : mass(&mass_matrix)
+    , rigid_body(std::move(rigid_body_of_material))
   {
     // The bodies: the material ids of all ranks' cells.
     std::set<unsigned int> local_ids;
@@ -77,6 +79,16 @@ namespace percussion::Postprocess
     for (unsigned int c = 0; c < dim; ++c)
       names.push_back(std::string("mean_velocity_") + axes[c]);
     names.push_back("kinetic_energy");
+    if (!rigid_body.empty())
+      {
+        for (unsigned int c = (dim == 2 ? 2 : 0); c < 3; ++c)
+          names.push_back(std::string("angular_velocity_") + axes[c]);
+        for (unsigned int c = (dim == 2 ? 2 : 0); c < 3; ++c)
+          names.push_back(std::string("angular_momentum_") + axes[c]);
+        names.push_back("rotation_angle");
+        names.push_back("kinetic_energy_translation");
+        names.push_back("kinetic_energy_rotation");
+      }
     table = std::make_unique<StatisticsTable>(names);
   }
 
@@ -91,7 +103,8 @@ namespace percussion::Postprocess
   }
 
   template <int dim>
-  void BodyMotion<dim>::record(const unsigned int step, const double time, const dealii::PETScWrappers::MPI::Vector &v)
+  void BodyMotion<dim>::record(const unsigned int step, const double time, const dealii::PETScWrappers::MPI::Vector &v,
+                              const std::vector<RigidMotion> &rigid)
   {
     for (unsigned int b = 0; b < bodies.size(); ++b)
       {
@@ -105,6 +118,17 @@ namespace percussion::Postprocess
         masked.scale(indicator[b]);
         mass->vmult(mass_masked, masked);
         row.push_back(0.5 * (masked * mass_masked));
+        if (!rigid_body.empty())
+          {
+            const RigidMotion m = rigid.empty() ? RigidMotion() : rigid.at(rigid_body.at(bodies[b]));
+            for (unsigned int c = (dim == 2 ? 2 : 0); c < 3; ++c)
+              row.push_back(m.angular_velocity[c]);
+            for (unsigned int c = (dim == 2 ? 2 : 0); c < 3; ++c)
+              row.push_back(m.angular_momentum[c]);
+            row.push_back(m.rotation_angle);
+            row.push_back(m.kinetic_energy_translation);
+            row.push_back(m.kinetic_energy_rotation);
+          }
         table->add_row(row);
       }
   }

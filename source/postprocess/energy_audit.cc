@@ -24,6 +24,7 @@ namespace percussion::Postprocess
                                {"audit_contact_normal", &contact_normal},
                                {"audit_contact_tangential", &contact_tangential},
                                {"audit_projection", &projection},
+                               {"audit_frame", &frame},
                                {"audit_residual", &residual},
                                {"audit_max_relative_residual", &max_relative_residual}})
       values.push_back({name, value});
@@ -39,11 +40,12 @@ namespace percussion::Postprocess
     contact_normal += contact.normal;
     contact_tangential += contact.tangential;
     projection += step.position_correction;
+    frame += step.frame_correction;
     residual += step.residual;
     // The residual is judged against the largest energy that has flowed through the balance.
     energy_scale = std::max({energy_scale, std::abs(total_energy()), std::abs(external), std::abs(damping),
                              std::abs(numerical), std::abs(contact_normal) + std::abs(contact_tangential),
-                             std::abs(projection)});
+                             std::abs(projection), std::abs(frame)});
     if (energy_scale > 0)
       max_relative_residual = std::max(max_relative_residual, std::abs(step.residual) / energy_scale);
   }

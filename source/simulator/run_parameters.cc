@@ -61,6 +61,17 @@ namespace percussion
     settings.position_projection = contact_solver.position_projection;
     settings.dissipation_range_policy = contact_solver.dissipation_range_policy;
     TimeIntegration::check_scheme_parameters(time, settings, warnings);
+
+    // The kinematics: large rotations (a frame per body) are written for the Moreau–Jean schemes.
+    const bool moreau_jean = time.scheme == TimeIntegration::Scheme::moreau_jean_fremond ||
+                             time.scheme == TimeIntegration::Scheme::moreau_jean_standard;
+    if (body.kinematics == "large rotations" && dimension == 1)
+      throw InputError("Parameter 'Kinematics/Formulation' = large rotations: a 1D bar does not rotate; use small "
+                       "displacements (or auto).");
+    if (body.kinematics == "large rotations" && !moreau_jean)
+      throw InputError("Parameter 'Kinematics/Formulation' = large rotations is available with the Moreau-Jean "
+                       "schemes only ('Time integration/Scheme'); use small displacements with this scheme.");
+    large_rotations = body.kinematics == "large rotations" || (body.kinematics == "auto" && moreau_jean && dimension > 1);
   }
 
   namespace

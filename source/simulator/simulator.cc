@@ -22,6 +22,7 @@
 #include <iomanip>
 #include <limits>
 #include <optional>
+#include <sstream>
 
 namespace percussion
 {
@@ -55,6 +56,15 @@ namespace percussion
                                                       parameters.mesh.cross_section_area, *triangulation,
                                                       communicator);
     bodies->setup();
+    if constexpr (dim > 1)
+      {
+        // A frame per body: the rigid motion in bodies.csv, the check of the small-displacement
+        // kinematics, and with large rotations the frames the elastic force is measured in.
+        frames = std::make_shared<BodyFrames>(bodies->node_layout(), bodies->locally_owned_dofs(), communicator);
+        mass_x.reinit(bodies->locally_owned_dofs(), communicator);
+        positions.reinit(bodies->locally_owned_dofs(), communicator);
+        rotation_warned.assign(frames->n_bodies(), false);
+      }
     run_timings.setup_and_assembly = timer.wall_time();
     stress = bodies->make_stress_postprocessor();
     // Probe points are located now, so that one outside the mesh stops the run before it starts.
@@ -86,6 +96,11 @@ namespace percussion
     system.prescribed_displacement = [this](const double t, std::vector<double> &values) {
       bodies->prescribed_displacement(t, values);
     };
+    if (parameters.large_rotations)
+      {
+        system.frames = frames;
+        system.frame_update_angle = parameters.body.frame_update_angle;
+      }
 
     // CG's preconditioner 'auto': multigrid only where the step is long against the wave transit
     // time of a cell (the matrix is then stiffness-dominated), Jacobi at the CFL step.
@@ -135,6 +150,11 @@ namespace percussion
     log << "percussion: " << dim << "D, " << triangulation->n_global_active_cells() << " cells, "
         << bodies->get_dof_handler().n_dofs() << " DoFs, Q" << parameters.mesh.fe_degree << ", "
         << Utilities::MPI::n_mpi_processes(communicator) << " MPI rank(s)" << std::endl;
+    if (dim > 1)
+      log << "kinematics: "
+          << (parameters.large_rotations ? "large rotations (a frame per body, exact rigid motion, linear strain in it)" :
+                                           "small displacements (x = X + q)")
+          << ", " << frames->n_bodies() << " bod" << (frames->n_bodies() == 1 ? "y" : "ies") << std::endl;
     if (geometry)
       log_unresolved_modes(GridTools::minimal_cell_diameter(*triangulation));
   }
@@ -174,6 +194,9 @@ namespace percussion
             {"contact_positive_work_count", static_cast<double>(c.n_positive_work)},
             {"algorithmic_energy", audit.algorithmic_energy()},
             {"projection_energy", audit.projection_energy()},
+            {"frame_energy", audit.frame_energy()},
+            {"kinetic_energy_translation", rigid_energy(true)},
+            {"kinetic_energy_rotation", rigid_energy(false)},
             {"min_gap", end_of_step_min_gap},
             {"contact_penetrated_left_out", static_cast<double>(c.n_penetrated_left_out)},
             {"contact_projected", static_cast<double>(projection_result.n_contacts)},
@@ -187,33 +210,32 @@ namespace percussion
   template <int dim>
   void Simulator<dim>::partition_by_contact_work()
   {
-    if constexpr (dim == 1)
-      return; // 1D meshes are shared, partitioned by METIS (create_triangulation())
-    else
+    // 1D meshes are shared, partitioned by METIS (create_triangulation()).
+    if constexpr (dim > 1)
       {
-    const double extra = parameters.contact.slave_face_partition_weight;
-    auto *distributed = dynamic_cast<parallel::distributed::Triangulation<dim> *>(triangulation.get());
-    if (distributed == nullptr || parameters.contact.pairs.empty() || !(extra > 0.) ||
-        Utilities::MPI::n_mpi_processes(communicator) == 1)
-      return;
-    std::vector<types::boundary_id> slave_ids;
-    for (const auto &pair : parameters.contact.pairs)
-      slave_ids.push_back(static_cast<types::boundary_id>(pair.slave_boundary_id));
-    // p4est's weights are integers: a cell weighs 100, each slave face 100 · extra more. The space-
-    // filling curve is then cut where the sums of the weights are equal, so that the contact
-    // surface is shared with the cells.
-    const auto connection = distributed->signals.weight.connect(
-      [slave_ids, extra](const typename Triangulation<dim>::cell_iterator &cell,
-                         const typename Triangulation<dim>::CellStatus) -> unsigned int {
-        unsigned int slave_faces = 0;
-        for (const unsigned int f : cell->face_indices())
-          if (cell->face(f)->at_boundary() &&
-              std::find(slave_ids.begin(), slave_ids.end(), cell->face(f)->boundary_id()) != slave_ids.end())
-            ++slave_faces;
-        return 100 + static_cast<unsigned int>(std::lround(100. * extra * slave_faces));
-      });
-    distributed->repartition();
-    connection.disconnect();
+        const double extra = parameters.contact.slave_face_partition_weight;
+        auto *distributed = dynamic_cast<parallel::distributed::Triangulation<dim> *>(triangulation.get());
+        if (distributed == nullptr || parameters.contact.pairs.empty() || !(extra > 0.) ||
+            Utilities::MPI::n_mpi_processes(communicator) == 1)
+          return;
+        std::vector<types::boundary_id> slave_ids;
+        for (const auto &pair : parameters.contact.pairs)
+          slave_ids.push_back(static_cast<types::boundary_id>(pair.slave_boundary_id));
+        // p4est's weights are integers: a cell weighs 100, each slave face 100 · extra more. The
+        // space-filling curve is then cut where the sums of the weights are equal, so that the
+        // contact surface is shared with the cells.
+        const auto connection = distributed->signals.weight.connect(
+          [slave_ids, extra](const typename Triangulation<dim>::cell_iterator &cell,
+                             const typename Triangulation<dim>::CellStatus) -> unsigned int {
+            unsigned int slave_faces = 0;
+            for (const unsigned int f : cell->face_indices())
+              if (cell->face(f)->at_boundary() &&
+                  std::find(slave_ids.begin(), slave_ids.end(), cell->face(f)->boundary_id()) != slave_ids.end())
+                ++slave_faces;
+            return 100 + static_cast<unsigned int>(std::lround(100. * extra * slave_faces));
+          });
+        distributed->repartition();
+        connection.disconnect();
       }
   }
 
@@ -231,8 +253,48 @@ namespace percussion
   }
 
   template <int dim>
+  double Simulator<dim>::rigid_energy(const bool translation) const
+  {
+    double sum = 0;
+    for (const auto &m : rigid_motions)
+      sum += translation ? m.kinetic_energy_translation : m.kinetic_energy_rotation;
+    return sum;
+  }
+
+  template <int dim>
+  void Simulator<dim>::update_rigid_motions()
+  {
+    if (!frames)
+      return;
+    const auto &q = time_integrator->displacement();
+    const auto &v = time_integrator->velocity();
+    bodies->mass_matrix().vmult(positions, v); // (positions holds M v for a moment)
+    frames->reference_positions(mass_x);
+    mass_x.add(1.0, q);
+    PETScWrappers::MPI::Vector mass_v = positions;
+    bodies->mass_matrix().vmult(positions, mass_x);
+    rigid_motions = frames->motion(q, v, mass_v, positions);
+    if (parameters.large_rotations)
+      return;
+    // Small displacements: say once per body when its rotation makes the kinematics inaccurate.
+    for (unsigned int b = 0; b < rigid_motions.size(); ++b)
+      if (!rotation_warned[b] && std::abs(rigid_motions[b].rotation_angle) > parameters.body.rotation_warning_angle)
+        {
+          rotation_warned[b] = true;
+          const double phi = rigid_motions[b].rotation_angle;
+          std::ostringstream message;
+          message << "the body of " << frames->body_name(b) << " has turned by " << phi
+                  << " rad with 'Kinematics/Formulation' = small displacements, which stretches it by "
+                  << std::sqrt(1 + phi * phi) - 1 << " without strain; set it to large rotations";
+          log << "warning: " << message.str() << std::endl;
+          events.add(time_integrator->step_number(), time_integrator->time(), "large_rotation", 0, phi, message.str());
+        }
+  }
+
+  template <int dim>
   void Simulator<dim>::record_statistics()
   {
+    update_rigid_motions();
     const auto row = statistics_row();
     if (!table)
       open_statistics_table();
@@ -241,7 +303,8 @@ namespace percussion
       statistics_values.push_back(column.second);
     table->add_row(statistics_values);
     if (body_motion)
-      body_motion->record(time_integrator->step_number(), time_integrator->time(), time_integrator->velocity());
+      body_motion->record(time_integrator->step_number(), time_integrator->time(), time_integrator->velocity(),
+                          rigid_motions);
     if (probes)
       probes->record(time_integrator->step_number(), time_integrator->time(), time_integrator->displacement(),
                      time_integrator->velocity());
@@ -344,8 +407,13 @@ namespace percussion
       }
     if (out.write_bodies)
       {
+        std::map<unsigned int, unsigned int> rigid_body_of_material;
+        for (unsigned int b = 0; frames && b < frames->n_bodies(); ++b)
+          for (const unsigned int id : frames->materials_of(b))
+            rigid_body_of_material[id] = b;
         body_motion = std::make_unique<Postprocess::BodyMotion<dim>>(bodies->get_dof_handler(), bodies->mass_matrix(),
-                                                                     bodies->locally_owned_dofs(), communicator);
+                                                                     bodies->locally_owned_dofs(), communicator,
+                                                                     rigid_body_of_material);
         body_motion->keep_rows_in_memory(keep_rows);
         body_motion->open(out.directory + "/bodies.csv", root, resumed_step);
       }
@@ -795,6 +863,11 @@ namespace percussion
                        {"last_written_step", nullptr, &last_written_step}};
     for (SavedValues layer : {time_integrator->saved_values(), audit.saved_values()})
       values.insert(values.end(), layer.begin(), layer.end());
+    // The frames the next step starts from (large rotations: taken anew only past an angle, so
+    // they depend on the history, not on q alone).
+    if (system.frames)
+      for (std::size_t i = 0; i < frames->frame_values().size(); ++i)
+        values.push_back({"frame_rotation_" + std::to_string(i), &frames->frame_values()[i]});
     return values;
   }
 
@@ -967,6 +1040,8 @@ namespace percussion
       }
     if (contact_step)
       contact_step->restore_history(std::move(*history));
+    if (system.frames)
+      frames->frames_from_values();
     // Everything is read: from here on the output files are rewritten.
     const auto series = [&header](const std::string &prefix) {
       std::vector<std::pair<double, std::string>> records(header.get_count(prefix + "_records"));

@@ -59,6 +59,17 @@ namespace percussion::Body
 
     std::map<std::string, double> function_constants;
 
+    /**
+     * `subsection Kinematics`: 'small displacements' (x = X + q, linear in the rotation), 'large
+     * rotations' (a frame per body, exact rigid motion with linear strain in it: BodyFrames), or
+     * 'auto' (large rotations where the scheme supports them: the Moreau–Jean schemes in 2D/3D).
+     */
+    std::string kinematics = "auto";
+    /// A body's frame is taken anew when its rigid fit has turned more than this (rad) from it.
+    double frame_update_angle = 1e-6;
+    /// With small displacements: a warning and an event when a body's rotation exceeds this (rad).
+    double rotation_warning_angle = 0.05;
+
     static void declare_parameters(dealii::ParameterHandler &prm);
     /// @throws InputError naming the entry for malformed or inadmissible values.
     void parse_parameters(dealii::ParameterHandler &prm,

@@ -12,6 +12,7 @@
 #include <deal.II/numerics/data_postprocessor.h>
 
 #include <percussion/body/body_parameters.h>
+#include <percussion/core/body_frames.h>
 
 #include <array>
 #include <memory>
@@ -82,6 +83,13 @@ namespace percussion::Body
     /// dim if every node's DoFs are numbered consecutively in component order on every rank (DoF
     /// g has component g mod dim), else 1: the block size for nodal aggregation.
     unsigned int node_block_size() const;
+    /**
+     * The locally owned nodes for the rigid-body kinematics (BodyFrames): DoFs, reference position,
+     * lumped mass (row sum of M), body. A body is a set of material ids whose cells share nodes
+     * (connected materials move as one); a body with a Dirichlet DoF on any rank is marked
+     * constrained. After setup(). Collective.
+     */
+    NodeLayout node_layout() const;
 
     /// Computes the stress tensor (6 or 4 or 1 components) and von Mises stress for DataOut.
     std::unique_ptr<dealii::DataPostprocessor<dim>> make_stress_postprocessor() const;

@@ -5,8 +5,10 @@
 #include <deal.II/lac/petsc_sparse_matrix.h>
 #include <deal.II/lac/petsc_vector.h>
 
+#include <percussion/core/body_frames.h>
 #include <percussion/postprocess/statistics_table.h>
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +23,12 @@ namespace percussion::Postprocess
    * ½ (v∘1_b)ᵀ M (v∘1_b), where 1_b marks the DoFs of b's cells. Exact for bodies that share no
    * node (M is then block diagonal); DoFs on an interface between materials of one connected body
    * count for both.
+   *
+   * In 2D and 3D (@p rigid_body_of_material given) also the rigid motion of the body the material
+   * belongs to (BodyFrames::motion(); materials that share nodes form one body): angular velocity
+   * and angular momentum about the centre of mass (z only in 2D), rotation angle of its frame, and
+   * the kinetic energy of its translation and of its rotation (the rest of kinetic_energy is
+   * that of its deformation).
    */
   template <int dim>
   class BodyMotion
@@ -28,14 +36,17 @@ namespace percussion::Postprocess
   public:
     /// Finds the bodies (material ids over all ranks) and precomputes M 1_{b,c}. Collective.
     BodyMotion(const dealii::DoFHandler<dim> &dof_handler, const dealii::PETScWrappers::MPI::SparseMatrix &mass,
-               const dealii::IndexSet &locally_owned_dofs, MPI_Comm communicator);
+               const dealii::IndexSet &locally_owned_dofs, MPI_Comm communicator,
+               std::map<unsigned int, unsigned int> rigid_body_of_material = {});
     ~BodyMotion();
 
     /// Opens (truncates) @p file_name on the ranks where @p write is true; a resumed run keeps the
     /// rows up to @p resume_after_step (StatisticsTable::open()).
     void open(const std::string &file_name, bool write, std::optional<unsigned int> resume_after_step = std::nullopt);
-    /// Adds one row per body for the velocity @p v at @p step, @p time. Collective.
-    void record(unsigned int step, double time, const dealii::PETScWrappers::MPI::Vector &v);
+    /// Adds one row per body for the velocity @p v at @p step, @p time, with the rigid motions
+    /// @p rigid of the frames' bodies where the table has their columns. Collective.
+    void record(unsigned int step, double time, const dealii::PETScWrappers::MPI::Vector &v,
+                const std::vector<RigidMotion> &rigid = {});
     void flush() { table->flush(); }
 
     const StatisticsTable &table_of_rows() const { return *table; }
@@ -46,6 +57,7 @@ namespace percussion::Postprocess
   private:
     const dealii::PETScWrappers::MPI::SparseMatrix *mass;
     std::vector<unsigned int> bodies;                            ///< material ids
+    std::map<unsigned int, unsigned int> rigid_body;             ///< material id → BodyFrames' body
     std::vector<double> body_mass;
     /// Per body: the indicator of its DoFs, and per component M 1_{b,c}.
     std::vector<dealii::PETScWrappers::MPI::Vector> indicator;

@@ -20,11 +20,12 @@ namespace percussion::Postprocess
    * Cumulates the per-step terms of the discrete energy balance (paper eq. (56)) from t_0:
    *
    *   E(t_k) − E(t_0) [+ algorithmic energy change] = W_ext + W_damp − D_num + W_contact,N + W_contact,T
-   *                                                  + E_projection + residual,
+   *                                                  + E_projection + E_frame + residual,
    *
    * where every term is the sum over the steps taken and E_projection is the energy change of the
    * position projections after the steps (StepEnergy::position_correction; zero without them), kept
-   * apart from the scheme's balance. The obstacles' part of the contact work (ContactWorks::obstacle)
+   * apart from the scheme's balance, and E_frame that of the bodies' frames taken anew with large
+   * rotations (StepEnergy::frame_correction). The obstacles' part of the contact work (ContactWorks::obstacle)
    * is booked as external work. Sign conventions: works are those done ON the
    * bodies (W_damp ≤ 0, contact work ≤ 0 for a dissipative contact law); D_num ≥ 0 is the energy
    * the scheme removes for θ > ½ (negative for θ < ½).
@@ -51,6 +52,8 @@ namespace percussion::Postprocess
     double contact_work_tangential() const { return contact_tangential; }
     /// Σ of the energy changes of the position projections.
     double projection_energy() const { return projection; }
+    /// Σ of the strain energy changes when the bodies' frames were taken anew (large rotations).
+    double frame_energy() const { return frame; }
     /// The largest energy that has flowed through the balance (|E| and the cumulated works): the
     /// scale of its round-off.
     double flow_scale() const { return energy_scale; }
@@ -65,7 +68,7 @@ namespace percussion::Postprocess
     TimeIntegration::StepEnergy current;
     double initial_total = 0, energy_scale = 0;
     double external = 0, damping = 0, numerical = 0, contact_normal = 0, contact_tangential = 0, projection = 0,
-           residual = 0;
+           frame = 0, residual = 0;
     double max_relative_residual = 0;
   };
 } // namespace percussion::Postprocess

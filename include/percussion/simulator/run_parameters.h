@@ -32,6 +32,8 @@ namespace percussion
     Postprocess::OutputParameters         output;
     Contact::ContactParameters            contact;
     TimeIntegration::ContactDynamicsParameters contact_solver;
+    /// 'Kinematics/Formulation' resolved: whether the bodies move with a frame each (large rotations).
+    bool                                  large_rotations = false;
     /// Warnings found while parsing (e.g. θ outside the Frémond dissipation range), printed by the run.
     std::vector<std::string>              warnings;
     /// Every entry with its effective value (the file's, overridden by `--set`), as a parameter

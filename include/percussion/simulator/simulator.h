@@ -83,6 +83,10 @@ namespace percussion
     const TimeIntegration::ContactStepResult &last_contact_result() const { return contact_result; }
     dealii::types::global_dof_index n_dofs() const { return bodies->get_dof_handler().n_dofs(); }
     const RunTimings &timings() const { return run_timings; }
+    /// The rigid motion of each body (BodyFrames' bodies, 2D/3D; empty in 1D) at the last recorded step.
+    const std::vector<RigidMotion> &rigid_motion() const { return rigid_motions; }
+    /// The bodies' frames (2D/3D; nullptr in 1D).
+    const BodyFrames *body_frames() const { return frames.get(); }
 
     /**
      * Whether statistics(), body_table() and probe_table() keep their rows in memory (the default,
@@ -100,11 +104,17 @@ namespace percussion
     /// The statistics.csv columns (stable names, in order) with this step's values.
     std::vector<std::pair<const char *, double>> statistics_row() const;
     void record_statistics();
-    /// Creates the statistics table and opens statistics.csv (keeping its rows up to a resumed step).
+    /// The rigid motion of each body (bodies.csv, statistics' kinetic energy split); with small
+    /// displacements, a warning and an event the first time a body turns past 'Kinematics/Rotation
+    /// warning angle'. Collective.
+    void update_rigid_motions();
+    /// Σ over the bodies of the kinetic energy of their translation (or rotation).
+    double rigid_energy(bool translation) const;
     /// With several ranks and contact pairs (2D/3D), partitions the mesh again with cells weighted by
     /// their slave faces ('Contact/Slave face partition weight'): a step's contact work belongs to the
     /// slave nodes' owners. Before the DoFs are distributed. Collective.
     void partition_by_contact_work();
+    /// Creates the statistics table and opens statistics.csv (keeping its rows up to a resumed step).
     void open_statistics_table();
     /// With contact and a scheme that damps no mode (e.g. θ = ½): says in the log when the step
     /// leaves the mesh's stiff modes unresolved.
@@ -159,6 +169,11 @@ namespace percussion
     std::unique_ptr<dealii::Triangulation<dim>>            triangulation;
     std::unique_ptr<Body::ElasticBody<dim>>                bodies;
     std::unique_ptr<dealii::DataPostprocessor<dim>>        stress;
+    /// The bodies' frames (2D/3D): their rigid motion, and with large rotations the kinematics.
+    std::shared_ptr<BodyFrames>                            frames;
+    std::vector<RigidMotion>                               rigid_motions;
+    std::vector<bool>                                      rotation_warned;
+    dealii::PETScWrappers::MPI::Vector                     mass_x, positions; ///< scratch of update_rigid_motions()
     TimeIntegration::LinearElastodynamicSystem             system;
     std::unique_ptr<TimeIntegration::TimeIntegrator>       time_integrator;
     Postprocess::EnergyAudit                               audit;

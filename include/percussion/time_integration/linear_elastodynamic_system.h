@@ -5,7 +5,10 @@
 #include <deal.II/lac/petsc_sparse_matrix.h>
 #include <deal.II/lac/petsc_vector.h>
 
+#include <percussion/core/body_frames.h>
+
 #include <functional>
+#include <memory>
 #include <vector>
 
 namespace percussion::TimeIntegration
@@ -39,6 +42,14 @@ namespace percussion::TimeIntegration
     std::vector<dealii::PETScWrappers::MPI::Vector> rigid_body_modes;
     /// Consecutive DoFs per node (Body::ElasticBody::node_block_size()).
     unsigned int node_block_size = 1;
+
+    /**
+     * Large rotations (`Kinematics/Formulation`): the bodies' frames, in which the elastic force is
+     * 𝐑Kũ and the iteration matrix 𝐑Ŵ𝐑ᵀ (BodyFrames); null for small displacements (K q).
+     */
+    std::shared_ptr<BodyFrames> frames;
+    /// 'Kinematics/Frame update angle': a frame is taken anew when the body turned more than this.
+    double frame_update_angle = 1e-6;
   };
 } // namespace percussion::TimeIntegration
 

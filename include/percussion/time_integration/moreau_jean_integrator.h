@@ -66,19 +66,17 @@ namespace percussion::TimeIntegration
     }
     double correct_displacement(const dealii::PETScWrappers::MPI::Vector &displacement_correction) override;
 
-    /// X = Ŵ⁻¹B, one multiple-right-hand-side sweep through the stored factor.
-    void impulse_response(Mat B, Mat X) override { solver->solve(B, X); }
+    /// X = Ŵ⁻¹B, one multiple-right-hand-side sweep through the stored factor (with large
+    /// rotations 𝐑Ŵ⁻¹𝐑ᵀB in the step's body frames: the same factor).
+    void impulse_response(Mat B, Mat X) override { solve_in_frames(B, X, 0.0); }
     void approximate_impulse_response(Mat B, Mat X, double relative_tolerance) override
     {
-      solver->solve(B, X, relative_tolerance);
+      solve_in_frames(B, X, relative_tolerance);
     }
-    /// x = Ŵ⁻¹b, one substitution.
-    void impulse_response(const dealii::PETScWrappers::MPI::Vector &b, dealii::PETScWrappers::MPI::Vector &x) override
-    {
-      solver->solve(b, x);
-    }
+    /// x = Ŵ⁻¹b (𝐑Ŵ⁻¹𝐑ᵀb), one substitution.
+    void impulse_response(const dealii::PETScWrappers::MPI::Vector &b, dealii::PETScWrappers::MPI::Vector &x) override;
     bool impulse_response_is_symmetric() const override { return true; }
-    void projection_response(Mat B, Mat X) override { solver->solve(B, X); }
+    void projection_response(Mat B, Mat X) override { solve_in_frames(B, X, 0.0); }
     bool projection_is_impulse_response() const override { return true; }
     /// θ: the contact work of (56) is u_{k+θ}ᵀp.
     double contact_work_weight() const override { return theta; }
@@ -104,6 +102,20 @@ namespace percussion::TimeIntegration
 
   private:
     void build_iteration_matrix();
+    /// X = 𝐑Ŵ⁻¹𝐑ᵀB (Ŵ⁻¹B without large rotations); @p relative_tolerance > 0: CG's looser columns.
+    void solve_in_frames(Mat B, Mat X, double relative_tolerance);
+    /**
+     * Large rotations: out = 𝐑Kũ(@p displacement) in the step's frames (K q without them);
+     * returns ½ũᵀKũ, the strain energy in them.
+     */
+    double elastic_force(const dealii::PETScWrappers::MPI::Vector &displacement, dealii::PETScWrappers::MPI::Vector &out);
+    /**
+     * Large rotations, at the end of a step (and at the start): the rigid fit of each body at the
+     * predicted q_{k+θ} ≈ q_k + hθv_k becomes the frame of the next step where it turned more than
+     * 'Frame update angle'; K q and the strain energy follow it (StepEnergy::frame_correction),
+     * and the impulse response changes (operator_version()).
+     */
+    void update_frames();
     bool can_change_time_step() const override { return true; }
     void set_time_step(double new_time_step) override;
 
@@ -133,6 +145,9 @@ namespace percussion::TimeIntegration
     dealii::PETScWrappers::MPI::Vector mass_v, stiffness_q, force;
     dealii::PETScWrappers::MPI::Vector q_new, mass_v_new, stiffness_q_new, force_new;
     dealii::PETScWrappers::MPI::Vector force_theta, rhs, work, impulse, prescribed_velocity, v_theta, scratch;
+    dealii::PETScWrappers::MPI::Vector unrotated; ///< ũ (large rotations)
+    /// Large rotations with β > 0: β𝐑K(Ω × ũ_k), the part of β𝐑K𝐑ᵀv that is the strain's spin.
+    dealii::PETScWrappers::MPI::Vector spin_damping;
     std::vector<double> prescribed_values, constrained_velocity;
   };
 } // namespace percussion::TimeIntegration

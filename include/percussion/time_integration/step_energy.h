@@ -34,6 +34,12 @@ namespace percussion::TimeIntegration
     /// Energy change of a position projection after the step (TimeIntegrator::
     /// correct_displacement()): not part of the scheme's balance, so not in the residual.
     double position_correction = 0;
+    /**
+     * Large rotations: the change of the strain energy ½ũᵀKũ when a body's frame is taken anew at
+     * the end of the step (ũ measured in the new frame instead of the step's): outside the
+     * scheme's balance, which holds in the step's frames, so not in the residual.
+     */
+    double frame_correction = 0;
   };
 
   /// The terms of @p e by name, each prefixed with @p prefix (for a checkpoint).
@@ -47,7 +53,8 @@ namespace percussion::TimeIntegration
             {prefix + "numerical_dissipation", &e.numerical_dissipation},
             {prefix + "contact_work", &e.contact_work},
             {prefix + "residual", &e.residual},
-            {prefix + "position_correction", &e.position_correction}};
+            {prefix + "position_correction", &e.position_correction},
+            {prefix + "frame_correction", &e.frame_correction}};
   }
 } // namespace percussion::TimeIntegration
 

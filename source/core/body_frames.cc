@@ -1,0 +1,458 @@
+#include <deal.II/base/mpi.h>
+
+#include <percussion/core/body_frames.h>
+#include <percussion/core/exceptions.h>
+#include <percussion/core/petsc_check.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace percussion
+{
+  namespace
+  {
+    Matrix3 transpose(const Matrix3 &a)
+    {
+      return {a[0], a[3], a[6], a[1], a[4], a[7], a[2], a[5], a[8]};
+    }
+
+    Matrix3 multiply(const Matrix3 &a, const Matrix3 &b)
+    {
+      Matrix3 c{};
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+          for (int k = 0; k < 3; ++k)
+            c[3 * i + j] += a[3 * i + k] * b[3 * k + j];
+      return c;
+    }
+
+    double determinant(const Matrix3 &a)
+    {
+      return a[0] * (a[4] * a[8] - a[5] * a[7]) - a[1] * (a[3] * a[8] - a[5] * a[6]) +
+             a[2] * (a[3] * a[7] - a[4] * a[6]);
+    }
+
+    /// The inverse transpose of @p a (the cofactor matrix over the determinant).
+    Matrix3 inverse_transpose(const Matrix3 &a)
+    {
+      const double det = determinant(a);
+      return {(a[4] * a[8] - a[5] * a[7]) / det, (a[5] * a[6] - a[3] * a[8]) / det, (a[3] * a[7] - a[4] * a[6]) / det,
+              (a[2] * a[7] - a[1] * a[8]) / det, (a[0] * a[8] - a[2] * a[6]) / det, (a[1] * a[6] - a[0] * a[7]) / det,
+              (a[1] * a[5] - a[2] * a[4]) / det, (a[2] * a[3] - a[0] * a[5]) / det, (a[0] * a[4] - a[1] * a[3]) / det};
+    }
+
+    double frobenius(const Matrix3 &a)
+    {
+      double s = 0;
+      for (const double x : a)
+        s += x * x;
+      return std::sqrt(s);
+    }
+
+    bool is_identity(const Matrix3 &a)
+    {
+      return a == Matrix3{1, 0, 0, 0, 1, 0, 0, 0, 1};
+    }
+
+    /// y = R x (or Rᵀ x) for the @p dim components of a node.
+    inline void rotate_node(const unsigned int dim, const Matrix3 &R, const bool transposed, double *const x[3])
+    {
+      double y[3] = {0, 0, 0};
+      for (unsigned int i = 0; i < dim; ++i)
+        for (unsigned int j = 0; j < dim; ++j)
+          y[i] += (transposed ? R[3 * j + i] : R[3 * i + j]) * *x[j];
+      for (unsigned int i = 0; i < dim; ++i)
+        *x[i] = y[i];
+    }
+
+    /// Solves the symmetric positive definite @p J x = @p b (the upper-left dim × dim block; in 2D
+    /// the rotation about z: J_zz ω = L_z, stored in the third entries).
+    std::array<double, 3> solve_inertia(const unsigned int dim, const Matrix3 &J, const std::array<double, 3> &b)
+    {
+      if (dim == 2)
+        return {0, 0, J[8] != 0 ? b[2] / J[8] : 0.0};
+      const double det = determinant(J);
+      if (det == 0)
+        return {0, 0, 0};
+      const Matrix3 inv_t = inverse_transpose(J); // J symmetric: J⁻ᵀ = J⁻¹
+      std::array<double, 3> x{};
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+          x[i] += inv_t[3 * i + j] * b[j];
+      return x;
+    }
+  } // namespace
+
+  BodyFrames::BodyFrames(NodeLayout node_layout, const dealii::IndexSet &owned, MPI_Comm communicator)
+    : layout(std::move(node_layout))
+    , first_owned(owned.n_elements() > 0 ? *owned.begin() : 0)
+    , communicator(communicator)
+  {
+    const unsigned int nb = layout.n_bodies, dim = layout.dimension;
+    std::vector<double> sums(4 * nb, 0.0);
+    for (std::size_t i = 0; i < layout.mass.size(); ++i)
+      {
+        const unsigned int b = layout.body[i];
+        sums[4 * b] += layout.mass[i];
+        for (unsigned int d = 0; d < dim; ++d)
+          sums[4 * b + 1 + d] += layout.mass[i] * layout.position[i][d];
+      }
+    dealii::Utilities::MPI::sum(sums, communicator, sums);
+    reference_center.assign(nb, {0, 0, 0});
+    for (unsigned int b = 0; b < nb; ++b)
+      for (unsigned int d = 0; d < dim; ++d)
+        reference_center[b][d] = sums[4 * b] > 0 ? sums[4 * b + 1 + d] / sums[4 * b] : 0.0;
+    step_frames.resize(nb);
+    for (unsigned int b = 0; b < nb; ++b)
+      {
+        step_frames[b].mass = sums[4 * b];
+        step_frames[b].center = reference_center[b];
+      }
+    frame_storage.assign(9 * nb, 0.0);
+    for (unsigned int b = 0; b < nb; ++b)
+      std::copy(step_frames[b].rotation.begin(), step_frames[b].rotation.end(), frame_storage.begin() + 9 * b);
+  }
+
+  std::string BodyFrames::body_name(const unsigned int b) const
+  {
+    const auto &ids = layout.body_materials[b];
+    std::string name = ids.size() == 1 ? "material id " : "material ids ";
+    for (std::size_t i = 0; i < ids.size(); ++i)
+      name += (i > 0 ? ", " : "") + std::to_string(ids[i]);
+    return name;
+  }
+
+  std::vector<RigidFit> BodyFrames::fit(const dealii::PETScWrappers::MPI::Vector &q,
+                                        const dealii::PETScWrappers::MPI::Vector *v, const double s) const
+  {
+    const unsigned int nb = layout.n_bodies, dim = layout.dimension;
+    // Per body: Σ m x (3) and A = Σ m x (X − X_c)ᵀ (9); Σ m (X − X_c) = 0, so that A needs no c.
+    std::vector<double> sums(12 * nb, 0.0);
+    const PetscScalar *qa = nullptr, *va = nullptr;
+    PERCUSSION_PETSC_CALL(VecGetArrayRead(q, &qa));
+    if (v != nullptr)
+      PERCUSSION_PETSC_CALL(VecGetArrayRead(*v, &va));
+    for (std::size_t i = 0; i < layout.mass.size(); ++i)
+      {
+        const unsigned int b = layout.body[i];
+        const double m = layout.mass[i];
+        double x[3] = {0, 0, 0}, r[3] = {0, 0, 0};
+        for (unsigned int d = 0; d < dim; ++d)
+          {
+            const auto k = layout.dofs[i][d] - first_owned;
+            // x − X_c, so that a translation far from the origin loses no digits.
+            x[d] = layout.position[i][d] - reference_center[b][d] + qa[k] + (va != nullptr ? s * va[k] : 0.0);
+            r[d] = layout.position[i][d] - reference_center[b][d];
+          }
+        for (unsigned int d = 0; d < dim; ++d)
+          {
+            sums[12 * b + d] += m * x[d];
+            for (unsigned int e = 0; e < dim; ++e)
+              sums[12 * b + 3 + 3 * d + e] += m * x[d] * r[e];
+          }
+      }
+    PERCUSSION_PETSC_CALL(VecRestoreArrayRead(q, &qa));
+    if (v != nullptr)
+      PERCUSSION_PETSC_CALL(VecRestoreArrayRead(*v, &va));
+    dealii::Utilities::MPI::sum(sums, communicator, sums);
+
+    std::vector<RigidFit> fits(nb);
+    for (unsigned int b = 0; b < nb; ++b)
+      {
+        RigidFit &f = fits[b];
+        f.mass = step_frames[b].mass;
+        for (unsigned int d = 0; d < dim; ++d)
+          f.center[d] = reference_center[b][d] + (f.mass > 0 ? sums[12 * b + d] / f.mass : 0.0);
+        Matrix3 A{};
+        std::copy(sums.begin() + 12 * b + 3, sums.begin() + 12 * b + 12, A.begin());
+        f.rotation = polar_rotation(dim, A);
+      }
+    return fits;
+  }
+
+  Matrix3 BodyFrames::polar_rotation(const unsigned int dim, const Matrix3 &A)
+  {
+    if (dim == 1)
+      return {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    if (dim == 2)
+      {
+        // The rotation maximising tr(RᵀA) (the least-squares fit) has the angle below.
+        const double angle = std::atan2(A[3] - A[1], A[0] + A[4]);
+        const double c = std::cos(angle), s = std::sin(angle);
+        return {c, -s, 0, s, c, 0, 0, 0, 1};
+      }
+    // Scaled Newton iteration X ← ½(γX + X⁻ᵀ/γ) (Higham): quadratic convergence to the polar
+    // factor; A is a rotation times the bodies' (positive definite) second moment of mass.
+    Matrix3 X = A;
+    for (int iteration = 0; iteration < 100; ++iteration)
+      {
+        const Matrix3 Y = inverse_transpose(X);
+        const double gamma = iteration < 6 ? std::sqrt(frobenius(Y) / frobenius(X)) : 1.0;
+        Matrix3 next{};
+        double change = 0;
+        for (int k = 0; k < 9; ++k)
+          {
+            next[k] = 0.5 * (gamma * X[k] + Y[k] / gamma);
+            change = std::max(change, std::abs(next[k] - X[k]));
+          }
+        X = next;
+        if (change < 1e-15)
+          break;
+      }
+    if (!(determinant(X) > 0))
+      throw SolverError("The rigid fit of a body's positions is degenerate (its positions have collapsed).");
+    return X;
+  }
+
+  double BodyFrames::rotation_angle(const unsigned int dim, const Matrix3 &R)
+  {
+    if (dim == 2)
+      return std::atan2(R[3], R[0]);
+    if (dim == 1)
+      return 0;
+    // From the skew part (accurate for small angles) and the trace (for large ones).
+    const double s = 0.5 * std::sqrt((R[7] - R[5]) * (R[7] - R[5]) + (R[2] - R[6]) * (R[2] - R[6]) +
+                                     (R[3] - R[1]) * (R[3] - R[1]));
+    const double c = 0.5 * (R[0] + R[4] + R[8] - 1);
+    return std::atan2(s, c);
+  }
+
+  double BodyFrames::angle_between(const unsigned int dim, const Matrix3 &from, const Matrix3 &to)
+  {
+    return std::abs(rotation_angle(dim, multiply(transpose(from), to)));
+  }
+
+  bool BodyFrames::update_frames(const std::vector<RigidFit> &fits, const double tolerance)
+  {
+    bool changed = false;
+    for (unsigned int b = 0; b < layout.n_bodies; ++b)
+      {
+        if (!is_free(b))
+          continue;
+        if (angle_between(layout.dimension, step_frames[b].rotation, fits[b].rotation) > tolerance)
+          {
+            step_frames[b].rotation = fits[b].rotation;
+            changed = true;
+          }
+        step_frames[b].center = fits[b].center;
+      }
+    identity = std::all_of(step_frames.begin(), step_frames.end(),
+                           [](const RigidFit &f) { return is_identity(f.rotation); });
+    for (unsigned int b = 0; b < layout.n_bodies; ++b)
+      std::copy(step_frames[b].rotation.begin(), step_frames[b].rotation.end(), frame_storage.begin() + 9 * b);
+    return changed;
+  }
+
+  void BodyFrames::frames_from_values()
+  {
+    for (unsigned int b = 0; b < layout.n_bodies; ++b)
+      std::copy(frame_storage.begin() + 9 * b, frame_storage.begin() + 9 * b + 9, step_frames[b].rotation.begin());
+    identity = std::all_of(step_frames.begin(), step_frames.end(),
+                           [](const RigidFit &f) { return is_identity(f.rotation); });
+  }
+
+  void BodyFrames::rotate(dealii::PETScWrappers::MPI::Vector &x, const bool transposed) const
+  {
+    if (identity)
+      return;
+    const unsigned int dim = layout.dimension;
+    PetscScalar *a = nullptr;
+    PERCUSSION_PETSC_CALL(VecGetArray(x, &a));
+    for (std::size_t i = 0; i < layout.mass.size(); ++i)
+      {
+        const Matrix3 &R = step_frames[layout.body[i]].rotation;
+        if (is_identity(R))
+          continue;
+        double *node[3] = {nullptr, nullptr, nullptr};
+        for (unsigned int d = 0; d < dim; ++d)
+          node[d] = &a[layout.dofs[i][d] - first_owned];
+        rotate_node(dim, R, transposed, node);
+      }
+    PERCUSSION_PETSC_CALL(VecRestoreArray(x, &a));
+  }
+
+  void BodyFrames::rotate_rows(Mat X, const bool transposed) const
+  {
+    if (identity)
+      return;
+    const unsigned int dim = layout.dimension;
+    PetscInt local_rows = 0, columns = 0, lda = 0;
+    PERCUSSION_PETSC_CALL(MatGetLocalSize(X, &local_rows, nullptr));
+    PERCUSSION_PETSC_CALL(MatGetSize(X, nullptr, &columns));
+    PERCUSSION_PETSC_CALL(MatDenseGetLDA(X, &lda));
+    PetscScalar *a = nullptr;
+    PERCUSSION_PETSC_CALL(MatDenseGetArray(X, &a));
+    for (PetscInt j = 0; j < columns; ++j)
+      for (std::size_t i = 0; i < layout.mass.size(); ++i)
+        {
+          const Matrix3 &R = step_frames[layout.body[i]].rotation;
+          if (is_identity(R))
+            continue;
+          double *node[3] = {nullptr, nullptr, nullptr};
+          for (unsigned int d = 0; d < dim; ++d)
+            node[d] = &a[j * lda + (layout.dofs[i][d] - first_owned)];
+          rotate_node(dim, R, transposed, node);
+        }
+    PERCUSSION_PETSC_CALL(MatDenseRestoreArray(X, &a));
+  }
+
+  void BodyFrames::unrotated_displacement(const dealii::PETScWrappers::MPI::Vector &q,
+                                          dealii::PETScWrappers::MPI::Vector &out) const
+  {
+    unrotated_displacement(q, out, step_frames);
+  }
+
+  void BodyFrames::unrotated_displacement(const dealii::PETScWrappers::MPI::Vector &q,
+                                          dealii::PETScWrappers::MPI::Vector &out,
+                                          const std::vector<RigidFit> &fits) const
+  {
+    out = q;
+    if (identity)
+      return;
+    const unsigned int dim = layout.dimension;
+    const PetscScalar *qa = nullptr;
+    PetscScalar *oa = nullptr;
+    PERCUSSION_PETSC_CALL(VecGetArrayRead(q, &qa));
+    PERCUSSION_PETSC_CALL(VecGetArray(out, &oa));
+    for (std::size_t i = 0; i < layout.mass.size(); ++i)
+      {
+        const unsigned int b = layout.body[i];
+        if (is_identity(step_frames[b].rotation))
+          continue;
+        const Matrix3 &R = fits[b].rotation;
+        // x − c in the frame, less X − X_c: the translation of the centre is taken out first, so
+        // that the small elastic displacement is not the difference of two large numbers.
+        double y[3] = {0, 0, 0};
+        for (unsigned int d = 0; d < dim; ++d)
+          y[d] = layout.position[i][d] - reference_center[b][d] + qa[layout.dofs[i][d] - first_owned] -
+                 (fits[b].center[d] - reference_center[b][d]);
+        for (unsigned int d = 0; d < dim; ++d)
+          {
+            double z = 0;
+            for (unsigned int e = 0; e < dim; ++e)
+              z += R[3 * e + d] * y[e];
+            oa[layout.dofs[i][d] - first_owned] = z - (layout.position[i][d] - reference_center[b][d]);
+          }
+      }
+    PERCUSSION_PETSC_CALL(VecRestoreArray(out, &oa));
+    PERCUSSION_PETSC_CALL(VecRestoreArrayRead(q, &qa));
+  }
+
+  void BodyFrames::spin_of(const std::vector<RigidMotion> &motions, const dealii::PETScWrappers::MPI::Vector &u,
+                           dealii::PETScWrappers::MPI::Vector &out) const
+  {
+    out = 0;
+    const unsigned int dim = layout.dimension;
+    std::vector<std::array<double, 3>> spin(layout.n_bodies, {0, 0, 0});
+    for (unsigned int b = 0; b < layout.n_bodies; ++b)
+      for (unsigned int i = 0; i < 3; ++i)
+        for (unsigned int j = 0; j < 3; ++j)
+          spin[b][i] += step_frames[b].rotation[3 * j + i] * motions[b].angular_velocity[j];
+    const PetscScalar *ua = nullptr;
+    PetscScalar *oa = nullptr;
+    PERCUSSION_PETSC_CALL(VecGetArrayRead(u, &ua));
+    PERCUSSION_PETSC_CALL(VecGetArray(out, &oa));
+    for (std::size_t i = 0; i < layout.mass.size(); ++i)
+      {
+        const unsigned int b = layout.body[i];
+        if (is_identity(step_frames[b].rotation))
+          continue;
+        double x[3] = {0, 0, 0};
+        for (unsigned int d = 0; d < dim; ++d)
+          x[d] = ua[layout.dofs[i][d] - first_owned];
+        const auto &w = spin[b];
+        const double y[3] = {w[1] * x[2] - w[2] * x[1], w[2] * x[0] - w[0] * x[2], w[0] * x[1] - w[1] * x[0]};
+        for (unsigned int d = 0; d < dim; ++d)
+          oa[layout.dofs[i][d] - first_owned] = y[d];
+      }
+    PERCUSSION_PETSC_CALL(VecRestoreArray(out, &oa));
+    PERCUSSION_PETSC_CALL(VecRestoreArrayRead(u, &ua));
+  }
+
+  void BodyFrames::reference_positions(dealii::PETScWrappers::MPI::Vector &x) const
+  {
+    PetscScalar *a = nullptr;
+    PERCUSSION_PETSC_CALL(VecGetArray(x, &a));
+    for (std::size_t i = 0; i < layout.mass.size(); ++i)
+      for (unsigned int d = 0; d < layout.dimension; ++d)
+        a[layout.dofs[i][d] - first_owned] = layout.position[i][d];
+    PERCUSSION_PETSC_CALL(VecRestoreArray(x, &a));
+  }
+
+  std::vector<RigidMotion> BodyFrames::motion(const dealii::PETScWrappers::MPI::Vector &q,
+                                              const dealii::PETScWrappers::MPI::Vector &v,
+                                              const dealii::PETScWrappers::MPI::Vector &mass_v,
+                                              const dealii::PETScWrappers::MPI::Vector &mass_x) const
+  {
+    const unsigned int nb = layout.n_bodies, dim = layout.dimension;
+    const std::vector<RigidFit> fits = fit(q);
+    // Per body: P (3), Σ r × (Mv) about c (3), Σ r_i ⊗ (M r)_i (9) with (M r)_i = (M x)_i − m_i c.
+    std::vector<double> sums(15 * nb, 0.0);
+    const PetscScalar *qa = nullptr, *mva = nullptr, *mxa = nullptr;
+    PERCUSSION_PETSC_CALL(VecGetArrayRead(q, &qa));
+    PERCUSSION_PETSC_CALL(VecGetArrayRead(mass_v, &mva));
+    PERCUSSION_PETSC_CALL(VecGetArrayRead(mass_x, &mxa));
+    for (std::size_t i = 0; i < layout.mass.size(); ++i)
+      {
+        const unsigned int b = layout.body[i];
+        double r[3] = {0, 0, 0}, p[3] = {0, 0, 0}, mr[3] = {0, 0, 0};
+        for (unsigned int d = 0; d < dim; ++d)
+          {
+            const auto k = layout.dofs[i][d] - first_owned;
+            r[d] = layout.position[i][d] + qa[k] - fits[b].center[d];
+            p[d] = mva[k];
+            mr[d] = mxa[k] - layout.mass[i] * fits[b].center[d];
+          }
+        double *s = &sums[15 * b];
+        for (unsigned int d = 0; d < 3; ++d)
+          s[d] += p[d];
+        s[3] += r[1] * p[2] - r[2] * p[1];
+        s[4] += r[2] * p[0] - r[0] * p[2];
+        s[5] += r[0] * p[1] - r[1] * p[0];
+        for (unsigned int d = 0; d < 3; ++d)
+          for (unsigned int e = 0; e < 3; ++e)
+            s[6 + 3 * d + e] += r[d] * mr[e];
+      }
+    PERCUSSION_PETSC_CALL(VecRestoreArrayRead(q, &qa));
+    PERCUSSION_PETSC_CALL(VecRestoreArrayRead(mass_v, &mva));
+    PERCUSSION_PETSC_CALL(VecRestoreArrayRead(mass_x, &mxa));
+    dealii::Utilities::MPI::sum(sums, communicator, sums);
+
+    std::vector<RigidMotion> motions(nb);
+    for (unsigned int b = 0; b < nb; ++b)
+      {
+        RigidMotion &m = motions[b];
+        const double *s = &sums[15 * b];
+        m.mass = fits[b].mass;
+        m.center = fits[b].center;
+        for (unsigned int d = 0; d < 3; ++d)
+          {
+            m.momentum[d] = s[d];
+            m.angular_momentum[d] = s[3 + d];
+          }
+        // J = tr(S) I − S with S = Σ r ⊗ M r (symmetrised).
+        Matrix3 S{};
+        for (unsigned int d = 0; d < 3; ++d)
+          for (unsigned int e = 0; e < 3; ++e)
+            S[3 * d + e] = 0.5 * (s[6 + 3 * d + e] + s[6 + 3 * e + d]);
+        const double trace = S[0] + S[4] + S[8];
+        Matrix3 J{};
+        for (unsigned int d = 0; d < 3; ++d)
+          for (unsigned int e = 0; e < 3; ++e)
+            J[3 * d + e] = (d == e ? trace : 0.0) - S[3 * d + e];
+        if (dim < 3)
+          m.angular_momentum[0] = m.angular_momentum[1] = 0;
+        m.angular_velocity = dim == 1 ? std::array<double, 3>{0, 0, 0} : solve_inertia(dim, J, m.angular_momentum);
+        m.rotation_angle = rotation_angle(dim, fits[b].rotation);
+        double p2 = 0, wl = 0;
+        for (unsigned int d = 0; d < 3; ++d)
+          {
+            p2 += m.momentum[d] * m.momentum[d];
+            wl += m.angular_velocity[d] * m.angular_momentum[d];
+          }
+        m.kinetic_energy_translation = m.mass > 0 ? 0.5 * p2 / m.mass : 0.0;
+        m.kinetic_energy_rotation = 0.5 * wl;
+      }
+    return motions;
+  }
+} // namespace percussion
