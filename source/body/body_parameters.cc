@@ -100,9 +100,10 @@ namespace percussion::Body
     prm.leave_subsection();
 
     prm.enter_subsection("Kinematics");
-    prm.declare_entry("Formulation", "auto", Selection("auto|small displacements|large rotations"),
+    prm.declare_entry("Formulation", "small displacements", Selection("auto|small displacements|large rotations"),
                       "How the bodies move: 'large rotations' = a frame per body follows its rigid motion "
-                      "exactly (any rotation) and the strain, linear, is measured in it; 'small displacements' "
+                      "exactly (any rotation) and the strain, linear, is measured in it (costs more in contact: the "
+                      "contact operator follows the frames); 'small displacements' "
                       "= x = X + q, a rotation by phi stretches the body by sqrt(1 + phi^2); 'auto' = large "
                       "rotations with the Moreau-Jean schemes in 2D/3D, small displacements otherwise.");
     prm.declare_entry("Frame update angle", "1e-6", Double(0),
