@@ -100,16 +100,16 @@ namespace percussion::Body
     prm.leave_subsection();
 
     prm.enter_subsection("Kinematics");
-    prm.declare_entry("Formulation", "small displacements", Selection("auto|small displacements|large rotations"),
+    prm.declare_entry("Formulation", "auto", Selection("auto|small displacements|large rotations"),
                       "How the bodies move: 'large rotations' = a frame per body follows its rigid motion "
-                      "exactly (any rotation) and the strain, linear, is measured in it (costs more in contact: the "
-                      "contact operator follows the frames); 'small displacements' "
+                      "exactly (any rotation) and the strain, linear, is measured in it; 'small displacements' "
                       "= x = X + q, a rotation by phi stretches the body by sqrt(1 + phi^2); 'auto' = large "
                       "rotations with the Moreau-Jean schemes in 2D/3D, small displacements otherwise.");
-    prm.declare_entry("Frame update angle", "1e-6", Double(0),
+    prm.declare_entry("Frame update angle", "1e-4", Double(0),
                       "Large rotations: a body's frame is taken anew when its rigid fit has turned by more "
                       "than this angle (rad) from it; below it the linear kinematics carries the rotation "
-                      "(stretch at most angle^2/2) and the contact operator's cached columns stay valid.");
+                      "(stretch at most angle^2/2 = 5e-9 by default) and what is built from the frames (the "
+                      "probed contact operator of many contacts) stays valid: a body at rest keeps its frame.");
     prm.declare_entry("Rotation warning angle", "0.05", Double(0),
                       "Small displacements: a warning and an event in events.csv when a body has turned by "
                       "more than this angle (rad), where the small-displacement kinematics is no longer accurate.");

@@ -325,8 +325,10 @@ namespace percussion::Body
     class StressPostprocessor : public DataPostprocessor<dim>
     {
     public:
-      explicit StressPostprocessor(const std::map<unsigned int, Material> &materials)
+      StressPostprocessor(const std::map<unsigned int, Material> &materials,
+                          const std::map<unsigned int, Matrix3> &frames)
         : materials(materials)
+        , frames(frames)
       {}
 
       void evaluate_vector_field(const DataPostprocessorInputs::Vector<dim> &inputs,
@@ -351,6 +353,18 @@ namespace percussion::Body
                 for (unsigned int i = 0; i < dim; ++i)
                   for (unsigned int j = i; j < dim; ++j)
                     sigma[i][j] += 2 * m.lame_mu() * eps[i][j];
+              }
+            if (const auto frame = frames.find(cell->material_id()); dim > 1 && frame != frames.end())
+              {
+                // σ of ũ is the stress in the body's frame; in space it is R σ Rᵀ.
+                const Matrix3 &R = frame->second;
+                SymmetricTensor<2, 3> rotated;
+                for (unsigned int i = 0; i < 3; ++i)
+                  for (unsigned int j = i; j < 3; ++j)
+                    for (unsigned int k = 0; k < 3; ++k)
+                      for (unsigned int l = 0; l < 3; ++l)
+                        rotated[i][j] += R[3 * i + k] * sigma[k][l] * R[3 * j + l];
+                sigma = rotated;
               }
             for (unsigned int i = 0; i < dim; ++i)
               for (unsigned int j = 0; j < dim; ++j)
@@ -394,13 +408,14 @@ namespace percussion::Body
 
     private:
       const std::map<unsigned int, Material> &materials;
+      const std::map<unsigned int, Matrix3> &frames;
     };
   } // namespace
 
   template <int dim>
   std::unique_ptr<DataPostprocessor<dim>> ElasticBody<dim>::make_stress_postprocessor() const
   {
-    return std::make_unique<StressPostprocessor<dim>>(parameters.materials);
+    return std::make_unique<StressPostprocessor<dim>>(parameters.materials, stress_frames);
   }
 
   template <int dim>

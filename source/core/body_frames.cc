@@ -108,9 +108,25 @@ namespace percussion
         step_frames[b].mass = sums[4 * b];
         step_frames[b].center = reference_center[b];
       }
-    frame_storage.assign(9 * nb, 0.0);
-    for (unsigned int b = 0; b < nb; ++b)
-      std::copy(step_frames[b].rotation.begin(), step_frames[b].rotation.end(), frame_storage.begin() + 9 * b);
+    node_of_dof.assign(owned.n_elements(), -1);
+    component_of_dof.assign(owned.n_elements(), 0);
+    for (std::size_t i = 0; i < layout.mass.size(); ++i)
+      for (unsigned int d = 0; d < dim; ++d)
+        {
+          node_of_dof[layout.dofs[i][d] - first_owned] = static_cast<int>(i);
+          component_of_dof[layout.dofs[i][d] - first_owned] = static_cast<unsigned char>(d);
+        }
+    frame_storage.assign(12 * nb, 0.0);
+    store_frames();
+  }
+
+  void BodyFrames::store_frames()
+  {
+    for (unsigned int b = 0; b < layout.n_bodies; ++b)
+      {
+        std::copy(step_frames[b].rotation.begin(), step_frames[b].rotation.end(), frame_storage.begin() + 12 * b);
+        std::copy(step_frames[b].center.begin(), step_frames[b].center.end(), frame_storage.begin() + 12 * b + 9);
+      }
   }
 
   std::string BodyFrames::body_name(const unsigned int b) const
@@ -181,6 +197,10 @@ namespace percussion
         const double c = std::cos(angle), s = std::sin(angle);
         return {c, -s, 0, s, c, 0, 0, 0, 1};
       }
+    // A body turned inside out (det A ≤ 0: the linear model allows it, e.g. a box squeezed through
+    // itself by a large velocity field) has no rotation to fit: it keeps the identity.
+    if (!(determinant(A) > 0))
+      return {1, 0, 0, 0, 1, 0, 0, 0, 1};
     // Scaled Newton iteration X ← ½(γX + X⁻ᵀ/γ) (Higham): quadratic convergence to the polar
     // factor; A is a rotation times the bodies' (positive definite) second moment of mass.
     Matrix3 X = A;
@@ -199,8 +219,6 @@ namespace percussion
         if (change < 1e-15)
           break;
       }
-    if (!(determinant(X) > 0))
-      throw SolverError("The rigid fit of a body's positions is degenerate (its positions have collapsed).");
     return X;
   }
 
@@ -238,15 +256,17 @@ namespace percussion
       }
     identity = std::all_of(step_frames.begin(), step_frames.end(),
                            [](const RigidFit &f) { return is_identity(f.rotation); });
-    for (unsigned int b = 0; b < layout.n_bodies; ++b)
-      std::copy(step_frames[b].rotation.begin(), step_frames[b].rotation.end(), frame_storage.begin() + 9 * b);
+    store_frames();
     return changed;
   }
 
   void BodyFrames::frames_from_values()
   {
     for (unsigned int b = 0; b < layout.n_bodies; ++b)
-      std::copy(frame_storage.begin() + 9 * b, frame_storage.begin() + 9 * b + 9, step_frames[b].rotation.begin());
+      {
+        std::copy(frame_storage.begin() + 12 * b, frame_storage.begin() + 12 * b + 9, step_frames[b].rotation.begin());
+        std::copy(frame_storage.begin() + 12 * b + 9, frame_storage.begin() + 12 * b + 12, step_frames[b].center.begin());
+      }
     identity = std::all_of(step_frames.begin(), step_frames.end(),
                            [](const RigidFit &f) { return is_identity(f.rotation); });
   }
@@ -367,6 +387,19 @@ namespace percussion
       }
     PERCUSSION_PETSC_CALL(VecRestoreArray(out, &oa));
     PERCUSSION_PETSC_CALL(VecRestoreArrayRead(u, &ua));
+  }
+
+  bool BodyFrames::locate(const dealii::types::global_dof_index dof,
+                          std::array<dealii::types::global_dof_index, 3> &node_dofs, unsigned int &component,
+                          const Matrix3 *&rotation) const
+  {
+    if (dof < first_owned || dof - first_owned >= node_of_dof.size() || node_of_dof[dof - first_owned] < 0)
+      return false;
+    const auto node = static_cast<std::size_t>(node_of_dof[dof - first_owned]);
+    node_dofs = layout.dofs[node];
+    component = component_of_dof[dof - first_owned];
+    rotation = &step_frames[layout.body[node]].rotation;
+    return true;
   }
 
   void BodyFrames::reference_positions(dealii::PETScWrappers::MPI::Vector &x) const

@@ -146,6 +146,7 @@ namespace percussion::Postprocess
         LocalProbe probe;
         probe.index = i;
         std::tie(probe.lambda, probe.mu) = lame(cells[i]->material_id());
+        probe.material = cells[i]->material_id();
         for (unsigned int j = 0; j < fe.n_dofs_per_cell(); ++j)
           {
             const unsigned int c = fe.system_to_component_index(j).first;
@@ -192,6 +193,8 @@ namespace percussion::Postprocess
       VecScatterDestroy(&scatter);
     if (gathered_u != nullptr)
       VecDestroy(&gathered_u);
+    if (gathered_strain != nullptr)
+      VecDestroy(&gathered_strain);
     if (gathered_v != nullptr)
       VecDestroy(&gathered_v);
   }
@@ -204,7 +207,8 @@ namespace percussion::Postprocess
   }
 
   template <int dim>
-  void ProbePoints<dim>::evaluate(const PetscScalar *u, const PetscScalar *v)
+  void ProbePoints<dim>::evaluate(const PetscScalar *u, const PetscScalar *v, const PetscScalar *strain,
+                                  const std::map<unsigned int, Matrix3> *rotations)
   {
     const unsigned int per_point = 2 * dim + n_stress(dim);
     std::vector<double> local_values(points.size() * per_point, 0.0);
@@ -218,7 +222,7 @@ namespace percussion::Postprocess
             out[c] += u[probe.scatter_slot[j]] * probe.shape_value[j];
             out[dim + c] += v[probe.scatter_slot[j]] * probe.shape_value[j];
             for (unsigned int d = 0; d < dim; ++d)
-              gradient[c][d] += u[probe.scatter_slot[j]] * probe.shape_gradient[j][d];
+              gradient[c][d] += (strain != nullptr ? strain : u)[probe.scatter_slot[j]] * probe.shape_gradient[j][d];
           }
         // σ = λ tr(ε) I + 2μ ε, Voigt order xx, yy, zz, xy, xz, yz.
         double trace = 0;
@@ -233,6 +237,35 @@ namespace percussion::Postprocess
           {
             sigma[4] = probe.mu * (gradient[0][2] + gradient[2][0]);
             sigma[5] = probe.mu * (gradient[1][2] + gradient[2][1]);
+          }
+        if (const auto frame = rotations != nullptr ? rotations->find(probe.material) : std::map<unsigned int, Matrix3>::const_iterator();
+            dim > 1 && rotations != nullptr && frame != rotations->end())
+          {
+            // The stress in the body's frame, rotated to space: R σ Rᵀ (2D: the in-plane block).
+            const Matrix3 &R = frame->second;
+            double full[3][3] = {};
+            for (unsigned int d = 0; d < dim; ++d)
+              full[d][d] = sigma[d];
+            full[0][1] = full[1][0] = sigma[dim];
+            if (dim == 3)
+              {
+                full[0][2] = full[2][0] = sigma[4];
+                full[1][2] = full[2][1] = sigma[5];
+              }
+            double rotated[3][3] = {};
+            for (unsigned int i = 0; i < dim; ++i)
+              for (unsigned int j = 0; j < dim; ++j)
+                for (unsigned int k = 0; k < dim; ++k)
+                  for (unsigned int l = 0; l < dim; ++l)
+                    rotated[i][j] += R[3 * i + k] * full[k][l] * R[3 * j + l];
+            for (unsigned int d = 0; d < dim; ++d)
+              sigma[d] = rotated[d][d];
+            sigma[dim] = rotated[0][1];
+            if (dim == 3)
+              {
+                sigma[4] = rotated[0][2];
+                sigma[5] = rotated[1][2];
+              }
           }
       }
     values.assign(local_values.size(), 0.0);
@@ -254,7 +287,36 @@ namespace percussion::Postprocess
     evaluate(u_values, v_values);
     PERCUSSION_PETSC_CALL(VecRestoreArrayRead(gathered_u, &u_values));
     PERCUSSION_PETSC_CALL(VecRestoreArrayRead(gathered_v, &v_values));
+    add_rows(step, time);
+  }
 
+  template <int dim>
+  void ProbePoints<dim>::record(const unsigned int step, const double time, const dealii::PETScWrappers::MPI::Vector &u,
+                                const dealii::PETScWrappers::MPI::Vector &v,
+                                const dealii::PETScWrappers::MPI::Vector &strain,
+                                const std::map<unsigned int, Matrix3> &rotations)
+  {
+    if (gathered_strain == nullptr)
+      PERCUSSION_PETSC_CALL(VecDuplicate(gathered_u, &gathered_strain));
+    for (auto [from, to] : {std::pair<Vec, Vec>{u, gathered_u}, {v, gathered_v}, {strain, gathered_strain}})
+      {
+        PERCUSSION_PETSC_CALL(VecScatterBegin(scatter, from, to, INSERT_VALUES, SCATTER_FORWARD));
+        PERCUSSION_PETSC_CALL(VecScatterEnd(scatter, from, to, INSERT_VALUES, SCATTER_FORWARD));
+      }
+    const PetscScalar *u_values, *v_values, *s_values;
+    PERCUSSION_PETSC_CALL(VecGetArrayRead(gathered_u, &u_values));
+    PERCUSSION_PETSC_CALL(VecGetArrayRead(gathered_v, &v_values));
+    PERCUSSION_PETSC_CALL(VecGetArrayRead(gathered_strain, &s_values));
+    evaluate(u_values, v_values, s_values, &rotations);
+    PERCUSSION_PETSC_CALL(VecRestoreArrayRead(gathered_u, &u_values));
+    PERCUSSION_PETSC_CALL(VecRestoreArrayRead(gathered_v, &v_values));
+    PERCUSSION_PETSC_CALL(VecRestoreArrayRead(gathered_strain, &s_values));
+    add_rows(step, time);
+  }
+
+  template <int dim>
+  void ProbePoints<dim>::add_rows(const unsigned int step, const double time)
+  {
     const unsigned int per_point = 2 * dim + n_stress(dim);
     for (unsigned int i = 0; i < points.size(); ++i)
       {

@@ -22,7 +22,8 @@ namespace percussion::Postprocess
                                   const DoFHandler<dim> &dof_handler,
                                   const PETScWrappers::MPI::Vector &displacement,
                                   const PETScWrappers::MPI::Vector &velocity,
-                                  const DataPostprocessor<dim> &stress)
+                                  const DataPostprocessor<dim> &stress,
+                                  const PETScWrappers::MPI::Vector *strain_displacement)
   {
     DataOut<dim> data_out;
     data_out.attach_dof_handler(dof_handler);
@@ -32,7 +33,7 @@ namespace percussion::Postprocess
                              DataOut<dim>::type_dof_data, vector_field);
     data_out.add_data_vector(velocity, std::vector<std::string>(dim, "velocity"),
                              DataOut<dim>::type_dof_data, vector_field);
-    data_out.add_data_vector(displacement, stress);
+    data_out.add_data_vector(strain_displacement != nullptr ? *strain_displacement : displacement, stress);
 
     const auto &triangulation = dof_handler.get_triangulation();
     Vector<float> material(triangulation.n_active_cells()), subdomain(triangulation.n_active_cells());

@@ -253,6 +253,16 @@ namespace percussion
   }
 
   template <int dim>
+  std::map<unsigned int, Matrix3> Simulator<dim>::material_rotations() const
+  {
+    std::map<unsigned int, Matrix3> rotations;
+    for (unsigned int b = 0; frames && b < frames->n_bodies(); ++b)
+      for (const unsigned int id : frames->materials_of(b))
+        rotations[id] = frames->frames()[b].rotation;
+    return rotations;
+  }
+
+  template <int dim>
   double Simulator<dim>::rigid_energy(const bool translation) const
   {
     double sum = 0;
@@ -305,7 +315,15 @@ namespace percussion
     if (body_motion)
       body_motion->record(time_integrator->step_number(), time_integrator->time(), time_integrator->velocity(),
                           rigid_motions);
-    if (probes)
+    if (probes && system.frames && !frames->all_identity())
+      {
+        // Large rotations: the stress of ũ in the frames, rotated to space (write_solution()).
+        PETScWrappers::MPI::Vector unrotated(bodies->locally_owned_dofs(), communicator);
+        frames->unrotated_displacement(time_integrator->displacement(), unrotated);
+        probes->record(time_integrator->step_number(), time_integrator->time(), time_integrator->displacement(),
+                       time_integrator->velocity(), unrotated, material_rotations());
+      }
+    else if (probes)
       probes->record(time_integrator->step_number(), time_integrator->time(), time_integrator->displacement(),
                      time_integrator->velocity());
   }
@@ -319,7 +337,21 @@ namespace percussion
     PETScWrappers::MPI::Vector v(bodies->locally_owned_dofs(), bodies->locally_relevant_dofs(), communicator);
     q = time_integrator->displacement();
     v = time_integrator->velocity();
-    solution_output->write(time_integrator->time(), time_integrator->step_number(), dof_handler, q, v, *stress);
+    if (system.frames && !frames->all_identity())
+      {
+        // Large rotations: the stress of the elastic displacement ũ in the step's frames, rotated
+        // to space by the frames (a rigid rotation has no stress).
+        PETScWrappers::MPI::Vector unrotated(bodies->locally_owned_dofs(), communicator);
+        frames->unrotated_displacement(time_integrator->displacement(), unrotated);
+        PETScWrappers::MPI::Vector strain(bodies->locally_owned_dofs(), bodies->locally_relevant_dofs(), communicator);
+        strain = unrotated;
+        bodies->set_stress_frames(material_rotations());
+        solution_output->write(time_integrator->time(), time_integrator->step_number(), dof_handler, q, v, *stress,
+                               &strain);
+        bodies->set_stress_frames({});
+      }
+    else
+      solution_output->write(time_integrator->time(), time_integrator->step_number(), dof_handler, q, v, *stress);
     if (geometry)
       {
         // The contact points of the geometry the last step started from, with that step's fields.

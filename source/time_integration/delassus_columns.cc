@@ -92,8 +92,7 @@ namespace percussion::TimeIntegration
     PERCUSSION_PETSC_CALL(MatGetSize(h, &n_rows, nullptr));
     const PetscInt n_local = row_end - row_begin;
     PERCUSSION_PETSC_CALL(MatCreateDense(communicator, n_local, PETSC_DECIDE, n_rows, n_columns, nullptr, &B));
-    PERCUSSION_PETSC_CALL(MatCreateDense(communicator, n_local, PETSC_DECIDE, n_rows, n_columns, nullptr, &X));
-    PERCUSSION_PETSC_CALL(MatCreateVecs(X, &p_columns, nullptr));
+    PERCUSSION_PETSC_CALL(MatCreateVecs(B, &p_columns, nullptr));
 
     // B = H restricted to the cached columns, with the Dirichlet rows zero (an impulse does not act
     // on a prescribed DoF: the support takes it). Remember the entries for W_c = BᵀX.
@@ -126,6 +125,68 @@ namespace percussion::TimeIntegration
     PERCUSSION_PETSC_CALL(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
     PERCUSSION_PETSC_CALL(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
 
+    // Large rotations: the support of B (every DoF of the nodes it touches) and Z on it.
+    rotated = false;
+    frames = integrator.response_frames();
+    if (frames != nullptr)
+      {
+        std::vector<PetscInt> local_support;
+        std::array<dealii::types::global_dof_index, 3> node{};
+        unsigned int component = 0;
+        const Matrix3 *R = nullptr;
+        for (const Entry &e : entries)
+          if (frames->locate(e.local_row + row_begin, node, component, R))
+            for (unsigned int k = 0; k < dim; ++k)
+              local_support.push_back(static_cast<PetscInt>(node[k]));
+        std::sort(local_support.begin(), local_support.end());
+        local_support.erase(std::unique(local_support.begin(), local_support.end()), local_support.end());
+        std::vector<PetscInt> needed;
+        for (const auto &part : dealii::Utilities::MPI::all_gather(communicator, local_support))
+          needed.insert(needed.end(), part.begin(), part.end());
+        std::sort(needed.begin(), needed.end());
+        local_rows = n_local;
+        first_row = row_begin;
+        rotated = extend_support(integrator, needed, n_rows);
+      }
+    if (rotated)
+      {
+        // C = Eᵀ𝐑ᵀB: an entry b of B at component a of a node adds R_{a,e} b to the row of the
+        // node's component e. Then W_c = Cᵀ (EᵀZ) C.
+        const std::size_t k = support.size();
+        rotated_b.assign(k * n_columns, 0.0);
+        std::array<dealii::types::global_dof_index, 3> node{};
+        unsigned int a = 0;
+        const Matrix3 *R = nullptr;
+        for (const Entry &e : entries)
+          if (frames->locate(e.local_row + row_begin, node, a, R))
+            for (unsigned int c = 0; c < dim; ++c)
+              rotated_b[support_column.at(static_cast<PetscInt>(node[c])) * n_columns + e.column] +=
+                (*R)[3 * a + c] * e.value;
+        dealii::Utilities::MPI::sum(rotated_b, communicator, rotated_b);
+        // Sums in the order of the support DoFs (not of Z's columns, which depends on when each
+        // was added), so that a resumed run computes the same W_c to the last bit.
+        std::vector<double> gc(k * n_columns, 0.0);
+        for (const auto &[dof_i, i] : support_column)
+          for (const auto &[dof_l, l] : support_column)
+            if (const double g = support_block[i * k + l]; g != 0.0)
+              for (PetscInt j = 0; j < n_columns; ++j)
+                gc[i * n_columns + j] += g * rotated_b[l * n_columns + j];
+        delassus.assign(static_cast<std::size_t>(n_columns) * n_columns, 0.0);
+        for (const auto &[dof_i, i] : support_column)
+          for (PetscInt r = 0; r < n_columns; ++r)
+            if (const double c = rotated_b[i * n_columns + r]; c != 0.0)
+              for (PetscInt j = 0; j < n_columns; ++j)
+                delassus[r * n_columns + j] += c * gc[i * n_columns + j];
+        for (PetscInt i = 0; i < n_columns; ++i)
+          for (PetscInt j = 0; j < i; ++j)
+            {
+              const double mean = 0.5 * (delassus[i * n_columns + j] + delassus[j * n_columns + i]);
+              delassus[i * n_columns + j] = delassus[j * n_columns + i] = mean;
+            }
+        return;
+      }
+
+    PERCUSSION_PETSC_CALL(MatCreateDense(communicator, n_local, PETSC_DECIDE, n_rows, n_columns, nullptr, &X));
     if (response == Response::impulse)
       integrator.impulse_response(B, X);
     else
@@ -151,6 +212,59 @@ namespace percussion::TimeIntegration
           }
   }
 
+  bool DelassusColumns::extend_support(TimeIntegrator &integrator, const std::vector<PetscInt> &needed,
+                                       const PetscInt n_rows)
+  {
+    if (integrator.unrotated_operator_version() != support_version)
+      {
+        support.clear();
+        support_column.clear();
+        support_response.clear();
+        support_version = integrator.unrotated_operator_version();
+      }
+    std::vector<PetscInt> missing;
+    for (const PetscInt dof : needed)
+      if (support_column.count(dof) == 0)
+        missing.push_back(dof);
+    if (missing.empty())
+      return true;
+    if (support.size() + missing.size() > column_limit)
+      return false;
+    // Z for the missing DoFs: one multiple-right-hand-side solve with 𝒯₀.
+    Mat E = nullptr, Z = nullptr;
+    const PetscInt m = missing.size();
+    PERCUSSION_PETSC_CALL(MatCreateDense(communicator, local_rows, PETSC_DECIDE, n_rows, m, nullptr, &E));
+    PERCUSSION_PETSC_CALL(MatCreateDense(communicator, local_rows, PETSC_DECIDE, n_rows, m, nullptr, &Z));
+    for (PetscInt j = 0; j < m; ++j)
+      if (missing[j] >= first_row && missing[j] < first_row + local_rows)
+        PERCUSSION_PETSC_CALL(MatSetValue(E, missing[j], j, 1.0, INSERT_VALUES));
+    PERCUSSION_PETSC_CALL(MatAssemblyBegin(E, MAT_FINAL_ASSEMBLY));
+    PERCUSSION_PETSC_CALL(MatAssemblyEnd(E, MAT_FINAL_ASSEMBLY));
+    integrator.unrotated_impulse_response(E, Z);
+    const PetscScalar *z = nullptr;
+    PetscInt lda = 0;
+    PERCUSSION_PETSC_CALL(MatDenseGetLDA(Z, &lda));
+    PERCUSSION_PETSC_CALL(MatDenseGetArrayRead(Z, &z));
+    for (PetscInt j = 0; j < m; ++j)
+      {
+        support_response.insert(support_response.end(), z + j * lda, z + j * lda + local_rows);
+        support_column[missing[j]] = static_cast<int>(support.size());
+        support.push_back(missing[j]);
+      }
+    PERCUSSION_PETSC_CALL(MatDenseRestoreArrayRead(Z, &z));
+    PERCUSSION_PETSC_CALL(MatDestroy(&E));
+    PERCUSSION_PETSC_CALL(MatDestroy(&Z));
+    // EᵀZ: the rows of Z at the support DoFs, from their owners.
+    const std::size_t k = support.size();
+    support_block.assign(k * k, 0.0);
+    for (std::size_t i = 0; i < k; ++i)
+      if (support[i] >= first_row && support[i] < first_row + local_rows)
+        for (std::size_t j = 0; j < k; ++j)
+          support_block[i * k + j] = support_response[j * local_rows + (support[i] - first_row)];
+    dealii::Utilities::MPI::sum(support_block, communicator, support_block);
+    return true;
+  }
+
   void DelassusColumns::apply(const std::vector<unsigned long long> &impulse_points, const std::vector<double> &impulse,
                               dealii::PETScWrappers::MPI::Vector &generalized_impulse,
                               dealii::PETScWrappers::MPI::Vector &response)
@@ -166,6 +280,28 @@ namespace percussion::TimeIntegration
           p_array[i - begin] = impulse[dim * a + k];
     PERCUSSION_PETSC_CALL(VecRestoreArray(p_columns, &p_array));
     PERCUSSION_PETSC_CALL(MatMult(B, p_columns, SystemAlgebra::petsc(generalized_impulse)));
-    PERCUSSION_PETSC_CALL(MatMult(X, p_columns, SystemAlgebra::petsc(response)));
+    if (!rotated)
+      {
+        PERCUSSION_PETSC_CALL(MatMult(X, p_columns, SystemAlgebra::petsc(response)));
+        return;
+      }
+    // 𝒯Hp = 𝐑 Z (C p): C p on every rank (p is known whole), Z's local rows, the rotation.
+    const std::size_t n_columns = dim * points.size(), k = support.size();
+    std::vector<double> p(n_columns, 0.0), y(k, 0.0);
+    for (std::size_t a = 0; a < impulse_points.size(); ++a)
+      for (unsigned int c = 0; c < dim; ++c)
+        p[dim * block(impulse_points[a]) + c] = impulse[dim * a + c];
+    for (std::size_t i = 0; i < k; ++i)
+      for (std::size_t j = 0; j < n_columns; ++j)
+        y[i] += rotated_b[i * n_columns + j] * p[j];
+    PetscScalar *r = nullptr;
+    PERCUSSION_PETSC_CALL(VecGetArray(SystemAlgebra::petsc(response), &r));
+    std::fill(r, r + local_rows, 0.0);
+    for (const auto &[dof, j] : support_column)
+      if (y[j] != 0.0)
+        for (PetscInt i = 0; i < local_rows; ++i)
+          r[i] += support_response[j * local_rows + i] * y[j];
+    PERCUSSION_PETSC_CALL(VecRestoreArray(SystemAlgebra::petsc(response), &r));
+    frames->rotate(response, false);
   }
 } // namespace percussion::TimeIntegration

@@ -76,6 +76,7 @@ namespace percussion::TimeIntegration
         solver->set_matrix(iteration, owned.size());
       }
     ++version;
+    ++factor_version;
   }
 
   void MoreauJeanIntegrator::build_iteration_matrix()

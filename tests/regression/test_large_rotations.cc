@@ -39,6 +39,51 @@ subsection Initial conditions
 end
 )";
 
+  /// A 2D disk (R = 0.05) thrown at 1 m/s with backspin 10 rad/s onto a plane with μ = 0.3, to @p end_time.
+  std::string backspin_disk(const double end_time)
+  {
+    return R"(
+set Dimension = 2
+subsection Mesh
+  set Type = ball
+  set Radius = 0.05
+  set Center = 0, 0.05
+  set Global refinements = 4
+end
+subsection Materials
+  set Young's modulus = 1e9
+  set Poisson's ratio = 0.3
+  set Density = 1000
+end
+subsection Loads
+  set Gravity = 0, -9.81
+end
+subsection Initial conditions
+  set Velocity = 1 - 10*(y - 0.05); 10*x
+end
+subsection Contact
+  set Number of pairs = 1
+  set Search distance = 0.005
+  subsection Pair 1
+    set Type = plane
+    set Slave boundary id = 0
+    set Point = 0, 0
+    set Normal = 0, 1
+    set Friction coefficient = 0.3
+  end
+end
+subsection Time integration
+  set Theta = 0.6
+  set Time step = 2e-4
+  set End time = )" + std::to_string(end_time) + R"(
+end
+subsection Kinematics
+  set Formulation = large rotations
+end
+
+)";
+  }
+
   /// Largest and smallest distance of the nodes at reference radius R from the body's centre.
   template <int dim>
   std::pair<double, double> boundary_radius_range(const Simulator<dim> &simulator, const NodeLayout &nodes,
@@ -254,45 +299,7 @@ BOOST_AUTO_TEST_CASE(disk_with_backspin_ends_rolling)
   // rolling forward) just above a plane with μ = 0.3, gravity. Rigid solution: it slides until
   // v = Rω, then rolls at v = (2v₀ − Rω₀')/3 with ω₀' = 10 the backspin: (2 − 0.5)/3 = 0.5 m/s.
   const double v0 = 1, backspin = 10, radius = 0.05, mu = 0.3, g = 9.81;
-  const std::string text = R"(
-set Dimension = 2
-subsection Mesh
-  set Type = ball
-  set Radius = 0.05
-  set Center = 0, 0.05
-  set Global refinements = 4
-end
-subsection Materials
-  set Young's modulus = 1e9
-  set Poisson's ratio = 0.3
-  set Density = 1000
-end
-subsection Loads
-  set Gravity = 0, -9.81
-end
-subsection Initial conditions
-  set Velocity = 1 - 10*(y - 0.05); 10*x
-end
-subsection Contact
-  set Number of pairs = 1
-  set Search distance = 0.005
-  subsection Pair 1
-    set Type = plane
-    set Slave boundary id = 0
-    set Point = 0, 0
-    set Normal = 0, 1
-    set Friction coefficient = 0.3
-  end
-end
-subsection Time integration
-  set Theta = 0.6
-  set Time step = 2e-4
-  set End time = 0.25
-end
-subsection Kinematics
-  set Formulation = large rotations
-end
-)";
+  const std::string text = backspin_disk(0.25);
   const RunParameters parameters = RunParameters::from_string(testing::with_quiet_output(text, "output_backspin"));
   std::ostringstream log;
   Simulator<2> simulator(parameters, MPI_COMM_WORLD, log);
@@ -343,4 +350,91 @@ end
   auto simulator = testing::run_simulation<2>(text, "output_small_displacements_spin");
   BOOST_TEST(simulator->statistics().column("events").back() == 1.0);
   BOOST_TEST(std::abs(simulator->rigid_motion().at(0).rotation_angle) > 0.05);
+}
+
+BOOST_AUTO_TEST_CASE(two_ranks_reproduce_the_serial_run)
+{
+  // Every rank runs the serial reference on MPI_COMM_SELF, then all ranks the same problem
+  // together: the backspin disk (contact, friction, frames turning every step) and a spinning 3D box.
+  const unsigned int rank = dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD);
+  const std::string box = R"(
+set Dimension = 3
+subsection Mesh
+  set Type = box
+  set Lower corner = -0.05, -0.025, -0.01
+  set Upper corner = 0.05, 0.025, 0.01
+  set Subdivisions = 4, 2, 2
+end
+subsection Materials
+  set Young's modulus = 1e8
+  set Density = 1000
+end
+subsection Initial conditions
+  set Velocity = 20*z - 5*y; 5*x - 3*z; 3*y - 20*x
+end
+subsection Time integration
+  set Time step = 5e-4
+  set End time = 0.2
+end
+)";
+  for (const auto &[text, dimension] : {std::pair<std::string, int>{backspin_disk(0.06), 2}, {box, 3}})
+    {
+      std::vector<std::vector<double>> serial_columns, parallel_columns;
+      const std::vector<std::string> names{"kinetic_energy", "strain_energy", "contact_work_normal",
+                                           "contact_work_tangential", "frame_energy", "kinetic_energy_rotation",
+                                           "energy_balance_residual"};
+      auto collect = [&](const Postprocess::StatisticsTable &table, std::vector<std::vector<double>> &columns) {
+        for (const auto &name : names)
+          columns.push_back(table.column(name));
+      };
+      if (dimension == 2)
+        {
+          collect(testing::run_simulation<2>(text, "lr_serial_" + std::to_string(rank), MPI_COMM_SELF)->statistics(),
+                  serial_columns);
+          collect(testing::run_simulation<2>(text, "lr_parallel", MPI_COMM_WORLD)->statistics(), parallel_columns);
+        }
+      else
+        {
+          collect(testing::run_simulation<3>(text, "lr_serial_" + std::to_string(rank), MPI_COMM_SELF)->statistics(),
+                  serial_columns);
+          collect(testing::run_simulation<3>(text, "lr_parallel", MPI_COMM_WORLD)->statistics(), parallel_columns);
+        }
+      double scale = 0, worst = 0;
+      for (const double x : serial_columns[0])
+        scale = std::max(scale, std::abs(x));
+      for (std::size_t c = 0; c < names.size(); ++c)
+        for (std::size_t k = 0; k < serial_columns[c].size(); ++k)
+          worst = std::max(worst, std::abs(serial_columns[c][k] - parallel_columns[c][k]) / scale);
+      BOOST_TEST_MESSAGE(dimension << "D: largest difference relative to the kinetic energy " << worst
+                                   << ", largest rotation energy "
+                                   << *std::max_element(serial_columns[5].begin(), serial_columns[5].end()));
+      BOOST_TEST(*std::max_element(serial_columns[5].begin(), serial_columns[5].end()) > 0.01 * scale); // it turns
+      BOOST_TEST(worst <= 1e-10);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(resumed_run_equals_the_uninterrupted_one)
+{
+  // The step frames are history (taken anew only past an angle): a checkpoint keeps them.
+  const std::string text = backspin_disk(0.08) + R"(
+subsection Output
+  set Checkpoint interval = 200
+  set Checkpoints kept = 5
+end
+)";
+  const auto whole = testing::run_simulation<2>(text, "output_lr_whole");
+  MPI_Barrier(MPI_COMM_WORLD);
+  const RunParameters parameters = RunParameters::from_string(testing::with_quiet_output(text, "output_lr_resumed"));
+  std::ostringstream log;
+  Simulator<2> resumed(parameters, MPI_COMM_WORLD, log);
+  resumed.resume_from("output_lr_whole/checkpoints/step-0000000200");
+  resumed.run();
+  for (const std::string name : {"kinetic_energy", "strain_energy", "frame_energy", "contact_work_tangential",
+                                 "kinetic_energy_rotation"})
+    {
+      const auto a = resumed.statistics().column(name), b = whole->statistics().column(name);
+      for (std::size_t k = 0; k < a.size(); k += 20)
+        BOOST_TEST_MESSAGE(name << " row " << k << " " << a[k] << " " << b[b.size() - a.size() + k]);
+      BOOST_TEST(a.back() == b.back());
+    }
 }

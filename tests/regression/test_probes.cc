@@ -5,7 +5,8 @@
 //    free end follow u, v = −Aω sin(kx) sin(ωt) and σ = E A k cos(kx) cos(ωt) over one period within
 //    1e-3 of the amplitudes (discretisation: the phase error of 100 linear elements and
 //    h = T/800 is about 1e-4 per period; the gradient at an element midpoint is second-order);
-//  - a 3D box in a rigid motion of the linear theory (v = a + ω × x, no strain, no force): every
+//  - a 3D box in a rigid motion of the linear theory (v = a + ω × x, no strain, no force; small
+//    displacements, whose kinematics is linear in the rotation): every
 //    probe, inside cells, on a face and at a vertex, reads u = t v(x), v(x) and σ = 0 exactly
 //    (Q1 interpolates linear fields; tolerance 1e-12 relative), on 1 and 2 ranks.
 // The rows: one per probe and step, step 0 included.
@@ -106,6 +107,9 @@ subsection Time integration
   set Theta = 0.5
   set Time step = 1e-3
   set End time = 0.02
+end
+subsection Kinematics
+  set Formulation = small displacements
 end
 subsection Output
   set Probe points = 0.3, 0.21, 0.07; 0.875, 0.49, 0.2; 0.5, 0.25, 0.125; 1, 0.5, 0.25; 0.0625, 0.3, 0.25

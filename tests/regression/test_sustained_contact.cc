@@ -75,12 +75,12 @@ namespace
     for (const double x : table.column("contact_penetrated_left_out"))
       BOOST_TEST(x == 0.0);
     BOOST_TEST(simulator.energy_audit().max_relative_step_residual() <= 1e-10);
-    // E_k − E_0 = W_ext + W_damp − D_num + W_N + W_T + E_projection + Σ residuals.
+    // E_k − E_0 = W_ext + W_damp − D_num + W_N + W_T + E_projection + E_frame + Σ residuals.
     const auto &audit = simulator.energy_audit();
     const double closing = audit.total_energy() - audit.initial_energy() -
                            (audit.external_work() + audit.damping_work() - audit.numerical_dissipation() +
                             audit.contact_work_normal() + audit.contact_work_tangential() +
-                            audit.projection_energy() + audit.balance_residual());
+                            audit.projection_energy() + audit.frame_energy() + audit.balance_residual());
     BOOST_TEST(std::abs(closing) <= 1e-10 * audit.flow_scale());
   }
 

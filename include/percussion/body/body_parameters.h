@@ -64,9 +64,9 @@ namespace percussion::Body
      * rotations' (a frame per body, exact rigid motion with linear strain in it: BodyFrames), or
      * 'auto' (large rotations where the scheme supports them: the Moreau–Jean schemes in 2D/3D).
      */
-    std::string kinematics = "small displacements";
+    std::string kinematics = "auto";
     /// A body's frame is taken anew when its rigid fit has turned more than this (rad) from it.
-    double frame_update_angle = 1e-6;
+    double frame_update_angle = 1e-4;
     /// With small displacements: a warning and an event when a body's rotation exceeds this (rad).
     double rotation_warning_angle = 0.05;
 

@@ -15,6 +15,7 @@
 #include <percussion/core/body_frames.h>
 
 #include <array>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -93,6 +94,12 @@ namespace percussion::Body
 
     /// Computes the stress tensor (6 or 4 or 1 components) and von Mises stress for DataOut.
     std::unique_ptr<dealii::DataPostprocessor<dim>> make_stress_postprocessor() const;
+    /**
+     * Large rotations: the rotation R of the frame of each material's body, so that the stress
+     * postprocessor, given the elastic displacement ũ in the frames, writes R σ(ũ) Rᵀ (the Cauchy
+     * stress in space, small strain). Empty: σ of the given displacement as it is.
+     */
+    void set_stress_frames(std::map<unsigned int, Matrix3> rotations) const { stress_frames = std::move(rotations); }
 
   private:
     void check_mesh_ids() const;
@@ -116,6 +123,7 @@ namespace percussion::Body
     bool has_force = false, force_depends_on_time = false, prescribed_motion = false;
 
     std::vector<dealii::types::global_dof_index> constrained;
+    mutable std::map<unsigned int, Matrix3> stress_frames; ///< set_stress_frames()
     /// Index into constrained of the DoFs that follow the prescribed displacement.
     std::vector<std::size_t> prescribed_entries;
     std::vector<dealii::Point<dim>> prescribed_support_points;

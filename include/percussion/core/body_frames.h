@@ -93,9 +93,11 @@ namespace percussion
      */
     bool update_frames(const std::vector<RigidFit> &fits, double tolerance);
     const std::vector<RigidFit> &frames() const { return step_frames; }
-    /// The step frames' rotations by rows, for a checkpoint (9 per body), and back.
+    /// The step frames' rotations by rows and centres, for a checkpoint (12 per body), and back.
     std::vector<double> &frame_values() { return frame_storage; }
     void frames_from_values();
+    /// Copies the step frames into frame_values().
+    void store_frames();
     /// Whether every step frame is the identity (then the rotations below change nothing).
     bool all_identity() const { return identity; }
 
@@ -132,6 +134,12 @@ namespace percussion
      */
     void spin_of(const std::vector<RigidMotion> &motions, const dealii::PETScWrappers::MPI::Vector &u,
                  dealii::PETScWrappers::MPI::Vector &out) const;
+    /**
+     * The node of the locally owned DoF @p dof: its DoFs (dimension() of them), the component
+     * @p dof is, and the rotation of its body's step frame. False if @p dof is no node's here.
+     */
+    bool locate(dealii::types::global_dof_index dof, std::array<dealii::types::global_dof_index, 3> &node_dofs,
+                unsigned int &component, const Matrix3 *&rotation) const;
     /// The reference positions X as a DoF vector (for M(X + q)).
     void reference_positions(dealii::PETScWrappers::MPI::Vector &x) const;
 
@@ -139,7 +147,8 @@ namespace percussion
     static double rotation_angle(unsigned int dim, const Matrix3 &R);
     /// The angle of the rotation taking @p from to @p to (of Rᵀ_from R_to).
     static double angle_between(unsigned int dim, const Matrix3 &from, const Matrix3 &to);
-    /// The orthogonal polar factor of the (2D: upper-left 2 × 2 block of) @p A.
+    /// The orthogonal polar factor of the (2D: upper-left 2 × 2 block of) @p A; the identity if
+    /// det A ≤ 0 (3D: positions turned inside out, which the linear model allows).
     static Matrix3 polar_rotation(unsigned int dim, const Matrix3 &A);
 
   private:
@@ -148,6 +157,8 @@ namespace percussion
     MPI_Comm communicator;
     std::vector<std::array<double, 3>> reference_center; ///< X_c per body
     std::vector<RigidFit> step_frames;
+    std::vector<int> node_of_dof;              ///< local DoF → node (−1: none)
+    std::vector<unsigned char> component_of_dof; ///< local DoF → its component in the node
     std::vector<double> frame_storage;
     bool identity = true;
   };

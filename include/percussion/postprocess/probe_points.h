@@ -6,11 +6,13 @@
 #include <deal.II/fe/mapping.h>
 #include <deal.II/lac/petsc_vector.h>
 
+#include <percussion/core/body_frames.h>
 #include <percussion/postprocess/statistics_table.h>
 
 #include <petscvec.h>
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -57,6 +59,14 @@ namespace percussion::Postprocess
     /// Collective.
     void record(unsigned int step, double time, const dealii::PETScWrappers::MPI::Vector &u,
                 const dealii::PETScWrappers::MPI::Vector &v);
+    /**
+     * The same with large rotations: the stress from the elastic displacement @p strain in the
+     * bodies' frames, rotated to space by the frame of the probe's material, R σ Rᵀ (@p rotations
+     * by material id). Collective.
+     */
+    void record(unsigned int step, double time, const dealii::PETScWrappers::MPI::Vector &u,
+                const dealii::PETScWrappers::MPI::Vector &v, const dealii::PETScWrappers::MPI::Vector &strain,
+                const std::map<unsigned int, Matrix3> &rotations);
     void flush() { table->flush(); }
 
     const StatisticsTable &table_of_rows() const { return *table; }
@@ -75,15 +85,19 @@ namespace percussion::Postprocess
       std::vector<double> shape_value;         ///< per cell DoF: φ_j(x)
       std::vector<dealii::Tensor<1, dim>> shape_gradient; ///< per cell DoF: ∇φ_j(x) (its component's)
       double lambda = 0, mu = 0;
+      unsigned int material = 0;
     };
 
-    void evaluate(const PetscScalar *u, const PetscScalar *v);
+    void evaluate(const PetscScalar *u, const PetscScalar *v, const PetscScalar *strain = nullptr,
+                  const std::map<unsigned int, Matrix3> *rotations = nullptr);
+    /// The rows of the last evaluate().
+    void add_rows(unsigned int step, double time);
 
     const std::vector<dealii::Point<dim>> points;
     MPI_Comm communicator;
     std::vector<LocalProbe> local;
     VecScatter scatter = nullptr;
-    Vec gathered_u = nullptr, gathered_v = nullptr;
+    Vec gathered_u = nullptr, gathered_v = nullptr, gathered_strain = nullptr;
     std::vector<double> values;
     std::unique_ptr<StatisticsTable> table;
   };

@@ -24,13 +24,16 @@ namespace percussion::Postprocess
   public:
     SolutionOutput(const std::string &directory, MPI_Comm communicator);
 
-    /// Writes the fields at @p time; @p displacement and @p velocity must be ghosted.
+    /// Writes the fields at @p time; @p displacement and @p velocity must be ghosted. The stress
+    /// is computed from @p strain_displacement if given (large rotations: the elastic displacement
+    /// in the bodies' frames, ghosted), else from @p displacement.
     void write(double time,
                unsigned int step,
                const dealii::DoFHandler<dim> &dof_handler,
                const dealii::PETScWrappers::MPI::Vector &displacement,
                const dealii::PETScWrappers::MPI::Vector &velocity,
-               const dealii::DataPostprocessor<dim> &stress);
+               const dealii::DataPostprocessor<dim> &stress,
+               const dealii::PETScWrappers::MPI::Vector *strain_displacement = nullptr);
 
     const std::vector<std::pair<double, std::string>> &written() const { return series.written(); }
     /// A resumed run: solution.pvd lists the checkpoint's @p records (TimeSeries::restore()).

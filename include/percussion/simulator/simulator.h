@@ -108,6 +108,8 @@ namespace percussion
     /// displacements, a warning and an event the first time a body turns past 'Kinematics/Rotation
     /// warning angle'. Collective.
     void update_rigid_motions();
+    /// The rotation of the step frame of each material's body (large rotations), by material id.
+    std::map<unsigned int, Matrix3> material_rotations() const;
     /// Σ over the bodies of the kinetic energy of their translation (or rotation).
     double rigid_energy(bool translation) const;
     /// With several ranks and contact pairs (2D/3D), partitions the mesh again with cells weighted by

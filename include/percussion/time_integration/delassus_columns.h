@@ -6,6 +6,9 @@
 
 #include <petscmat.h>
 
+#include <percussion/core/body_frames.h>
+
+#include <map>
 #include <vector>
 
 namespace percussion::TimeIntegration
@@ -25,6 +28,13 @@ namespace percussion::TimeIntegration
    *
    * Which points are computed: all candidates when H is expected to stay (it did not change at two
    * calls in a row) and dim·candidates ≤ the column limit, else only the points asked for.
+   *
+   * Large rotations (TimeIntegrator::response_frames()): 𝒯 = 𝐑𝒯₀𝐑ᵀ changes whenever a frame turns,
+   * but 𝒯₀ does not. Then the columns Z = 𝒯₀E of the unit vectors E on every DoF of the nodes
+   * that B touches (the support, kept and extended while 𝒯₀ is the same) are stored instead of X,
+   * and with C = Eᵀ𝐑ᵀB (a few entries per column): W_c = Cᵀ(EᵀZ)C and 𝒯Hp = 𝐑Z(Cp), without a
+   * solve when the frames turn or H changes on the same nodes (impact_3d: doc/user_guide.md,
+   * "Kinematics"). Above the column limit of support DoFs, X = 𝐑𝒯₀𝐑ᵀB as without frames.
    */
   class DelassusColumns
   {
@@ -95,6 +105,18 @@ namespace percussion::TimeIntegration
     std::vector<unsigned long long> points; ///< point indices of the cached column blocks
     std::vector<int> position;              ///< point index → block position, −1 if not cached
     std::vector<double> delassus;           ///< W_c, dense, row-major
+    /// The rotated form (see the class comment): whether the cached columns are in it, the frames,
+    /// the support DoFs in the order of Z's columns, Z's local rows (column-major), EᵀZ (k × k)
+    /// and C (k × columns, row-major), both the same on every rank.
+    bool rotated = false;
+    const BodyFrames *frames = nullptr;
+    std::vector<PetscInt> support;
+    std::map<PetscInt, int> support_column;
+    std::vector<double> support_response, support_block, rotated_b;
+    unsigned int support_version = static_cast<unsigned int>(-1);
+    PetscInt local_rows = 0, first_row = 0;
+    /// Extends Z to @p needed (sorted global DoFs); false if the support would pass the column limit.
+    bool extend_support(TimeIntegrator &integrator, const std::vector<PetscInt> &needed, PetscInt n_rows);
     unsigned int response_version = 0; ///< TimeIntegrator::operator_version() of the columns
     PetscObjectId operator_id = -1;         ///< H whose columns are cached
   };

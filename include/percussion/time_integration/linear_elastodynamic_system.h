@@ -49,7 +49,7 @@ namespace percussion::TimeIntegration
      */
     std::shared_ptr<BodyFrames> frames;
     /// 'Kinematics/Frame update angle': a frame is taken anew when the body turned more than this.
-    double frame_update_angle = 1e-6;
+    double frame_update_angle = 1e-4;
   };
 } // namespace percussion::TimeIntegration
 

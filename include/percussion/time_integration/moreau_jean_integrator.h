@@ -76,6 +76,11 @@ namespace percussion::TimeIntegration
     /// x = Ŵ⁻¹b (𝐑Ŵ⁻¹𝐑ᵀb), one substitution.
     void impulse_response(const dealii::PETScWrappers::MPI::Vector &b, dealii::PETScWrappers::MPI::Vector &x) override;
     bool impulse_response_is_symmetric() const override { return true; }
+    const BodyFrames *response_frames() const override
+    {
+      return system.frames && !system.frames->all_identity() ? system.frames.get() : nullptr;
+    }
+    void unrotated_impulse_response(Mat B, Mat X) override { solver->solve(B, X); }
     void projection_response(Mat B, Mat X) override { solve_in_frames(B, X, 0.0); }
     bool projection_is_impulse_response() const override { return true; }
     /// θ: the contact work of (56) is u_{k+θ}ᵀp.

@@ -4,6 +4,7 @@
 #include <deal.II/base/types.h>
 #include <deal.II/lac/petsc_vector.h>
 
+#include <percussion/core/body_frames.h>
 #include <percussion/core/iteration_matrix_solver.h>
 #include <percussion/time_integration/contact_law.h>
 #include <percussion/time_integration/step_energy.h>
@@ -80,6 +81,16 @@ namespace percussion::TimeIntegration
      * instead of stored columns. One substitution with the stored factor(s).
      */
     virtual void impulse_response(const dealii::PETScWrappers::MPI::Vector &b, dealii::PETScWrappers::MPI::Vector &x) = 0;
+    /**
+     * Large rotations: the bodies' frames with which 𝒯 = 𝐑𝒯₀𝐑ᵀ (𝒯₀ the response in the frames,
+     * which changes only with the step size), or nullptr when 𝒯 is 𝒯₀ (no frames, or all of them
+     * the identity). Lets the contact operator keep 𝒯₀ on the contact nodes across frame turns.
+     */
+    virtual const BodyFrames *response_frames() const { return nullptr; }
+    /// X = 𝒯₀B (see response_frames()); the same as impulse_response() without frames.
+    virtual void unrotated_impulse_response(Mat B, Mat X) { impulse_response(B, X); }
+    /// Changes whenever 𝒯₀ changes (a new step size): the version of unrotated_impulse_response().
+    unsigned int unrotated_operator_version() const { return factor_version; }
     /// Whether Hᵀ𝒯H is symmetric (then round-off asymmetry may be removed).
     virtual bool impulse_response_is_symmetric() const = 0;
     /**
@@ -217,6 +228,7 @@ namespace percussion::TimeIntegration
     const double nominal_h;
     double       start_time = 0, current_time = 0, elapsed_steps = 0;
     unsigned int version = 0;
+    unsigned int factor_version = 0; ///< unrotated_operator_version()
     unsigned int step = 0;
     dealii::PETScWrappers::MPI::Vector q, v, v_new;
     StepEnergy   energy;
