@@ -402,6 +402,38 @@ namespace percussion
     return true;
   }
 
+  Mat BodyFrames::rotation_matrix(const bool transposed, MatType type) const
+  {
+    const unsigned int dim = layout.dimension;
+    const PetscInt n_local = static_cast<PetscInt>(node_of_dof.size());
+    PetscInt n = 0;
+    {
+      const unsigned long long local = node_of_dof.size();
+      n = static_cast<PetscInt>(dealii::Utilities::MPI::sum(local, communicator));
+    }
+    Mat R = nullptr;
+    PERCUSSION_PETSC_CALL(MatCreate(communicator, &R));
+    PERCUSSION_PETSC_CALL(MatSetSizes(R, n_local, n_local, n, n));
+    PERCUSSION_PETSC_CALL(MatSetType(R, type));
+    PERCUSSION_PETSC_CALL(MatSeqAIJSetPreallocation(R, dim, nullptr));
+    PERCUSSION_PETSC_CALL(MatMPIAIJSetPreallocation(R, dim, nullptr, 0, nullptr));
+    for (std::size_t i = 0; i < layout.mass.size(); ++i)
+      {
+        const Matrix3 &rotation = step_frames[layout.body[i]].rotation;
+        for (unsigned int a = 0; a < dim; ++a)
+          for (unsigned int b = 0; b < dim; ++b)
+            {
+              const double value = transposed ? rotation[3 * b + a] : rotation[3 * a + b];
+              if (value != 0.0 || a == b)
+                PERCUSSION_PETSC_CALL(MatSetValue(R, static_cast<PetscInt>(layout.dofs[i][a]),
+                                                  static_cast<PetscInt>(layout.dofs[i][b]), value, INSERT_VALUES));
+            }
+      }
+    PERCUSSION_PETSC_CALL(MatAssemblyBegin(R, MAT_FINAL_ASSEMBLY));
+    PERCUSSION_PETSC_CALL(MatAssemblyEnd(R, MAT_FINAL_ASSEMBLY));
+    return R;
+  }
+
   void BodyFrames::reference_positions(dealii::PETScWrappers::MPI::Vector &x) const
   {
     PetscScalar *a = nullptr;

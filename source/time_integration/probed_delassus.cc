@@ -148,6 +148,8 @@ namespace percussion::TimeIntegration
       MatDestroy(&Ws);
     if (ws_h != nullptr)
       MatDestroy(&ws_h);
+    if (rotated_h != nullptr)
+      MatDestroy(&rotated_h);
     if (lookup != nullptr)
       VecDestroy(&lookup);
   }
@@ -164,7 +166,7 @@ namespace percussion::TimeIntegration
   {
     Mat h = SystemAlgebra::petsc(H);
     const PetscObjectId id = SystemAlgebra::object_id(H);
-    if (integrator.operator_version() != response_version)
+    if (integrator.unrotated_operator_version() != response_version)
       {
         // A new step size: G ≈ 𝒯 of the old one is no longer the operator's; probe again.
         probed.clear();
@@ -172,10 +174,26 @@ namespace percussion::TimeIntegration
           PERCUSSION_PETSC_CALL(MatDestroy(&G));
         if (Ws != nullptr)
           PERCUSSION_PETSC_CALL(MatDestroy(&Ws));
-        response_version = integrator.operator_version();
+        response_version = integrator.unrotated_operator_version();
       }
-    if (id == operator_id && Ws != nullptr)
+    const BodyFrames *const now = integrator.response_frames();
+    if (id == operator_id && Ws != nullptr && now == frames && (now == nullptr || frames_version == integrator.operator_version()))
       return 0;
+    frames = now;
+    frames_version = integrator.operator_version();
+    // Large rotations: the product is formed with 𝐑ᵀH (its rows mix the DoFs of each node).
+    Mat h_product = h;
+    if (frames != nullptr)
+      {
+        MatType h_type;
+        PERCUSSION_PETSC_CALL(MatGetType(h, &h_type));
+        Mat Rt = frames->rotation_matrix(true, h_type);
+        if (rotated_h != nullptr)
+          PERCUSSION_PETSC_CALL(MatDestroy(&rotated_h));
+        PERCUSSION_PETSC_CALL(MatMatMult(Rt, h, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &rotated_h));
+        PERCUSSION_PETSC_CALL(MatDestroy(&Rt));
+        h_product = rotated_h;
+      }
 
     // The contact DoFs of this H: owned rows with a nonzero entry, Dirichlet rows excluded (an
     // impulse does not act there, as in DelassusColumns).
@@ -197,6 +215,22 @@ namespace percussion::TimeIntegration
         if (nonzero)
           rows.push_back(r);
       }
+    if (frames != nullptr)
+      {
+        // Every DoF of the contact nodes: 𝐑ᵀH reaches them all, whatever the frames.
+        std::vector<dealii::types::global_dof_index> nodes;
+        std::array<dealii::types::global_dof_index, 3> node{};
+        unsigned int component = 0;
+        const Matrix3 *rotation = nullptr;
+        for (const auto r : rows)
+          if (frames->locate(r, node, component, rotation))
+            for (unsigned int k = 0; k < dim; ++k)
+              if (!std::binary_search(constrained.begin(), constrained.end(), node[k]))
+                nodes.push_back(node[k]);
+        std::sort(nodes.begin(), nodes.end());
+        nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+        rows = std::move(nodes);
+      }
     const bool covered = std::includes(probed.begin(), probed.end(), rows.begin(), rows.end());
     unsigned int solves = 0;
     if (!on_every_rank(covered, communicator) || G == nullptr)
@@ -211,12 +245,12 @@ namespace percussion::TimeIntegration
     // on the same master facets its nonzero structure is the last one's: then only the values of
     // W_s are computed again (the symbolic product was 17 % of a lasting step of the slab at
     // 16 × 16 × 8). Probing made a new G, whose structure may differ.
-    std::vector<PetscInt> structure = nonzero_structure(h);
+    std::vector<PetscInt> structure = nonzero_structure(h_product);
     if (Ws != nullptr && solves == 0 && on_every_rank(structure == ws_structure, communicator))
       {
         // The product keeps the matrix it was made with (PETSc's reuse checks that it is the same
         // object): the new values are copied into it.
-        PERCUSSION_PETSC_CALL(MatCopy(h, ws_h, SAME_NONZERO_PATTERN));
+        PERCUSSION_PETSC_CALL(MatCopy(h_product, ws_h, SAME_NONZERO_PATTERN));
         PERCUSSION_PETSC_CALL(MatPtAP(G, ws_h, MAT_REUSE_MATRIX, PETSC_DEFAULT, &Ws));
       }
     else
@@ -225,7 +259,7 @@ namespace percussion::TimeIntegration
           PERCUSSION_PETSC_CALL(MatDestroy(&Ws));
         if (ws_h != nullptr)
           PERCUSSION_PETSC_CALL(MatDestroy(&ws_h));
-        PERCUSSION_PETSC_CALL(MatDuplicate(h, MAT_COPY_VALUES, &ws_h));
+        PERCUSSION_PETSC_CALL(MatDuplicate(h_product, MAT_COPY_VALUES, &ws_h));
         PERCUSSION_PETSC_CALL(MatPtAP(G, ws_h, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &Ws));
         ws_structure = std::move(structure);
       }
@@ -238,7 +272,16 @@ namespace percussion::TimeIntegration
                                             dealii::PETScWrappers::MPI::Vector &y) const
   {
     AssertThrow(G != nullptr, dealii::ExcMessage("ProbedDelassus::approximate_response() before ensure()"));
-    PERCUSSION_PETSC_CALL(MatMult(G, SystemAlgebra::petsc(x), SystemAlgebra::petsc(y)));
+    if (frames == nullptr)
+      {
+        PERCUSSION_PETSC_CALL(MatMult(G, SystemAlgebra::petsc(x), SystemAlgebra::petsc(y)));
+        return;
+      }
+    // 𝐑 G 𝐑ᵀ x.
+    dealii::PETScWrappers::MPI::Vector rotated = x;
+    frames->rotate(rotated, true);
+    PERCUSSION_PETSC_CALL(MatMult(G, SystemAlgebra::petsc(rotated), SystemAlgebra::petsc(y)));
+    frames->rotate(y, false);
   }
 
   void ProbedDelassus::probe(TimeIntegrator &integrator, const std::vector<dealii::types::global_dof_index> &owned_dofs,
@@ -353,7 +396,7 @@ namespace percussion::TimeIntegration
         PERCUSSION_PETSC_CALL(MatDenseRestoreArray(B, &b));
         PERCUSSION_PETSC_CALL(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
         PERCUSSION_PETSC_CALL(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
-        integrator.approximate_impulse_response(B, X, probing_cg_tolerance);
+        integrator.approximate_unrotated_impulse_response(B, X, probing_cg_tolerance);
 
         const PetscScalar *x;
         PERCUSSION_PETSC_CALL(MatDenseGetLDA(X, &lda));

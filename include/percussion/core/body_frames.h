@@ -140,6 +140,12 @@ namespace percussion
      */
     bool locate(dealii::types::global_dof_index dof, std::array<dealii::types::global_dof_index, 3> &node_dofs,
                 unsigned int &component, const Matrix3 *&rotation) const;
+    /**
+     * The sparse block-diagonal matrix 𝐑ᵀ (@p transpose) or 𝐑 of the step frames, of PETSc type
+     * @p type (that of the matrices it multiplies), owned rows as the DoF vectors'. The caller
+     * destroys it. Collective.
+     */
+    Mat rotation_matrix(bool transpose, MatType type) const;
     /// The reference positions X as a DoF vector (for M(X + q)).
     void reference_positions(dealii::PETScWrappers::MPI::Vector &x) const;
 

@@ -34,7 +34,8 @@ namespace percussion::TimeIntegration
    * that B touches (the support, kept and extended while 𝒯₀ is the same) are stored instead of X,
    * and with C = Eᵀ𝐑ᵀB (a few entries per column): W_c = Cᵀ(EᵀZ)C and 𝒯Hp = 𝐑Z(Cp), without a
    * solve when the frames turn or H changes on the same nodes (impact_3d: doc/user_guide.md,
-   * "Kinematics"). Above the column limit of support DoFs, X = 𝐑𝒯₀𝐑ᵀB as without frames.
+   * "Kinematics"). Where H moves at every step (body pairs), or above the column limit of support
+   * DoFs, X = 𝐑𝒯₀𝐑ᵀB as without frames.
    */
   class DelassusColumns
   {
@@ -95,7 +96,7 @@ namespace percussion::TimeIntegration
     /// Destroys B, X and the impulse vector (PETSc objects).
     void release();
     void compute(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                 const std::vector<unsigned long long> &column_points);
+                 const std::vector<unsigned long long> &column_points, bool operator_moves);
 
     const unsigned int dim, column_limit;
     MPI_Comm communicator;

@@ -81,6 +81,10 @@ namespace percussion::TimeIntegration
       return system.frames && !system.frames->all_identity() ? system.frames.get() : nullptr;
     }
     void unrotated_impulse_response(Mat B, Mat X) override { solver->solve(B, X); }
+    void approximate_unrotated_impulse_response(Mat B, Mat X, double relative_tolerance) override
+    {
+      solver->solve(B, X, relative_tolerance);
+    }
     void projection_response(Mat B, Mat X) override { solve_in_frames(B, X, 0.0); }
     bool projection_is_impulse_response() const override { return true; }
     /// θ: the contact work of (56) is u_{k+θ}ᵀp.

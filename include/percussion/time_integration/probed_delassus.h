@@ -6,6 +6,7 @@
 #include <deal.II/lac/petsc_vector.h>
 
 #include <percussion/contact_solvers/csr_matrix.h>
+#include <percussion/core/body_frames.h>
 #include <percussion/time_integration/distributed_sweeps.h>
 
 #include <petscmat.h>
@@ -41,7 +42,9 @@ namespace percussion::TimeIntegration
    * (TimeIntegrator::approximate_impulse_response()), below the truncation's error; the exact
    * products keep the linear solver's tolerance. G is recomputed only when H gains rows that were
    * not probed (new candidates, a master facet not seen before); W_s = HᵀGH (PETSc MatPtAP)
-   * whenever H changes.
+   * whenever H changes. With large rotations (TimeIntegrator::response_frames()) 𝒯 = 𝐑𝒯₀𝐑ᵀ: G
+   * approximates 𝒯₀ on every DoF of the contact nodes (probed once, as without frames) and
+   * W_s = (𝐑ᵀH)ᵀG(𝐑ᵀH) is formed again when the frames turn, without a solve.
    *
    * Parallel: G and W_s are distributed PETSc matrices (rows by DoF and by contact-point owner).
    * The colouring is computed identically on every rank from the gathered positions of the contact
@@ -126,7 +129,13 @@ namespace percussion::TimeIntegration
     std::vector<PetscInt> ws_structure;
     /// A copy of that H, which the product keeps: the values of a new H of its structure go there.
     Mat ws_h = nullptr;
-    unsigned int response_version = 0; ///< TimeIntegrator::operator_version() of G
+    unsigned int response_version = 0; ///< TimeIntegrator::unrotated_operator_version() of G
+    /// Large rotations: G ≈ 𝒯₀ (the response in the frames, which a turn does not change) and
+    /// W_s = (𝐑ᵀH)ᵀ G (𝐑ᵀH); the frames of W_s (TimeIntegrator::operator_version()) and their
+    /// rotation 𝐑ᵀH (nullptr without frames).
+    const BodyFrames *frames = nullptr;
+    unsigned int frames_version = 0;
+    Mat rotated_h = nullptr;
     unsigned int colours = 0, probings = 0;
     unsigned int ws_version = 0;  ///< counts the computations of Ws
     unsigned int blocks_made = 0; ///< counts the blocks made by active_block()

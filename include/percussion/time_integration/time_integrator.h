@@ -89,6 +89,11 @@ namespace percussion::TimeIntegration
     virtual const BodyFrames *response_frames() const { return nullptr; }
     /// X = 𝒯₀B (see response_frames()); the same as impulse_response() without frames.
     virtual void unrotated_impulse_response(Mat B, Mat X) { impulse_response(B, X); }
+    /// X ≈ 𝒯₀B as approximate_impulse_response() (the probed operator's columns).
+    virtual void approximate_unrotated_impulse_response(Mat B, Mat X, double relative_tolerance)
+    {
+      approximate_impulse_response(B, X, relative_tolerance);
+    }
     /// Changes whenever 𝒯₀ changes (a new step size): the version of unrotated_impulse_response().
     unsigned int unrotated_operator_version() const { return factor_version; }
     /// Whether Hᵀ𝒯H is symmetric (then round-off asymmetry may be removed).
