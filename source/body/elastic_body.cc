@@ -568,7 +568,7 @@ namespace percussion::Body
     std::vector<double> constrained_body(layout.n_bodies, 0.0);
     for (const auto &[dof, node] : nodes)
       {
-        std::array<types::global_dof_index, 3> node_dofs{node[0], dim > 1 ? node[1] : node[0], dim > 2 ? node[2] : node[0]};
+        std::array<types::global_dof_index, 3> node_dofs{{node[0], dim > 1 ? node[1] : node[0], dim > 2 ? node[2] : node[0]}};
         layout.dofs.push_back(node_dofs);
         layout.position.push_back(positions[owned_dofs.index_within_set(dof)]);
         layout.mass.push_back(row_sums[dof]);

@@ -13,7 +13,7 @@ namespace percussion
   {
     Matrix3 transpose(const Matrix3 &a)
     {
-      return {a[0], a[3], a[6], a[1], a[4], a[7], a[2], a[5], a[8]};
+      return {{a[0], a[3], a[6], a[1], a[4], a[7], a[2], a[5], a[8]}};
     }
 
     Matrix3 multiply(const Matrix3 &a, const Matrix3 &b)
@@ -36,9 +36,9 @@ namespace percussion
     Matrix3 inverse_transpose(const Matrix3 &a)
     {
       const double det = determinant(a);
-      return {(a[4] * a[8] - a[5] * a[7]) / det, (a[5] * a[6] - a[3] * a[8]) / det, (a[3] * a[7] - a[4] * a[6]) / det,
+      return {{(a[4] * a[8] - a[5] * a[7]) / det, (a[5] * a[6] - a[3] * a[8]) / det, (a[3] * a[7] - a[4] * a[6]) / det,
               (a[2] * a[7] - a[1] * a[8]) / det, (a[0] * a[8] - a[2] * a[6]) / det, (a[1] * a[6] - a[0] * a[7]) / det,
-              (a[1] * a[5] - a[2] * a[4]) / det, (a[2] * a[3] - a[0] * a[5]) / det, (a[0] * a[4] - a[1] * a[3]) / det};
+              (a[1] * a[5] - a[2] * a[4]) / det, (a[2] * a[3] - a[0] * a[5]) / det, (a[0] * a[4] - a[1] * a[3]) / det}};
     }
 
     double frobenius(const Matrix3 &a)
@@ -51,7 +51,7 @@ namespace percussion
 
     bool is_identity(const Matrix3 &a)
     {
-      return a == Matrix3{1, 0, 0, 0, 1, 0, 0, 0, 1};
+      return a == Matrix3{{1, 0, 0, 0, 1, 0, 0, 0, 1}};
     }
 
     /// y = R x (or Rᵀ x) for the @p dim components of a node.
@@ -70,10 +70,10 @@ namespace percussion
     std::array<double, 3> solve_inertia(const unsigned int dim, const Matrix3 &J, const std::array<double, 3> &b)
     {
       if (dim == 2)
-        return {0, 0, J[8] != 0 ? b[2] / J[8] : 0.0};
+        return {{0, 0, J[8] != 0 ? b[2] / J[8] : 0.0}};
       const double det = determinant(J);
       if (det == 0)
-        return {0, 0, 0};
+        return {{0, 0, 0}};
       const Matrix3 inv_t = inverse_transpose(J); // J symmetric: J⁻ᵀ = J⁻¹
       std::array<double, 3> x{};
       for (int i = 0; i < 3; ++i)
@@ -98,7 +98,7 @@ namespace percussion
           sums[4 * b + 1 + d] += layout.mass[i] * layout.position[i][d];
       }
     dealii::Utilities::MPI::sum(sums, communicator, sums);
-    reference_center.assign(nb, {0, 0, 0});
+    reference_center.assign(nb, {{0, 0, 0}});
     for (unsigned int b = 0; b < nb; ++b)
       for (unsigned int d = 0; d < dim; ++d)
         reference_center[b][d] = sums[4 * b] > 0 ? sums[4 * b + 1 + d] / sums[4 * b] : 0.0;
@@ -189,18 +189,18 @@ namespace percussion
   Matrix3 BodyFrames::polar_rotation(const unsigned int dim, const Matrix3 &A)
   {
     if (dim == 1)
-      return {1, 0, 0, 0, 1, 0, 0, 0, 1};
+      return {{1, 0, 0, 0, 1, 0, 0, 0, 1}};
     if (dim == 2)
       {
         // The rotation maximising tr(RᵀA) (the least-squares fit) has the angle below.
         const double angle = std::atan2(A[3] - A[1], A[0] + A[4]);
         const double c = std::cos(angle), s = std::sin(angle);
-        return {c, -s, 0, s, c, 0, 0, 0, 1};
+        return {{c, -s, 0, s, c, 0, 0, 0, 1}};
       }
     // A body turned inside out (det A ≤ 0: the linear model allows it, e.g. a box squeezed through
     // itself by a large velocity field) has no rotation to fit: it keeps the identity.
     if (!(determinant(A) > 0))
-      return {1, 0, 0, 0, 1, 0, 0, 0, 1};
+      return {{1, 0, 0, 0, 1, 0, 0, 0, 1}};
     // Scaled Newton iteration X ← ½(γX + X⁻ᵀ/γ) (Higham): quadratic convergence to the polar
     // factor; A is a rotation times the bodies' (positive definite) second moment of mass.
     Matrix3 X = A;
@@ -363,7 +363,7 @@ namespace percussion
   {
     out = 0;
     const unsigned int dim = layout.dimension;
-    std::vector<std::array<double, 3>> spin(layout.n_bodies, {0, 0, 0});
+    std::vector<std::array<double, 3>> spin(layout.n_bodies, {{0, 0, 0}});
     for (unsigned int b = 0; b < layout.n_bodies; ++b)
       for (unsigned int i = 0; i < 3; ++i)
         for (unsigned int j = 0; j < 3; ++j)
@@ -445,7 +445,6 @@ namespace percussion
   }
 
   std::vector<RigidMotion> BodyFrames::motion(const dealii::PETScWrappers::MPI::Vector &q,
-                                              const dealii::PETScWrappers::MPI::Vector &v,
                                               const dealii::PETScWrappers::MPI::Vector &mass_v,
                                               const dealii::PETScWrappers::MPI::Vector &mass_x) const
   {
@@ -507,7 +506,7 @@ namespace percussion
             J[3 * d + e] = (d == e ? trace : 0.0) - S[3 * d + e];
         if (dim < 3)
           m.angular_momentum[0] = m.angular_momentum[1] = 0;
-        m.angular_velocity = dim == 1 ? std::array<double, 3>{0, 0, 0} : solve_inertia(dim, J, m.angular_momentum);
+        m.angular_velocity = dim == 1 ? std::array<double, 3>{{0, 0, 0}} : solve_inertia(dim, J, m.angular_momentum);
         m.rotation_angle = rotation_angle(dim, fits[b].rotation);
         double p2 = 0, wl = 0;
         for (unsigned int d = 0; d < 3; ++d)

@@ -283,7 +283,7 @@ namespace percussion
     mass_x.add(1.0, q);
     PETScWrappers::MPI::Vector mass_v = positions;
     bodies->mass_matrix().vmult(positions, mass_x);
-    rigid_motions = frames->motion(q, v, mass_v, positions);
+    rigid_motions = frames->motion(q, mass_v, positions);
     if (parameters.large_rotations)
       return;
     // Small displacements: say once per body when its rotation makes the kinematics inaccurate.

@@ -211,7 +211,7 @@ namespace percussion::TimeIntegration
         system.frames->reference_positions(scratch);
         scratch.add(1.0, q);
         system.mass->vmult(v_theta, scratch); // M(X + q) (v_theta is free until finish_step)
-        const auto motions = system.frames->motion(q, v, mass_v, v_theta);
+        const auto motions = system.frames->motion(q, mass_v, v_theta);
         // ũ_k in the body's own fit at q_k: in the step's frame it holds the rotation by θhΩ
         // between them, whose spin Ω × (θhΩ × X̄) would be a spurious dilatation.
         system.frames->unrotated_displacement(q, scratch, system.frames->fit(q));

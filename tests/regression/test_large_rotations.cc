@@ -222,7 +222,7 @@ BOOST_AUTO_TEST_CASE(box_spun_about_its_intermediate_axis_flips_on_time)
   // A stiff steel box a × b × c = 0.1 × 0.05 × 0.02 spun at 20 rad/s about y (the intermediate
   // axis: J_x < J_y < J_z) with a small component about x and z.
   const double a = 0.1, b = 0.05, c = 0.02;
-  const std::array<double, 3> omega0{0.02, 20, 0.02};
+  const std::array<double, 3> omega0{{0.02, 20, 0.02}};
   std::ostringstream text;
   text.precision(17);
   text << R"(
@@ -271,10 +271,10 @@ end
   simulator.run();
 
   // The rigid body: Euler's equations in the body frame, J ω' + ω × Jω = 0, by RK4 with a fine step.
-  const std::array<double, 3> J{b * b + c * c, a * a + c * c, a * a + b * b}; // × m/12
+  const std::array<double, 3> J{{b * b + c * c, a * a + c * c, a * a + b * b}}; // × m/12
   auto rate = [&](const std::array<double, 3> &w) {
-    return std::array<double, 3>{(J[1] - J[2]) * w[1] * w[2] / J[0], (J[2] - J[0]) * w[2] * w[0] / J[1],
-                                 (J[0] - J[1]) * w[0] * w[1] / J[2]};
+    return std::array<double, 3>{{(J[1] - J[2]) * w[1] * w[2] / J[0], (J[2] - J[0]) * w[2] * w[0] / J[1],
+                                  (J[0] - J[1]) * w[0] * w[1] / J[2]}};
   };
   std::array<double, 3> w = omega0;
   double t = 0, rigid_flip = -1;

@@ -39,7 +39,7 @@ namespace percussion
   {
     double mass = 0;
     std::array<double, 3> center{};
-    Matrix3 rotation{1, 0, 0, 0, 1, 0, 0, 0, 1};
+    Matrix3 rotation{{1, 0, 0, 0, 1, 0, 0, 0, 1}};
   };
 
   /// The rigid-body quantities of a body's motion (bodies.csv), about its centre of mass.
@@ -118,13 +118,12 @@ namespace percussion
                                 const std::vector<RigidFit> &fits) const;
 
     /**
-     * The rigid-body quantities of each body for displacement @p q, velocity @p v, with
-     * @p mass_v = M v and @p mass_x = M(X + q): momentum P = Σ(Mv)_i, angular momentum
+     * The rigid-body quantities of each body for displacement @p q and velocity v, given as
+     * @p mass_v = M v, and @p mass_x = M(X + q): momentum P = Σ(Mv)_i, angular momentum
      * L = Σ (x_i − c) × (Mv)_i (exactly what the consistent-mass scheme conserves), ω = J⁻¹L with the
      * consistent inertia J = Σ ((x_i − c)·(M(x − c))_i) I − (x_i − c) ⊗ (M(x − c))_i. Collective.
      */
     std::vector<RigidMotion> motion(const dealii::PETScWrappers::MPI::Vector &q,
-                                    const dealii::PETScWrappers::MPI::Vector &v,
                                     const dealii::PETScWrappers::MPI::Vector &mass_v,
                                     const dealii::PETScWrappers::MPI::Vector &mass_x) const;
     /**
