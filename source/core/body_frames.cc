@@ -138,6 +138,15 @@ namespace percussion
     return name;
   }
 
+  std::map<unsigned int, unsigned int> BodyFrames::body_of_material() const
+  {
+    std::map<unsigned int, unsigned int> bodies;
+    for (unsigned int b = 0; b < layout.n_bodies; ++b)
+      for (const unsigned int id : layout.body_materials[b])
+        bodies[id] = b;
+    return bodies;
+  }
+
   std::vector<RigidFit> BodyFrames::fit(const dealii::PETScWrappers::MPI::Vector &q,
                                         const dealii::PETScWrappers::MPI::Vector *v, const double s) const
   {
@@ -446,10 +455,10 @@ namespace percussion
 
   std::vector<RigidMotion> BodyFrames::motion(const dealii::PETScWrappers::MPI::Vector &q,
                                               const dealii::PETScWrappers::MPI::Vector &mass_v,
-                                              const dealii::PETScWrappers::MPI::Vector &mass_x) const
+                                              const dealii::PETScWrappers::MPI::Vector &mass_x,
+                                              const std::vector<RigidFit> &fits) const
   {
     const unsigned int nb = layout.n_bodies, dim = layout.dimension;
-    const std::vector<RigidFit> fits = fit(q);
     // Per body: P (3), Σ r × (Mv) about c (3), Σ r_i ⊗ (M r)_i (9) with (M r)_i = (M x)_i − m_i c.
     std::vector<double> sums(15 * nb, 0.0);
     const PetscScalar *qa = nullptr, *mva = nullptr, *mxa = nullptr;

@@ -61,8 +61,8 @@ namespace percussion
         // A frame per body: the rigid motion in bodies.csv, the check of the small-displacement
         // kinematics, and with large rotations the frames the elastic force is measured in.
         frames = std::make_shared<BodyFrames>(bodies->node_layout(), bodies->locally_owned_dofs(), communicator);
-        mass_x.reinit(bodies->locally_owned_dofs(), communicator);
-        positions.reinit(bodies->locally_owned_dofs(), communicator);
+        for (auto *x : {&mass_v, &mass_x, &positions})
+          x->reinit(bodies->locally_owned_dofs(), communicator);
         rotation_warned.assign(frames->n_bodies(), false);
       }
     run_timings.setup_and_assembly = timer.wall_time();
@@ -256,9 +256,8 @@ namespace percussion
   std::map<unsigned int, Matrix3> Simulator<dim>::material_rotations() const
   {
     std::map<unsigned int, Matrix3> rotations;
-    for (unsigned int b = 0; frames && b < frames->n_bodies(); ++b)
-      for (const unsigned int id : frames->materials_of(b))
-        rotations[id] = frames->frames()[b].rotation;
+    for (const auto &[id, b] : frames->body_of_material())
+      rotations[id] = frames->frames()[b].rotation;
     return rotations;
   }
 
@@ -278,12 +277,11 @@ namespace percussion
       return;
     const auto &q = time_integrator->displacement();
     const auto &v = time_integrator->velocity();
-    bodies->mass_matrix().vmult(positions, v); // (positions holds M v for a moment)
-    frames->reference_positions(mass_x);
-    mass_x.add(1.0, q);
-    PETScWrappers::MPI::Vector mass_v = positions;
-    bodies->mass_matrix().vmult(positions, mass_x);
-    rigid_motions = frames->motion(q, mass_v, positions);
+    bodies->mass_matrix().vmult(mass_v, v);
+    frames->reference_positions(positions);
+    positions.add(1.0, q);
+    bodies->mass_matrix().vmult(mass_x, positions);
+    rigid_motions = frames->motion(q, mass_v, mass_x, frames->fit(q));
     if (parameters.large_rotations)
       return;
     // Small displacements: say once per body when its rotation makes the kinematics inaccurate.
@@ -439,13 +437,9 @@ namespace percussion
       }
     if (out.write_bodies)
       {
-        std::map<unsigned int, unsigned int> rigid_body_of_material;
-        for (unsigned int b = 0; frames && b < frames->n_bodies(); ++b)
-          for (const unsigned int id : frames->materials_of(b))
-            rigid_body_of_material[id] = b;
-        body_motion = std::make_unique<Postprocess::BodyMotion<dim>>(bodies->get_dof_handler(), bodies->mass_matrix(),
-                                                                     bodies->locally_owned_dofs(), communicator,
-                                                                     rigid_body_of_material);
+        body_motion = std::make_unique<Postprocess::BodyMotion<dim>>(
+          bodies->get_dof_handler(), bodies->mass_matrix(), bodies->locally_owned_dofs(), communicator,
+          frames ? frames->body_of_material() : std::map<unsigned int, unsigned int>());
         body_motion->keep_rows_in_memory(keep_rows);
         body_motion->open(out.directory + "/bodies.csv", root, resumed_step);
       }
@@ -899,7 +893,7 @@ namespace percussion
     // they depend on the history, not on q alone).
     if (system.frames)
       for (std::size_t i = 0; i < frames->frame_values().size(); ++i)
-        values.push_back({"frame_rotation_" + std::to_string(i), &frames->frame_values()[i]});
+        values.push_back({"body_frame_" + std::to_string(i), &frames->frame_values()[i]});
     return values;
   }
 

@@ -211,10 +211,11 @@ namespace percussion::TimeIntegration
         system.frames->reference_positions(scratch);
         scratch.add(1.0, q);
         system.mass->vmult(v_theta, scratch); // M(X + q) (v_theta is free until finish_step)
-        const auto motions = system.frames->motion(q, mass_v, v_theta);
+        const auto fits = system.frames->fit(q);
+        const auto motions = system.frames->motion(q, mass_v, v_theta, fits);
         // ũ_k in the body's own fit at q_k: in the step's frame it holds the rotation by θhΩ
         // between them, whose spin Ω × (θhΩ × X̄) would be a spurious dilatation.
-        system.frames->unrotated_displacement(q, scratch, system.frames->fit(q));
+        system.frames->unrotated_displacement(q, scratch, fits);
         system.frames->spin_of(motions, scratch, v_theta);
         system.stiffness->vmult(spin_damping, v_theta);
         spin_damping *= system.rayleigh_beta;

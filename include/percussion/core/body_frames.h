@@ -8,6 +8,7 @@
 #include <petscmat.h>
 
 #include <array>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -79,7 +80,8 @@ namespace percussion
     bool is_free(const unsigned int b) const { return !layout.body_constrained[b]; }
     /// The material ids of body @p b, for messages ("material ids 1, 2").
     std::string body_name(unsigned int b) const;
-    const std::vector<unsigned int> &materials_of(const unsigned int b) const { return layout.body_materials[b]; }
+    /// The body of each material id.
+    std::map<unsigned int, unsigned int> body_of_material() const;
 
     /// The best rigid fit of each body at positions X + @p q + @p s @p v (@p v may be null). Collective.
     std::vector<RigidFit> fit(const dealii::PETScWrappers::MPI::Vector &q,
@@ -121,11 +123,13 @@ namespace percussion
      * The rigid-body quantities of each body for displacement @p q and velocity v, given as
      * @p mass_v = M v, and @p mass_x = M(X + q): momentum P = Σ(Mv)_i, angular momentum
      * L = Σ (x_i − c) × (Mv)_i (exactly what the consistent-mass scheme conserves), ω = J⁻¹L with the
-     * consistent inertia J = Σ ((x_i − c)·(M(x − c))_i) I − (x_i − c) ⊗ (M(x − c))_i. Collective.
+     * consistent inertia J = Σ ((x_i − c)·(M(x − c))_i) I − (x_i − c) ⊗ (M(x − c))_i; @p fits is
+     * fit(q). Collective.
      */
     std::vector<RigidMotion> motion(const dealii::PETScWrappers::MPI::Vector &q,
                                     const dealii::PETScWrappers::MPI::Vector &mass_v,
-                                    const dealii::PETScWrappers::MPI::Vector &mass_x) const;
+                                    const dealii::PETScWrappers::MPI::Vector &mass_x,
+                                    const std::vector<RigidFit> &fits) const;
     /**
      * @p out = Ω_b × @p u at every node of a body whose step frame is not the identity (0 elsewhere),
      * Ω_b = R_bᵀ @p angular_velocity[b] the body's spin in its frame: the rate at which a strain

@@ -175,7 +175,8 @@ namespace percussion
     std::shared_ptr<BodyFrames>                            frames;
     std::vector<RigidMotion>                               rigid_motions;
     std::vector<bool>                                      rotation_warned;
-    dealii::PETScWrappers::MPI::Vector                     mass_x, positions; ///< scratch of update_rigid_motions()
+    /// M v, M(X + q) and X + q: scratch of update_rigid_motions().
+    dealii::PETScWrappers::MPI::Vector                     mass_v, mass_x, positions;
     TimeIntegration::LinearElastodynamicSystem             system;
     std::unique_ptr<TimeIntegration::TimeIntegrator>       time_integrator;
     Postprocess::EnergyAudit                               audit;
