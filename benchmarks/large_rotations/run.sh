@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Large-rotation kinematics benchmark (issue 25's cost target: ≤ 15 % over small displacements on
+# Large-rotation kinematics benchmark (cost target: ≤ 15 % over small displacements on
 # the impact examples). Runs each example with 'Kinematics/Formulation' = small displacements and
 # = large rotations and prints the time per step (the run's own 'time per step' line, which leaves
 # out set-up and output), the ratio, the peak memory and E_end/E_0 of both. The 1D bar has no
