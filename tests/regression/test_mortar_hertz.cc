@@ -19,18 +19,17 @@
 // 1e-3 there was no single loaded zone after 0.3 s.
 #define BOOST_TEST_MODULE mortar_hertz
 #include "../mpi_test_fixture.h"
+#include "hertz_helpers.h"
 #include "simulation_helpers.h"
-
-#include <percussion/contact/contact_point_output.h>
 
 #include <deal.II/base/mpi.h>
 
-#include <algorithm>
-#include <array>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
+#include <sstream>
 
+namespace hertz = percussion::testing::hertz;
+using hertz::Measured;
 using percussion::testing::run_simulation;
 
 namespace
@@ -46,93 +45,7 @@ namespace
   // Block [−L, L] × [−L, 0] with L = 20 a (half-plane); cylinder segment |x| ≤ w = 6 a, top at y = H.
   const double block = 20 * a_hertz, half_width = 6 * a_hertz, top = 6 * a_hertz;
 
-  /**
-   * Node coordinates 0 = s_0 < s_1 < … < s_n = length: spacing h up to 2a (the contact zone and a
-   * margin), then growing by 1.2 per cell; the graded part is scaled so that the last node is at
-   * @p length.
-   */
-  std::vector<double> graded(const double h, const double length)
-  {
-    std::vector<double> s{0.};
-    while (s.back() + h <= 2 * a_hertz + 1e-12)
-      s.push_back(s.back() + h);
-    const double start = s.back();
-    std::vector<double> steps;
-    double step = h, sum = 0.;
-    while (sum + step < length - start)
-      {
-        step *= 1.2;
-        steps.push_back(step);
-        sum += step;
-      }
-    for (const double d : steps)
-      s.push_back(s.back() + d * (length - start) / sum);
-    s.back() = length;
-    return s;
-  }
-
-  /// Symmetric coordinates −s_n … s_n from graded().
-  std::vector<double> symmetric(const std::vector<double> &s)
-  {
-    std::vector<double> x;
-    for (auto it = s.rbegin(); it != s.rend(); ++it)
-      x.push_back(-*it);
-    x.insert(x.end(), s.begin() + 1, s.end());
-    return x;
-  }
-
-  /**
-   * The block and the cylinder segment in gmsh 2.2 ASCII, Q1 quadrilaterals, touching at the origin.
-   * Cells: tag 1 block, 2 cylinder. Faces: 1 block bottom, 2 block top (master), 3 cylinder arc
-   * (slave), 4 cylinder top (loaded). The cylinder's columns follow the arc y_b(x) = R − sqrt(R² − x²)
-   * and its rows are the graded heights stretched over [y_b(x), H].
-   */
-  void write_mesh(const double h, const std::string &file)
-  {
-    std::vector<std::array<double, 2>>            nodes;
-    std::vector<std::pair<int, std::vector<int>>> cells, faces;
-    auto add_body = [&](const std::vector<double> &x, const std::vector<double> &levels, auto &&y_of, const int tag,
-                        const int tag_bottom, const int tag_top) {
-      const int base = nodes.size(), n = x.size() - 1, m = levels.size() - 1;
-      for (int j = 0; j <= m; ++j)
-        for (int i = 0; i <= n; ++i)
-          nodes.push_back({{x[i], y_of(x[i], levels[j])}});
-      auto index = [&](int i, int j) { return base + j * (n + 1) + i + 1; };
-      for (int j = 0; j < m; ++j)
-        for (int i = 0; i < n; ++i)
-          cells.push_back({tag, {index(i, j), index(i + 1, j), index(i + 1, j + 1), index(i, j + 1)}});
-      for (int i = 0; i < n; ++i)
-        {
-          faces.push_back({tag_bottom, {index(i, 0), index(i + 1, 0)}});
-          faces.push_back({tag_top, {index(i, m), index(i + 1, m)}});
-        }
-    };
-    // Block: rows from y = −L (graded toward the top face) to 0.
-    std::vector<double> depth = graded(h, block);
-    std::reverse(depth.begin(), depth.end());
-    add_body(symmetric(graded(h, block)), depth, [](double, double d) { return -d; }, 1, 1, 2);
-    // Cylinder: rows graded away from the arc.
-    const std::vector<double> rows = graded(h, top);
-    add_body(symmetric(graded(h, half_width)), rows,
-             [](double x, double s) {
-               const double y_b = radius - std::sqrt(radius * radius - x * x);
-               return y_b + (top - y_b) * s / top;
-             },
-             2, 3, 4);
-    std::ofstream out(file);
-    out.precision(17);
-    out << "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n" << nodes.size() << "\n";
-    for (unsigned int k = 0; k < nodes.size(); ++k)
-      out << k + 1 << ' ' << nodes[k][0] << ' ' << nodes[k][1] << " 0\n";
-    out << "$EndNodes\n$Elements\n" << faces.size() + cells.size() << "\n";
-    unsigned int number = 0;
-    for (const auto &[tag, v] : faces)
-      out << ++number << " 1 2 " << tag << ' ' << tag << ' ' << v[0] << ' ' << v[1] << "\n";
-    for (const auto &[tag, v] : cells)
-      out << ++number << " 3 2 " << tag << ' ' << tag << ' ' << v[0] << ' ' << v[1] << ' ' << v[2] << ' ' << v[3]
-          << "\n";
-    out << "$EndElements\n";
-  }
+  const hertz::CylinderOnBlock geometry{radius, a_hertz, block, half_width, top};
 
   std::string parameters(const std::string &mesh_file, const std::string &formulation)
   {
@@ -156,66 +69,18 @@ namespace
     return text.str();
   }
 
-  struct Measured
-  {
-    double a  = 0.;  // half-width
-    double p0 = 0.;  // peak pressure
-    unsigned int n_loaded = 0;
-  };
-
-  /**
-   * From the slave nodes (x, p) sorted by x: p0 = the largest pressure; on each side the zero of
-   * p² extrapolated linearly from the last two loaded nodes (Hertz: p² = p0² (1 − x²/a²), nearly
-   * linear over one cell at the edge), kept between the last loaded and the first unloaded node;
-   * a = the mean of the two sides.
-   */
-  Measured measure(std::vector<std::pair<double, double>> values)
-  {
-    std::sort(values.begin(), values.end());
-    Measured result;
-    const double threshold = 1e-8 * p0_hertz;
-    for (const auto &v : values)
-      {
-        result.p0 = std::max(result.p0, v.second);
-        result.n_loaded += v.second > threshold ? 1 : 0;
-      }
-    auto edge = [&](auto begin, auto end) {
-      // Walk outwards from the peak to the first unloaded node.
-      auto peak = std::max_element(begin, end, [](const auto &l, const auto &r) { return l.second < r.second; });
-      auto it   = peak;
-      while (std::next(it) != end && std::next(it)->second > threshold)
-        ++it;
-      BOOST_REQUIRE(it != peak && std::next(it) != end);
-      const auto &last = *it, &before = *std::prev(it), &outside = *std::next(it);
-      const double q1 = before.second * before.second, q2 = last.second * last.second;
-      double zero = last.first + q2 * (last.first - before.first) / (q1 - q2);
-      if (q1 <= q2)
-        zero = outside.first;
-      const double lo = std::min(last.first, outside.first), hi = std::max(last.first, outside.first);
-      return std::clamp(zero, lo, hi);
-    };
-    const double right = edge(values.begin(), values.end());
-    const double left  = edge(values.rbegin(), values.rend());
-    result.a = 0.5 * (right - left);
-    return result;
-  }
-
   Measured run(const unsigned int cells_per_a, const std::string &formulation)
   {
     const std::string name = "mortar_hertz_" + std::to_string(cells_per_a) + "_" + formulation;
     std::filesystem::create_directories(name);
     const std::string mesh = std::filesystem::absolute(name + "/hertz.msh").string();
-    write_mesh(a_hertz / cells_per_a, mesh);
-    const auto  simulator = run_simulation<2>(parameters(mesh, formulation), name, MPI_COMM_SELF);
-    const auto &geometry  = *simulator->contact_geometry();
-    const auto &result    = simulator->last_contact_result();
-    const std::vector<double> p =
-      percussion::Contact::contact_pressure(geometry, result.impulse, simulator->integrator().time_step());
+    hertz::write_cylinder_on_block(geometry, a_hertz / cells_per_a, mesh);
+    const auto simulator = run_simulation<2>(parameters(mesh, formulation), name, MPI_COMM_SELF);
     std::vector<std::pair<double, double>> values;
     // Every slave node within the search distance: those out of the contact problem carry no pressure.
-    for (unsigned int i = 0; i < p.size(); ++i)
-      values.emplace_back(geometry.owned_points()[i].reference_position[0], result.in_problem[i] ? p[i] : 0.);
-    const Measured m = measure(values);
+    for (const auto &node : hertz::nodal_pressures(*simulator))
+      values.emplace_back(node.position[0], node.pressure);
+    const Measured m = hertz::measure(values, 1e-8 * p0_hertz);
     // At rest the contact force balances the load (the pressures' resultant).
     const double force = simulator->statistics().column("contact_normal_force").back();
     BOOST_TEST(std::abs(force - P) <= 2e-3 * P);
