@@ -1,4 +1,5 @@
 #include <deal.II/base/exceptions.h>
+#include <deal.II/base/utilities.h>
 
 #include <percussion/core/exceptions.h>
 #include <percussion/simulator/run_parameters.h>
@@ -42,6 +43,12 @@ namespace percussion
     output.parse_parameters(prm);
     contact.parse_parameters(prm);
     contact_solver.parse_parameters(prm);
+    {
+      std::vector<double> restitution;
+      for (const auto &pair : contact.pairs)
+        restitution.push_back(pair.restitution_coefficient);
+      time.resolve_auto_theta(restitution);
+    }
 
     const double last_time = time.start_time + time.n_steps() * time.time_step;
     if (std::abs(last_time - time.end_time) > 1e-9 * std::max(1.0, std::abs(time.end_time)))
@@ -161,6 +168,16 @@ namespace percussion
         {
           throw InputError("Error in parameter file '" + name + "': " + error.what());
         }
+      // The parameters as run name the θ that 'auto' resolved to (a resumed run reads the same).
+      prm.enter_subsection("Time integration");
+      if (dealii::Utilities::trim(prm.get("Theta")) == "auto")
+        {
+          std::ostringstream theta;
+          theta.precision(17);
+          theta << parameters.time.theta;
+          prm.set("Theta", theta.str());
+        }
+      prm.leave_subsection();
       std::ostringstream effective;
       prm.print_parameters(effective, dealii::ParameterHandler::ShortPRM);
       parameters.effective_parameters = effective.str();

@@ -75,18 +75,25 @@ namespace percussion::TimeIntegration
                       "Outer iterations (exact products W p, one solve each) of the probed operator "
                       "at most, not counting the approximate start where H moved (a body pair; "
                       "doc/contact.md); a step that reaches it is reported as not solved.");
-    prm.declare_entry("Position projection", "off", Selection("on|off"),
+    prm.declare_entry("Position projection", "auto", Selection("auto|on|off"),
                       "Velocity-level schemes hold the contact velocities, not the gaps: an impact "
                       "step leaves a penetration up to h |u_N| (h/2 |u_N| at theta = 1/2) that the "
-                      "law then keeps (it never grows in lasting contact), and chatter of unresolved "
-                      "modes can add to it. 'on': after each step whose end gap is below -tolerance, "
-                      "the displacement is projected back onto g >= 0 with the scheme's iteration "
-                      "matrix as metric (Acary 2013, direct projection); velocities are not changed "
-                      "and the energy change is the statistics column projection_energy, outside the "
-                      "scheme's dissipation balance (it is positive where a loaded contact is pushed "
-                      "back). Off by default: on impact benchmarks it adds energy (doc/contact.md). "
-                      "Not for Schatzman-Paoli (position level).");
-    prm.declare_entry("Penetration tolerance", "1e-3", Double(0),
+                      "law would then keep. 'on': after each step whose end gap is below -tolerance, "
+                      "the displacement is projected back onto g >= 0 (Acary 2013, direct "
+                      "projection) in the metric 'Projection metric'; velocities are not changed "
+                      "and the strain-energy change is the statistics column projection_energy. "
+                      "'auto': on for the Moreau-Jean schemes, off for the generalized-alpha family "
+                      "and Schatzman-Paoli (position level, for which 'on' is an input error).");
+    prm.declare_entry("Projection metric", "quasi-static", Selection("quasi-static|iteration matrix"),
+                      "The metric P of the position projection, min 1/2 dq^T P dq subject to g >= 0. "
+                      "quasi-static: P = K + M/T^2 with T = 100 x the slowest wave's transit of the "
+                      "mesh's bounding box, factorised once at the first projection: a body moves "
+                      "as a whole where it can and deforms as under a static load where it cannot, "
+                      "so the projection changes the strain energy by almost nothing. iteration "
+                      "matrix: the scheme's own (M + h theta C + h^2 theta^2 K for Moreau-Jean), no "
+                      "further factorisation, but mass-dominated: it moves the contact nodes alone "
+                      "and stores strain energy (doc/contact.md, measured).");
+    prm.declare_entry("Penetration tolerance", "1e-6", Double(0),
                       "Gaps below -tolerance x (smallest cell diameter) at the end of a step trigger "
                       "the position projection; the contacts with gaps below +tolerance x (smallest "
                       "cell diameter) take part in it.");
@@ -134,6 +141,7 @@ namespace percussion::TimeIntegration
     }
     probed_operator_max_iterations = prm.get_integer("Probed operator iterations");
     position_projection = prm.get("Position projection");
+    projection_metric = prm.get("Projection metric");
     penetration_tolerance = prm.get_double("Penetration tolerance");
     prm.leave_subsection();
     if (!(tolerance > 0))

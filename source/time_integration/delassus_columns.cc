@@ -131,7 +131,9 @@ namespace percussion::TimeIntegration
     // Only where H stays (obstacles): where it moves at every step (body pairs) its columns are
     // solved for at every step anyway, and the support of all the master facets' nodes ever
     // touched would cost memory (brick_stack: +147 MiB, +54 % per step) for no solve saved.
-    if (frames != nullptr && !operator_moves)
+    // The support's Z is the impulse response's (𝒯₀ = Ŵ⁻¹): a projection metric of its own
+    // (QuasiStaticMetric) is solved for directly.
+    if (frames != nullptr && !operator_moves && response == Response::impulse)
       {
         std::vector<PetscInt> local_support;
         std::array<dealii::types::global_dof_index, 3> node{};

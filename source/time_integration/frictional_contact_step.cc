@@ -325,6 +325,27 @@ namespace percussion::TimeIntegration
             // Θ at u_{k+θ}: normal θ(u_{N,k+1} + e u_{N,k}); tangential (1−θ)u_{T,k} + θ u_{T,k+1}.
             // Separating: Θ with min(u_{N,k}, 0) = 0, i.e. the normal part u_{N,k+θ}.
             problem.q[ld * a] = separating ? theta * u_free[0] + (1 - theta) * u_k[0] : theta * (u_free[0] + e * u_k[0]);
+            // A lasting contact (it carried a normal impulse at the previous step) may close an
+            // open gap within the step: the law gains max(g_k, 0)/h. Without it a node that entered
+            // the problem at g > 0 (the gap prediction stops it early) carries pressure at that
+            // gap for ever, and resting pressures depend on the load history (doc/contact.md,
+            // "Lasting contact"). An inelastic one (e = 0) is moreover held at position level,
+            // 0 ≤ u_{N,k+θ} + max(g_k, 0)/h ⊥ p_N ≥ 0: its end gap g_k + h u_{N,k+θ} stays ≥ 0
+            // (≥ g_k where it is penetrated), where the Frémond law would let it sink by
+            // h(1 − θ)|u_{N,k}| at every step that it approaches (settling, ringing), which the
+            // position projection would then have to lift against the load. One with e > 0 keeps
+            // its restitution (an impact can last several steps). The normal work gains
+            // −max(g_k, 0) p_N/h ≤ 0, and the position-level law's is ≤ 0 for any θ: Proposition 1
+            // still holds. The impact step itself (no previous impulse) keeps the law of the paper.
+            const double lasting =
+              lasting_impulse > 0 ? std::clamp(active[a].warm_start[0] / lasting_impulse, 0.0, 1.0) : 0.0;
+            if (lasting > 0)
+              {
+                const double position_level =
+                  theta * u_free[0] + (1 - theta) * u_k[0] + std::max(active[a].gap, 0.0) / time_step;
+                const double impact_law = problem.q[ld * a] + std::max(active[a].gap, 0.0) / time_step;
+                problem.q[ld * a] += lasting * ((e == 0 ? position_level : impact_law) - problem.q[ld * a]);
+              }
             for (unsigned int i = 1; i < d; ++i)
               problem.q[ld * a + i] = theta * u_free[i] + (1 - theta) * u_k[i];
           }
@@ -375,6 +396,15 @@ namespace percussion::TimeIntegration
     H.Tvmult(u_free, integrator.new_velocity());
     u_free += w;
 
+    // The threshold of a lasting contact: the previous step's largest normal impulse, all ranks.
+    {
+      double largest = 0;
+      for (const auto &[key, impulse] : previous_impulse)
+        if (!impulse.empty())
+          largest = std::max(largest, impulse[0]);
+      lasting_impulse = 1e-6 * dealii::Utilities::MPI::max(largest, communicator);
+    }
+
     // Phase 1: which contacts enter the problem, each rank its own.
     const std::vector<ActiveContact> &own = select_own(points, u_k, w, integrator.time_step(), result.in_problem);
     unsigned int left_out = 0;
@@ -386,6 +416,7 @@ namespace percussion::TimeIntegration
     result.n_active = static_cast<unsigned int>(n_total);
     if (n_total == 0)
       {
+        previous_impulse.clear(); // no contact carries an impulse into the next step
         result.dissipated_energy = dissipated_energy(points);
         return result;
       }
@@ -956,7 +987,11 @@ namespace percussion::TimeIntegration
     if (!project || !is_velocity_level() || !(result.min_gap_before < -tolerance))
       return result;
 
-    if (!integrator.projection_is_impulse_response() && !projection_columns)
+    // A metric of its own (quasi-static): its columns are made for this projection's contacts
+    // only and not kept. Projections are rare (impact steps), and columns kept from an earlier
+    // projection would make a run resumed from a checkpoint differ from the uninterrupted one in
+    // the last bits (another set of right-hand sides per solve).
+    if (!integrator.projection_is_impulse_response())
       projection_columns = std::make_unique<DelassusColumns>(d, parameters.delassus_column_limit, communicator,
                                                              DelassusColumns::Response::projection);
     DelassusColumns &columns = integrator.projection_is_impulse_response() ? delassus : *projection_columns;
@@ -979,11 +1014,17 @@ namespace percussion::TimeIntegration
               a.position = points[i].position;
               local.push_back(a);
             }
-        if (last_solve_distributed && dim > 1 && integrator.projection_is_impulse_response())
+        // (A metric of its own takes dense columns up to 'Delassus column limit' columns.)
+        const bool many = dealii::Utilities::MPI::sum(static_cast<unsigned long long>(local.size()), communicator) * d >
+                          parameters.delassus_column_limit;
+        if (last_solve_distributed && dim > 1 && (integrator.projection_is_impulse_response() || many))
           {
             // Many contacts (the step's problem took the probed operator): the projection's
             // problem 0 ≤ g + W λ ⊥ λ ≥ 0 is the frictionless contact problem (μ = 0, b = (g, 0, 0),
-            // factor 1) with W = Hᵀ𝒯H, and 𝒯 is the projection's metric here (Moreau–Jean):
+            // factor 1) with W = Hᵀ𝒯H in the metric of the impulse response 𝒯 (Ŵ for
+            // Moreau–Jean, also where 'Projection metric' is quasi-static but the projected contacts
+            // need more than 'Delassus column limit' columns: dense columns of a metric of its own
+            // for a thousand contacts would cost minutes and gigabytes per projection):
             // solved by the same distributed outer iteration, no dense column and no rank holding
             // all contacts. Its problem, impulses and partition are its own: the contact step's
             // stay for what reads them after the step (an FCLIB dump, whole_last_problem()).
@@ -1016,7 +1057,8 @@ namespace percussion::TimeIntegration
             std::vector<unsigned long long> projected_points(n);
             for (unsigned int a = 0; a < n; ++a)
               projected_points[a] = projected[a].point;
-            columns.ensure(integrator, H, projected_points, w.size() / d, operator_moves);
+            columns.ensure(integrator, H, projected_points, w.size() / d,
+                           operator_moves || !integrator.projection_is_impulse_response());
 
             // 0 ≤ g + W_NN p̃ ⊥ p̃ ≥ 0 with W = Hᵀ𝒫⁻¹H of the scheme's metric, posed as a 2D
             // frictionless problem with a decoupled tangential row (as 1D contact is).

@@ -25,6 +25,8 @@ namespace percussion::TimeIntegration
     , solver_parameters(solver_parameters)
     , solver(std::make_unique<IterationMatrixSolver>(solver_parameters, communicator))
   {
+    if (this->system.quasi_static_projection_time > 0)
+      quasi_static = std::make_unique<QuasiStaticMetric>(this->system, solver_parameters, owned.size(), communicator);
     for (Vector *x : {&q, &v, &mass_v, &stiffness_q, &force, &q_new, &v_new, &mass_v_new, &stiffness_q_new,
                       &force_new, &force_theta, &rhs, &work, &impulse, &prescribed_velocity, &v_theta, &scratch, &unrotated, &spin_damping})
       x->reinit(owned, communicator);
@@ -328,9 +330,12 @@ namespace percussion::TimeIntegration
 
   double MoreauJeanIntegrator::correct_displacement(const Vector &displacement_correction)
   {
-    // q and K q are the state the next step starts from; the velocity is left as it is.
+    // q and K q are the state the next step starts from (force holds F_{k+1}).
     q.add(1.0, displacement_correction);
-    return book_position_correction(elastic_force(q, stiffness_q));
+    const double strain_energy = elastic_force(q, stiffness_q);
+    const double load_work = system.has_external_force ? displacement_correction * force : 0.0;
+    system.mass->vmult(work, displacement_correction);
+    return book_position_correction(strain_energy, load_work, displacement_correction, work, &mass_v);
   }
 
   void MoreauJeanIntegrator::check_parameters(const TimeIntegrationParameters &time,

@@ -31,6 +31,8 @@ namespace percussion::TimeIntegration
     , solver(std::make_unique<IterationMatrixSolver>(solver_parameters, communicator))
     , mass_solver(std::make_unique<IterationMatrixSolver>(solver_parameters, communicator))
   {
+    if (this->system.quasi_static_projection_time > 0)
+      quasi_static = std::make_unique<QuasiStaticMetric>(this->system, solver_parameters, owned.size(), communicator);
     for (Vector *x : {&q, &v, &v_new, &a, &force, &force_new, &q_predicted, &v_predicted, &a_free, &impulse,
                       &impulsive_velocity, &correction, &rhs, &work, &work2, &scratch, &reaction, &reaction_new,
                       &prescribed_acceleration, &a_new, &q_new, &dq, &da, &v_omega})
@@ -291,10 +293,14 @@ namespace percussion::TimeIntegration
 
   double NonsmoothGeneralizedAlphaIntegrator::correct_displacement(const Vector &displacement_correction)
   {
-    // Only q changes: v and a stay (the projection moves positions, not the smooth motion).
+    // Only q changes: v and a stay (the projection moves positions, not the smooth motion; the
+    // scheme's algorithmic energy is written in v and a). force holds F_{k+1}.
     q.add(1.0, displacement_correction);
     system.stiffness->vmult(work, q);
-    return book_position_correction(0.5 * (q * work));
+    const double strain_energy = 0.5 * (q * work);
+    const double load_work = system.has_external_force ? displacement_correction * force : 0.0;
+    system.mass->vmult(work, displacement_correction);
+    return book_position_correction(strain_energy, load_work, displacement_correction, work, nullptr);
   }
 
   void NonsmoothGeneralizedAlphaIntegrator::check_parameters(const TimeIntegrationParameters &time,

@@ -1,7 +1,11 @@
 #include <percussion/core/exceptions.h>
 #include <percussion/time_integration/time_integration_parameters.h>
 
+#include <deal.II/base/utilities.h>
+
+#include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace percussion::TimeIntegration
 {
@@ -57,9 +61,14 @@ namespace percussion::TimeIntegration
                       "law and Coulomb friction on U_{k+1} (talk eq. (52), (81)). 'Schatzman-Paoli' "
                       "(Schatzman-Paoli beta): two-step, position-level impact law "
                       "g((q_{k+1} + e q_{k-1})/(1+e)) >= 0 (talk eq. (28)-(29)), frictionless.");
-    prm.declare_entry("Theta", "0.5", Double(),
-                      "theta in [0, 1]: 1/2 conserves the energy of the smooth dynamics, > 1/2 "
-                      "dissipates it (numerical damping), < 1/2 creates energy.");
+    prm.declare_entry("Theta", "auto", Anything(),
+                      "theta in [0, 1] of the Moreau-Jean schemes, or auto. 1/2 conserves the energy "
+                      "of the smooth dynamics, > 1/2 dissipates it (numerical damping, first order), "
+                      "< 1/2 creates energy. auto: 1/2 without contact; with contact "
+                      "min(0.55, 1/(1 + max e)), inside the Fremond range [1/2, 1/(1+e)], which "
+                      "damps the modes the step leaves unresolved so that contacts that last come to "
+                      "rest and do not walk (at 1/2 they ring for ever; doc/contact.md). Set 0.5 for "
+                      "wave-propagation benchmarks whose energy must be kept.");
     prm.declare_entry("Newmark gamma", "0.5", Double(),
                       "gamma of the nonsmooth Newmark scheme: second order iff 1/2; unconditionally "
                       "stable for 2 beta >= gamma >= 1/2, dissipative for 2 beta > gamma > 1/2.");
@@ -87,7 +96,26 @@ namespace percussion::TimeIntegration
   {
     prm.enter_subsection("Time integration");
     scheme = scheme_from_name(prm.get("Scheme"));
-    theta = prm.get_double("Theta");
+    {
+      const std::string text = dealii::Utilities::trim(prm.get("Theta"));
+      theta_is_auto = text == "auto";
+      if (theta_is_auto)
+        theta = 0.5;
+      else
+        {
+          std::size_t used = 0;
+          try
+            {
+              theta = std::stod(text, &used);
+            }
+          catch (const std::exception &)
+            {
+              used = 0;
+            }
+          if (used == 0 || used != text.size())
+            throw InputError("Parameter 'Time integration/Theta' = '" + text + "': expected auto or a number in [0, 1].");
+        }
+    }
     gamma = prm.get_double("Newmark gamma");
     beta = prm.get_double("Newmark beta");
     hht_alpha = prm.get_double("HHT alpha");
@@ -121,5 +149,22 @@ namespace percussion::TimeIntegration
       throw InputError("Parameter 'Time integration/End time' must be larger than 'Start time'.");
     if (n_steps() == 0)
       throw InputError("Parameter 'Time integration/Time step' is larger than End time - Start time: no step to take.");
+  }
+
+  void TimeIntegrationParameters::resolve_auto_theta(const std::vector<double> &restitution_coefficients)
+  {
+    if (!theta_is_auto)
+      return;
+    theta_is_auto = false;
+    if (restitution_coefficients.empty())
+      {
+        theta = 0.5;
+        return;
+      }
+    double max_e = 0;
+    for (const double e : restitution_coefficients)
+      max_e = std::max(max_e, e);
+    // (A θ exactly at the range's end 1/(1+e) is inside it: Proposition 1 holds with equality.)
+    theta = std::max(0.5, std::min(0.55, 1.0 / (1.0 + max_e)));
   }
 } // namespace percussion::TimeIntegration

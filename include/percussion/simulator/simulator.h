@@ -166,6 +166,9 @@ namespace percussion
     double fastest_wave_speed() const;
     /// c h / Δx: the fastest wave speed times the step over the node spacing.
     double courant_number(double smallest_cell) const;
+    /// T of the quasi-static projection metric K + M/T² (QuasiStaticMetric): 100 × the slowest
+    /// wave's transit of the mesh's bounding box.
+    double quasi_static_time() const;
     MPI_Comm                  communicator;
     dealii::ConditionalOStream log;
     std::unique_ptr<dealii::Triangulation<dim>>            triangulation;

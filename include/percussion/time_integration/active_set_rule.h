@@ -9,7 +9,7 @@ namespace percussion::TimeIntegration
    * Which candidates enter a step's contact problem (FrictionalContactStep applies it, nothing
    * else decides): with the gap g_k and the normal velocities u_{N,k} and u_{N,free} (no impulse),
    *
-   *   min(g_k, g_k + γ h u_{N,k}, g_k + γ h u_{N,free}) ≤ 0.
+   *   min(g_k, g_k + γ h u_{N,k}, g_k + γ h u_{N,free}) ≤ ε   (ε = closed_gap, round-off).
    *
    * The second term is the gap prediction of the paper's (55); its approach condition u_{N,k} ≤ 0
    * is not used — a penetrated contact is never left without a constraint, and the law keeps
@@ -22,12 +22,18 @@ namespace percussion::TimeIntegration
   {
     double gap_prediction_factor = 0.5; ///< γ ≥ 0
     bool   every_candidate = false;
+    /**
+     * ε ≥ 0: the terms are compared with ε instead of 0. A contact held at position level ends
+     * its step at g = 0 to round-off (FrictionalContactStep::assemble_law(), lasting contact);
+     * without ε whether it enters the next problem would follow the sign of that round-off.
+     */
+    double closed_gap = 0;
 
     bool enters(const double gap, const double u_k_normal, const double u_free_normal, const double time_step) const
     {
       const double step = gap_prediction_factor * time_step;
       return every_candidate ||
-             std::min({gap, gap + step * u_k_normal, gap + step * u_free_normal}) <= 0;
+             std::min({gap, gap + step * u_k_normal, gap + step * u_free_normal}) <= closed_gap;
     }
   };
 

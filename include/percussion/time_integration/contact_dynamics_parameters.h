@@ -46,11 +46,14 @@ namespace percussion::TimeIntegration
     }
     /// Outer iterations (exact products W p) of the probed operator's solve at most.
     unsigned int probed_operator_max_iterations = 30;
-    /// "on" or "off": project the end-of-step displacement back onto g ≥ 0 where a contact
-    /// penetrates beyond the tolerance (FrictionalContactStep::project_positions()).
-    std::string  position_projection = "off";
+    /// "auto" (on for the velocity-level schemes), "on" or "off": project the end-of-step
+    /// displacement back onto g ≥ 0 where a contact penetrates beyond the tolerance
+    /// (FrictionalContactStep::project_positions()).
+    std::string  position_projection = "auto";
+    /// "quasi-static" (𝒫 = K + M/T², QuasiStaticMetric) or "iteration matrix" (the scheme's own).
+    std::string  projection_metric = "quasi-static";
     /// Penetration tolerance of the projection, relative to the smallest cell diameter.
-    double       penetration_tolerance = 1e-3;
+    double       penetration_tolerance = 1e-6;
 
     static void declare_parameters(dealii::ParameterHandler &prm);
     void        parse_parameters(dealii::ParameterHandler &prm);

@@ -235,6 +235,12 @@ namespace percussion::TimeIntegration
      */
     void whole_last_problem(ContactSolvers::LocalProblem &whole, std::vector<double> &r, std::vector<double> &u) const;
 
+    /// ActiveSetRule::closed_gap (the simulator: 1e-9 × the smallest cell diameter).
+    void set_closed_gap_tolerance(const double tolerance) { rule.closed_gap = tolerance; }
+    /// A step without any candidate: no contact carries an impulse (warm start, lasting law)
+    /// into the next step.
+    void forget_impulses() { previous_impulse.clear(); }
+
   private:
     /// Dimension of the local problem: the body's, except 2 for 1D (see assemble_law()).
     unsigned int local_dimension() const { return dim == 1 ? 2 : dim; }
@@ -314,7 +320,7 @@ namespace percussion::TimeIntegration
     const ContactDynamicsParameters parameters;
     const ContactLaw law;
     const unsigned int dim;
-    const ActiveSetRule rule;
+    ActiveSetRule rule;
     MPI_Comm communicator;
     ContactSolvers::SolverOptions options;
 
@@ -373,6 +379,12 @@ namespace percussion::TimeIntegration
     /// restore_history() gave every rank all contacts' history: the next solve() keeps its own.
     bool history_restored = false;
     std::map<unsigned long long, std::vector<double>> previous_impulse; ///< warm start by key
+    /**
+     * A contact is lasting (assemble_law()) when its previous normal impulse exceeds this: 1e-6 of
+     * the previous step's largest normal impulse (all ranks), so that the law does not switch on
+     * impulses at the contact solver's round-off (solvers agree to their tolerance, not to the bit).
+     */
+    double lasting_impulse = 0;
     std::map<unsigned long long, double> dissipation_by_key;
     /// The last solve()'s contributions to dissipation_by_key, for discard_last_solve().
     std::vector<std::pair<unsigned long long, double>> last_dissipation;

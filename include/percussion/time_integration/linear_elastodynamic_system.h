@@ -50,6 +50,12 @@ namespace percussion::TimeIntegration
     std::shared_ptr<BodyFrames> frames;
     /// 'Kinematics/Frame update angle': a frame is taken anew when the body turned more than this.
     double frame_update_angle = 1e-4;
+
+    /**
+     * T > 0: the position projection's metric is the quasi-static 𝒫 = K + M/T² (QuasiStaticMetric,
+     * 'Contact solver/Projection metric = quasi-static'); 0: the scheme's iteration matrix.
+     */
+    double quasi_static_projection_time = 0;
   };
 } // namespace percussion::TimeIntegration
 

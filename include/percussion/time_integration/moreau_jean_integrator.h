@@ -6,6 +6,7 @@
 
 #include <percussion/core/iteration_matrix_solver.h>
 #include <percussion/time_integration/linear_elastodynamic_system.h>
+#include <percussion/time_integration/quasi_static_metric.h>
 #include <percussion/time_integration/scheme_contact_settings.h>
 #include <percussion/time_integration/step_energy.h>
 #include <percussion/time_integration/time_integrator.h>
@@ -14,8 +15,6 @@
 #include <petscmat.h>
 
 #include <map>
-#include <memory>
-
 #include <memory>
 
 namespace percussion::TimeIntegration
@@ -85,8 +84,12 @@ namespace percussion::TimeIntegration
     {
       solver->solve(B, X, relative_tolerance);
     }
-    void projection_response(Mat B, Mat X) override { solve_in_frames(B, X, 0.0); }
-    bool projection_is_impulse_response() const override { return true; }
+    /// X = 𝒫⁻¹B: the quasi-static metric (QuasiStaticMetric) or, without it, Ŵ⁻¹B.
+    void projection_response(Mat B, Mat X) override
+    {
+      quasi_static ? quasi_static->solve(B, X) : solve_in_frames(B, X, 0.0);
+    }
+    bool projection_is_impulse_response() const override { return !quasi_static; }
     /// θ: the contact work of (56) is u_{k+θ}ᵀp.
     double contact_work_weight() const override { return theta; }
     std::string description() const override;
@@ -135,6 +138,8 @@ namespace percussion::TimeIntegration
     MPI_Comm communicator;
     const LinearSolverParameters solver_parameters;
     std::unique_ptr<IterationMatrixSolver> solver;
+    /// The position projection's metric when it is the quasi-static one (else null).
+    std::unique_ptr<QuasiStaticMetric> quasi_static;
 
     Mat iteration = nullptr;      ///< Ŵ with Dirichlet rows/columns eliminated
     Mat iteration_full = nullptr; ///< Ŵ unmodified, kept only for prescribed motion

@@ -6,6 +6,7 @@
 
 #include <percussion/core/iteration_matrix_solver.h>
 #include <percussion/time_integration/linear_elastodynamic_system.h>
+#include <percussion/time_integration/quasi_static_metric.h>
 #include <percussion/time_integration/time_integration_parameters.h>
 #include <percussion/time_integration/scheme_contact_settings.h>
 #include <percussion/time_integration/time_integrator.h>
@@ -78,7 +79,8 @@ namespace percussion::TimeIntegration
     /// x = S⁻¹ N M⁻¹ b: two substitutions and a sparse product.
     void impulse_response(const dealii::PETScWrappers::MPI::Vector &b, dealii::PETScWrappers::MPI::Vector &x) override;
     bool impulse_response_is_symmetric() const override { return symmetric_response; }
-    void projection_response(Mat B, Mat X) override { solver->solve(B, X); }
+    /// X = 𝒫⁻¹B: the quasi-static metric (QuasiStaticMetric) or, without it, S⁻¹B.
+    void projection_response(Mat B, Mat X) override { quasi_static ? quasi_static->solve(B, X) : solver->solve(B, X); }
     bool projection_is_impulse_response() const override { return false; }
     double contact_work_weight() const override { return 0.5; }
     std::string description() const override;
@@ -111,6 +113,8 @@ namespace percussion::TimeIntegration
     const dealii::IndexSet owned;
     MPI_Comm communicator;
     std::unique_ptr<IterationMatrixSolver> solver, mass_solver;
+    /// The position projection's metric when it is the quasi-static one (else null).
+    std::unique_ptr<QuasiStaticMetric> quasi_static;
     bool symmetric_response = false;
 
     Mat iteration = nullptr;        ///< S, Dirichlet rows and columns eliminated

@@ -11,7 +11,7 @@ namespace percussion::TimeIntegration
   {
     std::vector<double> friction;             ///< μ of each contact pair (empty: no contact)
     std::vector<double> restitution;          ///< e of each contact pair
-    std::string position_projection = "off";  ///< 'Contact solver/Position projection'
+    std::string position_projection = "auto"; ///< 'Contact solver/Position projection'
     std::string dissipation_range_policy = "warn"; ///< 'Contact solver/Dissipation range policy'
   };
 } // namespace percussion::TimeIntegration

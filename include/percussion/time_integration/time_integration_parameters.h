@@ -6,6 +6,7 @@
 #include <percussion/time_integration/scheme.h>
 
 #include <string>
+#include <vector>
 
 namespace percussion::TimeIntegration
 {
@@ -14,7 +15,17 @@ namespace percussion::TimeIntegration
   {
     /// The scheme (parsed once from its name; see Scheme).
     Scheme      scheme = Scheme::moreau_jean_fremond;
+    /// θ of the Moreau–Jean schemes; with `Theta = auto` resolved by resolve_auto_theta().
     double      theta = 0.5;
+    /// Whether 'Theta' is auto (until resolve_auto_theta() has set theta).
+    bool        theta_is_auto = false;
+    /**
+     * `Theta = auto`: ½ without contact (second order, no numerical damping of the smooth
+     * dynamics); with contact min(0.55, 1/(1 + max e)), just above ½ inside the Frémond range
+     * [½, 1/(1+e)] of Proposition 1, which damps the modes the step leaves unresolved so that
+     * contacts that last come to rest (doc/contact.md, "Lasting contact"); ½ again where max e = 1.
+     */
+    void resolve_auto_theta(const std::vector<double> &restitution_coefficients);
     /// Newmark's γ and β ("nonsmooth Newmark").
     double      gamma = 0.5, beta = 0.25;
     /// HHT's α ∈ [0, ⅓] ("nonsmooth HHT"; weight of the old step in (81)).

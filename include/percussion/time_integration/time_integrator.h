@@ -51,9 +51,10 @@ namespace percussion::TimeIntegration
     virtual void finish_step() = 0;
     /**
      * After finish_step(): q_{k+1} += @p displacement_correction (a position projection; zero on
-     * Dirichlet DoFs), velocities unchanged. Updates what the scheme keeps of q (e.g. K q) and the
-     * strain energy of last_step_energy(), whose position_correction adds the energy change,
-     * which is returned. Schemes whose state cannot take a correction of q alone throw.
+     * Dirichlet DoFs). Updates what the scheme keeps of q (e.g. K q), the energies of
+     * last_step_energy() and, where the correction would add energy beyond its loads' work, the
+     * velocity (book_position_correction()); returns the energy added (position_correction).
+     * Schemes whose state cannot take a correction of q throw.
      */
     virtual double correct_displacement(const dealii::PETScWrappers::MPI::Vector &displacement_correction) = 0;
     /// A whole step without contact.
@@ -200,13 +201,42 @@ namespace percussion::TimeIntegration
     }
 
     /**
-     * The energy side of correct_displacement(): the strain energy of the corrected q becomes
-     * last_step_energy()'s, its change is added to position_correction and returned.
+     * The energy side of correct_displacement(δq), after q += δq: with the strain energy of the
+     * corrected q, the loads' work F_{k+1}ᵀδq (@p load_work) along the correction, which is the
+     * loads' work of the step's overshoot given back, and what the correction adds beyond it,
+     * ΔΠ = ΔE_strain − F_{k+1}ᵀδq (lifting a loaded body costs its loads' potential). Where ΔΠ > 0
+     * the velocity v (and @p mass_v = M v, updated alike) loses that energy along δq,
+     * v ← v − λδq with ½λ²δqᵀMδq − λvᵀMδq = −ΔΠ (the root of smaller |λ|), or as much of it as its
+     * component along δq holds: a projection then creates no energy where the body moves, and a
+     * bouncing or pressed body does not gain its loads' potential (doc/contact.md). Books
+     * F_{k+1}ᵀδq as external work and the remainder (ΔE_kin + ΔE_strain − F_{k+1}ᵀδq) as
+     * position_correction, which is returned. @p mass_dq is M δq. Without @p mass_v (a scheme whose
+     * state holds more than q and v, e.g. the generalized-α family's accelerations) v is kept.
      */
-    double book_position_correction(const double strain_energy)
+    double book_position_correction(const double strain_energy, const double load_work,
+                                    const dealii::PETScWrappers::MPI::Vector &displacement_correction,
+                                    const dealii::PETScWrappers::MPI::Vector &mass_dq,
+                                    dealii::PETScWrappers::MPI::Vector *mass_v)
     {
-      const double change = strain_energy - energy.strain_energy;
+      const double added = strain_energy - energy.strain_energy - load_work;
+      double kinetic_change = 0;
+      if (added > 0 && mass_v != nullptr)
+        {
+          const double a = displacement_correction * mass_dq, b = v * mass_dq;
+          if (a > 0)
+            {
+              const double discriminant = b * b - 2 * a * added;
+              const double lambda = discriminant >= 0 ? (b - std::copysign(std::sqrt(discriminant), b)) / a : b / a;
+              kinetic_change = 0.5 * a * lambda * lambda - lambda * b;
+              v.add(-lambda, displacement_correction);
+              if (mass_v != nullptr)
+                mass_v->add(-lambda, mass_dq);
+            }
+        }
+      const double change = strain_energy - energy.strain_energy + kinetic_change - load_work;
       energy.position_correction += change;
+      energy.external_work += load_work;
+      energy.kinetic_energy += kinetic_change;
       energy.strain_energy = strain_energy;
       return change;
     }

@@ -247,6 +247,40 @@ namespace small_system
     Dense W_hat;
     DVec v_free, v_new, v_theta, q_new;
   };
+
+  /**
+   * correct_displacement(δq) by hand (TimeIntegrator::book_position_correction()): q += δq; the
+   * loads' work F·δq; the energy the correction would add beyond it, ΔΠ = ΔE_strain − F·δq; where
+   * ΔΠ > 0 the velocity gives it up along δq, v' = v − λδq with ½λ²δqᵀMδq − λvᵀMδq = −ΔΠ (root of
+   * smaller |λ|), or all of its component along δq.
+   */
+  struct HandCorrection
+  {
+    DVec v;                     ///< the velocity after the correction
+    double load_work = 0;       ///< F·δq
+    double kinetic_change = 0;  ///< ΔE_kin
+    double strain_change = 0;   ///< ΔE_strain
+    double added = 0;           ///< ΔE_kin + ΔE_strain − F·δq (position_correction)
+  };
+
+  inline HandCorrection hand_correction(const SmallSystem &s, const DVec &q, const DVec &v, const DVec &dq)
+  {
+    HandCorrection c;
+    c.strain_change = SmallSystem::half_norm(s.K, lin(1.0, q, 1.0, dq)) - SmallSystem::half_norm(s.K, q);
+    c.load_work = dot(s.F, dq);
+    c.v = v;
+    const double excess = c.strain_change - c.load_work;
+    if (excess > 0)
+      {
+        const DVec Mdq = matvec(s.M, dq);
+        const double a = dot(dq, Mdq), b = dot(v, Mdq), disc = b * b - 2 * a * excess;
+        const double lambda = disc >= 0 ? (b - std::copysign(std::sqrt(disc), b)) / a : b / a;
+        c.v = lin(1.0, v, -lambda, dq);
+        c.kinetic_change = SmallSystem::half_norm(s.M, c.v) - SmallSystem::half_norm(s.M, v);
+      }
+    c.added = c.kinetic_change + c.strain_change - c.load_work;
+    return c;
+  }
 } // namespace small_system
 
 #endif

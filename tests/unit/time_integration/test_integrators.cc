@@ -205,25 +205,48 @@ BOOST_AUTO_TEST_CASE(moreau_jean_impulse_and_displacement_correction)
               << "), residual/flow = " << std::abs(e.residual) / flow(e, E0) << std::endl;
   }
 
-  // correct_displacement(δq): q += δq, v unchanged, returns ½(q+δq)ᵀK(q+δq) − ½qᵀKq.
-  const DVec dq{1e-3, -2e-3};
-  const DVec q1 = hand.q_new, q1c = lin(1.0, q1, 1.0, dq);
-  const double expected_change = SmallSystem::half_norm(s.K, q1c) - SmallSystem::half_norm(s.K, q1);
+  // correct_displacement(δq) against the hand correction, for a δq that would add energy (the
+  // velocity gives it up: nothing is added) and for one that releases some (v untouched).
+  const DVec q1 = hand.q_new;
   const DVec v1 = to_std(integrator.velocity());
+  const DVec dq{1e-3, -2e-3};
+  const DVec q1c = lin(1.0, q1, 1.0, dq);
+  const HandCorrection by_hand = hand_correction(s, q1, v1, dq);
+  BOOST_TEST(by_hand.strain_change - by_hand.load_work > 0.0); // the case that moves v
+  const double kinetic_before = integrator.last_step_energy().kinetic_energy;
+  const double external_before = integrator.last_step_energy().external_work;
   const double change = integrator.correct_displacement(petsc_vector(dq));
-  BOOST_TEST(relative(change, expected_change) <= energy_term_tolerance);
+  BOOST_TEST(std::abs(change - by_hand.added) <= energy_term_tolerance * std::abs(by_hand.strain_change));
   BOOST_TEST(relative_error(to_std(integrator.displacement()), q1c) <= state_tolerance);
-  BOOST_TEST((to_std(integrator.velocity()) == v1)); // untouched, bit for bit
-  BOOST_TEST(relative(integrator.last_step_energy().position_correction, expected_change) <= energy_term_tolerance);
+  BOOST_TEST(relative_error(to_std(integrator.velocity()), by_hand.v) <= state_tolerance);
+  BOOST_TEST(relative(integrator.last_step_energy().kinetic_energy - kinetic_before, by_hand.kinetic_change) <=
+             energy_term_tolerance);
+  BOOST_TEST(relative(integrator.last_step_energy().external_work - external_before, by_hand.load_work) <=
+             energy_term_tolerance);
+  BOOST_TEST(std::abs(integrator.last_step_energy().position_correction - by_hand.added) <=
+             energy_term_tolerance * std::abs(by_hand.strain_change));
   BOOST_TEST(relative(integrator.last_step_energy().strain_energy, SmallSystem::half_norm(s.K, q1c)) <=
              state_tolerance);
-  std::cout << "correct_displacement: energy change " << change << " (hand " << expected_change << ")" << std::endl;
+  std::cout << "correct_displacement: strain change " << by_hand.strain_change << ", loads' work "
+            << by_hand.load_work << ", kinetic change " << by_hand.kinetic_change << " (code added " << change
+            << ")" << std::endl;
+  // Back by −δq: that releases energy, the velocity stays bit for bit.
+  {
+    const DVec v_before = to_std(integrator.velocity());
+    const HandCorrection back = hand_correction(s, q1c, v_before, lin(-1.0, dq, 0.0, dq));
+    BOOST_TEST(back.strain_change - back.load_work < 0.0);
+    const double released = integrator.correct_displacement(petsc_vector(lin(-1.0, dq, 0.0, dq)));
+    BOOST_TEST(relative(released, back.added) <= energy_term_tolerance);
+    BOOST_TEST((to_std(integrator.velocity()) == v_before));
+    BOOST_TEST(relative_error(to_std(integrator.displacement()), q1) <= state_tolerance);
+  }
+  const DVec q_corrected = to_std(integrator.displacement()), v_corrected = to_std(integrator.velocity());
 
-  // The next step starts from the corrected q (the scheme's stored K q was updated): it equals the
-  // hand step from (q1 + δq, v1), and its balance, which starts from the corrected energy, closes.
+  // The next step starts from the corrected state (the scheme's stored K q and M v were updated):
+  // it equals the hand step from it, and its balance, which starts from the corrected energy, closes.
   const double E1 = integrator.last_step_energy().kinetic_energy + integrator.last_step_energy().strain_energy;
   integrator.advance();
-  const MoreauJeanStep next(s, time_step, theta, q1c, hand.v_new);
+  const MoreauJeanStep next(s, time_step, theta, q_corrected, v_corrected);
   BOOST_TEST(relative_error(to_std(integrator.velocity()), next.v_new) <= state_tolerance);
   BOOST_TEST(relative_error(to_std(integrator.displacement()), next.q_new) <= state_tolerance);
   BOOST_TEST(integrator.last_step_energy().position_correction == 0.0); // a new step's record
@@ -409,14 +432,16 @@ BOOST_AUTO_TEST_CASE(generalized_alpha_responses_and_impulse_keep_the_balance)
   BOOST_TEST(std::abs(e.residual) <= residual_tolerance * flow(e, E0));
   std::cout << "HHT alpha = 0.2 with impulse: residual/flow = " << std::abs(e.residual) / flow(e, E0) << std::endl;
 
-  // correct_displacement: q moves, v and a stay, the strain-energy change is returned.
+  // correct_displacement: q moves, v and a stay; the strain-energy change less the loads' work
+  // along δq is returned.
   const DVec q1 = to_std(integrator.displacement()), dq{-1e-3, 5e-4}, q1c = lin(1.0, q1, 1.0, dq);
   const DVec v1_before = to_std(integrator.velocity());
   const double change = integrator.correct_displacement(petsc_vector(dq));
-  BOOST_TEST(relative(change, SmallSystem::half_norm(s.K, q1c) - SmallSystem::half_norm(s.K, q1)) <=
+  BOOST_TEST(relative(change, SmallSystem::half_norm(s.K, q1c) - SmallSystem::half_norm(s.K, q1) - dot(s.F, dq)) <=
              energy_term_tolerance);
   BOOST_TEST(relative_error(to_std(integrator.displacement()), q1c) <= state_tolerance);
   BOOST_TEST((to_std(integrator.velocity()) == v1_before)); // untouched, bit for bit
+  const DVec v1c = v1_before;
   // The next step starts from (q_1 + δq, v_1, a_1) with the unchanged a_1 of the impulsive step:
   // a_1 = a_free + (𝒯Hp − M⁻¹Hp)/(hγ) (finish_step()), and q_1 = q̃ + h²β a_1 + (h/2) M⁻¹Hp.
   const DVec MiHp = solve(s.M, Hp);
@@ -425,7 +450,7 @@ BOOST_AUTO_TEST_CASE(generalized_alpha_responses_and_impulse_keep_the_balance)
                             lin(1.0, lin(1.0, hand.q_new, time_step * time_step * beta, lin(1.0, a1, -1.0, hand.a_new)),
                                 1.0, lin(0.5 * time_step, MiHp, 1.0, dq))) <= state_tolerance);
   integrator.advance();
-  const GeneralizedAlphaStep next(s, time_step, gamma, beta, am, af, q1c, v1, a1);
+  const GeneralizedAlphaStep next(s, time_step, gamma, beta, am, af, q1c, v1c, a1);
   BOOST_TEST(relative_error(to_std(integrator.velocity()), next.v_new) <= state_tolerance);
   BOOST_TEST(relative_error(to_std(integrator.displacement()), next.q_new) <= state_tolerance);
 }
