@@ -20,6 +20,7 @@
 #include "simulation_helpers.h"
 #include "../mpi_test_fixture.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <string>
@@ -444,11 +445,22 @@ end
   Simulator<2> resumed(parameters, MPI_COMM_WORLD, log);
   resumed.resume_from("output_lr_whole/checkpoints/step-0000000200");
   resumed.run();
+  // On one rank: to the last digit. On several ranks with the direct solver, two runs of the same
+  // input already differ in the last digits once a position projection has solved with MUMPS (its
+  // parallel solves are not bitwise reproducible: measured 2 of 13 two-rank runs of this disk
+  // apart by 1e-12 of the kinetic energy; none with CG, none without projection, none on one
+  // rank). There the resumed run is held to 1e-10 of the largest kinetic energy.
+  const bool serial = dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) == 1;
+  const auto energy = whole->statistics().column("kinetic_energy");
+  const double scale = *std::max_element(energy.begin(), energy.end());
   for (const std::string name : {"kinetic_energy", "strain_energy", "frame_energy", "contact_work_tangential",
                                  "kinetic_energy_rotation"})
     {
       const auto a = resumed.statistics().column(name), b = whole->statistics().column(name);
-      BOOST_TEST(a.back() == b.back());
+      if (serial)
+        BOOST_TEST(a.back() == b.back());
+      else
+        BOOST_TEST(std::abs(a.back() - b.back()) <= 1e-10 * scale, name << ": " << a.back() << " vs " << b.back());
     }
 }
 
