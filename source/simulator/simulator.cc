@@ -852,7 +852,8 @@ namespace percussion
     // their energy stays in the body as chatter at the contact nodes. The highest mode of a
     // consistent-mass mesh is about ω_max ≈ 2√3 c √dim / Δx (1D linear elements: exactly 2√3 c/Δx;
     // c the dilatational wave speed, Δx the node spacing).
-    if (time_integrator->damps_high_frequencies())
+    // (Stiffness-proportional damping βK damps them as well: the ratio βω/2 grows with ω.)
+    if (time_integrator->damps_high_frequencies() || parameters.body.rayleigh_beta > 0)
       return;
     const double wave_speed = fastest_wave_speed();
     const double node_spacing = smallest_cell / std::sqrt(static_cast<double>(dim)) / parameters.mesh.fe_degree;
@@ -864,7 +865,8 @@ namespace percussion
           << "can ring for ever at contacts that last (the contact force alternating from step to step, a "
           << "resting body that never comes to rest). Where that matters more than wave accuracy, use a scheme "
           << "that damps them (Moreau-Jean theta slightly above 0.5, e.g. 0.55, inside the Fremond range "
-          << "[0.5, 1/(1+e)]), or h <= " << node_spacing / (std::sqrt(3.0 * dim) * wave_speed)
+          << "[0.5, 1/(1+e)]), a material damping (Damping/Stiffness proportional coefficient, a few "
+          << "percent of critical on the lowest elastic mode), or h <= " << node_spacing / (std::sqrt(3.0 * dim) * wave_speed)
           << " s to resolve them (doc/contact.md, lasting contact)." << std::endl;
   }
 
