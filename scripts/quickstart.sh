@@ -40,7 +40,12 @@ echo "== building in $build_dir with $jobs jobs"
 mkdir -p "$build_dir"
 cmake -S "$source_dir" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release > "$build_dir/configure.log" 2>&1 ||
   { cat "$build_dir/configure.log"; exit 1; }
-cmake --build "$build_dir" -j "$jobs"
+# `run` builds the executable alone (and the libraries it links); `test` builds everything.
+if [ "$action" = run ]; then
+  cmake --build "$build_dir" -j "$jobs" --target percussion
+else
+  cmake --build "$build_dir" -j "$jobs"
+fi
 
 # 3. Run.
 if [ "$action" = run ]; then

@@ -37,6 +37,23 @@ namespace percussion
           }
         out << "      </DataArray>\n";
       }
+
+      /** The values of @p value on this rank's @p n_points, gathered on rank 0 in rank order
+       *  (empty on the other ranks). Collective. */
+      std::vector<double> gather_on_root(const unsigned int n_points, const unsigned int components,
+                                         const std::function<double(unsigned int, unsigned int)> &value,
+                                         const MPI_Comm comm)
+      {
+        std::vector<double> local(static_cast<std::size_t>(n_points) * components);
+        for (unsigned int i = 0; i < n_points; ++i)
+          for (unsigned int c = 0; c < components; ++c)
+            local[static_cast<std::size_t>(i) * components + c] = value(i, c);
+        const std::vector<std::vector<double>> all = dealii::Utilities::MPI::gather(comm, local, 0);
+        std::vector<double> joined;
+        for (const auto &part : all)
+          joined.insert(joined.end(), part.begin(), part.end());
+        return joined;
+      }
     } // namespace
 
     template <int dim>
@@ -58,7 +75,8 @@ namespace percussion
                                          const ContactPointFields &  fields,
                                          const std::string &         directory,
                                          const std::string &         basename,
-                                         const unsigned int          step)
+                                         const unsigned int          step,
+                                         const bool                  single_file)
     {
       const auto &       points   = geometry.owned_points();
       const unsigned int n_points = points.size();
@@ -148,6 +166,45 @@ namespace percussion
         arrays.push_back({{"dissipated_energy", "Float64", 1},
                           [&](unsigned int i, unsigned int) { return fields.dissipated_energy[i]; }});
 
+      auto position = [&](unsigned int i, unsigned int c) { return c < dim ? points[i].position[c] : 0.; };
+      if (single_file && n_ranks > 1)
+        {
+          // One file for all ranks: the points are few (a boundary's nodes), so rank 0 writes
+          // them all after a gather, in rank order.
+          const std::vector<double> positions = gather_on_root(n_points, 3, position, comm);
+          std::vector<std::vector<double>> values;
+          for (const auto &array : arrays)
+            values.push_back(gather_on_root(n_points, array.first.components, array.second, comm));
+          if (rank == 0)
+            {
+              const unsigned int n_all = positions.size() / 3;
+              std::ofstream out(prefix + stem + ".vtu");
+              if (!out)
+                throw InputError("Contact output: cannot write " + prefix + stem + ".vtu");
+              out << std::setprecision(16);
+              out << "<?xml version=\"1.0\"?>\n"
+                  << "<VTKFile type=\"UnstructuredGrid\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
+                  << "  <UnstructuredGrid>\n"
+                  << "    <Piece NumberOfPoints=\"" << n_all << "\" NumberOfCells=\"" << n_all << "\">\n"
+                  << "    <Points>\n";
+              write_array(out, {"position", "Float64", 3}, n_all,
+                          [&](unsigned int i, unsigned int c) { return positions[3 * i + c]; });
+              out << "    </Points>\n    <Cells>\n";
+              write_array(out, {"connectivity", "Int64", 1}, n_all, [](unsigned int i, unsigned int) { return double(i); });
+              write_array(out, {"offsets", "Int64", 1}, n_all, [](unsigned int i, unsigned int) { return double(i + 1); });
+              write_array(out, {"types", "UInt8", 1}, n_all, [](unsigned int, unsigned int) { return 1.; });
+              out << "    </Cells>\n    <PointData>\n";
+              for (std::size_t a = 0; a < arrays.size(); ++a)
+                {
+                  const unsigned int components = arrays[a].first.components;
+                  write_array(out, arrays[a].first, n_all,
+                              [&](unsigned int i, unsigned int c) { return values[a][components * i + c]; });
+                }
+              out << "    </PointData>\n    </Piece>\n  </UnstructuredGrid>\n</VTKFile>\n";
+            }
+          return stem + ".vtu";
+        }
+
       {
         std::ofstream out(prefix + piece_name);
         if (!out)
@@ -158,8 +215,7 @@ namespace percussion
             << "  <UnstructuredGrid>\n"
             << "    <Piece NumberOfPoints=\"" << n_points << "\" NumberOfCells=\"" << n_points << "\">\n"
             << "    <Points>\n";
-        write_array(out, {"position", "Float64", 3}, n_points,
-                    [&](unsigned int i, unsigned int c) { return c < dim ? points[i].position[c] : 0.; });
+        write_array(out, {"position", "Float64", 3}, n_points, position);
         out << "    </Points>\n    <Cells>\n";
         write_array(out, {"connectivity", "Int64", 1}, n_points, [](unsigned int i, unsigned int) { return double(i); });
         write_array(out, {"offsets", "Int64", 1}, n_points, [](unsigned int i, unsigned int) { return double(i + 1); });
@@ -194,12 +250,12 @@ namespace percussion
 
     template std::vector<double> contact_pressure<1>(const ContactGeometry<1> &, const std::vector<double> &, double);
     template std::string write_contact_points_vtu<1>(const ContactGeometry<1> &, const ContactPointFields &,
-                                                     const std::string &, const std::string &, unsigned int);
+                                                     const std::string &, const std::string &, unsigned int, bool);
     template std::vector<double> contact_pressure<2>(const ContactGeometry<2> &, const std::vector<double> &, double);
     template std::string write_contact_points_vtu<2>(const ContactGeometry<2> &, const ContactPointFields &,
-                                                     const std::string &, const std::string &, unsigned int);
+                                                     const std::string &, const std::string &, unsigned int, bool);
     template std::vector<double> contact_pressure<3>(const ContactGeometry<3> &, const std::vector<double> &, double);
     template std::string write_contact_points_vtu<3>(const ContactGeometry<3> &, const ContactPointFields &,
-                                                     const std::string &, const std::string &, unsigned int);
+                                                     const std::string &, const std::string &, unsigned int, bool);
   } // namespace Contact
 } // namespace percussion

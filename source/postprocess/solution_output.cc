@@ -10,9 +10,16 @@ namespace percussion::Postprocess
   using namespace dealii;
 
   template <int dim>
-  SolutionOutput<dim>::SolutionOutput(const std::string &directory, MPI_Comm communicator)
+  SolutionOutput<dim>::SolutionOutput(const std::string &directory, MPI_Comm communicator,
+                                      const std::string &compression, const unsigned int files_per_record)
     : directory(directory)
     , communicator(communicator)
+    // (deal.II's default is best_compression: on the default example zlib then took half of the
+    // whole run's time, for files 7 % smaller than with best_speed.)
+    , compression_level(compression == "none"             ? DataOutBase::VtkFlags::no_compression :
+                        compression == "best compression" ? DataOutBase::VtkFlags::best_compression :
+                                                            DataOutBase::VtkFlags::best_speed)
+    , files_per_record(files_per_record)
     , series(directory, "solution", communicator)
   {}
 
@@ -50,8 +57,12 @@ namespace percussion::Postprocess
     DataOutBase::VtkFlags flags;
     flags.time = time;
     flags.cycle = step;
+    flags.compression_level = compression_level;
     data_out.set_flags(flags);
-    series.add(time, data_out.write_vtu_with_pvtu_record(directory + "/", "solution", series.size(), communicator, 5));
+    // (On one rank deal.II writes a single .vtu whatever the number of groups.)
+    const unsigned int groups = Utilities::MPI::n_mpi_processes(communicator) > 1 ? files_per_record : 0;
+    series.add(time, data_out.write_vtu_with_pvtu_record(directory + "/", "solution", series.size(), communicator, 5,
+                                                         groups));
   }
 
   template class SolutionOutput<1>;

@@ -387,7 +387,8 @@ namespace percussion
         fields.time_step = time_integrator->time_step(); // for the contact pressure r_N / (h · area)
         contact_series->add(time_integrator->time(),
                             Contact::write_contact_points_vtu(*geometry, fields, parameters.output.directory, "contact",
-                                                              contact_series->size()));
+                                                              contact_series->size(),
+                                                              parameters.output.vtu_files_per_record == 1));
       }
     last_written_step = time_integrator->step_number();
     flush_tables();
@@ -411,7 +412,8 @@ namespace percussion
   {
     const auto &out = parameters.output;
     const bool  root = Utilities::MPI::this_mpi_process(communicator) == 0;
-    solution_output = std::make_unique<Postprocess::SolutionOutput<dim>>(out.directory, communicator);
+    solution_output = std::make_unique<Postprocess::SolutionOutput<dim>>(out.directory, communicator,
+                                                                         out.vtu_compression, out.vtu_files_per_record);
     if (geometry)
       contact_series = std::make_unique<Postprocess::TimeSeries>(out.directory, "contact", communicator);
 

@@ -12,7 +12,9 @@ with friction, run on 1 and 2 MPI ranks, VTU output every 2 steps.
   - contact.pvd: per record one point per contact candidate (statistics.csv's contact_candidates),
     the documented arrays with their components, status in {0, 1, 2}, zero impulse where a point was
     not active, and the sum of the normal impulses over h equal to statistics.csv's
-    contact_normal_force (1e-10 relative, Float64).
+    contact_normal_force (1e-10 relative, Float64);
+  - on 2 ranks with 'Output/VTU files per record' = 1: the same, with one solution piece and one
+    contact .vtu per record.
 
 Usage: check_vtk_output.py PERCUSSION_EXECUTABLE WORK_DIRECTORY
 """
@@ -82,13 +84,15 @@ end
 """.format(gap=3 * H, top=0.05 + 3 * H, h=H, end=11.5 * H, directory="{directory}")
 
 
-def run(ranks):
-    directory = os.path.join(work, "ranks_%d" % ranks)
+def run(ranks, settings=()):
+    directory = os.path.join(work, "ranks_%d%s" % (ranks, "_single_file" if settings else ""))
     os.makedirs(directory, exist_ok=True)
     prm = os.path.join(directory, "landing.prm")
     with open(prm, "w") as f:
         f.write(PRM.replace("{directory}", os.path.join(directory, "output")))
     command = [exe, prm] if ranks == 1 else ["mpirun", "-np", str(ranks), "--oversubscribe", exe, prm]
+    for setting in settings:
+        command += ["--set", setting]
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
         print(result.stdout, result.stderr)
@@ -202,4 +206,21 @@ scale = max(abs(x) for values in serial.values() for x in values)
 check(set(serial) == set(parallel), "2 ranks: the same output points as 1 rank")
 worst = max(abs(x - y) for key in serial if key in parallel for x, y in zip(serial[key], parallel[key]))
 check(worst <= 1e-6 * scale, "2 ranks: displacement and velocity equal the 1-rank output (worst %.2g of %.3g)" % (worst, scale))
+
+# One file per record on 2 ranks (VTU files per record = 1): the same checks, each .pvtu lists a
+# single piece, the contact records are single .vtu files, and no per-rank piece is written.
+single_output = run(2, ["Output/VTU files per record=1"])
+single = check_run(single_output, 2)
+pieces = [len(ElementTree.parse(path).getroot().findall(".//Piece")) for _, path in series(single_output, "solution")]
+check(pieces and all(n == 1 for n in pieces), "2 ranks, one file per record: each .pvtu lists one piece (%s)" % sorted(set(pieces)))
+contact_files = [path for _, path in series(single_output, "contact")]
+check(contact_files and all(path.endswith(".vtu") for path in contact_files),
+      "2 ranks, one file per record: the contact records are single .vtu files")
+names = os.listdir(single_output)
+check(not any(name.startswith("contact-") and name.count(".") == 2 for name in names) and
+      not any(name.startswith("solution_") and name.endswith(".1.vtu") for name in names),
+      "2 ranks, one file per record: no per-rank piece on disk")
+worst = max(abs(x - y) for key in serial if key in single for x, y in zip(serial[key], single[key]))
+check(set(serial) == set(single) and worst <= 1e-6 * scale,
+      "2 ranks, one file per record: the fields equal the 1-rank output (worst %.2g of %.3g)" % (worst, scale))
 sys.exit(1 if failures else 0)

@@ -62,15 +62,17 @@ namespace percussion
      * Files: @p directory/@p basename-NNNNN.RRRR.vtu per rank and, if the communicator has more
      * than one rank, @p basename-NNNNN.pvtu written by rank 0. With one rank only
      * @p basename-NNNNN.vtu. Returns the name (without directory) of the file to reference from a
-     * .pvd collection (the .pvtu, or the single .vtu). Collective. Throws InputError if an array
-     * has the wrong size or a file cannot be written.
+     * .pvd collection (the .pvtu, or the single .vtu). With @p single_file on several ranks, rank
+     * 0 gathers every rank's points and writes @p basename-NNNNN.vtu alone. Collective. Throws
+     * InputError if an array has the wrong size or a file cannot be written.
      */
     template <int dim>
     std::string write_contact_points_vtu(const ContactGeometry<dim> &geometry,
                                          const ContactPointFields &  fields,
                                          const std::string &         directory,
                                          const std::string &         basename,
-                                         unsigned int                step);
+                                         unsigned int                step,
+                                         bool                        single_file = false);
   } // namespace Contact
 } // namespace percussion
 

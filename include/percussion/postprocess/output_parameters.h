@@ -12,6 +12,11 @@ namespace percussion::Postprocess
   {
     std::string  directory = "output";
     unsigned int vtu_interval = 10;  ///< steps between VTU outputs; 0: none
+    /// zlib level of the solution's VTU files: 'best speed' (default), 'best compression', 'none'.
+    std::string  vtu_compression = "best speed";
+    /// Solution VTU files per record on several ranks: 0 one per rank, N ≥ 1 N files written
+    /// together with MPI-IO (1: a single file; the contact points then go to one file as well).
+    unsigned int vtu_files_per_record = 0;
     double       progress_interval = 2; ///< wall seconds between progress lines; 0: none
     bool         write_statistics = true;
     bool         write_bodies = false; ///< bodies.csv (Postprocess::BodyMotion)

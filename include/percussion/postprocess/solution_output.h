@@ -1,6 +1,7 @@
 #ifndef PERCUSSION_POSTPROCESS_SOLUTION_OUTPUT_H
 #define PERCUSSION_POSTPROCESS_SOLUTION_OUTPUT_H
 
+#include <deal.II/base/data_out_base.h>
 #include <deal.II/dofs/dof_handler.h>
 #include <deal.II/lac/petsc_vector.h>
 #include <deal.II/numerics/data_postprocessor.h>
@@ -14,7 +15,7 @@
 namespace percussion::Postprocess
 {
   /**
-   * ParaView output: one `.pvtu` (+ one `.vtu` per rank) per output step and a `.pvd` time series
+   * ParaView output: one `.pvtu` (+ one `.vtu` per rank, or per group of ranks) per output step and a `.pvd` time series
    * (`solution.pvd`) rewritten after every output, with displacement, velocity, stress tensor and
    * von Mises stress, material id and MPI subdomain.
    */
@@ -22,7 +23,10 @@ namespace percussion::Postprocess
   class SolutionOutput
   {
   public:
-    SolutionOutput(const std::string &directory, MPI_Comm communicator);
+    /// @p compression: 'best speed', 'best compression' or 'none' (OutputParameters);
+    /// @p files_per_record: 0 one .vtu per rank, N ≥ 1 N files grouped with MPI-IO.
+    SolutionOutput(const std::string &directory, MPI_Comm communicator, const std::string &compression = "best speed",
+                   unsigned int files_per_record = 0);
 
     /// Writes the fields at @p time; @p displacement and @p velocity must be ghosted. The stress
     /// is computed from @p strain_displacement if given (large rotations: the elastic displacement
@@ -42,6 +46,8 @@ namespace percussion::Postprocess
   private:
     std::string directory;
     MPI_Comm    communicator;
+    dealii::DataOutBase::VtkFlags::ZlibCompressionLevel compression_level;
+    unsigned int files_per_record;
     TimeSeries  series;
   };
 } // namespace percussion::Postprocess
