@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Many simultaneous contacts (issue 10): a steel box 0.1 x 0.1 x 0.05 m, N x N x N/2 Q1 cells, falls
+# Many simultaneous contacts: a steel box 0.1 x 0.1 x 0.05 m, N x N x N/2 Q1 cells, falls
 # flat at 1 m/s onto a rigid plane (mu = 0.3, e = 0, Fremond Moreau-Jean, theta = 1/2,
 # h = cell / 5900 m/s); its whole bottom face lands at once after about 30 steps. Prints per size:
 # DoFs, contacts in the problem, time per step without contact (the same box without the contact

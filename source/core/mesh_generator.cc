@@ -44,7 +44,7 @@ namespace percussion
 
     /**
      * Refuses, before anything is allocated, a mesh whose @p coarse_cells refined
-     * 'Global refinements' times could not fit in this machine's memory: the estimate is a lower
+     * 'Global refinements' times could not fit in the node's memory: the estimate is a lower
      * bound of what a run needs per active cell (the triangulation, M and K, the vectors; not the
      * factor: 8 kB in 3D, 2 kB in 2D, 0.3 kB in 1D, measured runs need 2–7× more), shared by the
      * ranks of the run, against the physical memory of one node.

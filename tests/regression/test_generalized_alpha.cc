@@ -1,4 +1,4 @@
-// Requirements (issue 5, item 3): the nonsmooth Newmark / HHT / generalized-α schemes (talk eq. (52),
+// Requirements: the nonsmooth Newmark / HHT / generalized-α schemes (talk eq. (52),
 // (81)) — without contact: Newmark's trapezoidal rule conserves energy, the family's energy identity
 // (talk (71)–(74), generalised in NonsmoothGeneralizedAlphaIntegrator) holds to round-off with damping,
 // loads and a fixed or moving support, Newmark with 2β ≥ γ > ½ dissipates, and the smooth part is of order 2 (γ = ½ + α_f − α_m)

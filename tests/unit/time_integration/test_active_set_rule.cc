@@ -1,4 +1,4 @@
-// Requirement (issue 9): the active-set rule of the contact step takes every penetrated contact,
+// Requirement (lasting contact): the active-set rule of the contact step takes every penetrated contact,
 // whatever its velocity (the approach condition of the paper's (55) left a penetrated, slowly
 // separating contact without a constraint), every contact whose gap is predicted to close from
 // u_k or from the free velocity (a contact at rest closed by the step's loads), and no other;
