@@ -70,7 +70,7 @@ namespace percussion
           message.precision(3);
           message << "Parameters 'Mesh/Subdivisions' and 'Mesh/Global refinements' = " << parameters.global_refinements
                   << " ask for about " << cells << " cells, which need at least " << needed / 1073741824.0
-                  << " GiB per rank on " << n_ranks << " rank(s); this machine has " << memory / 1073741824.0
+                  << " GiB per rank on " << n_ranks << " rank(s); this computer has " << memory / 1073741824.0
                   << " GiB. Use fewer subdivisions or refinements (each refinement multiplies the cells by "
                   << (1 << dim) << ").";
           throw InputError(message.str());
