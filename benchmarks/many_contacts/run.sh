@@ -18,7 +18,7 @@
 # output). They agree on the direct path, where a solve costs the same in any state; on the CG path
 # the free run is a rigid flight whose warm-started CG needs a few iterations, a deforming body's
 # about 17, and "own" is the comparison with a step of the same body without contact.
-# Figures, not pass/fail: the targets are a ratio <= 3 and memory <= 1.5x at N = 32.
+# Figures, not pass/fail: the targets are a ratio <= 3 and memory <= 1.5x at N = 32.
 # LINEAR_SOLVER=direct|cg forces Linear solver/Type (default auto: direct up to 150 000 DoFs).
 # PARTITION_WEIGHT=w sets Contact/Slave face partition weight; PROJECTION_TOLERANCE=t turns the
 # position projection on with that Penetration tolerance (1e-6 makes the landing step project).

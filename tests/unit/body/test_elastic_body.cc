@@ -60,7 +60,7 @@ namespace
   // more than an order of margin and still fails any wrong factor (ρ, S, ½, λ, quadrature order),
   // which would be an O(1) or O(h²) error.
   const double exact_tolerance = 1e-12;
-  // Rigid motions: ‖K r‖ ≤ 1e-10 ‖K‖_F ‖r‖ (the criterion); a strain that is not zero would
+  // Rigid motions: ‖K r‖ ≤ 1e-10 ‖K‖_F ‖r‖; a strain that is not zero would
   // give ‖K r‖ of the order of ‖K‖‖r‖·h, many orders above.
   const double rigid_tolerance = 1e-10;
 
