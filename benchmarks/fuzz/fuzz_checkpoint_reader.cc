@@ -1,5 +1,5 @@
-// libFuzzer harness for percussion's checkpoint readers (issue 14, items 1 and 4; run by run.sh, not
-// in CI). The first byte of an input chooses the file it becomes: 0 the header (Checkpoint::Header::
+// libFuzzer harness for percussion's checkpoint readers (run by run.sh, not in
+// CI). The first byte of an input chooses the file it becomes: 0 the header (Checkpoint::Header::
 // read), 1 the contact history (read_contact_history), 2 a DoF part file read onto the mesh of
 // tests/checkpoint/block_on_plane_2d.prm (read_dof_values; 20 x 10 Q1 cells, 2D). A damaged
 // checkpoint must end in percussion::InputError, never in a crash, a hang, a huge allocation or a

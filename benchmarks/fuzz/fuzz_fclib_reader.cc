@@ -1,4 +1,4 @@
-// libFuzzer harness for percussion's FCLIB reader (issue 14, item 4; run by run.sh, not in CI).
+// libFuzzer harness for percussion's FCLIB reader (run by run.sh, not in CI).
 // Each input is written to a file and read with ContactSolvers::read_fclib_file: malformed input
 // must end in percussion::InputError (or HDF5's refusal, reported the same way), never in a crash,
 // a hang or a memory error (AddressSanitizer).

@@ -1,4 +1,4 @@
-// libFuzzer harness for 'Mesh/Type = gmsh' (issue 14, item 4; run by run.sh, not in CI): each input
+// libFuzzer harness for 'Mesh/Type = gmsh' (run by run.sh, not in CI): each input
 // is written to a file and read by percussion's generate_mesh (its own check of the file, then
 // deal.II's GridIn::read_msh). Malformed input must end in percussion::InputError, never in a
 // crash, a hang or a memory error (AddressSanitizer).

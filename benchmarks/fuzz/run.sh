@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzing of the input readers (issue 14, item 4): libFuzzer harnesses (clang) for the FCLIB reader
+# Fuzzing of the input readers: libFuzzer harnesses (clang) for the FCLIB reader
 # (fuzz_fclib_reader.cc: percussion's reader and the contact solvers' data, instrumented), for
 # 'Mesh/Type = gmsh' (fuzz_msh_reader.cc: percussion's mesh generator with its own file check, then
 # deal.II's GridIn::read_msh) and for the checkpoint files of --resume (fuzz_checkpoint_reader.cc:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 3D impact step-cost benchmark (issue 5 / product target): an elastic steel ball hitting a rigid
+# 3D impact step-cost benchmark (product target): an elastic steel ball hitting a rigid
 # plane obliquely with friction (Frémond Moreau–Jean, θ = ½, h = cell size / wave speed), at
 # increasing refinement. Prints per size: DoFs, contact candidates, steps, time per step and its
 # parts — contact geometry, free-velocity solve (one solve with Ŵ plus 3 mat-vecs), contact step

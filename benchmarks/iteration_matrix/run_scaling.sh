@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Iteration-matrix benchmark (issue 2): a 3D elastic box (Q1) at increasing refinement, solved with
+# Iteration-matrix benchmark: a 3D elastic box (Q1) at increasing refinement, solved with
 # the stored MUMPS Cholesky factor and with CG + Jacobi. Prints, per size: DoFs, assembly time,
 # factorisation (or preconditioner set-up) time, time per step, and peak memory. The per-step cost
 # of the direct solver must be a forward/backward substitution, far below one factorisation.

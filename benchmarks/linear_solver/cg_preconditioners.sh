@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CG path of the iteration matrix (issue 10, "Linear solver at sizes where a factor does not fit"):
+# CG path of the iteration matrix, at sizes where a factor does not fit:
 # a steel box 0.1 x 0.1 x 0.05 m, N x N x N/2 Q1 cells, free vibration from an initial velocity
 # field (no contact), Moreau-Jean theta = 1/2, 10 steps, at the CFL step h = cell / 5900 m/s and at
 # 10 x CFL, with CG and each preconditioner: jacobi, boomeramg (hypre, scalar) and gamg (PETSc

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Many simultaneous contacts (issue 10): a steel box 0.1 x 0.1 x 0.05 m, N x N x N/2 Q1 cells, falls
+# Many simultaneous contacts: a steel box 0.1 x 0.1 x 0.05 m, N x N x N/2 Q1 cells, falls
 # flat at 1 m/s onto a rigid plane (mu = 0.3, e = 0, Fremond Moreau-Jean, theta = 1/2,
 # h = cell / 5900 m/s); its whole bottom face lands at once after about 30 steps. Prints per size:
 # DoFs, contacts in the problem, time per step without contact (the same box without the contact
@@ -18,7 +18,7 @@
 # output). They agree on the direct path, where a solve costs the same in any state; on the CG path
 # the free run is a rigid flight whose warm-started CG needs a few iterations, a deforming body's
 # about 17, and "own" is the comparison with a step of the same body without contact.
-# Figures, not pass/fail: the issue's targets are a ratio <= 3 and memory <= 1.5x at N = 32.
+# Figures, not pass/fail: the targets are a ratio <= 3 and memory <= 1.5x at N = 32.
 # LINEAR_SOLVER=direct|cg forces Linear solver/Type (default auto: direct up to 150 000 DoFs).
 # PARTITION_WEIGHT=w sets Contact/Slave face partition weight; PROJECTION_TOLERANCE=t turns the
 # position projection on with that Penetration tolerance (1e-6 makes the landing step project).

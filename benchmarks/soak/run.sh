@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Soak test (issue 14, item 5): a 3D multi-body impact run for many thousand steps; reports the
+# Soak test: a 3D multi-body impact run for many thousand steps; reports the
 # memory growth of the process (its resident set, sampled every second: none is allowed once the
 # run is past its set-up), the worst per-step energy-balance residual, and the events the run
 # reported (steps with positive contact work, contact problems not solved, position projections).

@@ -105,7 +105,7 @@ namespace percussion::ContactSolvers
         if (pages > 0 && page_size > 0 && bytes > 0.5 * static_cast<double>(pages) * static_cast<double>(page_size))
           throw InputError(where(path) + " declares " + std::to_string(count) + " entries (" +
                            std::to_string(bytes / 1073741824.0) +
-                           " GiB), more than half this machine's memory: the file is corrupt or too large");
+                           " GiB), more than half this computer's memory: the file is corrupt or too large");
         // HDF5 trusts the stored layout: a compact or contiguous dataset whose raw data does not
         // have the size its dataspace and type declare makes H5Dread read from nowhere (a
         // segmentation fault inside HDF5, found by benchmarks/fuzz). Checked here; chunked data

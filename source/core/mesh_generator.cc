@@ -44,7 +44,7 @@ namespace percussion
 
     /**
      * Refuses, before anything is allocated, a mesh whose @p coarse_cells refined
-     * 'Global refinements' times could not fit in this machine's memory: the estimate is a lower
+     * 'Global refinements' times could not fit in the node's memory: the estimate is a lower
      * bound of what a run needs per active cell (the triangulation, M and K, the vectors; not the
      * factor: 8 kB in 3D, 2 kB in 2D, 0.3 kB in 1D, measured runs need 2–7× more), shared by the
      * ranks of the run, against the physical memory of one node.
@@ -70,7 +70,7 @@ namespace percussion
           message.precision(3);
           message << "Parameters 'Mesh/Subdivisions' and 'Mesh/Global refinements' = " << parameters.global_refinements
                   << " ask for about " << cells << " cells, which need at least " << needed / 1073741824.0
-                  << " GiB per rank on " << n_ranks << " rank(s); this machine has " << memory / 1073741824.0
+                  << " GiB per rank on " << n_ranks << " rank(s); this computer has " << memory / 1073741824.0
                   << " GiB. Use fewer subdivisions or refinements (each refinement multiplies the cells by "
                   << (1 << dim) << ").";
           throw InputError(message.str());

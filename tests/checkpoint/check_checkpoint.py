@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checkpoint/restart (issue 14, item 1), through the percussion executable:
+"""Checkpoint/restart, through the percussion executable:
 
 1. A frictional impact (block_on_plane_2d.prm) with checkpoints every 200 steps: resumed on 1 rank
    from the checkpoint of step 400, statistics.csv, bodies.csv and probes.csv of steps 401-600 equal

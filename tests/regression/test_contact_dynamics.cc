@@ -1,4 +1,4 @@
-// Requirements (issue 5): the Moreau–Jean contact schemes reproduce the exact / published values of
+// Requirements: the Moreau–Jean contact schemes reproduce the exact / published values of
 // doc/theory.md, reference problems — the impacting bar (1), the clamped bar with a contact end (2), the sliding
 // block with Coulomb friction (5) — and the Frémond scheme's energy audit shows no energy created
 // by contact, in 3D with several bodies, friction and impact (paper Proposition 1).

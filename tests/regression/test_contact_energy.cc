@@ -1,4 +1,4 @@
-// Requirement (paper Proposition 1, issue 5): with the Frémond scheme and ½ ≤ θ ≤ 1/(1+max e),
+// Requirement (paper Proposition 1): with the Frémond scheme and ½ ≤ θ ≤ 1/(1+max e),
 // ΔE − W_ext − W_damp ≤ round-off at every step (the energy change of the position projection,
 // reported in its own column, apart), in 3D with several bodies, body-to-body and
 // obstacle contact, friction up to μ = 1, restitution in [0, 1] and random initial velocities; the
@@ -173,7 +173,7 @@ BOOST_AUTO_TEST_CASE(two_ranks_reproduce_the_serial_contact_run)
   BOOST_TEST(worst <= 1e-7);
 }
 
-// 'Contact solver/Solver = proximal_point' (issue 15) in a simulation: the same frictional run of
+// 'Contact solver/Solver = proximal_point' in a simulation: the same frictional run of
 // two bodies as with the default solver, to the solver tolerance (1e-10 of the energy scale), and
 // no contact doing positive work.
 BOOST_AUTO_TEST_CASE(proximal_point_solver_reproduces_the_default_run)

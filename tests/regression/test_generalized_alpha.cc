@@ -1,10 +1,10 @@
-// Requirements (issue 5, item 3): the nonsmooth Newmark / HHT / generalized-α schemes (talk eq. (52),
+// Requirements: the nonsmooth Newmark / HHT / generalized-α schemes (talk eq. (52),
 // (81)) — without contact: Newmark's trapezoidal rule conserves energy, the family's energy identity
 // (talk (71)–(74), generalised in NonsmoothGeneralizedAlphaIntegrator) holds to round-off with damping,
 // loads and a fixed or moving support, Newmark with 2β ≥ γ > ½ dissipates, and the smooth part is of order 2 (γ = ½ + α_f − α_m)
 // or 1 (γ ≠ ½); with contact: the impacting bar of doc/theory.md reference problem 1 and the sliding block of §5
 // with Coulomb friction (nonsymmetric Delassus operator), and the same results on 1 and 2 MPI ranks.
-// Also the Schatzman–Paoli scheme (talk (28)–(29), item 4): exact shadow-energy conservation,
+// Also the Schatzman–Paoli scheme (talk (28)–(29)): exact shadow-energy conservation,
 // order 2, the impacting bar with its position-level law, and the bouncing ball of §4.
 #define BOOST_TEST_MODULE generalized_alpha
 #include "../mpi_test_fixture.h"

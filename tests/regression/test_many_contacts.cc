@@ -1,4 +1,4 @@
-// Requirements (issue 10): the probed Delassus operator ('Contact solver/Delassus operator =
+// Requirements: the probed Delassus operator ('Contact solver/Delassus operator =
 // probed', ProbedDelassus) solves the same step problems as the dense one. Its outer iteration stops
 // only when the exact law (W = Hᵀ𝒯H applied by a solve) is met to the solver tolerance, so every
 // step's energies, works and contact force agree with the dense path's to that tolerance:

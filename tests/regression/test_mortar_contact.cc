@@ -1,4 +1,4 @@
-// Requirements (issue 12): the contact patch test (Taylor & Papadopoulos 1991). Two blocks with
+// Requirements: the contact patch test (Taylor & Papadopoulos 1991). Two blocks with
 // non-matching meshes on their contact faces, the upper one pressed onto the lower one by a
 // uniform traction p = 1e5 Pa (ν = 0, frictionless, damped to rest with θ = 1 and mass damping):
 // the exact contact pressure is uniform and equal to p. With `Formulation = integrated` (dual
@@ -34,7 +34,8 @@ namespace
    * @p n_upper across and @p along_upper along (height = the last coordinate).
    * Physical tags: cells 1 (lower) / 2 (upper); faces 1 = lower bottom, 2 = lower top (master),
    * 3 = upper bottom (slave), 4 = upper top. With W = 1, L = 0.5, n/2 cells along and no gap these
-   * are the blocks of ../shared/cases/make_patch_msh.py (and their 3D extension).
+   * are the blocks of the contact patch test below (patch_parameters(); Taylor & Papadopoulos 1991),
+   * in 2D and in 3D.
    */
   void write_two_blocks(const unsigned int dim, const unsigned int n_lower, const unsigned int n_upper,
                         const unsigned int along_lower, const unsigned int along_upper, const double width,
@@ -109,7 +110,7 @@ namespace
     out << "$EndElements\n";
   }
 
-  /// The patch test of ../shared/cases/patch_2d.prm (and its 3D version) with the given formulation.
+  /// The contact patch test (Taylor & Papadopoulos 1991) in 2D or 3D with the given formulation.
   std::string patch_parameters(const unsigned int dim, const std::string &mesh_file, const std::string &formulation,
                                const unsigned int degree = 1, const double time_step = 1e-3)
   {
@@ -288,7 +289,8 @@ namespace
   };
 
   /**
-   * Two steel bars end to end in 3D (../shared/cases/two_bars_3d.prm): L = 0.2, square section
+   * Two steel bars end to end in 3D (the equal-bar impact of applications/two_bars in 3D, with
+   * non-matching section meshes): L = 0.2, square section
    * W = 0.02, E = 2e11, ν = 0, ρ = 7800, 20 cells along, the lower one (striker, section mesh
    * n_striker²) at 1 m/s toward the upper one (n_struck²) 1e-4 away; θ = ½, h = 1.97e-6, Frémond.
    * Exact (1D waves, equal bars): contact from t = 1e-4 for 2L/c, force ρ c A v₀ / 2, then the
@@ -339,7 +341,7 @@ namespace
   }
 } // namespace
 
-// Issue 12, dynamic verification: with non-matching section meshes (2×2 striker on 3×3 struck bar)
+// Dynamic verification: with non-matching section meshes (2×2 striker on 3×3 struck bar)
 // the integrated formulation reproduces the exact wave solution as the matching-mesh (2×2 on 2×2)
 // run does — with ν = 0 plane sections stay plane and the mortar coupling transmits the uniform
 // pressure exactly, so the contact force history is the matching one to the solver's tolerance.

@@ -1,4 +1,4 @@
-// Requirements (issue 12): Hertz contact between two elastic bodies in 2D (plane strain) with
+// Requirements: Hertz contact between two elastic bodies in 2D (plane strain) with
 // `Formulation = integrated`. A cylinder segment of radius R (body 2, its flat top loaded by a
 // uniform traction of resultant P per unit length) is pressed onto an elastic block (body 1, bottom
 // fixed), frictionless, and damped to rest. Hertz' solution for two elastic cylinders, here a
@@ -92,7 +92,7 @@ namespace
   }
 } // namespace
 
-// Issue 12: the integrated formulation against Hertz at a/h = 4 and 8 (9 and 17 loaded slave
+// The integrated formulation against Hertz at a/h = 4 and 8 (9 and 17 loaded slave
 // nodes). Measured (doc/contact.md): a/a_H = 1.0164, 1.0082 (the edge error halves with h),
 // p0/p0_H = 1.0026, 1.0033 (not decreasing: a ≈ 0.3 % error that the contact zone's resolution does
 // not control — presumably the finite bodies, which Hertz takes as half-planes: block 40 a × 20 a,

@@ -1,4 +1,4 @@
-// Requirements (issue 13, item 3): `Output/Probe points` writes the displacement, velocity and stress
+// Requirements: `Output/Probe points` writes the displacement, velocity and stress
 // interpolated at given points every step (probes.csv), correct on several ranks:
 //  - a fixed-free 1D bar (E = 4, ρ = 1, L = 1, c = 2) vibrating in its first mode,
 //    u = A sin(kx) cos(ωt), k = π/2, ω = π: a probe inside an element (its midpoint) and one at the

@@ -24,7 +24,7 @@ namespace
 {
   const double load = 1e5;
 
-  /// The cases: a 1 × 0.5 (× 1) block 1 mm above a plane y = 0 (or above a second block
+  /// The pressed-block cases: a 1 × 0.5 (× 1) block 1 mm above a plane y = 0 (or above a second block
   /// on rollers), E = 1e7, ν = 0, ρ = 1000, mass damping 100, traction −1e5 on its top, h = 1e-3.
   std::string pressed_block(const unsigned int dim, const bool on_block, const double theta,
                             const std::string &projection, const double end_time = 0.4)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""'Contact solver/Non-convergence policy = retry' (issue 14, item 3): contact_retry.prm's impact step
+"""'Contact solver/Non-convergence policy = retry': contact_retry.prm's impact step
 is not solved with its 5 NSGS sweeps (the policy continue leaves it unsolved, a contact_not_solved
 row of events.csv). With the policy retry: NSGS with 50 sweeps fails too, the step is replaced by two
 half steps (the factor of h/2 made once), which are solved; every retry is a row of events.csv

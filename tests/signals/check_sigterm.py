@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""SIGTERM mid-run (issue 14, item 2): a scheduler's end-of-slot signal makes percussion finish the
+"""SIGTERM mid-run: a scheduler's end-of-slot signal makes percussion finish the
 current step, write that step's output (statistics.csv and the VTU record) and exit with
 128 + 15 = 143 and a message naming the step; on 2 ranks the signal reaches mpirun, which forwards it
 to the ranks, and all stop after the same step. The files are complete: statistics.csv ends with the

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""CTest of scripts/percussion_study.py (issue 13, item 2): on small 1D cases the driver reports the
+"""CTest of scripts/percussion_study.py: on small 1D cases the driver reports the
 known orders of the schemes -- 2 for Moreau-Jean theta = 1/2 without contact (a probe's displacement,
 observed order from three levels, tolerance 0.05), 1 with impact (the first contact time against
 its exact value g0/|v0| = 5e-4 s, tolerance 0.05) -- and writes its CSV and markdown tables and the

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Opens percussion's ParaView output with VTK's own XML readers (Debian python3-vtk9) and checks it
-(issue 13, item 6): a 3D box (4 x 4 x 2 Q1 cells, 0.1 x 0.1 x 0.05 m steel) lands on a rigid plane
+"""Opens percussion's ParaView output with VTK's own XML readers (Debian python3-vtk9) and checks it:
+a 3D box (4 x 4 x 2 Q1 cells, 0.1 x 0.1 x 0.05 m steel) lands on a rigid plane
 with friction, run on 1 and 2 MPI ranks, VTU output every 2 steps.
 
   - solution.pvd lists one record per output step, at the times of statistics.csv's output steps;

@@ -1,4 +1,4 @@
-// Requirement (issue 11, item 4): the body layer, percussion::Body::ElasticBody, assembles the
+// Requirement: the body layer, percussion::Body::ElasticBody, assembles the
 // matrices and loads of M v' + C v + K q = F (paper eq. (1)) correctly, checked on small box
 // meshes in 1D (bar of cross-section S), 2D (plane strain) and 3D, with Q1 and Q2 elements,
 // against exact integrals and without running a simulation:
@@ -13,7 +13,7 @@
 //  - two boxes with two materials (mesh type `boxes`): each body's mass, the total mass, the
 //    strain energy and the gravity load are the sums over the materials;
 //  - setup() rejects a material id or a traction boundary id missing from the parameters/mesh;
-//  - rigid_body_modes() returns exactly those rigid motions, zero on Dirichlet DoFs (issue 10).
+//  - rigid_body_modes() returns exactly those rigid motions, zero on Dirichlet DoFs.
 // Every check is run on 1 and 2 MPI ranks (CMake registers both); all sums are global (PETSc
 // dot products and MPI sums), so the expected values do not depend on the partition.
 #define BOOST_TEST_MODULE body_elastic_body
@@ -60,7 +60,7 @@ namespace
   // more than an order of margin and still fails any wrong factor (ρ, S, ½, λ, quadrature order),
   // which would be an O(1) or O(h²) error.
   const double exact_tolerance = 1e-12;
-  // Rigid motions: ‖K r‖ ≤ 1e-10 ‖K‖_F ‖r‖ (the issue's criterion); a strain that is not zero would
+  // Rigid motions: ‖K r‖ ≤ 1e-10 ‖K‖_F ‖r‖; a strain that is not zero would
   // give ‖K r‖ of the order of ‖K‖‖r‖·h, many orders above.
   const double rigid_tolerance = 1e-10;
 

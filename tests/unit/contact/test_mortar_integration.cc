@@ -1,4 +1,4 @@
-// The integrated (dual mortar) formulation of body pairs, issue 12: polygon clipping, the dual
+// The integrated (dual mortar) formulation of body pairs: polygon clipping, the dual
 // basis (biorthogonality, Σ Ψ_j = 1), the mortar integrals of one slave segment against two
 // master segments (exact values), and ContactGeometry with Formulation = integrated on two offset
 // boxes with non-matching meshes (2D/3D, Q1/Q2, 1 and 2 ranks): every slave node is a candidate

@@ -19,7 +19,7 @@ namespace
   const std::string public_dir = std::string(PERCUSSION_TEST_DATA_DIR) + "/fclib/";
 
   // Expected status of "alart_curnier" at 1e-8: every file converges. The granular flow with 2020
-  // contacts, which no Siconos solver brings to 1e-8 within a minute (REFERENCE.md), is solved by the
+  // contacts, which no Siconos solver brings to 1e-8 within a minute (Siconos Numerics 4.4 reference runs, doc/contact_solvers.md), is solved by the
   // proximal-point phase (proximal_point.h) after both Newton variants stall at ~4e-7.
   const std::map<std::string, std::string> expected = {
     {"Capsules-i100-1090.hdf5", "converged"},

@@ -1,4 +1,4 @@
-// Requirement (issue 11, item 4): the energy audit (Postprocess::EnergyAudit) cumulates the
+// Requirement: the energy audit (Postprocess::EnergyAudit) cumulates the
 // per-step terms of the discrete energy balance exactly as documented — the sums of external
 // work (with the obstacles' work of the contact reactions booked as external), damping,
 // numerical-dissipation, normal and tangential contact works, projection energies and residuals; the current energies are the last step's; the flow scale is the largest energy seen

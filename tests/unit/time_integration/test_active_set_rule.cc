@@ -1,4 +1,4 @@
-// Requirement (issue 9): the active-set rule of the contact step takes every penetrated contact,
+// Requirement (lasting contact): the active-set rule of the contact step takes every penetrated contact,
 // whatever its velocity (the approach condition of the paper's (55) left a penetrated, slowly
 // separating contact without a constraint), every contact whose gap is predicted to close from
 // u_k or from the free velocity (a contact at rest closed by the step's loads), and no other;
@@ -16,7 +16,7 @@ BOOST_AUTO_TEST_CASE(penetrated_contacts_always_enter)
   const double h = 1e-3;
   BOOST_TEST(rule.enters(-1e-9, 0.0, 0.0, h));
   BOOST_TEST(rule.enters(-1e-9, 10.0, 10.0, h));  // separating fast: (55) would drop it
-  BOOST_TEST(rule.enters(-1e-3, 1e-8, 1e-8, h));  // the issue's case: slowly separating
+  BOOST_TEST(rule.enters(-1e-3, 1e-8, 1e-8, h));  // a penetrated contact, slowly separating
   BOOST_TEST(rule.enters(0.0, 1.0, 1.0, h));      // touching
 }
 

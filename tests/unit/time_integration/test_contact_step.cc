@@ -1,4 +1,4 @@
-// Requirement (issue 11, item 4): the frictional contact step (FrictionalContactStep), run between
+// Requirement: the frictional contact step (FrictionalContactStep), run between
 // compute_free_velocity() and finish_step() of a scheme on a 1–2 DoF system with a contact
 // operator H given directly as a PETSc matrix (no mesh, no contact geometry), solves the law the
 // header documents:
@@ -245,7 +245,7 @@ BOOST_AUTO_TEST_CASE(frictionless_impact_standard_law)
       c.expected_state = ContactState::slip;
       check_2d_case(c);
 
-      // The closed form of the brief, independently of the generic hand solver.
+      // The closed form above, independently of the generic hand solver.
       const SmallSystem s(mass, stiffness, 0.1, 1e-3, force);
       const MoreauJeanStep free_step(s, h, 0.5, q_start, c.v_start);
       const Dense W = tmatmat(H_frame, solve_columns(free_step.W_hat, H_frame));

@@ -1,4 +1,4 @@
-// Requirement (issue 10, distributed inner solve): distributed_sweeps() solves a frictional contact
+// Requirement (distributed inner solve of the probed operator): distributed_sweeps() solves a frictional contact
 // problem whose contacts are split among the ranks, each rank holding only the rows of W of its own
 // contacts, and
 //  - on one rank takes exactly the iterates of NonsmoothGaussSeidel (same impulses, same sweeps);

@@ -1,4 +1,4 @@
-// Requirement (issue 11, item 4): every time integrator, run on a 1–2 DoF linear system given
+// Requirement: every time integrator, run on a 1–2 DoF linear system given
 // directly as PETSc matrices (no mesh, no simulation), computes its documented step and reports
 // its documented energy balance:
 //  - Moreau–Jean: one step equals the θ-scheme formula computed by hand (θ = ½ and 1, Rayleigh

@@ -1,4 +1,4 @@
-// Requirement (issue 11, item 4): the SystemAlgebra helpers that every time integrator uses with
+// Requirement: the SystemAlgebra helpers that every time integrator uses with
 // the matrices of LinearElastodynamicSystem and its Dirichlet DoFs do what
 // include/percussion/time_integration/system_algebra.h documents, checked on a 3-DoF system given
 // directly as PETSc matrices (no mesh, no simulation) against dense values computed by hand:
