@@ -30,6 +30,12 @@ namespace percussion::Postprocess
                       ".pvtu that lists them); N >= 1 writes N files per record, the ranks' pieces "
                       "grouped with MPI-IO (1: a single .vtu per record, the contact points as well), "
                       "for parallel file systems and runs on many ranks. No effect on one rank.");
+    prm.declare_entry("Write in background", "true", Bool(),
+                      "With one solution file per rank ('VTU files per record' = 0, or one rank): "
+                      "encode, compress and write each record's .vtu in a thread of its own while "
+                      "the time steps go on (the fields are copied first; the run waits for the last "
+                      "record before a checkpoint and at its end). It uses a core the ranks leave "
+                      "free; where every core runs a rank, false writes in the step loop.");
     prm.declare_entry("Progress interval", "2", Double(0),
                       "Print a progress line (step, time, wall time, ETA) every this many wall-clock "
                       "seconds on rank 0; 0 prints none.");
@@ -70,6 +76,7 @@ namespace percussion::Postprocess
     vtu_interval = prm.get_integer("VTU interval");
     vtu_compression = prm.get("VTU compression");
     vtu_files_per_record = prm.get_integer("VTU files per record");
+    write_in_background = prm.get_bool("Write in background");
     progress_interval = prm.get_double("Progress interval");
     write_statistics = prm.get_bool("Write statistics");
     write_bodies = prm.get_bool("Write bodies");

@@ -2,7 +2,12 @@
 #include <deal.II/base/utilities.h>
 #include <deal.II/numerics/data_out.h>
 
+#include <percussion/core/exceptions.h>
 #include <percussion/postprocess/solution_output.h>
+
+#include <fstream>
+#include <iostream>
+#include <utility>
 
 
 namespace percussion::Postprocess
@@ -11,7 +16,8 @@ namespace percussion::Postprocess
 
   template <int dim>
   SolutionOutput<dim>::SolutionOutput(const std::string &directory, MPI_Comm communicator,
-                                      const std::string &compression, const unsigned int files_per_record)
+                                      const std::string &compression, const unsigned int files_per_record,
+                                      const bool in_background)
     : directory(directory)
     , communicator(communicator)
     // (deal.II's default is best_compression: on the default example zlib then took half of the
@@ -20,8 +26,44 @@ namespace percussion::Postprocess
                         compression == "best compression" ? DataOutBase::VtkFlags::best_compression :
                                                             DataOutBase::VtkFlags::best_speed)
     , files_per_record(files_per_record)
+    , in_background(in_background)
     , series(directory, "solution", communicator)
   {}
+
+  template <int dim>
+  SolutionOutput<dim>::~SolutionOutput()
+  {
+    try
+      {
+        finish();
+      }
+    catch (const std::exception &e)
+      {
+        std::cerr << "error while writing the last VTU record: " << e.what() << std::endl;
+      }
+  }
+
+  template <int dim>
+  void SolutionOutput<dim>::finish()
+  {
+    if (writer.joinable())
+      writer.join();
+    if (writer_error)
+      std::rethrow_exception(std::exchange(writer_error, nullptr));
+  }
+
+  namespace
+  {
+    /// DataOut with the names and ranges of its data sets public, so that a thread of its own can
+    /// write a copy of the patches (DataOutBase::write_vtu) after the DataOut is gone.
+    template <int dim>
+    class DataOutWithNames : public DataOut<dim>
+    {
+    public:
+      std::vector<std::string> names() const { return this->get_dataset_names(); }
+      auto                     ranges() const { return this->get_nonscalar_data_ranges(); }
+    };
+  } // namespace
 
   template <int dim>
   void SolutionOutput<dim>::write(const double time,
@@ -32,7 +74,9 @@ namespace percussion::Postprocess
                                   const DataPostprocessor<dim> &stress,
                                   const PETScWrappers::MPI::Vector *strain_displacement)
   {
-    DataOut<dim> data_out;
+    // The previous record first: one file in flight at a time, and its error reported here.
+    finish();
+    DataOutWithNames<dim> data_out;
     data_out.attach_dof_handler(dof_handler);
     const std::vector<DataComponentInterpretation::DataComponentInterpretation> vector_field(
       dim, DataComponentInterpretation::component_is_part_of_vector);
@@ -60,9 +104,48 @@ namespace percussion::Postprocess
     flags.compression_level = compression_level;
     data_out.set_flags(flags);
     // (On one rank deal.II writes a single .vtu whatever the number of groups.)
-    const unsigned int groups = Utilities::MPI::n_mpi_processes(communicator) > 1 ? files_per_record : 0;
-    series.add(time, data_out.write_vtu_with_pvtu_record(directory + "/", "solution", series.size(), communicator, 5,
-                                                         groups));
+    const unsigned int n_ranks = Utilities::MPI::n_mpi_processes(communicator);
+    const unsigned int groups = n_ranks > 1 ? files_per_record : 0;
+    if (!in_background || groups != 0)
+      {
+        series.add(time, data_out.write_vtu_with_pvtu_record(directory + "/", "solution", series.size(), communicator,
+                                                             5, groups));
+        return;
+      }
+
+    // One file per rank, named as write_vtu_with_pvtu_record() names them (solution_NNNNN.R.vtu,
+    // solution_NNNNN.pvtu), so that the output is the same with and without the thread. The
+    // thread makes no MPI call: rank 0 writes the .pvtu (small) here.
+    const std::string stem = "solution_" + Utilities::int_to_string(series.size(), 5);
+    const unsigned int rank_digits = Utilities::needed_digits(n_ranks - 1);
+    auto piece = [&](const unsigned int rank) { return stem + "." + Utilities::int_to_string(rank, rank_digits) + ".vtu"; };
+    if (Utilities::MPI::this_mpi_process(communicator) == 0)
+      {
+        std::vector<std::string> pieces;
+        for (unsigned int r = 0; r < n_ranks; ++r)
+          pieces.push_back(piece(r));
+        std::ofstream pvtu(directory + "/" + stem + ".pvtu");
+        data_out.write_pvtu_record(pvtu, pieces);
+        if (!pvtu)
+          throw InputError("Output: cannot write " + directory + "/" + stem + ".pvtu");
+      }
+    const std::string path = directory + "/" + piece(Utilities::MPI::this_mpi_process(communicator));
+    writer = std::thread([this, path, flags, patches = data_out.get_patches(), names = data_out.names(),
+                          ranges = data_out.ranges()]() {
+      try
+        {
+          std::ofstream file(path);
+          DataOutBase::write_vtu(patches, names, ranges, flags, file);
+          file.close();
+          if (!file)
+            throw InputError("Output: cannot write " + path);
+        }
+      catch (...)
+        {
+          writer_error = std::current_exception();
+        }
+    });
+    series.add(time, stem + ".pvtu");
   }
 
   template class SolutionOutput<1>;

@@ -412,8 +412,8 @@ namespace percussion
   {
     const auto &out = parameters.output;
     const bool  root = Utilities::MPI::this_mpi_process(communicator) == 0;
-    solution_output = std::make_unique<Postprocess::SolutionOutput<dim>>(out.directory, communicator,
-                                                                         out.vtu_compression, out.vtu_files_per_record);
+    solution_output = std::make_unique<Postprocess::SolutionOutput<dim>>(
+      out.directory, communicator, out.vtu_compression, out.vtu_files_per_record, out.write_in_background);
     if (geometry)
       contact_series = std::make_unique<Postprocess::TimeSeries>(out.directory, "contact", communicator);
 
@@ -548,11 +548,18 @@ namespace percussion
           record_statistics();
         if (out.vtu_interval > 0 && last_written_step != time_integrator->step_number())
           write_solution();
+        solution_output->finish();
         table->flush();
         if (stopped_by_policy)
           write_checkpoint(k + 1, "contact problem not solved, policy stop");
         throw;
       }
+    {
+      // The last record written in the background is output time too.
+      Timer timer;
+      solution_output->finish();
+      run_timings.output += timer.wall_time();
+    }
     table->flush();
     progress.finish(time_integrator->step_number(), time_integrator->time());
     run_timings.steps = n_steps - first_step;
@@ -998,6 +1005,9 @@ namespace percussion
   void Simulator<dim>::write_checkpoint(const unsigned int nominal_steps, const std::string &reason)
   {
     Timer timer;
+    // The records the checkpoint lists are complete on disk before it is written.
+    if (solution_output)
+      solution_output->finish();
     namespace fs = std::filesystem;
     const bool root = Utilities::MPI::this_mpi_process(communicator) == 0;
     const unsigned int step = time_integrator->step_number();

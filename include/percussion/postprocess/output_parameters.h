@@ -17,6 +17,8 @@ namespace percussion::Postprocess
     /// Solution VTU files per record on several ranks: 0 one per rank, N ≥ 1 N files written
     /// together with MPI-IO (1: a single file; the contact points then go to one file as well).
     unsigned int vtu_files_per_record = 0;
+    /// Encode, compress and write the solution's .vtu in a thread of its own (one file per rank).
+    bool         write_in_background = true;
     double       progress_interval = 2; ///< wall seconds between progress lines; 0: none
     bool         write_statistics = true;
     bool         write_bodies = false; ///< bodies.csv (Postprocess::BodyMotion)

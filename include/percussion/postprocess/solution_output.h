@@ -8,7 +8,9 @@
 
 #include <percussion/postprocess/time_series.h>
 
+#include <exception>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -25,8 +27,13 @@ namespace percussion::Postprocess
   public:
     /// @p compression: 'best speed', 'best compression' or 'none' (OutputParameters);
     /// @p files_per_record: 0 one .vtu per rank, N ≥ 1 N files grouped with MPI-IO.
+    /// @p in_background: with one file per rank, encode, compress and write each record's file in
+    /// a thread of its own while the run goes on (the patches are built before write() returns).
     SolutionOutput(const std::string &directory, MPI_Comm communicator, const std::string &compression = "best speed",
-                   unsigned int files_per_record = 0);
+                   unsigned int files_per_record = 0, bool in_background = false);
+
+    /// Waits for a record still being written (finish()).
+    ~SolutionOutput();
 
     /// Writes the fields at @p time; @p displacement and @p velocity must be ghosted. The stress
     /// is computed from @p strain_displacement if given (large rotations: the elastic displacement
@@ -39,6 +46,10 @@ namespace percussion::Postprocess
                const dealii::DataPostprocessor<dim> &stress,
                const dealii::PETScWrappers::MPI::Vector *strain_displacement = nullptr);
 
+    /// Waits until the last record is on disk; rethrows what its writing threw (InputError if the
+    /// file could not be written). Called before checkpoints and at the end of a run.
+    void finish();
+
     const std::vector<std::pair<double, std::string>> &written() const { return series.written(); }
     /// A resumed run: solution.pvd lists the checkpoint's @p records (TimeSeries::restore()).
     void restore(std::vector<std::pair<double, std::string>> records) { series.restore(std::move(records)); }
@@ -48,7 +59,10 @@ namespace percussion::Postprocess
     MPI_Comm    communicator;
     dealii::DataOutBase::VtkFlags::ZlibCompressionLevel compression_level;
     unsigned int files_per_record;
+    bool         in_background;
     TimeSeries  series;
+    std::thread        writer;       ///< the record being written in the background, if any
+    std::exception_ptr writer_error; ///< what it threw
   };
 } // namespace percussion::Postprocess
 
