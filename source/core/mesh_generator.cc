@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 namespace percussion
@@ -272,203 +273,241 @@ namespace percussion
     }
   } // namespace
 
+  namespace
+  {
+    // One generator per 'Mesh/Type' (the coarse mesh; placement, refinement and grading follow in
+    // generate_mesh()).
+
+    template <int dim>
+    void make_bar(const MeshParameters &parameters, Triangulation<dim> &triangulation)
+    {
+      Point<dim> upper;
+      upper[0] = parameters.length;
+      for (unsigned int d = 1; d < dim; ++d)
+        upper[d] = parameters.width;
+      GridGenerator::subdivided_hyper_rectangle(
+        triangulation, repetitions<dim>(parameters, Point<dim>(), upper, true), Point<dim>(), upper,
+        /*colorize=*/true);
+    }
+
+    template <int dim>
+    void make_box(const MeshParameters &parameters, Triangulation<dim> &triangulation)
+    {
+      const Point<dim> lower = to_point<dim>(parameters.lower_corner);
+      const Point<dim> upper = to_point<dim>(parameters.upper_corner);
+      GridGenerator::subdivided_hyper_rectangle(
+        triangulation, repetitions<dim>(parameters, lower, upper, false), lower, upper, true);
+    }
+
+    template <int dim>
+    void make_boxes(const MeshParameters &parameters, Triangulation<dim> &triangulation)
+    {
+      if constexpr (dim == 1)
+        {
+          // Bars end to end: the intervals' cells concatenated without merging vertices, so that
+          // bars that touch stay separate bodies (node-to-node contact in 1D). Bar b has material
+          // id b and the end ids 10 b (left) and 10 b + 1 (right), as a box's faces in 2D/3D.
+          const auto boxes = parse_boxes<dim>(parameters.boxes);
+          std::vector<Point<dim>>    vertices;
+          std::vector<CellData<dim>> cells;
+          for (unsigned int b = 0; b < boxes.size(); ++b)
+            {
+              const unsigned int n = repetitions<dim>(parameters, boxes[b].first, boxes[b].second, false)[0];
+              const unsigned int offset = vertices.size();
+              for (unsigned int i = 0; i <= n; ++i)
+                vertices.push_back(boxes[b].first + (boxes[b].second - boxes[b].first) * (double(i) / n));
+              for (unsigned int i = 0; i < n; ++i)
+                {
+                  CellData<dim> cell;
+                  cell.vertices = {offset + i, offset + i + 1};
+                  cell.material_id = b;
+                  cells.push_back(cell);
+                }
+            }
+          triangulation.create_triangulation(vertices, cells, SubCellData());
+          for (const auto &cell : triangulation.active_cell_iterators())
+            for (const unsigned int f : cell->face_indices())
+              if (cell->face(f)->at_boundary())
+                cell->face(f)->set_boundary_id(10 * cell->material_id() + f);
+        }
+      else
+        {
+          const auto boxes = parse_boxes<dim>(parameters.boxes);
+          // Concatenate the boxes' coarse meshes without merging vertices: touching boxes stay
+          // separate bodies that can only interact through contact.
+          std::vector<Point<dim>>    vertices;
+          std::vector<CellData<dim>> cells;
+          SubCellData                faces;
+          for (unsigned int b = 0; b < boxes.size(); ++b)
+            {
+              Triangulation<dim> box;
+              GridGenerator::subdivided_hyper_rectangle(
+                box, repetitions<dim>(parameters, boxes[b].first, boxes[b].second, false),
+                boxes[b].first, boxes[b].second, true);
+              for (const auto &cell : box.active_cell_iterators())
+                {
+                  cell->set_material_id(b);
+                  for (const auto &face : cell->face_iterators())
+                    if (face->at_boundary())
+                      face->set_boundary_id(10 * b + face->boundary_id());
+                }
+              auto [box_vertices, box_cells, box_faces] = GridTools::get_coarse_mesh_description(box);
+              const unsigned int offset = vertices.size();
+              vertices.insert(vertices.end(), box_vertices.begin(), box_vertices.end());
+              for (auto &cell : box_cells)
+                {
+                  for (auto &v : cell.vertices)
+                    v += offset;
+                  cells.push_back(cell);
+                }
+              for (auto &line : box_faces.boundary_lines)
+                {
+                  for (auto &v : line.vertices)
+                    v += offset;
+                  faces.boundary_lines.push_back(line);
+                }
+              for (auto &quad : box_faces.boundary_quads)
+                {
+                  for (auto &v : quad.vertices)
+                    v += offset;
+                  faces.boundary_quads.push_back(quad);
+                }
+            }
+          triangulation.create_triangulation(vertices, cells, faces);
+        }
+    }
+
+    template <int dim>
+    void make_ball(const MeshParameters &parameters, Triangulation<dim> &triangulation)
+    {
+      if constexpr (dim > 1)
+        GridGenerator::hyper_ball(triangulation, to_point<dim>(parameters.center), parameters.radius);
+    }
+
+    template <int dim>
+    void make_cylinder(const MeshParameters &parameters, Triangulation<dim> &triangulation)
+    {
+      if constexpr (dim == 3)
+        {
+          GridGenerator::cylinder(triangulation, parameters.radius, parameters.length / 2);
+          GridTools::shift(Point<dim>(parameters.length / 2, 0, 0), triangulation);
+        }
+    }
+
+    template <int dim>
+    void read_gmsh(const MeshParameters &parameters, Triangulation<dim> &triangulation)
+    {
+      GridIn<dim> grid_in;
+      grid_in.attach_triangulation(triangulation);
+      std::ifstream input(parameters.file_name);
+      if (!input)
+        throw InputError("Parameter 'Mesh/File name': cannot open the mesh file '" +
+                         parameters.file_name + "'.");
+      check_msh_file(parameters.file_name);
+      try
+        {
+          grid_in.read_msh(input);
+        }
+      catch (const ExceptionBase &error)
+        {
+          std::ostringstream message;
+          error.print_info(message);
+          throw InputError("Parameter 'Mesh/File name': cannot read the gmsh file '" +
+                           parameters.file_name + "': " + message.str());
+        }
+    }
+
+    /// Rotates the mesh by 'Rotation angle' about 'Rotation axis' (the origin), then translates it.
+    template <int dim>
+    Tensor<1, dim> place_rigidly(const MeshParameters &parameters, Triangulation<dim> &triangulation)
+    {
+      if (parameters.rotation_angle != 0)
+        {
+          const double angle = parameters.rotation_angle * numbers::PI / 180;
+          if constexpr (dim == 2)
+            GridTools::rotate(angle, triangulation);
+          else if constexpr (dim == 3)
+            {
+              Tensor<1, 3> axis({parameters.rotation_axis[0], parameters.rotation_axis[1], parameters.rotation_axis[2]});
+              GridTools::rotate(axis / axis.norm(), angle, triangulation);
+            }
+        }
+      Tensor<1, dim> shift;
+      for (unsigned int d = 0; d < dim && d < parameters.translation.size(); ++d)
+        shift[d] = parameters.translation[d];
+      if (shift.norm() > 0)
+        GridTools::shift(shift, triangulation);
+      return shift;
+    }
+
+    /// 'Ball grading': a conformal map of the ball that makes its cells smaller towards one point
+    /// of its surface, applied to the refined mesh. @p shift is the translation place_rigidly() made.
+    template <int dim>
+    void grade_ball(const MeshParameters &parameters, const Tensor<1, dim> &shift, Triangulation<dim> &triangulation)
+    {
+      // The ball's center and the grading direction after the rigid placement above.
+      Point<dim> center = to_point<dim>(parameters.center);
+      Tensor<1, dim> direction;
+      for (unsigned int d = 0; d < dim; ++d)
+        direction[d] = parameters.ball_grading_direction[d];
+      direction /= direction.norm();
+      if (parameters.rotation_angle != 0)
+        {
+          const double angle = parameters.rotation_angle * numbers::PI / 180;
+          if constexpr (dim == 2)
+            {
+              const auto rotation = Physics::Transformations::Rotations::rotation_matrix_2d(angle);
+              center = Point<dim>(rotation * center);
+              direction = rotation * direction;
+            }
+          else if constexpr (dim == 3)
+            {
+              Tensor<1, 3> axis({parameters.rotation_axis[0], parameters.rotation_axis[1], parameters.rotation_axis[2]});
+              const auto rotation = Physics::Transformations::Rotations::rotation_matrix_3d(Point<3>(axis / axis.norm()), angle);
+              center = Point<dim>(rotation * center);
+              direction = rotation * direction;
+            }
+        }
+      center += shift;
+      // φ_a(y) = ((1 − |a|²)(y − a) − |y − a|² a) / (1 − 2 y·a + |y|²|a|²) on the unit ball,
+      // a = −s d: an automorphism of the ball (spheres to spheres, conformal) that fixes the
+      // boundary point d and maps 0 to s d; its stretch (1 − |a|²)/(1 − 2 y·a + |y|²|a|²) is
+      // (1 − s)/(1 + s) at d. Applied to the refined mesh, so every level is graded.
+      const double radius = parameters.radius, s = parameters.ball_grading;
+      const Tensor<1, dim> a = -s * direction;
+      GridTools::transform(
+        [&](const Point<dim> &x) {
+          const Tensor<1, dim> y = (x - center) / radius, y_minus_a = y - a;
+          const double denominator = 1 - 2 * (y * a) + (y * y) * (a * a);
+          return Point<dim>(center + radius * (((1 - a * a) * y_minus_a - (y_minus_a * y_minus_a) * a) / denominator));
+        },
+        triangulation);
+    }
+  } // namespace
+
   template <int dim>
   void generate_mesh(const MeshParameters &parameters, Triangulation<dim> &triangulation)
   {
+    using Generator = void (*)(const MeshParameters &, Triangulation<dim> &);
+    static const std::map<std::string, Generator> generators{
+      {"bar", &make_bar<dim>},   {"box", &make_box<dim>},           {"boxes", &make_boxes<dim>},
+      {"ball", &make_ball<dim>}, {"cylinder", &make_cylinder<dim>}, {"gmsh", &read_gmsh<dim>}};
     const std::string &type = parameters.type;
-    if (type == "bar")
-      {
-        Point<dim> upper;
-        upper[0] = parameters.length;
-        for (unsigned int d = 1; d < dim; ++d)
-          upper[d] = parameters.width;
-        GridGenerator::subdivided_hyper_rectangle(
-          triangulation, repetitions<dim>(parameters, Point<dim>(), upper, true), Point<dim>(), upper,
-          /*colorize=*/true);
-      }
-    else if (type == "box")
-      {
-        const Point<dim> lower = to_point<dim>(parameters.lower_corner);
-        const Point<dim> upper = to_point<dim>(parameters.upper_corner);
-        GridGenerator::subdivided_hyper_rectangle(
-          triangulation, repetitions<dim>(parameters, lower, upper, false), lower, upper, true);
-      }
-    else if (type == "boxes" && dim == 1)
-      {
-        // Bars end to end: the intervals' cells concatenated without merging vertices, so that
-        // bars that touch stay separate bodies (node-to-node contact in 1D). Bar b has material
-        // id b and the end ids 10 b (left) and 10 b + 1 (right), as a box's faces in 2D/3D.
-        const auto boxes = parse_boxes<dim>(parameters.boxes);
-        std::vector<Point<dim>>    vertices;
-        std::vector<CellData<dim>> cells;
-        for (unsigned int b = 0; b < boxes.size(); ++b)
-          {
-            const unsigned int n = repetitions<dim>(parameters, boxes[b].first, boxes[b].second, false)[0];
-            const unsigned int offset = vertices.size();
-            for (unsigned int i = 0; i <= n; ++i)
-              vertices.push_back(boxes[b].first + (boxes[b].second - boxes[b].first) * (double(i) / n));
-            for (unsigned int i = 0; i < n; ++i)
-              {
-                CellData<dim> cell;
-                cell.vertices = {offset + i, offset + i + 1};
-                cell.material_id = b;
-                cells.push_back(cell);
-              }
-          }
-        triangulation.create_triangulation(vertices, cells, SubCellData());
-        for (const auto &cell : triangulation.active_cell_iterators())
-          for (const unsigned int f : cell->face_indices())
-            if (cell->face(f)->at_boundary())
-              cell->face(f)->set_boundary_id(10 * cell->material_id() + f);
-      }
-    else if (type == "boxes")
-      {
-        if constexpr (dim > 1)
-          {
-            const auto boxes = parse_boxes<dim>(parameters.boxes);
-            // Concatenate the boxes' coarse meshes without merging vertices: touching boxes stay
-            // separate bodies that can only interact through contact.
-            std::vector<Point<dim>>    vertices;
-            std::vector<CellData<dim>> cells;
-            SubCellData                faces;
-            for (unsigned int b = 0; b < boxes.size(); ++b)
-              {
-                Triangulation<dim> box;
-                GridGenerator::subdivided_hyper_rectangle(
-                  box, repetitions<dim>(parameters, boxes[b].first, boxes[b].second, false),
-                  boxes[b].first, boxes[b].second, true);
-                for (const auto &cell : box.active_cell_iterators())
-                  {
-                    cell->set_material_id(b);
-                    for (const auto &face : cell->face_iterators())
-                      if (face->at_boundary())
-                        face->set_boundary_id(10 * b + face->boundary_id());
-                  }
-                auto [box_vertices, box_cells, box_faces] = GridTools::get_coarse_mesh_description(box);
-                const unsigned int offset = vertices.size();
-                vertices.insert(vertices.end(), box_vertices.begin(), box_vertices.end());
-                for (auto &cell : box_cells)
-                  {
-                    for (auto &v : cell.vertices)
-                      v += offset;
-                    cells.push_back(cell);
-                  }
-                for (auto &line : box_faces.boundary_lines)
-                  {
-                    for (auto &v : line.vertices)
-                      v += offset;
-                    faces.boundary_lines.push_back(line);
-                  }
-                for (auto &quad : box_faces.boundary_quads)
-                  {
-                    for (auto &v : quad.vertices)
-                      v += offset;
-                    faces.boundary_quads.push_back(quad);
-                  }
-              }
-            triangulation.create_triangulation(vertices, cells, faces);
-          }
-      }
-    else if (type == "ball")
-      {
-        if constexpr (dim > 1)
-          GridGenerator::hyper_ball(triangulation, to_point<dim>(parameters.center), parameters.radius);
-      }
-    else if (type == "cylinder")
-      {
-        if constexpr (dim == 3)
-          {
-            GridGenerator::cylinder(triangulation, parameters.radius, parameters.length / 2);
-            GridTools::shift(Point<dim>(parameters.length / 2, 0, 0), triangulation);
-          }
-      }
-    else if (type == "gmsh")
-      {
-        GridIn<dim> grid_in;
-        grid_in.attach_triangulation(triangulation);
-        std::ifstream input(parameters.file_name);
-        if (!input)
-          throw InputError("Parameter 'Mesh/File name': cannot open the mesh file '" +
-                           parameters.file_name + "'.");
-        check_msh_file(parameters.file_name);
-        try
-          {
-            grid_in.read_msh(input);
-          }
-        catch (const ExceptionBase &error)
-          {
-            std::ostringstream message;
-            error.print_info(message);
-            throw InputError("Parameter 'Mesh/File name': cannot read the gmsh file '" +
-                             parameters.file_name + "': " + message.str());
-          }
-      }
-    else
+    const auto generator = generators.find(type);
+    if (generator == generators.end())
       throw InputError("Parameter 'Mesh/Type': unknown shape '" + type + "'.");
+    generator->second(parameters, triangulation);
 
     // colorize = true also numbers the cells' material ids by octant; a built-in bar or box is one
     // material (id 0).
     if (type == "bar" || type == "box")
       for (const auto &cell : triangulation.active_cell_iterators())
         cell->set_material_id(0);
-    if (parameters.rotation_angle != 0)
-      {
-        const double angle = parameters.rotation_angle * numbers::PI / 180;
-        if constexpr (dim == 2)
-          GridTools::rotate(angle, triangulation);
-        else if constexpr (dim == 3)
-          {
-            Tensor<1, 3> axis({parameters.rotation_axis[0], parameters.rotation_axis[1], parameters.rotation_axis[2]});
-            GridTools::rotate(axis / axis.norm(), angle, triangulation);
-          }
-      }
-    Tensor<1, dim> shift;
-    for (unsigned int d = 0; d < dim && d < parameters.translation.size(); ++d)
-      shift[d] = parameters.translation[d];
-    if (shift.norm() > 0)
-      GridTools::shift(shift, triangulation);
+    const Tensor<1, dim> shift = place_rigidly(parameters, triangulation);
     check_mesh_size<dim>(triangulation.n_active_cells(), parameters);
     triangulation.refine_global(parameters.global_refinements);
     if (type == "ball" && parameters.ball_grading > 0)
-      {
-        // The ball's center and the grading direction after the rigid placement above.
-        Point<dim> center = to_point<dim>(parameters.center);
-        Tensor<1, dim> direction;
-        for (unsigned int d = 0; d < dim; ++d)
-          direction[d] = parameters.ball_grading_direction[d];
-        direction /= direction.norm();
-        if (parameters.rotation_angle != 0)
-          {
-            const double angle = parameters.rotation_angle * numbers::PI / 180;
-            if constexpr (dim == 2)
-              {
-                const auto rotation = Physics::Transformations::Rotations::rotation_matrix_2d(angle);
-                center = Point<dim>(rotation * center);
-                direction = rotation * direction;
-              }
-            else if constexpr (dim == 3)
-              {
-                Tensor<1, 3> axis({parameters.rotation_axis[0], parameters.rotation_axis[1], parameters.rotation_axis[2]});
-                const auto rotation = Physics::Transformations::Rotations::rotation_matrix_3d(Point<3>(axis / axis.norm()), angle);
-                center = Point<dim>(rotation * center);
-                direction = rotation * direction;
-              }
-          }
-        center += shift;
-        // φ_a(y) = ((1 − |a|²)(y − a) − |y − a|² a) / (1 − 2 y·a + |y|²|a|²) on the unit ball,
-        // a = −s d: an automorphism of the ball (spheres to spheres, conformal) that fixes the
-        // boundary point d and maps 0 to s d; its stretch (1 − |a|²)/(1 − 2 y·a + |y|²|a|²) is
-        // (1 − s)/(1 + s) at d. Applied to the refined mesh, so every level is graded.
-        const double radius = parameters.radius, s = parameters.ball_grading;
-        const Tensor<1, dim> a = -s * direction;
-        GridTools::transform(
-          [&](const Point<dim> &x) {
-            const Tensor<1, dim> y = (x - center) / radius, y_minus_a = y - a;
-            const double denominator = 1 - 2 * (y * a) + (y * y) * (a * a);
-            return Point<dim>(center + radius * (((1 - a * a) * y_minus_a - (y_minus_a * y_minus_a) * a) / denominator));
-          },
-          triangulation);
-      }
+      grade_ball(parameters, shift, triangulation);
   }
 
   template std::unique_ptr<Triangulation<1>> create_triangulation<1>(MPI_Comm);
