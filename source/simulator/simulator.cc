@@ -410,6 +410,51 @@ namespace percussion
   template <int dim>
   void Simulator<dim>::run()
   {
+    // The shape of deal.II's tutorial programs: set up, then step, postprocess, checkpoint, until
+    // the end; a failed step and an interruption leave the output of the last good step behind.
+    const unsigned int first_step = start_run();
+    const unsigned int n_steps = parameters.time.n_steps();
+    Postprocess::ProgressReporter progress(std::cout, Utilities::MPI::this_mpi_process(communicator) == 0,
+                                           parameters.output.progress_interval, n_steps);
+    const double output_before_stepping = run_timings.output;
+    const InterruptionGuard interruption;
+    last_checkpoint_time = std::chrono::steady_clock::now();
+    unsigned int k = first_step;
+    try
+      {
+        for (; k < n_steps; ++k)
+          {
+            const RunTimings before = run_timings;
+            const auto step_start = std::chrono::steady_clock::now();
+            do_time_step();
+            postprocess_step(before, std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count(),
+                             k + 1 == n_steps);
+            progress.update(time_integrator->step_number(), time_integrator->time());
+            const bool checkpointed = write_checkpoint_if_due(k + 1);
+            stop_if_interrupted(k + 1, n_steps, checkpointed);
+          }
+      }
+    catch (const SolverError &)
+      {
+        save_after_failed_step(k + 1);
+        throw;
+      }
+    {
+      // The last record written in the background is output time too.
+      Timer timer;
+      solution_output->finish();
+      run_timings.output += timer.wall_time();
+    }
+    table->flush();
+    progress.finish(time_integrator->step_number(), time_integrator->time());
+    run_timings.steps = n_steps - first_step;
+    run_timings.time_stepping = progress.wall_time() - (run_timings.output - output_before_stepping);
+    report_run(first_step, n_steps, progress.wall_time());
+  }
+
+  template <int dim>
+  unsigned int Simulator<dim>::start_run()
+  {
     const auto &out = parameters.output;
     const bool  root = Utilities::MPI::this_mpi_process(communicator) == 0;
     solution_output = std::make_unique<Postprocess::SolutionOutput<dim>>(
@@ -439,6 +484,27 @@ namespace percussion
     unsigned int first_step = 0;
     if (resume_header)
       first_step = restore_checkpoint();
+    open_step_tables();
+    if (root && !parameters.effective_parameters.empty())
+      {
+        // The parameters as run (the file with its --set overrides), beside the results.
+        std::ofstream(out.directory + "/parameters.prm") << parameters.effective_parameters;
+        log << "parameters as run: " << out.directory << "/parameters.prm" << std::endl;
+      }
+    if (!resume_header)
+      {
+        record_statistics();
+        if (out.vtu_interval > 0)
+          write_solution();
+      }
+    return first_step;
+  }
+
+  template <int dim>
+  void Simulator<dim>::open_step_tables()
+  {
+    const auto &out = parameters.output;
+    const bool  root = Utilities::MPI::this_mpi_process(communicator) == 0;
     if (out.write_step_timings)
       {
         step_timings = std::make_unique<Postprocess::StatisticsTable>(std::vector<std::string>{
@@ -461,129 +527,112 @@ namespace percussion
       }
     events.open(out.directory + "/events.csv", root, resumed_step,
                 resume_header ? resume_header->get_count("events") : 0);
-    if (root && !parameters.effective_parameters.empty())
-      {
-        // The parameters as run (the file with its --set overrides), beside the results.
-        std::ofstream(out.directory + "/parameters.prm") << parameters.effective_parameters;
-        log << "parameters as run: " << out.directory << "/parameters.prm" << std::endl;
-      }
-    if (!resume_header)
-      {
-        record_statistics();
-        if (out.vtu_interval > 0)
-          write_solution();
-      }
+  }
 
-    const unsigned int n_steps = parameters.time.n_steps();
-    Postprocess::ProgressReporter progress(std::cout, root, out.progress_interval, n_steps);
-    const double output_before_stepping = run_timings.output;
-    const InterruptionGuard interruption;
-    auto last_checkpoint = std::chrono::steady_clock::now();
-    unsigned int k = first_step;
-    try
-      {
-        for (; k < n_steps; ++k)
-          {
-            const RunTimings before = run_timings;
-            const auto step_start = std::chrono::steady_clock::now();
-            do_time_step();
-            if (step_timings)
-              step_timings->add_row(
-                {static_cast<double>(time_integrator->step_number()),
-                 std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count(),
-                 run_timings.contact_geometry - before.contact_geometry, run_timings.free_velocity - before.free_velocity,
-                 run_timings.contact_step - before.contact_step, run_timings.contact_solver - before.contact_solver,
-                 run_timings.projection - before.projection});
-            record_statistics();
-            if (step_observer)
-              step_observer(*this);
-            if (out.vtu_interval > 0 && (time_integrator->step_number() % out.vtu_interval == 0 || k + 1 == n_steps))
-              write_solution();
-            progress.update(time_integrator->step_number(), time_integrator->time());
-            // Checkpoints every 'Checkpoint interval' steps and every 'Checkpoint minutes' (rank 0's
-            // clock decides, so that every rank writes its part).
-            bool checkpoint_due = out.checkpoint_interval > 0 && (k + 1) % out.checkpoint_interval == 0;
-            if (out.checkpoint_minutes > 0)
-              checkpoint_due = Utilities::MPI::broadcast(
-                                 communicator,
-                                 checkpoint_due || std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                                                                 last_checkpoint)
-                                                       .count() >= 60 * out.checkpoint_minutes,
-                                 0);
-            if (checkpoint_due)
-              {
-                write_checkpoint(k + 1, "every " + (out.checkpoint_interval > 0 ?
-                                                      std::to_string(out.checkpoint_interval) + " steps" :
-                                                      std::to_string(out.checkpoint_minutes) + " minutes"));
-                last_checkpoint = std::chrono::steady_clock::now();
-              }
-            // SIGTERM/SIGINT (a scheduler's end of slot, Ctrl-C): stop after this step, with its
-            // output written, on every rank at once.
-            if (const int signal_number = InterruptionGuard::requested_signal(communicator); signal_number != 0 && k + 1 < n_steps)
-              {
-                events.add(time_integrator->step_number(), time_integrator->time(), "interrupted", 0,
-                           signal_number, InterruptionGuard::name(signal_number));
-                if (out.vtu_interval > 0 && last_written_step != time_integrator->step_number())
-                  write_solution();
-                flush_tables();
-                if (!checkpoint_due)
-                  write_checkpoint(k + 1, std::string("stopped by ") + InterruptionGuard::name(signal_number));
-                std::ostringstream message;
-                message << "stopped by " << InterruptionGuard::name(signal_number) << " after step "
-                        << time_integrator->step_number() << " of " << n_steps << " (t = " << time_integrator->time()
-                        << "); the output of that step is written"
-                        << (out.vtu_interval > 0 ? " (statistics and VTU)" : " (statistics)")
-                        << " with a checkpoint; the run is not complete (continue it with --resume "
-                        << out.directory << ")";
-                throw Interrupted(signal_number, message.str());
-              }
-          }
-      }
-    catch (const SolverError &)
-      {
-        // The integrator throws before it accepts a bad state: what it holds is the last good one.
-        // The non-convergence policy 'stop' throws after its step was accepted and audited: that
-        // step gets its row and a checkpoint (a resumed run may try other solver settings).
-        if (stopped_by_policy)
-          record_statistics();
-        if (out.vtu_interval > 0 && last_written_step != time_integrator->step_number())
-          write_solution();
-        solution_output->finish();
-        table->flush();
-        if (stopped_by_policy)
-          write_checkpoint(k + 1, "contact problem not solved, policy stop");
-        throw;
-      }
-    {
-      // The last record written in the background is output time too.
-      Timer timer;
-      solution_output->finish();
-      run_timings.output += timer.wall_time();
-    }
+  template <int dim>
+  void Simulator<dim>::postprocess_step(const RunTimings &before, const double step_seconds, const bool last_step)
+  {
+    if (step_timings)
+      step_timings->add_row({static_cast<double>(time_integrator->step_number()), step_seconds,
+                             run_timings.contact_geometry - before.contact_geometry,
+                             run_timings.free_velocity - before.free_velocity,
+                             run_timings.contact_step - before.contact_step,
+                             run_timings.contact_solver - before.contact_solver,
+                             run_timings.projection - before.projection});
+    record_statistics();
+    if (step_observer)
+      step_observer(*this);
+    const unsigned int interval = parameters.output.vtu_interval;
+    if (interval > 0 && (time_integrator->step_number() % interval == 0 || last_step))
+      write_solution();
+  }
+
+  template <int dim>
+  bool Simulator<dim>::write_checkpoint_if_due(const unsigned int nominal_steps)
+  {
+    // Every 'Checkpoint interval' steps and every 'Checkpoint minutes' (rank 0's clock decides, so
+    // that every rank writes its part).
+    const auto &out = parameters.output;
+    bool due = out.checkpoint_interval > 0 && nominal_steps % out.checkpoint_interval == 0;
+    if (out.checkpoint_minutes > 0)
+      due = Utilities::MPI::broadcast(
+        communicator,
+        due || std::chrono::duration<double>(std::chrono::steady_clock::now() - last_checkpoint_time).count() >=
+                 60 * out.checkpoint_minutes,
+        0);
+    if (!due)
+      return false;
+    write_checkpoint(nominal_steps, "every " + (out.checkpoint_interval > 0 ?
+                                                  std::to_string(out.checkpoint_interval) + " steps" :
+                                                  std::to_string(out.checkpoint_minutes) + " minutes"));
+    last_checkpoint_time = std::chrono::steady_clock::now();
+    return true;
+  }
+
+  template <int dim>
+  void Simulator<dim>::stop_if_interrupted(const unsigned int nominal_steps, const unsigned int n_steps,
+                                           const bool checkpoint_written)
+  {
+    // SIGTERM/SIGINT (a scheduler's end of slot, Ctrl-C): stop after this step, with its output
+    // written, on every rank at once.
+    const int signal_number = InterruptionGuard::requested_signal(communicator);
+    if (signal_number == 0 || nominal_steps >= n_steps)
+      return;
+    const auto &out = parameters.output;
+    events.add(time_integrator->step_number(), time_integrator->time(), "interrupted", 0, signal_number,
+               InterruptionGuard::name(signal_number));
+    if (out.vtu_interval > 0 && last_written_step != time_integrator->step_number())
+      write_solution();
+    flush_tables();
+    if (!checkpoint_written)
+      write_checkpoint(nominal_steps, std::string("stopped by ") + InterruptionGuard::name(signal_number));
+    std::ostringstream message;
+    message << "stopped by " << InterruptionGuard::name(signal_number) << " after step "
+            << time_integrator->step_number() << " of " << n_steps << " (t = " << time_integrator->time()
+            << "); the output of that step is written"
+            << (out.vtu_interval > 0 ? " (statistics and VTU)" : " (statistics)")
+            << " with a checkpoint; the run is not complete (continue it with --resume " << out.directory << ")";
+    throw Interrupted(signal_number, message.str());
+  }
+
+  template <int dim>
+  void Simulator<dim>::save_after_failed_step(const unsigned int nominal_steps)
+  {
+    // The integrator throws before it accepts a bad state: what it holds is the last good one.
+    // The non-convergence policy 'stop' throws after its step was accepted and audited: that step
+    // gets its row and a checkpoint (a resumed run may try other solver settings).
+    if (stopped_by_policy)
+      record_statistics();
+    if (parameters.output.vtu_interval > 0 && last_written_step != time_integrator->step_number())
+      write_solution();
+    solution_output->finish();
     table->flush();
-    progress.finish(time_integrator->step_number(), time_integrator->time());
-    run_timings.steps = n_steps - first_step;
-    run_timings.time_stepping = progress.wall_time() - (run_timings.output - output_before_stepping);
+    if (stopped_by_policy)
+      write_checkpoint(nominal_steps, "contact problem not solved, policy stop");
+  }
+
+  template <int dim>
+  void Simulator<dim>::report_run(const unsigned int first_step, const unsigned int n_steps, const double wall_seconds)
+  {
     Utilities::System::MemoryStats memory;
     Utilities::System::get_memory_stats(memory);
     run_timings.peak_memory_mib_max_rank = Utilities::MPI::max(memory.VmHWM / 1024.0, communicator);
     run_timings.peak_memory_mib_total = Utilities::MPI::sum(memory.VmHWM / 1024.0, communicator);
+    const unsigned int steps = std::max(1u, run_timings.steps);
     log << "timing: mesh " << std::setprecision(4) << run_timings.mesh << " s, DoFs and assembly "
         << run_timings.setup_and_assembly << " s, factorisation " << run_timings.factorisation
-        << " s, time per step " << run_timings.time_stepping / std::max(1u, run_timings.steps) << " s, output "
-        << run_timings.output << " s; peak memory " << run_timings.peak_memory_mib_total << " MiB (all ranks), "
+        << " s, time per step " << run_timings.time_stepping / steps << " s, output " << run_timings.output
+        << " s; peak memory " << run_timings.peak_memory_mib_total << " MiB (all ranks), "
         << run_timings.peak_memory_mib_max_rank << " MiB (largest rank)" << std::endl;
     if (geometry)
-      log << "contact timing per step: geometry " << run_timings.contact_geometry / std::max(1u, run_timings.steps)
-          << " s, position check/projection " << run_timings.projection / std::max(1u, run_timings.steps)
-          << " s, free-velocity solve " << run_timings.free_velocity / std::max(1u, run_timings.steps) << " s, contact step "
-          << run_timings.contact_step / std::max(1u, run_timings.steps) << " s (of which the contact solver "
-          << run_timings.contact_solver / std::max(1u, run_timings.steps) << " s)" << std::endl;
+      log << "contact timing per step: geometry " << run_timings.contact_geometry / steps
+          << " s, position check/projection " << run_timings.projection / steps << " s, free-velocity solve "
+          << run_timings.free_velocity / steps << " s, contact step " << run_timings.contact_step / steps
+          << " s (of which the contact solver " << run_timings.contact_solver / steps << " s)" << std::endl;
     log << "done: " << n_steps << " steps";
     if (first_step > 0)
       log << " (" << run_timings.steps << " after resuming at step " << first_step << ")";
-    log << " in " << std::setprecision(4) << progress.wall_time()
-        << " s; energy E_end/E_0 = " << std::setprecision(10)
+    log << " in " << std::setprecision(4) << wall_seconds << " s; energy E_end/E_0 = " << std::setprecision(10)
         << (audit.initial_energy() != 0 ? audit.total_energy() / audit.initial_energy() : 0.0)
         << ", largest per-step energy-balance residual (relative) = " << std::setprecision(3)
         << audit.max_relative_step_residual() << std::endl;

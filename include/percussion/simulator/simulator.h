@@ -19,6 +19,7 @@
 #include <percussion/time_integration/linear_elastodynamic_system.h>
 #include <percussion/time_integration/time_integrator.h>
 
+#include <chrono>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -124,6 +125,25 @@ namespace percussion
     /// The smallest gap of the geometry's candidates (the search distance without any). Collective.
     double smallest_candidate_gap() const;
     void write_solution();
+    /// Initial state, output files (kept up to a resumed step), the first row and record; returns
+    /// the step a resumed run starts from (0 otherwise). Collective.
+    unsigned int start_run();
+    /// Opens step_timings.csv, bodies.csv, probes.csv and events.csv as the output asks.
+    void open_step_tables();
+    /// After a step: its timings row, statistics row, the step observer, and the VTU record when
+    /// due (every 'VTU interval' steps and at the @p last_step).
+    void postprocess_step(const RunTimings &before, double step_seconds, bool last_step);
+    /// Writes a checkpoint after @p nominal_steps when 'Checkpoint interval' or 'Checkpoint
+    /// minutes' asks for one; returns whether it did. Collective.
+    bool write_checkpoint_if_due(unsigned int nominal_steps);
+    /// After a SIGTERM/SIGINT (before the last step): the step's output, a checkpoint unless one
+    /// was just written, then throws Interrupted. Collective.
+    void stop_if_interrupted(unsigned int nominal_steps, unsigned int n_steps, bool checkpoint_written);
+    /// After a SolverError: the last good step's output, and a checkpoint where the
+    /// non-convergence policy stopped the run.
+    void save_after_failed_step(unsigned int nominal_steps);
+    /// The log's timing, energy and contact summary of the run.
+    void report_run(unsigned int first_step, unsigned int n_steps, double wall_seconds);
     /// One time step: geometry → free velocity → contact problem → end of step → gaps and
     /// projection → audit → reports; without contact pairs only the scheme's parts and the audit.
     void do_time_step();
@@ -207,6 +227,7 @@ namespace percussion
     unsigned int n_positive_work_warnings = 0, n_unconverged_steps = 0;
     unsigned int last_written_step = static_cast<unsigned int>(-1);
     RunTimings   run_timings;
+    std::chrono::steady_clock::time_point last_checkpoint_time; ///< for 'Checkpoint minutes'
     std::function<void(const Simulator<dim> &)> step_observer;
     /// The checkpoint to resume from (resume_from()) and its header.
     std::string resume_directory;
