@@ -122,6 +122,21 @@ def quantities(directory, h, probe_times):
     return q
 
 
+def quantity_unit(name):
+    """The unit of a quantity of the table, for the axis labels (2D runs are per metre of thickness)."""
+    if name == "energy_ratio":
+        return "[-]"
+    if name in ("contact_start", "contact_duration"):
+        return "[s]"
+    if name.endswith("contact_force"):
+        return "[N] (2D: N/m)"
+    if name.startswith("final_velocity_") or name.startswith("v_"):
+        return "[m/s]"
+    if name.startswith("u_"):
+        return "[m]"
+    return ""
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("base", help="the parameter file to refine")
@@ -292,23 +307,48 @@ def main():
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
         import matplotlib.ticker
-    except ImportError:
-        fail("plots need matplotlib (Debian: apt-get install python3-matplotlib), or pass --no-plots")
-    size = [row["time_step"] for row in table]
+    except ImportError as error:
+        # The tables are written; say why the plots are not (exit 0: the study itself succeeded).
+        print("percussion_study: no plots: matplotlib cannot be imported (%s); on Debian: apt-get install "
+              "python3-matplotlib. The tables above are complete." % error, file=sys.stderr)
+        return
+    # The abscissa: the time step, or with --vary mesh (one time step) the cell size relative to level 0.
+    if args.vary == "mesh":
+        size = [2.0 ** -(row["level"] - table[0]["level"]) for row in table]
+        size_label = "cell size / cell size of level %d [-]" % table[0]["level"]
+    else:
+        size = [row["time_step"] for row in table]
+        size_label = "time step h [s]" + (" (cells refined with h)" if args.vary == "both" else "")
     for name in names:
         key = name + " error" if name in exact else name + " difference"
         points = [(s, row[key]) for s, row in zip(size, table) if row.get(key)]
-        if len(points) < 2:
-            continue
+        unit = quantity_unit(name)
         fig, ax = plt.subplots(figsize=(5, 4))
-        xs, ys = zip(*points)
-        ax.loglog(xs, ys, "o-", label=name)
-        for order, style in ((1, ":"), (2, "--")):
-            ax.loglog(xs, [ys[-1] * (x / xs[-1]) ** order for x in xs], "k" + style, linewidth=0.8, label="order %d" % order)
+        if len(points) >= 2:
+            # Convergence: the error (or the difference to the next level) with reference slopes.
+            xs, ys = zip(*points)
+            ax.loglog(xs, ys, "o-", label=name)
+            for order, style in ((1, ":"), (2, "--")):
+                ax.loglog(xs, [ys[-1] * (x / xs[-1]) ** order for x in xs], "k" + style, linewidth=0.8,
+                          label="order %d" % order)
+            ax.set_ylabel(("|error| " if name in exact else "|difference to the next level| ") + unit)
+        else:
+            # Too few levels for an order (two or three without --exact): the values themselves.
+            values = [(s, row[name]) for s, row in zip(size, table) if row.get(name) is not None]
+            if not values:
+                plt.close(fig)
+                print("no plot for %s: no run has a value" % name)
+                continue
+            xs, ys = zip(*values)
+            ax.semilogx(xs, ys, "o-", label=name)
+            if name in exact:
+                ax.axhline(exact[name], color="k", linestyle="--", linewidth=0.8, label="exact")
+            ax.set_ylabel("%s %s" % (name, unit))
+        # The levels' own sizes as ticks (a study spans one or two decades: few powers of ten).
         ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
-        ax.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
-        ax.set_xlabel("time step (level 0: %.3g)" % size[0])
-        ax.set_ylabel("|error|" if name in exact else "|difference to the next level|")
+        ax.set_xticks(sorted(set(size)))
+        ax.set_xticklabels(["%.3g" % x for x in sorted(set(size))])
+        ax.set_xlabel(size_label)
         ax.set_title(name)
         ax.legend()
         fig.tight_layout()
@@ -316,7 +356,6 @@ def main():
         fig.savefig(png, dpi=100)
         plt.close(fig)
         print("plot: " + png)
-
 
 if __name__ == "__main__":
     main()

@@ -55,7 +55,7 @@ int main(int argc, char **argv)
   if (argc < 2)
     {
       if (root)
-        std::cerr << usage;
+        std::cerr << "percussion: input error: no parameter file given\n\n" << usage;
       return 1;
     }
   const std::string argument = argv[1];

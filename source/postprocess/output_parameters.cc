@@ -92,18 +92,42 @@ namespace percussion::Postprocess
 
   void OutputParameters::check_writable() const
   {
+    namespace fs = std::filesystem;
+    std::error_code error;
+    if (fs::exists(directory, error))
+      {
+        if (!fs::is_directory(directory, error))
+          throw InputError("Parameter 'Output/Directory': '" + directory + "' exists and is not a directory.");
+        const std::string probe = directory + "/.percussion_write_test_" + std::to_string(::getpid());
+        {
+          std::ofstream test(probe);
+          if (!test || !(test << "test"))
+            throw InputError("Parameter 'Output/Directory': the directory '" + directory + "' is not writable (" +
+                             std::strerror(errno) + ").");
+        }
+        fs::remove(probe, error);
+        return;
+      }
+    // A missing directory is created by create_directory() once the whole input is accepted; here
+    // only its nearest existing ancestor is checked.
+    fs::path ancestor = fs::path(directory).lexically_normal();
+    do
+      ancestor = ancestor.has_relative_path() && ancestor.has_parent_path() ? ancestor.parent_path() : fs::path(".");
+    while (ancestor != "." && !fs::exists(ancestor, error));
+    if (!fs::is_directory(ancestor, error))
+      throw InputError("Parameter 'Output/Directory': cannot create the directory '" + directory + "' ('" +
+                       ancestor.string() + "' is not a directory).");
+    if (::access(ancestor.c_str(), W_OK | X_OK) != 0)
+      throw InputError("Parameter 'Output/Directory': cannot create the directory '" + directory + "' in '" +
+                       ancestor.string() + "' (" + std::strerror(errno) + ").");
+  }
+
+  void OutputParameters::create_directory() const
+  {
     std::error_code error;
     std::filesystem::create_directories(directory, error);
     if (!std::filesystem::is_directory(directory))
       throw InputError("Parameter 'Output/Directory': cannot create the directory '" + directory +
                        "'" + (error ? " (" + error.message() + ")" : std::string()) + ".");
-    const std::string probe = directory + "/.percussion_write_test_" + std::to_string(::getpid());
-    {
-      std::ofstream test(probe);
-      if (!test || !(test << "test"))
-        throw InputError("Parameter 'Output/Directory': the directory '" + directory +
-                         "' is not writable (" + std::strerror(errno) + ").");
-    }
-    std::filesystem::remove(probe, error);
   }
 } // namespace percussion::Postprocess

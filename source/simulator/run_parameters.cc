@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 namespace percussion
@@ -145,20 +146,88 @@ namespace percussion
         prm.leave_subsection();
     }
 
+    /// The entry path "Section/Subsection/Entry" of an override "Section/Subsection/Entry=value",
+    /// with the blanks around each name removed.
+    std::string override_path(const std::string &text)
+    {
+      std::string path;
+      std::string name;
+      const auto  flush = [&]() {
+        path += dealii::Utilities::trim(name);
+        name.clear();
+      };
+      for (const char c : text.substr(0, text.find('=')))
+        if (c == '/')
+          {
+            flush();
+            path += '/';
+          }
+        else
+          name += c;
+      flush();
+      return path;
+    }
+
+    /// The message of the check of the file with @p overrides, or "" if they are accepted.
+    std::string check_message(const std::string &text, const std::vector<std::string> &overrides)
+    {
+      dealii::ParameterHandler prm;
+      RunParameters::declare_parameters(prm);
+      std::istringstream input(text);
+      prm.parse_input(input);
+      for (const std::string &o : overrides)
+        apply_override(prm, o);
+      try
+        {
+          RunParameters().parse_parameters(prm);
+        }
+      catch (const InputError &error)
+        {
+          return error.what();
+        }
+      return "";
+    }
+
+    /// The overrides a rejected value came from: those whose entry the @p message names, or else
+    /// those without which the file no longer fails with this message (e.g. a combination of
+    /// entries). Empty if the message is the file's own.
+    std::vector<std::string> overrides_to_blame(const std::string &text, const std::vector<std::string> &overrides,
+                                                const std::string &message)
+    {
+      std::vector<std::string> named;
+      for (const std::string &o : overrides)
+        if (message.find("'" + override_path(o) + "'") != std::string::npos)
+          named.push_back(o);
+      if (!named.empty())
+        return named;
+      std::vector<std::string> needed;
+      for (std::size_t k = 0; k < overrides.size(); ++k)
+        {
+          std::vector<std::string> others = overrides;
+          others.erase(others.begin() + k);
+          if (check_message(text, others) != message)
+            needed.push_back(overrides[k]);
+        }
+      return needed;
+    }
+
     RunParameters parse(std::istream &input, const std::string &name, const std::vector<std::string> &overrides)
     {
+      // The text is kept: a rejected value is traced back to the file or to an override.
+      const std::string text{std::istreambuf_iterator<char>(input), std::istreambuf_iterator<char>()};
       dealii::ParameterHandler prm;
       RunParameters::declare_parameters(prm);
       try
         {
-          prm.parse_input(input, name);
+          std::istringstream file(text);
+          prm.parse_input(file, name);
         }
       catch (const dealii::ExceptionBase &error)
         {
           throw InputError("Error in parameter file '" + name + "': " + describe(error));
         }
-      for (const std::string &text : overrides)
-        apply_override(prm, text);
+      for (const std::string &o : overrides)
+        apply_override(prm, o);
       RunParameters parameters;
       try
         {
@@ -166,7 +235,15 @@ namespace percussion
         }
       catch (const InputError &error)
         {
-          throw InputError("Error in parameter file '" + name + "': " + error.what());
+          // A value out of range may come from a --set rather than from the file: name it, since
+          // the file itself may hold a valid value there.
+          const std::vector<std::string> blamed = overrides_to_blame(text, overrides, error.what());
+          if (blamed.empty())
+            throw InputError("Error in parameter file '" + name + "': " + error.what());
+          std::string where;
+          for (const std::string &o : blamed)
+            where += (where.empty() ? "" : " with ") + ("'--set " + o + "'");
+          throw InputError("Override " + where + " (parameter file '" + name + "'): " + error.what());
         }
       // The parameters as run name the θ that 'auto' resolved to (a resumed run reads the same).
       prm.enter_subsection("Time integration");

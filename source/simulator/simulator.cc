@@ -1,4 +1,5 @@
 #include <deal.II/base/data_out_base.h>
+#include <deal.II/base/mpi.h>
 #include <deal.II/base/timer.h>
 #include <deal.II/base/utilities.h>
 #include <deal.II/distributed/tria.h>
@@ -455,6 +456,24 @@ namespace percussion
   {
     const auto &out = parameters.output;
     const bool  root = Utilities::MPI::this_mpi_process(communicator) == 0;
+    {
+      // The output directory is created only now, when the whole input (and a checkpoint to resume
+      // from) has been accepted: a refused run leaves nothing on disk. Every rank stops if rank 0
+      // cannot create it.
+      std::string failure;
+      if (root)
+        try
+          {
+            out.create_directory();
+          }
+        catch (const InputError &error)
+          {
+            failure = error.what();
+          }
+      failure = Utilities::MPI::broadcast(communicator, failure, 0);
+      if (!failure.empty())
+        throw InputError(failure);
+    }
     solution_output = std::make_unique<Postprocess::SolutionOutput<dim>>(
       out.directory, communicator, out.vtu_compression, out.vtu_files_per_record, out.write_in_background);
     if (geometry)

@@ -3,9 +3,11 @@
 known orders of the schemes -- 2 for Moreau-Jean theta = 1/2 without contact (a probe's displacement,
 observed order from three levels, tolerance 0.05), 1 with impact (the first contact time against
 its exact value g0/|v0| = 5e-4 s, tolerance 0.05) -- and writes its CSV and markdown tables and the
-PNG plots; scripts/plot_statistics.py draws a run's statistics. Usage: check_study.py PERCUSSION_EXECUTABLE WORK_DIRECTORY"""
+PNG plots, one per quantity also for two levels without --exact; scripts/plot_statistics.py draws
+a run's statistics. Usage: check_study.py PERCUSSION_EXECUTABLE WORK_DIRECTORY"""
 import csv
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -48,6 +50,20 @@ rows = study("impacting_bar.prm", impact_dir, "--levels", "0", "1", "2", "3", "-
 orders = [float(r["contact_start order"]) for r in rows if r.get("contact_start order")]
 check(len(orders) == 3 and all(abs(p - 1) <= 0.05 for p in orders), "with impact: contact start orders %s ~ 1" % orders)
 check(os.path.exists(os.path.join(impact_dir, "contact_start.png")), "convergence plot written")
+
+# Two levels without --exact (no order): still one PNG per quantity (its values against the time step),
+# when matplotlib can be imported; otherwise the driver says why there are none.
+two_dir = os.path.join(work, "two_levels")
+rows = study("smooth_bar.prm", two_dir, "--levels", "0", "1", "--probe-time", "0.7")
+names = [c for c in rows[0] if c not in ("level", "time_step", "refinements", "dofs")
+         and not c.endswith((" error", " difference", " order"))]
+pngs = [os.path.join(two_dir, re.sub(r"[^A-Za-z0-9_.=-]+", "_", n) + ".png") for n in names]
+try:
+    import matplotlib  # noqa: F401 (only whether it can be imported)
+    check(len(names) >= 2 and all(os.path.getsize(p) > 5000 for p in pngs if os.path.exists(p))
+          and all(map(os.path.exists, pngs)), "two levels: one plot per quantity (%s)" % ", ".join(names))
+except ImportError:
+    print("skipped: the plots of the two-level study (matplotlib cannot be imported)")
 
 # scripts/plot_statistics.py draws a run's statistics.csv; a file that is not one is refused.
 plotter = os.path.join(here, "..", "..", "scripts", "plot_statistics.py")

@@ -31,9 +31,14 @@ namespace percussion::Postprocess
 
     static void declare_parameters(dealii::ParameterHandler &prm);
     void        parse_parameters(dealii::ParameterHandler &prm);
-    /// Creates the directory if needed and checks that a file can be written in it, without
-    /// touching existing files. @throws InputError naming 'Output/Directory' otherwise.
+    /// Checks that the directory exists and a file can be written in it, or that it can be created
+    /// (its nearest existing ancestor is a writable directory), without creating anything or
+    /// touching existing files: a run whose input is refused leaves nothing on disk.
+    /// @throws InputError naming 'Output/Directory' otherwise.
     void check_writable() const;
+    /// Creates the directory if it is missing (once the input is accepted, before the first output).
+    /// @throws InputError naming 'Output/Directory' if that fails.
+    void create_directory() const;
   };
 } // namespace percussion::Postprocess
 
