@@ -207,9 +207,9 @@ namespace percussion::TimeIntegration
                                                const unsigned int dim, const double gap_prediction_factor,
                                                MPI_Comm communicator)
     : parameters(parameters)
-    , law(law)
+    , local_law(make_local_law(law))
     , dim(dim)
-    , rule{gap_prediction_factor, law == ContactLaw::schatzman_paoli}
+    , rule{gap_prediction_factor, local_law->takes_every_candidate()}
     , communicator(communicator)
     , delassus(dim, parameters.delassus_column_limit, communicator)
   {
@@ -286,8 +286,9 @@ namespace percussion::TimeIntegration
     problem.mu.resize(n);
     for (unsigned int a = 0; a < n; ++a)
       problem.mu[a] = dim == 1 ? 0.0 : active[a].mu;
-    // The two laws differ only here (doc/contact.md): the factor of W and the shift of b.
-    const double factor = law == ContactLaw::fremond ? theta : 1.0;
+    // The laws differ only here (doc/contact.md): the factor of W and the shift of b.
+    const double factor = local_law->operator_factor(theta);
+    const ContactOperators::LawStep step{dim, theta, time_step, lasting_impulse};
     for (unsigned int a = 0; a < n; ++a)
       {
         for (unsigned int b = 0; dense_operator && b < n; ++b)
@@ -296,59 +297,7 @@ namespace percussion::TimeIntegration
               problem.W_dense(ld * a + i, ld * b + j) = factor * delassus.entry(active[a].point, i, active[b].point, j);
         if (dim == 1 && dense_operator)
           problem.W_dense(ld * a + 1, ld * a + 1) = problem.W_dense(ld * a, ld * a) > 0 ? problem.W_dense(ld * a, ld * a) : 1.0;
-        const auto &u_k = active[a].u_k;
-        const auto &u_free = active[a].u_free;
-        const double e = active[a].e;
-        // A penetrated contact that separates (u_{N,k} > 0) is held by 0 ≤ u_{N,k+ω} ⊥ p_N ≥ 0:
-        // it cannot pull, its work u_{N,k+ω}p_N is zero, and its gap does not decrease.
-        const bool separating = u_k[0] > 0;
-        if (law == ContactLaw::schatzman_paoli)
-          {
-            // (1+e)/h times the linearised gap at (q_{k+1} + e q_{k−1})/(1+e); frictionless.
-            for (unsigned int i = 0; i < d; ++i)
-              problem.q[ld * a + i] = u_free[i];
-            problem.q[ld * a] += -e * u_k[0] + (1 + e) * active[a].gap / time_step;
-          }
-        else if (law == ContactLaw::standard)
-          {
-            // Γ: normal part u_{N,k+1} + e u_{N,k}; tangential part u_{T,k+1}. Separating:
-            // u_{N,k+ω}/ω = u_{N,k+1} + (1−ω)/ω u_{N,k} (ω = 0: u_{N,k+1}).
-            for (unsigned int i = 0; i < d; ++i)
-              problem.q[ld * a + i] = u_free[i];
-            if (!separating)
-              problem.q[ld * a] += e * u_k[0];
-            else if (theta > 0)
-              problem.q[ld * a] += (1 - theta) / theta * u_k[0];
-          }
-        else
-          {
-            // Θ at u_{k+θ}: normal θ(u_{N,k+1} + e u_{N,k}); tangential (1−θ)u_{T,k} + θ u_{T,k+1}.
-            // Separating: Θ with min(u_{N,k}, 0) = 0, i.e. the normal part u_{N,k+θ}.
-            problem.q[ld * a] = separating ? theta * u_free[0] + (1 - theta) * u_k[0] : theta * (u_free[0] + e * u_k[0]);
-            // A lasting contact (it carried a normal impulse at the previous step) may close an
-            // open gap within the step: the law gains max(g_k, 0)/h. Without it a node that entered
-            // the problem at g > 0 (the gap prediction stops it early) carries pressure at that
-            // gap for ever, and resting pressures depend on the load history (doc/contact.md,
-            // "Lasting contact"). An inelastic one (e = 0) is moreover held at position level,
-            // 0 ≤ u_{N,k+θ} + max(g_k, 0)/h ⊥ p_N ≥ 0: its end gap g_k + h u_{N,k+θ} stays ≥ 0
-            // (≥ g_k where it is penetrated), where the Frémond law would let it sink by
-            // h(1 − θ)|u_{N,k}| at every step that it approaches (settling, ringing), which the
-            // position projection would then have to lift against the load. One with e > 0 keeps
-            // its restitution (an impact can last several steps). The normal work gains
-            // −max(g_k, 0) p_N/h ≤ 0, and the position-level law's is ≤ 0 for any θ: Proposition 1
-            // still holds. The impact step itself (no previous impulse) keeps the law of the paper.
-            const double lasting =
-              lasting_impulse > 0 ? std::clamp(active[a].warm_start[0] / lasting_impulse, 0.0, 1.0) : 0.0;
-            if (lasting > 0)
-              {
-                const double position_level =
-                  theta * u_free[0] + (1 - theta) * u_k[0] + std::max(active[a].gap, 0.0) / time_step;
-                const double impact_law = problem.q[ld * a] + std::max(active[a].gap, 0.0) / time_step;
-                problem.q[ld * a] += lasting * ((e == 0 ? position_level : impact_law) - problem.q[ld * a]);
-              }
-            for (unsigned int i = 1; i < d; ++i)
-              problem.q[ld * a + i] = theta * u_free[i] + (1 - theta) * u_k[i];
-          }
+        local_law->pose(active[a], step, &problem.q[ld * a]);
       }
   }
 
@@ -660,7 +609,7 @@ namespace percussion::TimeIntegration
     Assert(ld == dim, dealii::ExcInternalError()); // 2D/3D only (set_dof_positions())
     result.probed_operator = true;
     result.probing_solves = probed->ensure(integrator, H);
-    const double factor = law == ContactLaw::fremond ? theta : 1.0;
+    const double factor = local_law->operator_factor(theta);
     // probed_problem: this rank's rows of A = f W_s (the approximation) in the local numbering of its own
     // and ghost contacts, b and μ of the law for its own contacts (zero for the ghosts, whose rows
     // it does not hold); the exact problem has the same b.
@@ -872,7 +821,7 @@ namespace percussion::TimeIntegration
           {
             tangential += u_theta[i] * p[i];
             p_t += p[i] * p[i];
-            const double slip = law == ContactLaw::fremond ? u_theta[i] : u_next[i];
+            const double slip = local_law->slides_at_weighted_velocity() ? u_theta[i] : u_next[i];
             u_t += slip * slip;
           }
         for (unsigned int i = 0; i < d; ++i)

@@ -4,6 +4,8 @@
 #include <deal.II/lac/petsc_sparse_matrix.h>
 #include <deal.II/lac/petsc_vector.h>
 
+#include <percussion/contact_operators/active_contact.h>
+#include <percussion/contact_operators/local_law.h>
 #include <percussion/contact_solvers/block_delassus.h>
 #include <percussion/contact_solvers/contact_state.h>
 #include <percussion/contact_solvers/local_problem.h>
@@ -13,6 +15,7 @@
 #include <percussion/time_integration/distributed_sweeps.h>
 #include <percussion/time_integration/probed_delassus.h>
 #include <percussion/time_integration/contact_dynamics_parameters.h>
+#include <percussion/time_integration/contact_law.h>
 #include <percussion/time_integration/time_integrator.h>
 
 #include <petscmat.h>
@@ -36,26 +39,8 @@ namespace percussion::TimeIntegration
     std::array<double, 3> position{};
   };
 
-  /**
-   * One contact of the step's problem (plain data), made by its owner; a problem small enough for
-   * the dense path is gathered on every rank. Velocities in the local frame (n, t1, t2); only the
-   * first dim components are used.
-   */
-  struct ActiveContact
-  {
-    unsigned long long point = 0;        ///< global point index (column block of H)
-    unsigned long long key = 0;          ///< OwnedContactPoint::key
-    double mu = 0, e = 0, gap = 0;
-    int owner_rank = 0;                  ///< the rank that owns the point
-    int owner_index = 0;                 ///< its index among that rank's OwnedContactPoints
-    std::array<double, 3> u_k{};         ///< Hᵀv_k + w
-    std::array<double, 3> u_free{};      ///< Hᵀv_free + w
-    std::array<double, 3> w{};           ///< obstacle velocity offset
-    std::array<double, 3> position{};
-    /// The last step's impulse of this contact (the local problem's dimension; zero if it had none):
-    /// the warm start, known to the owner only.
-    std::array<double, 3> warm_start{};
-  };
+  /// One contact of the step's problem (plain data, ContactOperators::ActiveContact).
+  using ContactOperators::ActiveContact;
 
   /// Lemma 1 of the paper: take-off, stick, slide (one enum, in the plain-data solver layer).
   using ContactSolvers::ContactState;
@@ -116,8 +101,8 @@ namespace percussion::TimeIntegration
    *   standard:  A = W,   b = u_free + (e u_{N,k}, 0, 0)
    *   Frémond:   A = θW,  b = θ u_free + (θ e u_{N,k}, (1−θ) u_{T,k}),
    *
-   * on the active contacts (ActiveSetRule: penetrated, or gap predicted to close); then v_{k+1} = v_free + Ŵ⁻¹ H p. The two Moreau–Jean laws differ only in (A, b): see
-   * assemble_law(). A penetrated contact that separates (u_{N,k} > 0) gets the normal law
+   * on the active contacts (ActiveSetRule: penetrated, or gap predicted to close); then v_{k+1} = v_free + Ŵ⁻¹ H p. The two Moreau–Jean laws differ only in (A, b): the
+   * ContactOperators::LocalLaw of the scheme (StandardLaw, FremondLaw, SchatzmanPaoliLaw) poses them. A penetrated contact that separates (u_{N,k} > 0) gets the normal law
    * 0 ≤ u_{N,k+ω} ⊥ p_N ≥ 0 (ω = contact_work_weight()): it cannot pull, does no work, and its gap
    * does not decrease over the step; for the Frémond law this is Θ with min(u_{N,k}, 0) in place of
    * u_{N,k}, so Proposition 1 holds for every contact (doc/contact.md, "Lasting contact").
@@ -177,12 +162,6 @@ namespace percussion::TimeIntegration
                                                bool project, double tolerance);
 
     /**
-     * Whether every candidate contact enters the step's problem, not only the active set:
-     * the position-level Schatzman–Paoli law's complementarity on the linearised gap opens or
-     * closes each contact itself, where a gap prediction would leave a contact resting at g = 0
-     * out every other step (and its force alternate between 0 and twice its value).
-     */
-    /**
      * Enables the probed operator ('Delassus operator' = auto or probed, 2D/3D): the reference
      * positions of the locally owned DoFs (the first is @p first_owned_dof), the node spacing
      * in which 'Probing radius' is measured, and whether a pair is body to body (H moves; the
@@ -191,6 +170,8 @@ namespace percussion::TimeIntegration
     void set_dof_positions(dealii::types::global_dof_index first_owned_dof,
                            std::vector<std::array<double, 3>> positions, double node_spacing, bool has_body_pair);
 
+    /// Whether every candidate contact enters the step's problem, not only the active set
+    /// (ContactOperators::LocalLaw::takes_every_candidate(): the Schatzman–Paoli law).
     bool takes_every_candidate() const { return rule.every_candidate; }
     /**
      * The last solve() is not the step's (a retry follows, before TimeIntegrator::finish_step()):
@@ -201,7 +182,7 @@ namespace percussion::TimeIntegration
     /// The contact solver's options (a retry changes them for one solve).
     ContactSolvers::SolverOptions &solver_options() { return options; }
     /// Whether the law works at velocity level (all but Schatzman–Paoli), so that positions may drift.
-    bool is_velocity_level() const { return law != ContactLaw::schatzman_paoli; }
+    bool is_velocity_level() const { return local_law->is_velocity_level(); }
 
     /// Energy dissipated at each of @p points since the start (−Σ u_{k+θ}ᵀp), for output.
     std::vector<double> dissipated_energy(const std::vector<OwnedContactPoint> &points) const;
@@ -253,8 +234,8 @@ namespace percussion::TimeIntegration
                                                  const dealii::PETScWrappers::MPI::Vector &u_k,
                                                  const dealii::PETScWrappers::MPI::Vector &w, double time_step,
                                                  std::vector<bool> &in_problem);
-    /// Phase 3: the local problem (A, b) of the scheme's law; A from the dense columns if
-    /// @p dense_operator, else left to the caller (b, μ only).
+    /// Phase 3: the local problem (A, b) of the scheme's law (local_law poses b and the factor f of
+    /// A = f W); A from the dense columns if @p dense_operator, else left to the caller (b, μ only).
     void assemble_law(const std::vector<ActiveContact> &active, double theta, double time_step,
                       bool dense_operator = true);
     /**
@@ -318,7 +299,8 @@ namespace percussion::TimeIntegration
                          const dealii::PETScWrappers::MPI::Vector &x, std::vector<double> &z);
 
     const ContactDynamicsParameters parameters;
-    const ContactLaw law;
+    /// The scheme's law: it poses (A, b) of the step's problem (make_local_law()).
+    const std::unique_ptr<const ContactOperators::LocalLaw> local_law;
     const unsigned int dim;
     ActiveSetRule rule;
     MPI_Comm communicator;
