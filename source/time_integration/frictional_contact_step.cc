@@ -1,6 +1,8 @@
 #include <deal.II/base/mpi.h>
 
+#include <percussion/contact_solvers/anderson_mixing.h>
 #include <percussion/contact_solvers/error_measure.h>
+#include <percussion/contact_solvers/scaled_solve.h>
 #include <percussion/contact_solvers/solve.h>
 #include <percussion/core/exceptions.h>
 #include <percussion/core/petsc_check.h>
@@ -32,167 +34,17 @@ namespace percussion::TimeIntegration
                 [](const ActiveContact &a, const ActiveContact &b) { return a.point < b.point; });
     }
 
-    /// Σ |W_ii| over the rows of W that @p problem holds.
-    double diagonal_sum(const ContactSolvers::LocalProblem &problem)
+    /// The sum over the ranks of @p communicator for ContactSolvers::AndersonMixing (none on one rank).
+    ContactSolvers::AndersonMixing::PartSum sum_over_ranks(MPI_Comm communicator)
     {
-      double diagonal = 0;
-      const int n = problem.size();
-      if (problem.storage == ContactSolvers::MatrixStorage::dense)
-        for (int i = 0; i < n; ++i)
-          diagonal += std::abs(problem.W_dense(i, i));
-      else
-        for (int i = 0; i < problem.W_sparse.rows; ++i)
-          for (int k = problem.W_sparse.row_start[i]; k < problem.W_sparse.row_start[i + 1]; ++k)
-            if (problem.W_sparse.column_index[k] == i)
-              diagonal += std::abs(problem.W_sparse.values[k]);
-      return diagonal;
-    }
-
-    /// The power of two that brings the mean diagonal of W (Σ |W_ii| = @p diagonal) near 1.
-    int scaling_exponent(const double diagonal, const int n)
-    {
-      return diagonal > 0 && std::isfinite(diagonal) ? -std::ilogb(diagonal / n) : 0;
-    }
-
-    /// e with 2^e W of unit mean |diagonal| (0 for a zero or non-finite diagonal), dense or sparse W.
-    int scaling_exponent(const ContactSolvers::LocalProblem &problem)
-    {
-      return scaling_exponent(diagonal_sum(problem), problem.size());
-    }
-
-    /**
-     * Solves @p problem (dense W) for impulses scaled by a power of two s ≈ 1/mean(diag W):
-     * the solver's error measure is relative to max(‖q‖, ‖r‖, ‖u‖), which mixes impulses and
-     * velocities; with r' = r/s and W' = sW both are velocities of comparable size, so the law's
-     * velocities are met to the tolerance times the velocity scale, not times the impulses.
-     * Powers of two scale exactly: @p problem, the warm start and the result are the unscaled ones.
-     * @p exponent receives the scaling's: W' = 2^exponent W and r' = 2^-exponent r.
-     */
-    ContactSolvers::SolverResult solve_scaled(ContactSolvers::LocalProblem &problem, std::vector<double> &r,
-                                              std::vector<double> &u, const ContactSolvers::SolverOptions &options,
-                                              int &exponent)
-    {
-      exponent = scaling_exponent(problem);
-      const auto scale = [&](const int e) {
-        for (double &x : problem.W_dense.values)
-          x = std::ldexp(x, e);
-        for (double &x : r)
-          x = std::ldexp(x, -e);
+      if (dealii::Utilities::MPI::n_mpi_processes(communicator) == 1)
+        return {};
+      return [communicator](std::vector<double> &sums) {
+        const int ierr =
+          MPI_Allreduce(MPI_IN_PLACE, sums.data(), static_cast<int>(sums.size()), MPI_DOUBLE, MPI_SUM, communicator);
+        AssertThrowMPI(ierr);
       };
-      scale(exponent);
-      const ContactSolvers::SolverResult result = ContactSolvers::solve(problem, r, u, options);
-      scale(-exponent);
-      return result;
     }
-
-    /**
-     * Anderson mixing (type II) of a fixed-point iteration x ↦ g(x): with f = g(x) − x and the
-     * differences ΔF, ΔG of the last @p depth pairs, the next iterate is g − ΔG γ with γ the least
-     * squares solution of min ‖f − ΔF γ‖ (Walker & Ni 2011).
-     */
-    class AndersonMixing
-    {
-    public:
-      /// Mixes the first @p length entries of the iterates (a rank's own unknowns); the inner
-      /// products are summed over the ranks of @p communicator.
-      AndersonMixing(const unsigned int depth, const std::size_t length, MPI_Comm communicator)
-        : depth(depth)
-        , length(length)
-        , communicator(communicator)
-      {}
-      void clear()
-      {
-        xs.clear();
-        gs.clear();
-      }
-      /// Records the pair (x, g(x)).
-      void add(const std::vector<double> &x, const std::vector<double> &g)
-      {
-        xs.emplace_back(x.begin(), x.begin() + length);
-        gs.emplace_back(g.begin(), g.begin() + length);
-        if (xs.size() > depth + 1)
-          {
-            xs.erase(xs.begin());
-            gs.erase(gs.begin());
-          }
-      }
-      /// @p g (the last g(x)) becomes the mixed iterate.
-      void mix(std::vector<double> &g) const
-      {
-        const std::size_t m = xs.size() - 1, n = length;
-        if (m == 0)
-          return;
-        const auto f = [&](const std::size_t k, const std::size_t i) { return gs[k][i] - xs[k][i]; };
-        // Normal equations (ΔFᵀΔF + λI) γ = ΔFᵀ f_last, m ≤ depth: small and dense.
-        std::vector<double> A(m * m, 0.0), rhs(m, 0.0);
-        for (std::size_t j = 0; j < m; ++j)
-          for (std::size_t i = 0; i < n; ++i)
-            {
-              const double dj = f(j + 1, i) - f(j, i);
-              rhs[j] += dj * f(m, i);
-              for (std::size_t l = 0; l <= j; ++l)
-                A[j * m + l] += dj * (f(l + 1, i) - f(l, i));
-            }
-        // The ranks' parts of the inner products: every rank then solves the same small system.
-        if (dealii::Utilities::MPI::n_mpi_processes(communicator) > 1)
-          {
-            std::vector<double> sums(A);
-            sums.insert(sums.end(), rhs.begin(), rhs.end());
-            const int ierr = MPI_Allreduce(MPI_IN_PLACE, sums.data(), static_cast<int>(sums.size()), MPI_DOUBLE,
-                                           MPI_SUM, communicator);
-            AssertThrowMPI(ierr);
-            std::copy(sums.begin(), sums.begin() + m * m, A.begin());
-            std::copy(sums.begin() + m * m, sums.end(), rhs.begin());
-          }
-        double trace = 0;
-        for (std::size_t j = 0; j < m; ++j)
-          {
-            for (std::size_t l = 0; l < j; ++l)
-              A[l * m + j] = A[j * m + l];
-            trace += A[j * m + j];
-          }
-        if (!(trace > 0))
-          return;
-        for (std::size_t j = 0; j < m; ++j)
-          A[j * m + j] += 1e-12 * trace;
-        // Gaussian elimination with partial pivoting.
-        std::vector<double> gamma = rhs;
-        for (std::size_t c = 0; c < m; ++c)
-          {
-            std::size_t p = c;
-            for (std::size_t r = c + 1; r < m; ++r)
-              if (std::abs(A[r * m + c]) > std::abs(A[p * m + c]))
-                p = r;
-            if (A[p * m + c] == 0.0)
-              return;
-            for (std::size_t k = 0; k < m; ++k)
-              std::swap(A[c * m + k], A[p * m + k]);
-            std::swap(gamma[c], gamma[p]);
-            for (std::size_t r = c + 1; r < m; ++r)
-              {
-                const double l = A[r * m + c] / A[c * m + c];
-                for (std::size_t k = c; k < m; ++k)
-                  A[r * m + k] -= l * A[c * m + k];
-                gamma[r] -= l * gamma[c];
-              }
-          }
-        for (std::size_t c = m; c-- > 0;)
-          {
-            for (std::size_t k = c + 1; k < m; ++k)
-              gamma[c] -= A[c * m + k] * gamma[k];
-            gamma[c] /= A[c * m + c];
-          }
-        for (std::size_t j = 0; j < m; ++j)
-          for (std::size_t i = 0; i < n; ++i)
-            g[i] -= gamma[j] * (gs[j + 1][i] - gs[j][i]);
-      }
-
-    private:
-      const unsigned int depth;
-      const std::size_t length;
-      MPI_Comm communicator;
-      std::vector<std::vector<double>> xs, gs;
-    };
 
     /// Reinitialise @p x with the partition of @p like unless it has it already.
     void reinit_like(dealii::PETScWrappers::MPI::Vector &x, const dealii::PETScWrappers::MPI::Vector &like,
@@ -408,7 +260,7 @@ namespace percussion::TimeIntegration
         last_product.valid = false; // the impulse vectors will be this path's
         last_solve_distributed = false;
         assemble_law(*active, theta, integrator.time_step());
-        result.solver = solve_scaled(problem, reaction, local_velocity, options, exponent);
+        result.solver = ContactSolvers::solve_scaled(problem, reaction, local_velocity, options, exponent);
       }
     else
       {
@@ -630,7 +482,7 @@ namespace percussion::TimeIntegration
     // Their operator, its block form and the ghost exchange are made again only when the active
     // block or the scaling changed: in lasting contact on a fixed obstacle they are the last step's
     // (copying and re-blocking W_s cost about 10 ms per step at 1 089 contacts and R = 7).
-    exponent = scaling_exponent(dealii::Utilities::MPI::sum(diagonal_sum(probed_problem), communicator),
+    exponent = ContactSolvers::scaling_exponent(dealii::Utilities::MPI::sum(ContactSolvers::diagonal_sum(probed_problem), communicator),
                                 static_cast<int>(ld * partition.n_total()));
     if (!inner_blocks || probed->block_version() != inner_block_version || exponent != inner_exponent)
       {
@@ -661,7 +513,7 @@ namespace percussion::TimeIntegration
     ContactSolvers::SolverResult total;
     std::vector<double> z(n, 0.0), u(n, 0.0), scaled(n), inner_u, approximate(n), best_r, best_z, best_u;
     std::vector<double> history;
-    AndersonMixing mixing(5, n_mine, communicator);
+    ContactSolvers::AndersonMixing mixing(5, n_mine, sum_over_ranks(communicator));
     double best_error = std::numeric_limits<double>::infinity();
     std::string phases;
     for (unsigned int outer = 0;; ++outer)
@@ -1027,7 +879,7 @@ namespace percussion::TimeIntegration
               }
             std::vector<double> r(2 * n, 0.0), u;
             int exponent = 0;
-            result.solver = solve_scaled(lcp, r, u, options, exponent);
+            result.solver = ContactSolvers::solve_scaled(lcp, r, u, options, exponent);
             result.n_contacts = std::max(result.n_contacts, n);
             std::vector<double> impulse(d * n, 0.0);
             for (unsigned int a = 0; a < n; ++a)
