@@ -1,6 +1,5 @@
 #include <deal.II/base/mpi.h>
 
-#include <percussion/contact_solvers/anderson_mixing.h>
 #include <percussion/contact_solvers/error_measure.h>
 #include <percussion/contact_solvers/scaled_solve.h>
 #include <percussion/contact_solvers/solve.h>
@@ -12,7 +11,6 @@
 #include <percussion/time_integration/system_algebra.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -20,6 +18,7 @@
 namespace percussion::TimeIntegration
 {
   using dealii::PETScWrappers::MPI::Vector;
+  using SystemAlgebra::reinit_like;
 
   namespace
   {
@@ -32,26 +31,6 @@ namespace percussion::TimeIntegration
       plain_all_gather(local, all, communicator);
       std::sort(all.begin(), all.end(),
                 [](const ActiveContact &a, const ActiveContact &b) { return a.point < b.point; });
-    }
-
-    /// The sum over the ranks of @p communicator for ContactSolvers::AndersonMixing (none on one rank).
-    ContactSolvers::AndersonMixing::PartSum sum_over_ranks(MPI_Comm communicator)
-    {
-      if (dealii::Utilities::MPI::n_mpi_processes(communicator) == 1)
-        return {};
-      return [communicator](std::vector<double> &sums) {
-        const int ierr =
-          MPI_Allreduce(MPI_IN_PLACE, sums.data(), static_cast<int>(sums.size()), MPI_DOUBLE, MPI_SUM, communicator);
-        AssertThrowMPI(ierr);
-      };
-    }
-
-    /// Reinitialise @p x with the partition of @p like unless it has it already.
-    void reinit_like(dealii::PETScWrappers::MPI::Vector &x, const dealii::PETScWrappers::MPI::Vector &like,
-                     MPI_Comm communicator)
-    {
-      if (x.size() != like.size() || x.locally_owned_elements() != like.locally_owned_elements())
-        x.reinit(like.locally_owned_elements(), communicator);
     }
   } // namespace
 
@@ -257,7 +236,8 @@ namespace percussion::TimeIntegration
         // Phase 2: Ŵ⁻¹H and W for the active contacts; phase 3: the scheme's law; phase 4: the
         // contact solve.
         delassus.ensure(integrator, H, active_points, u_k.size() / d, operator_moves);
-        last_product.valid = false; // the impulse vectors will be this path's
+        if (probed)
+          probed->forget_last_product(); // the impulse vectors will be this path's
         last_solve_distributed = false;
         assemble_law(*active, theta, integrator.time_step());
         result.solver = ContactSolvers::solve_scaled(problem, reaction, local_velocity, options, exponent);
@@ -266,8 +246,13 @@ namespace percussion::TimeIntegration
       {
         // Phases 2–4 with the probed operator; it leaves Hp and 𝒯Hp of its iterate.
         assemble_law(own, theta, integrator.time_step(), false);
-        result.solver =
-          solve_with_probed_operator(integrator, H, own, theta, problem, reaction, local_velocity, last_partition, exponent, result);
+        last_solve_distributed = true;
+        result.probed_operator = true;
+        ProbedSolveCounts counts;
+        result.solver = probed->solve(integrator, H, u_free, own, local_law->operator_factor(theta), problem, reaction,
+                                      local_velocity, last_partition, exponent, options, counts);
+        result.exact_products = counts.exact_products;
+        result.probing_solves = counts.probing_solves;
       }
     result.solved = true;
     result.held_per_rank = probed_operator
@@ -286,8 +271,12 @@ namespace percussion::TimeIntegration
     // probed operator's last exact product. The DoF partition is fixed for a run: the two vectors
     // are allocated once.
     if (!probed_operator)
-      delassus.apply(active_points, impulse, generalized_impulse, correction);
-    integrator.apply_impulse(generalized_impulse, correction);
+      {
+        delassus.apply(active_points, impulse, generalized_impulse, correction);
+        integrator.apply_impulse(generalized_impulse, correction);
+      }
+    else
+      integrator.apply_impulse(probed->generalized_impulse(), probed->response());
 
     // What the law's velocities are known to: the solver stops when the natural-map residual of
     // the scaled problem is below tolerance × max(‖q‖, ‖r'‖, ‖u‖) (the FCLIB measure, r' the scaled
@@ -316,7 +305,7 @@ namespace percussion::TimeIntegration
     // (The probed operator runs in 2D/3D only, where the law's dimension is the body's: its W p is
     // in works_and_states()'s layout.)
     works_and_states(*active, first, last, impulse, theta, velocity_noise, energy_noise, result,
-                     probed_operator ? &last_product.product : nullptr);
+                     probed_operator ? &probed->last_exact_product() : nullptr);
     result.dissipated_energy = dissipated_energy(points);
     return result;
   }
@@ -334,10 +323,10 @@ namespace percussion::TimeIntegration
   {
     if (dim == 1 || parameters.delassus_operator == "dense")
       return;
-    probed = std::make_unique<ProbedDelassus>(dim, parameters.probing_radius_for(has_body_pair), node_spacing,
-                                              communicator);
-    inner_blocks.reset(); // made from the blocks of the previous ProbedDelassus, if any
-    probed->set_dof_positions(first_owned_dof, std::move(positions));
+    if (!probed)
+      probed = std::make_unique<ProbedDelassusSolver>(dim, parameters.probed_operator_max_iterations, communicator);
+    probed->set_dof_positions(first_owned_dof, std::move(positions), parameters.probing_radius_for(has_body_pair),
+                              node_spacing);
   }
 
   bool FrictionalContactStep::probed_operator_by_count(const unsigned long long n_active) const
@@ -372,271 +361,9 @@ namespace percussion::TimeIntegration
     // candidates took 2.7 s, a probed step 20 ms); with few new columns the dense path is the
     // cheaper one (a brick stack with 1–9 contacts between bodies: 26 ms per step dense, 84 ms
     // probed, whose W_s = HᵀGH is rebuilt over all candidates whenever H moves).
-    return probed->n_probings() > 0 &&
+    return probed->approximation().n_probings() > 0 &&
            delassus.columns_to_compute(integrator, H, active_points, n_candidates, operator_moves) >
              parameters.probed_operator_threshold;
-  }
-
-  void FrictionalContactStep::impulse_on_dofs(TimeIntegrator &integrator,
-                                              const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                              const std::vector<ActiveContact> &own, const std::vector<double> &r)
-  {
-    const unsigned int d = dim, ld = local_dimension();
-    // p on H's columns (the owned active points), Hp with the Dirichlet rows zero (the support
-    // takes an impulse there, as B of DelassusColumns): each rank writes only its own contacts'.
-    reinit_like(impulse_columns, u_free, communicator);
-    {
-      PetscInt begin, end;
-      PERCUSSION_PETSC_CALL(VecGetOwnershipRange(SystemAlgebra::petsc(impulse_columns), &begin, &end));
-      PetscScalar *p;
-      PERCUSSION_PETSC_CALL(VecGetArray(SystemAlgebra::petsc(impulse_columns), &p));
-      std::fill(p, p + (end - begin), 0.0);
-      for (unsigned int a = 0; a < own.size(); ++a)
-        for (unsigned int k = 0; k < d; ++k)
-          p[d * own[a].point + k - begin] = r[ld * a + k];
-      PERCUSSION_PETSC_CALL(VecRestoreArray(SystemAlgebra::petsc(impulse_columns), &p));
-    }
-    H.vmult(generalized_impulse, impulse_columns);
-    SystemAlgebra::zero(generalized_impulse, integrator.constrained_dofs());
-  }
-
-  void FrictionalContactStep::local_values_of(const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                              const std::vector<ActiveContact> &own,
-                                              const dealii::PETScWrappers::MPI::Vector &x, std::vector<double> &z)
-  {
-    const unsigned int d = dim, ld = local_dimension();
-    reinit_like(column_work, u_free, communicator);
-    H.Tvmult(column_work, x);
-    std::fill(z.begin(), z.end(), 0.0);
-    PetscInt begin, end;
-    PERCUSSION_PETSC_CALL(VecGetOwnershipRange(SystemAlgebra::petsc(column_work), &begin, &end));
-    const PetscScalar *values;
-    PERCUSSION_PETSC_CALL(VecGetArrayRead(SystemAlgebra::petsc(column_work), &values));
-    for (unsigned int a = 0; a < own.size(); ++a)
-      for (unsigned int k = 0; k < d; ++k)
-        z[ld * a + k] = values[d * own[a].point + k - begin];
-    PERCUSSION_PETSC_CALL(VecRestoreArrayRead(SystemAlgebra::petsc(column_work), &values));
-  }
-
-  void FrictionalContactStep::exact_product(TimeIntegrator &integrator,
-                                            const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                            const std::vector<ActiveContact> &own, const std::vector<double> &r,
-                                            std::vector<double> &z)
-  {
-    impulse_on_dofs(integrator, H, own, r);
-    integrator.impulse_response(generalized_impulse, correction);
-    local_values_of(H, own, correction, z);
-  }
-
-  void FrictionalContactStep::approximate_product(TimeIntegrator &integrator,
-                                                  const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                                  const std::vector<ActiveContact> &own, const std::vector<double> &r,
-                                                  std::vector<double> &z)
-  {
-    // generalized_impulse and correction hold the last accepted Hp and its exact 𝒯Hp; by
-    // linearity 𝒯(Hp)_new = 𝒯(Hp)_old + 𝒯(Δ) with Δ the change of the generalized impulse (H moved
-    // a little, the impulses changed), and G approximates 𝒯 on the contact DoFs, where Δ lives.
-    reinit_like(impulse_change, generalized_impulse, communicator);
-    reinit_like(response_change, generalized_impulse, communicator);
-    impulse_change = generalized_impulse;
-    impulse_on_dofs(integrator, H, own, r);
-    impulse_change.sadd(-1.0, 1.0, generalized_impulse);
-    probed->approximate_response(impulse_change, response_change);
-    correction += response_change;
-    local_values_of(H, own, correction, z);
-  }
-
-  ContactSolvers::SolverResult
-  FrictionalContactStep::solve_with_probed_operator(TimeIntegrator &integrator,
-                                                    const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                                    const std::vector<ActiveContact> &own, const double theta,
-                                                    ContactSolvers::LocalProblem &probed_problem,
-                                                    std::vector<double> &impulses, std::vector<double> &velocities,
-                                                    ContactPartition &partition, int &exponent,
-                                                    ContactStepResult &result)
-  {
-    using Clock = std::chrono::steady_clock;
-    const auto start = Clock::now();
-    const unsigned int ld = local_dimension();
-    Assert(ld == dim, dealii::ExcInternalError()); // 2D/3D only (set_dof_positions())
-    result.probed_operator = true;
-    result.probing_solves = probed->ensure(integrator, H);
-    const double factor = local_law->operator_factor(theta);
-    // probed_problem: this rank's rows of A = f W_s (the approximation) in the local numbering of its own
-    // and ghost contacts, b and μ of the law for its own contacts (zero for the ghosts, whose rows
-    // it does not hold); the exact problem has the same b.
-    std::vector<unsigned long long> own_points(own.size());
-    for (unsigned int a = 0; a < own.size(); ++a)
-      own_points[a] = own[a].point;
-    probed->active_block(own_points, ld, factor, probed_problem.W_sparse, partition);
-    last_solve_distributed = true;
-    const int n_own = partition.n_own(), n_local = partition.n_local();
-    const unsigned int n = ld * n_local, n_mine = ld * n_own;
-    probed_problem.number_of_contacts = n_local;
-    probed_problem.q.resize(n, 0.0);
-    probed_problem.mu.resize(n_local, 0.0);
-    const std::vector<double> b = probed_problem.q;
-    const PetscObjectId h_id = SystemAlgebra::object_id(H);
-
-    // The inner problems are solved with impulses scaled by a power of two (as solve_scaled()).
-    // Their operator, its block form and the ghost exchange are made again only when the active
-    // block or the scaling changed: in lasting contact on a fixed obstacle they are the last step's
-    // (copying and re-blocking W_s cost about 10 ms per step at 1 089 contacts and R = 7).
-    exponent = ContactSolvers::scaling_exponent(dealii::Utilities::MPI::sum(ContactSolvers::diagonal_sum(probed_problem), communicator),
-                                static_cast<int>(ld * partition.n_total()));
-    if (!inner_blocks || probed->block_version() != inner_block_version || exponent != inner_exponent)
-      {
-        inner_problem = probed_problem;
-        for (double &x : inner_problem.W_sparse.values)
-          x = std::ldexp(x, exponent);
-        inner_blocks = std::make_unique<ContactSolvers::BlockDelassus>(inner_problem);
-        inner_exchange = std::make_unique<ImpulseExchange>(partition, ld, communicator);
-        inner_block_version = probed->block_version();
-        inner_exponent = exponent;
-      }
-    inner_problem.q = probed_problem.q;
-    inner_problem.mu = probed_problem.mu;
-    ContactSolvers::LocalProblem &inner = inner_problem;
-    // The own impulses are the warm start (solve()); the ghosts' come from their owners.
-    impulses.resize(n, 0.0);
-    inner_exchange->exchange(impulses);
-    // The inner problems have a sparse, diagonally dominant W_s (mass-dominated Ŵ) and a warm start
-    // from the last iterate: Gauss–Seidel sweeps solve them at a fraction of a Newton iteration's
-    // sparse LU (measured: the contact step at 16 × 16 × 8 cells 38.6 → 17.4 ms, the same outer
-    // iterations). Each rank sweeps its own contacts (distributed_sweeps.h). The configured solver
-    // takes over, on the gathered problem, where the sweeps do not converge.
-    ContactSolvers::SolverOptions inner_options = options;
-    inner_options.tolerance = 0.1 * options.tolerance;
-    const double sweeps_tolerance = inner_options.tolerance;
-    const int max_sweeps = 200;
-
-    ContactSolvers::SolverResult total;
-    std::vector<double> z(n, 0.0), u(n, 0.0), scaled(n), inner_u, approximate(n), best_r, best_z, best_u;
-    std::vector<double> history;
-    ContactSolvers::AndersonMixing mixing(5, n_mine, sum_over_ranks(communicator));
-    double best_error = std::numeric_limits<double>::infinity();
-    std::string phases;
-    for (unsigned int outer = 0;; ++outer)
-      {
-        // The exact velocities of the law at the iterate: u = f W p + b, W p from one solve. The
-        // warm start is the last step's accepted impulse: with the same H (fixed obstacles), the
-        // same contacts and the same impulses on every rank, its product is the last step's, and
-        // Hp, 𝒯Hp are still in the work vectors.
-        const bool previous_pair = outer == 0 && last_product.valid &&
-                                   last_product.response_version == integrator.operator_version();
-        bool approximate_start = false;
-        if (on_every_rank(previous_pair && last_product.operator_id == h_id && last_product.points == own_points &&
-                            last_product.reaction == impulses,
-                          communicator))
-          z = last_product.product;
-        else if (on_every_rank(std::all_of(impulses.begin(), impulses.begin() + n_mine, [](const double x) { return x == 0.0; }),
-                               communicator))
-          {
-            // No impulse (a cold start): W p = 0 without a solve.
-            std::fill(z.begin(), z.end(), 0.0);
-            generalized_impulse = 0;
-            correction = 0;
-          }
-        else if (on_every_rank(previous_pair, communicator))
-          {
-            // H moved (a body pair) or the contacts or their impulses are not the last step's: the
-            // warm start's product from the last accepted one and G applied to the change only
-            // (approximate_product()), instead of a solve. It starts the iteration; the exact
-            // products that follow decide convergence (slab at 16 × 16 × 8: 3.9 → 3.0 products).
-            approximate_product(integrator, H, own, impulses, z);
-            approximate_start = true;
-          }
-        else
-          {
-            exact_product(integrator, H, own, impulses, z);
-            ++result.exact_products;
-          }
-        for (unsigned int i = 0; i < n; ++i)
-          {
-            u[i] = factor * z[i] + b[i];
-            scaled[i] = std::ldexp(impulses[i], -exponent);
-          }
-        const double error = distributed_error(probed_problem, scaled, u, n_own, communicator);
-        if (approximate_start)
-          phases += "approximate-start "; // not an exact error: neither kept nor accepted
-        else
-          history.push_back(error);
-        if (!approximate_start && error < best_error)
-          {
-            best_error = error;
-            best_r = impulses;
-            best_z = z;
-            best_u = u;
-            reinit_like(best_generalized_impulse, generalized_impulse, communicator);
-            reinit_like(best_correction, correction, communicator);
-            best_generalized_impulse = generalized_impulse;
-            best_correction = correction;
-          }
-        if (!approximate_start && (!(error > options.tolerance) || history.size() >= parameters.probed_operator_max_iterations))
-          break;
-        // No progress over three outer iterations (a factor 2): the approximation is too coarse for
-        // this problem; reported as not solved.
-        if (history.size() >= 4 && !(error < 0.5 * history[history.size() - 4]))
-          {
-            phases += "stalled ";
-            break;
-          }
-        // The inner problem: A = f W_s, b' = b + f z − f W_s p (so that it is exact at p), on the
-        // own rows (W_s p reads the ghosts' impulses).
-        std::fill(approximate.begin(), approximate.end(), 0.0);
-        probed_problem.W_sparse.multiply_add(impulses.data(), approximate.data());
-        for (unsigned int i = 0; i < n; ++i)
-          inner.q[i] = b[i] + factor * z[i] - approximate[i];
-        // The inner solution need not be more accurate than a tenth of the next exact error, about
-        // ρ·error with ρ the outer iteration's contraction: the ratio of this step's last two
-        // exact errors, or before the second 1e-6 (measured 4e-4, 1e-5 and 1e-6 at R = 5, 7, 9).
-        const double contraction =
-          history.size() >= 2 ? std::min(1e-3, history.back() / history[history.size() - 2]) : 1e-6;
-        const double inner_tolerance = std::max(sweeps_tolerance, 0.1 * contraction * error);
-        ContactSolvers::SolverResult r =
-          distributed_sweeps(inner, *inner_blocks, *inner_exchange, scaled, inner_u, inner_tolerance, max_sweeps);
-        total.iterations += r.iterations;
-        if (r.status != ContactSolvers::SolverStatus::converged)
-          {
-            // The fallback solves the whole inner problem, gathered on every rank (the one place of
-            // the probed path where a rank holds all contacts).
-            const ContactSolvers::LocalProblem whole = gather_whole(inner, partition, communicator);
-            std::vector<double> whole_r = gather_own(scaled, ld, partition, communicator), whole_u;
-            r = ContactSolvers::solve(whole, whole_r, whole_u, inner_options);
-            total.iterations += r.iterations;
-            for (int a = 0; a < n_local; ++a)
-              std::copy_n(&whole_r[ld * partition.global(a)], ld, &scaled[ld * a]);
-          }
-        // The outer iteration p ↦ Φ(p) (inner solution) is, once the contacts' states settle, a
-        // linear stationary iteration; Anderson mixing of the last iterates (the nonlinear form of
-        // GMRES) cuts the number of exact products. Restarted when the exact error grows; the mix
-        // is projected back onto the Coulomb cones, and only the exact error decides convergence.
-        // Each rank mixes its own impulses (inner products summed over the ranks), then the ghosts
-        // get their owners' mixed values.
-        if (history.size() >= 2 && error > history[history.size() - 2])
-          mixing.clear();
-        std::vector<double> next(n);
-        for (unsigned int i = 0; i < n; ++i)
-          next[i] = std::ldexp(scaled[i], exponent);
-        mixing.add(impulses, next);
-        mixing.mix(next);
-        for (int a = 0; a < n_own; ++a)
-          ContactSolvers::project_onto_coulomb_cone(ld, probed_problem.mu[a], &next[ld * a], &next[ld * a]);
-        inner_exchange->exchange(next);
-        impulses = next;
-      }
-    impulses = best_r;
-    velocities = best_u;
-    last_product = {true, h_id, integrator.operator_version(), own_points, best_r, best_z};
-    std::swap(generalized_impulse, best_generalized_impulse);
-    std::swap(correction, best_correction);
-    total.error = best_error;
-    total.status = best_error <= options.tolerance ? ContactSolvers::SolverStatus::converged
-                                                   : ContactSolvers::SolverStatus::not_converged;
-    total.message = "probed operator: " + std::to_string(result.exact_products) + " exact products, " +
-                    std::to_string(result.probing_solves) + " probing solves " + phases;
-    total.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    return total;
   }
 
   void FrictionalContactStep::works_and_states(const std::vector<ActiveContact> &active, const unsigned int first,
@@ -801,6 +528,7 @@ namespace percussion::TimeIntegration
     // a few passes, each with the contacts then within the tolerance of penetration.
     for (unsigned int pass = 0; pass < 3 && result.min_gap < -tolerance; ++pass)
       {
+        const Vector *response = nullptr; // 𝒯Hp̃ of the pass
         auto &local = scratch.local;
         local.clear();
         for (unsigned int i = 0; i < points.size(); ++i)
@@ -843,12 +571,13 @@ namespace percussion::TimeIntegration
               lcp.q[d * a] = local[a].gap;
             std::vector<double> impulses(d * local.size(), 0.0), velocities;
             ContactPartition partition;
-            ContactStepResult projection_step;
+            ProbedSolveCounts counts;
             int exponent = 0;
-            result.solver = solve_with_probed_operator(integrator, H, local, 1.0, lcp, impulses, velocities, partition,
-                                                       exponent, projection_step);
-            // correction holds 𝒯Hλ of the accepted iterate.
-            last_product.valid = false;
+            result.solver = probed->solve(integrator, H, u_free, local, 1.0, lcp, impulses, velocities, partition,
+                                          exponent, options, counts);
+            // The probed solver's response holds 𝒯Hλ of the accepted iterate.
+            probed->forget_last_product();
+            response = &probed->response();
           }
         else
           {
@@ -887,12 +616,14 @@ namespace percussion::TimeIntegration
             reinit_like(generalized_impulse, integrator.displacement(), communicator);
             reinit_like(correction, integrator.displacement(), communicator);
             columns.apply(projected_points, impulse, generalized_impulse, correction);
-            last_product.valid = false; // the vectors no longer hold the contact step's Hp and 𝒯Hp
+            if (probed)
+              probed->forget_last_product(); // its vectors are no longer the last accepted Hp and 𝒯Hp
+            response = &correction;
           }
-        result.energy_change += integrator.correct_displacement(correction);
+        result.energy_change += integrator.correct_displacement(*response);
 
         // The gaps after the pass, for every candidate.
-        H.Tvmult(gap_increment, correction);
+        H.Tvmult(gap_increment, *response);
         gap_increment.extract_subvector_to(normal_rows, increments);
         min_gap = std::numeric_limits<double>::infinity();
         for (unsigned int i = 0; i < points.size(); ++i)

@@ -13,7 +13,7 @@
 #include <percussion/time_integration/active_set_rule.h>
 #include <percussion/time_integration/delassus_columns.h>
 #include <percussion/time_integration/distributed_sweeps.h>
-#include <percussion/time_integration/probed_delassus.h>
+#include <percussion/time_integration/probed_delassus_solver.h>
 #include <percussion/time_integration/contact_dynamics_parameters.h>
 #include <percussion/time_integration/contact_law.h>
 #include <percussion/time_integration/time_integrator.h>
@@ -260,43 +260,6 @@ namespace percussion::TimeIntegration
     bool uses_probed_operator(const TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                               const std::vector<unsigned long long> &active_points,
                               unsigned long long n_candidates) const;
-    /**
-     * Phases 2–4 with the probed operator (doc/contact.md, "Many contacts"): the outer iteration
-     *   z^k = W p^k (exact, one solve), stop when (p^k, f z^k + b) solves the exact law to the
-     *   tolerance, else p^{k+1} solves the law with A = f W_s, b' = b + f (z^k − W_s p^k),
-     * f = θ (Frémond) or 1, distributed: each rank holds its @p own contacts (@p probed_problem
-     * has their b and μ, @p impulses their warm start) and the ghosts its rows couple to
-     * (@p partition). Leaves @p probed_problem (with the rank's rows of f W_s), @p impulses (own and
-     * ghost), @p velocities (own), last_product (with W p) and the impulse vectors
-     * (generalized_impulse, correction) of the returned iterate. The contact step passes its
-     * members (problem, reaction, local_velocity, last_partition); the position projection its
-     * own frictionless problem. Collective.
-     */
-    ContactSolvers::SolverResult solve_with_probed_operator(TimeIntegrator &integrator,
-                                                            const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                                            const std::vector<ActiveContact> &own, double theta,
-                                                            ContactSolvers::LocalProblem &probed_problem,
-                                                            std::vector<double> &impulses, std::vector<double> &velocities,
-                                                            ContactPartition &partition, int &exponent,
-                                                            ContactStepResult &result);
-    /// z = Hᵀ𝒯Hp at this rank's contacts @p own for impulses @p r (ld per contact, own first),
-    /// in the same layout; leaves Hp in generalized_impulse and 𝒯Hp in correction. One solve.
-    /// Collective.
-    void exact_product(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                       const std::vector<ActiveContact> &own, const std::vector<double> &r, std::vector<double> &z);
-    /// z ≈ Hᵀ𝒯Hp as exact_product() without a solve, from the last accepted Hp and 𝒯Hp (in
-    /// generalized_impulse and correction on entry, for the current 𝒯): 𝒯Hp ≈ 𝒯(Hp)_old + G Δ,
-    /// Δ = Hp − (Hp)_old, G the probed approximation of 𝒯 (ProbedDelassus::approximate_response()).
-    /// Its error is G's truncation applied to Δ only. Leaves Hp and this approximation of 𝒯Hp in
-    /// generalized_impulse and correction. Collective.
-    void approximate_product(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                             const std::vector<ActiveContact> &own, const std::vector<double> &r, std::vector<double> &z);
-    /// generalized_impulse = Hp, Dirichlet rows zero, for impulses @p r at this rank's contacts @p own.
-    void impulse_on_dofs(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                         const std::vector<ActiveContact> &own, const std::vector<double> &r);
-    /// z = Hᵀx at this rank's contacts @p own (ld per contact). Collective.
-    void local_values_of(const dealii::PETScWrappers::MPI::SparseMatrix &H, const std::vector<ActiveContact> &own,
-                         const dealii::PETScWrappers::MPI::Vector &x, std::vector<double> &z);
 
     const ContactDynamicsParameters parameters;
     /// The scheme's law: it poses (A, b) of the step's problem (make_local_law()).
@@ -307,42 +270,17 @@ namespace percussion::TimeIntegration
     ContactSolvers::SolverOptions options;
 
     DelassusColumns delassus;
-    std::unique_ptr<ProbedDelassus> probed;
+    /// The probed operator and its outer iteration (many contacts; 2D/3D, set_dof_positions()).
+    std::unique_ptr<ProbedDelassusSolver> probed;
     /// Columns of the projection metric when it is not the impulse response (generalized-α).
     std::unique_ptr<DelassusColumns> projection_columns;
     bool previous_operator_changed = false;
     /// H changed at the last solve() and at the one before (then only needed columns are computed).
     bool operator_moves = false;
 
-    // Work vectors kept from step to step: u_free (column partition of H), Hp and Ŵ⁻¹Hp (DoF
-    // partition).
+    // Work vectors kept from step to step: u_free (column partition of H), Hp and Ŵ⁻¹Hp of the
+    // dense path and of the dense position projection (DoF partition).
     dealii::PETScWrappers::MPI::Vector u_free, generalized_impulse, correction, gap_increment;
-    /// The probed operator's vectors: an impulse on H's columns, Hᵀ𝒯Hp, and the best iterate's
-    /// Hp and 𝒯Hp.
-    dealii::PETScWrappers::MPI::Vector impulse_columns, column_work, best_generalized_impulse, best_correction;
-    /// approximate_product()'s change of Hp and its approximate response.
-    dealii::PETScWrappers::MPI::Vector impulse_change, response_change;
-    /// The probed operator's last accepted impulse and its exact product W p, for H of the given
-    /// PETSc object id (its Hp and 𝒯Hp stay in generalized_impulse and correction until a
-    /// position projection uses them).
-    struct
-    {
-      bool valid = false;
-      PetscObjectId operator_id = -1;
-      unsigned int response_version = 0; ///< TimeIntegrator::operator_version()
-      std::vector<unsigned long long> points;
-      std::vector<double> reaction, product;
-    } last_product;
-
-    /// The probed path's inner problem (f W_s scaled by 2^inner_exponent, its q set at every outer
-    /// iteration), W_s in block form for the sweeps and the sweeps' exchange of ghost impulses,
-    /// kept while ProbedDelassus::block_version() and the scaling are unchanged (lasting contact on
-    /// fixed obstacles).
-    ContactSolvers::LocalProblem inner_problem;
-    std::unique_ptr<ContactSolvers::BlockDelassus> inner_blocks;
-    std::unique_ptr<ImpulseExchange> inner_exchange;
-    unsigned int inner_block_version = 0;
-    int inner_exponent = 0;
 
     /// Buffers kept from step to step (select_own(), project_positions()).
     struct Scratch
