@@ -150,22 +150,7 @@ namespace percussion::TimeIntegration
     result.impulse.assign(d * points.size(), 0.0);
     result.velocity.assign(d * points.size(), 0.0);
     if (history_restored)
-      {
-        // A checkpoint's history holds every contact; a rank keeps its own (the owners of the
-        // points do not change within a run).
-        std::map<unsigned long long, std::vector<double>> own_impulses;
-        std::map<unsigned long long, double> own_dissipation;
-        for (const OwnedContactPoint &point : points)
-          {
-            if (const auto it = previous_impulse.find(point.key); it != previous_impulse.end())
-              own_impulses.insert(*it);
-            if (const auto it = dissipation_by_key.find(point.key); it != dissipation_by_key.end())
-              own_dissipation.insert(*it);
-          }
-        previous_impulse = std::move(own_impulses);
-        dissipation_by_key = std::move(own_dissipation);
-        history_restored = false;
-      }
+      keep_own_history(points);
     // Columns for all candidates are worth computing only if H did not change at this step and
     // the previous one (body pairs, curved obstacles change it every step).
     operator_moves = operator_changed && previous_operator_changed;
@@ -177,13 +162,7 @@ namespace percussion::TimeIntegration
     u_free += w;
 
     // The threshold of a lasting contact: the previous step's largest normal impulse, all ranks.
-    {
-      double largest = 0;
-      for (const auto &[key, impulse] : previous_impulse)
-        if (!impulse.empty())
-          largest = std::max(largest, impulse[0]);
-      lasting_impulse = 1e-6 * dealii::Utilities::MPI::max(largest, communicator);
-    }
+    lasting_impulse = lasting_threshold();
 
     // Phase 1: which contacts enter the problem, each rank its own.
     const std::vector<ActiveContact> &own = select_own(points, u_k, w, integrator.time_step(), result.in_problem);
@@ -231,29 +210,11 @@ namespace percussion::TimeIntegration
     int exponent = 0;
     reinit_like(generalized_impulse, integrator.new_velocity(), communicator);
     reinit_like(correction, integrator.new_velocity(), communicator);
+    // Phases 2–4: the operator, the scheme's law, the contact solve.
     if (!probed_operator)
-      {
-        // Phase 2: Ŵ⁻¹H and W for the active contacts; phase 3: the scheme's law; phase 4: the
-        // contact solve.
-        delassus.ensure(integrator, H, active_points, u_k.size() / d, operator_moves);
-        if (probed)
-          probed->forget_last_product(); // the impulse vectors will be this path's
-        last_solve_distributed = false;
-        assemble_law(*active, theta, integrator.time_step());
-        result.solver = ContactSolvers::solve_scaled(problem, reaction, local_velocity, options, exponent);
-      }
+      result.solver = solve_dense(integrator, H, *active, active_points, u_k.size() / d, theta, exponent);
     else
-      {
-        // Phases 2–4 with the probed operator; it leaves Hp and 𝒯Hp of its iterate.
-        assemble_law(own, theta, integrator.time_step(), false);
-        last_solve_distributed = true;
-        result.probed_operator = true;
-        ProbedSolveCounts counts;
-        result.solver = probed->solve(integrator, H, u_free, own, local_law->operator_factor(theta), problem, reaction,
-                                      local_velocity, last_partition, exponent, options, counts);
-        result.exact_products = counts.exact_products;
-        result.probing_solves = counts.probing_solves;
-      }
+      result.solver = solve_probed(integrator, H, own, theta, exponent, result);
     result.solved = true;
     result.held_per_rank = probed_operator
                              ? dealii::Utilities::MPI::max(static_cast<unsigned int>(last_partition.n_local()), communicator)
@@ -278,27 +239,9 @@ namespace percussion::TimeIntegration
     else
       integrator.apply_impulse(probed->generalized_impulse(), probed->response());
 
-    // What the law's velocities are known to: the solver stops when the natural-map residual of
-    // the scaled problem is below tolerance × max(‖q‖, ‖r'‖, ‖u‖) (the FCLIB measure, r' the scaled
-    // impulses), so a velocity of the law is exact to that, and the step's velocities set a floor.
-    // The positive-work report and the stick/slip classification treat velocities below ten times
-    // this as zero, and works below the round-off of the step's energy flow. (Norms and maxima over
-    // the ranks' own contacts.)
-    double squares[3] = {0, 0, 0}, largest_velocity = 0;
-    for (unsigned int i = ld * first; i < ld * last; ++i)
-      {
-        squares[0] += problem.q[i] * problem.q[i];
-        squares[1] += std::ldexp(reaction[i], -exponent) * std::ldexp(reaction[i], -exponent);
-        squares[2] += local_velocity[i] * local_velocity[i];
-      }
-    for (unsigned int a = first; a < last; ++a)
-      for (unsigned int k = 0; k < d; ++k)
-        largest_velocity = std::max({largest_velocity, std::abs((*active)[a].u_k[k]), std::abs((*active)[a].u_free[k])});
-    const int ierr = MPI_Allreduce(MPI_IN_PLACE, squares, 3, MPI_DOUBLE, MPI_SUM, communicator);
-    AssertThrowMPI(ierr);
-    const double velocity_scale = std::max({std::sqrt(squares[0]), std::sqrt(squares[1]), std::sqrt(squares[2]),
-                                            dealii::Utilities::MPI::max(largest_velocity, communicator)});
-    const double velocity_noise = 10 * parameters.tolerance * velocity_scale;
+    // The positive-work report and the stick/slip classification treat velocities below the
+    // solver's accuracy as zero, and works below the round-off of the step's energy flow.
+    const double velocity_noise = velocity_noise_of(*active, first, last, exponent);
     const double energy_noise = 1e4 * std::numeric_limits<double>::epsilon() * energy_scale;
 
     // Phase 5: works and states.
@@ -308,6 +251,94 @@ namespace percussion::TimeIntegration
                      probed_operator ? &probed->last_exact_product() : nullptr);
     result.dissipated_energy = dissipated_energy(points);
     return result;
+  }
+
+  ContactSolvers::SolverResult FrictionalContactStep::solve_dense(TimeIntegrator &integrator,
+                                                                  const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                                                  const std::vector<ActiveContact> &active,
+                                                                  const std::vector<unsigned long long> &active_points,
+                                                                  const unsigned long long n_candidates,
+                                                                  const double theta, int &exponent)
+  {
+    // Phase 2: Ŵ⁻¹H and W for the active contacts; phase 3: the scheme's law; phase 4: the
+    // contact solve.
+    delassus.ensure(integrator, H, active_points, n_candidates, operator_moves);
+    if (probed)
+      probed->forget_last_product(); // the impulse vectors will be this path's
+    last_solve_distributed = false;
+    assemble_law(active, theta, integrator.time_step());
+    return ContactSolvers::solve_scaled(problem, reaction, local_velocity, options, exponent);
+  }
+
+  ContactSolvers::SolverResult FrictionalContactStep::solve_probed(TimeIntegrator &integrator,
+                                                                   const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                                                   const std::vector<ActiveContact> &own,
+                                                                   const double theta, int &exponent,
+                                                                   ContactStepResult &result)
+  {
+    // Phases 2–4 with the probed operator; it leaves Hp and 𝒯Hp of its iterate.
+    assemble_law(own, theta, integrator.time_step(), false);
+    last_solve_distributed = true;
+    result.probed_operator = true;
+    ProbedSolveCounts counts;
+    const ContactSolvers::SolverResult solved =
+      probed->solve(integrator, H, u_free, own, local_law->operator_factor(theta), problem, reaction, local_velocity,
+                    last_partition, exponent, options, counts);
+    result.exact_products = counts.exact_products;
+    result.probing_solves = counts.probing_solves;
+    return solved;
+  }
+
+  void FrictionalContactStep::keep_own_history(const std::vector<OwnedContactPoint> &points)
+  {
+    // A checkpoint's history holds every contact; a rank keeps its own (the owners of the
+    // points do not change within a run).
+    std::map<unsigned long long, std::vector<double>> own_impulses;
+    std::map<unsigned long long, double> own_dissipation;
+    for (const OwnedContactPoint &point : points)
+      {
+        if (const auto it = previous_impulse.find(point.key); it != previous_impulse.end())
+          own_impulses.insert(*it);
+        if (const auto it = dissipation_by_key.find(point.key); it != dissipation_by_key.end())
+          own_dissipation.insert(*it);
+      }
+    previous_impulse = std::move(own_impulses);
+    dissipation_by_key = std::move(own_dissipation);
+    history_restored = false;
+  }
+
+  double FrictionalContactStep::lasting_threshold() const
+  {
+    double largest = 0;
+    for (const auto &[key, impulse] : previous_impulse)
+      if (!impulse.empty())
+        largest = std::max(largest, impulse[0]);
+    return 1e-6 * dealii::Utilities::MPI::max(largest, communicator);
+  }
+
+  double FrictionalContactStep::velocity_noise_of(const std::vector<ActiveContact> &active, const unsigned int first,
+                                                  const unsigned int last, const int exponent) const
+  {
+    // What the law's velocities are known to: the solver stops when the natural-map residual of
+    // the scaled problem is below tolerance × max(‖q‖, ‖r'‖, ‖u‖) (the FCLIB measure, r' the scaled
+    // impulses), so a velocity of the law is exact to that, and the step's velocities set a floor;
+    // ten times this is the noise. (Norms and maxima over the ranks' own contacts.)
+    const unsigned int d = dim, ld = local_dimension();
+    double squares[3] = {0, 0, 0}, largest_velocity = 0;
+    for (unsigned int i = ld * first; i < ld * last; ++i)
+      {
+        squares[0] += problem.q[i] * problem.q[i];
+        squares[1] += std::ldexp(reaction[i], -exponent) * std::ldexp(reaction[i], -exponent);
+        squares[2] += local_velocity[i] * local_velocity[i];
+      }
+    for (unsigned int a = first; a < last; ++a)
+      for (unsigned int k = 0; k < d; ++k)
+        largest_velocity = std::max({largest_velocity, std::abs(active[a].u_k[k]), std::abs(active[a].u_free[k])});
+    const int ierr = MPI_Allreduce(MPI_IN_PLACE, squares, 3, MPI_DOUBLE, MPI_SUM, communicator);
+    AssertThrowMPI(ierr);
+    const double velocity_scale = std::max({std::sqrt(squares[0]), std::sqrt(squares[1]), std::sqrt(squares[2]),
+                                            dealii::Utilities::MPI::max(largest_velocity, communicator)});
+    return 10 * parameters.tolerance * velocity_scale;
   }
 
   void FrictionalContactStep::discard_last_solve()
@@ -528,7 +559,6 @@ namespace percussion::TimeIntegration
     // a few passes, each with the contacts then within the tolerance of penetration.
     for (unsigned int pass = 0; pass < 3 && result.min_gap < -tolerance; ++pass)
       {
-        const Vector *response = nullptr; // 𝒯Hp̃ of the pass
         auto &local = scratch.local;
         local.clear();
         for (unsigned int i = 0; i < points.size(); ++i)
@@ -546,84 +576,13 @@ namespace percussion::TimeIntegration
         // (A metric of its own takes dense columns up to 'Delassus column limit' columns.)
         const bool many = dealii::Utilities::MPI::sum(static_cast<unsigned long long>(local.size()), communicator) * d >
                           parameters.delassus_column_limit;
-        if (last_solve_distributed && dim > 1 && (integrator.projection_is_impulse_response() || many))
-          {
-            // Many contacts (the step's problem took the probed operator): the projection's
-            // problem 0 ≤ g + W λ ⊥ λ ≥ 0 is the frictionless contact problem (μ = 0, b = (g, 0, 0),
-            // factor 1) with W = Hᵀ𝒯H in the metric of the impulse response 𝒯 (Ŵ for
-            // Moreau–Jean, also where 'Projection metric' is quasi-static but the projected contacts
-            // need more than 'Delassus column limit' columns: dense columns of a metric of its own
-            // for a thousand contacts would cost minutes and gigabytes per projection):
-            // solved by the same distributed outer iteration, no dense column and no rank holding
-            // all contacts. Its problem, impulses and partition are its own: the contact step's
-            // stay for what reads them after the step (an FCLIB dump, whole_last_problem()).
-            std::sort(local.begin(), local.end(),
-                      [](const ActiveContact &x, const ActiveContact &y) { return x.point < y.point; });
-            result.n_contacts = std::max(
-              result.n_contacts, static_cast<unsigned int>(dealii::Utilities::MPI::sum(local.size(), communicator)));
-            ContactSolvers::LocalProblem lcp;
-            lcp.dimension = d;
-            lcp.number_of_contacts = local.size();
-            lcp.storage = ContactSolvers::MatrixStorage::sparse;
-            lcp.q.assign(d * local.size(), 0.0);
-            lcp.mu.assign(local.size(), 0.0);
-            for (unsigned int a = 0; a < local.size(); ++a)
-              lcp.q[d * a] = local[a].gap;
-            std::vector<double> impulses(d * local.size(), 0.0), velocities;
-            ContactPartition partition;
-            ProbedSolveCounts counts;
-            int exponent = 0;
-            result.solver = probed->solve(integrator, H, u_free, local, 1.0, lcp, impulses, velocities, partition,
-                                          exponent, options, counts);
-            // The probed solver's response holds 𝒯Hλ of the accepted iterate.
-            probed->forget_last_product();
-            response = &probed->response();
-          }
-        else
-          {
-            std::vector<ActiveContact> projected;
-            all_gather_sorted(local, projected, communicator);
-            const unsigned int n = projected.size();
-            std::vector<unsigned long long> projected_points(n);
-            for (unsigned int a = 0; a < n; ++a)
-              projected_points[a] = projected[a].point;
-            columns.ensure(integrator, H, projected_points, w.size() / d,
-                           operator_moves || !integrator.projection_is_impulse_response());
-
-            // 0 ≤ g + W_NN p̃ ⊥ p̃ ≥ 0 with W = Hᵀ𝒫⁻¹H of the scheme's metric, posed as a 2D
-            // frictionless problem with a decoupled tangential row (as 1D contact is).
-            ContactSolvers::LocalProblem lcp;
-            lcp.dimension = 2;
-            lcp.number_of_contacts = n;
-            lcp.storage = ContactSolvers::MatrixStorage::dense;
-            lcp.W_dense = ContactSolvers::DenseMatrix(2 * n, 2 * n);
-            lcp.q.assign(2 * n, 0.0);
-            lcp.mu.assign(n, 0.0);
-            for (unsigned int a = 0; a < n; ++a)
-              {
-                for (unsigned int b = 0; b < n; ++b)
-                  lcp.W_dense(2 * a, 2 * b) = columns.entry(projected[a].point, 0, projected[b].point, 0);
-                lcp.W_dense(2 * a + 1, 2 * a + 1) = lcp.W_dense(2 * a, 2 * a) > 0 ? lcp.W_dense(2 * a, 2 * a) : 1.0;
-                lcp.q[2 * a] = projected[a].gap;
-              }
-            std::vector<double> r(2 * n, 0.0), u;
-            int exponent = 0;
-            result.solver = ContactSolvers::solve_scaled(lcp, r, u, options, exponent);
-            result.n_contacts = std::max(result.n_contacts, n);
-            std::vector<double> impulse(d * n, 0.0);
-            for (unsigned int a = 0; a < n; ++a)
-              impulse[d * a] = r[2 * a];
-            reinit_like(generalized_impulse, integrator.displacement(), communicator);
-            reinit_like(correction, integrator.displacement(), communicator);
-            columns.apply(projected_points, impulse, generalized_impulse, correction);
-            if (probed)
-              probed->forget_last_product(); // its vectors are no longer the last accepted Hp and 𝒯Hp
-            response = &correction;
-          }
-        result.energy_change += integrator.correct_displacement(*response);
+        const Vector &response = last_solve_distributed && dim > 1 && (integrator.projection_is_impulse_response() || many)
+                                   ? project_distributed(integrator, H, local, result)
+                                   : project_dense(integrator, H, columns, local, w.size() / d, result);
+        result.energy_change += integrator.correct_displacement(response);
 
         // The gaps after the pass, for every candidate.
-        H.Tvmult(gap_increment, *response);
+        H.Tvmult(gap_increment, response);
         gap_increment.extract_subvector_to(normal_rows, increments);
         min_gap = std::numeric_limits<double>::infinity();
         for (unsigned int i = 0; i < points.size(); ++i)
@@ -634,6 +593,91 @@ namespace percussion::TimeIntegration
         result.min_gap = dealii::Utilities::MPI::min(min_gap, communicator);
       }
     return result;
+  }
+
+  const Vector &FrictionalContactStep::project_distributed(TimeIntegrator &integrator,
+                                                          const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                                          std::vector<ActiveContact> &local,
+                                                          PositionProjectionResult &result)
+  {
+    const unsigned int d = dim;
+    // Many contacts (the step's problem took the probed operator): the projection's
+    // problem 0 ≤ g + W λ ⊥ λ ≥ 0 is the frictionless contact problem (μ = 0, b = (g, 0, 0),
+    // factor 1) with W = Hᵀ𝒯H in the metric of the impulse response 𝒯 (Ŵ for
+    // Moreau–Jean, also where 'Projection metric' is quasi-static but the projected contacts
+    // need more than 'Delassus column limit' columns: dense columns of a metric of its own
+    // for a thousand contacts would cost minutes and gigabytes per projection):
+    // solved by the same distributed outer iteration, no dense column and no rank holding
+    // all contacts. Its problem, impulses and partition are its own: the contact step's
+    // stay for what reads them after the step (an FCLIB dump, whole_last_problem()).
+    std::sort(local.begin(), local.end(),
+              [](const ActiveContact &x, const ActiveContact &y) { return x.point < y.point; });
+    result.n_contacts = std::max(
+      result.n_contacts, static_cast<unsigned int>(dealii::Utilities::MPI::sum(local.size(), communicator)));
+    ContactSolvers::LocalProblem lcp;
+    lcp.dimension = d;
+    lcp.number_of_contacts = local.size();
+    lcp.storage = ContactSolvers::MatrixStorage::sparse;
+    lcp.q.assign(d * local.size(), 0.0);
+    lcp.mu.assign(local.size(), 0.0);
+    for (unsigned int a = 0; a < local.size(); ++a)
+      lcp.q[d * a] = local[a].gap;
+    std::vector<double> impulses(d * local.size(), 0.0), velocities;
+    ContactPartition partition;
+    ProbedSolveCounts counts;
+    int exponent = 0;
+    result.solver = probed->solve(integrator, H, u_free, local, 1.0, lcp, impulses, velocities, partition,
+                                  exponent, options, counts);
+    // The probed solver's response holds 𝒯Hλ of the accepted iterate.
+    probed->forget_last_product();
+    return probed->response();
+  }
+
+  const Vector &FrictionalContactStep::project_dense(TimeIntegrator &integrator,
+                                                    const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                                    DelassusColumns &columns, const std::vector<ActiveContact> &local,
+                                                    const unsigned long long n_candidates,
+                                                    PositionProjectionResult &result)
+  {
+    const unsigned int d = dim;
+    std::vector<ActiveContact> projected;
+    all_gather_sorted(local, projected, communicator);
+    const unsigned int n = projected.size();
+    std::vector<unsigned long long> projected_points(n);
+    for (unsigned int a = 0; a < n; ++a)
+      projected_points[a] = projected[a].point;
+    columns.ensure(integrator, H, projected_points, n_candidates,
+                   operator_moves || !integrator.projection_is_impulse_response());
+
+    // 0 ≤ g + W_NN p̃ ⊥ p̃ ≥ 0 with W = Hᵀ𝒫⁻¹H of the scheme's metric, posed as a 2D
+    // frictionless problem with a decoupled tangential row (as 1D contact is).
+    ContactSolvers::LocalProblem lcp;
+    lcp.dimension = 2;
+    lcp.number_of_contacts = n;
+    lcp.storage = ContactSolvers::MatrixStorage::dense;
+    lcp.W_dense = ContactSolvers::DenseMatrix(2 * n, 2 * n);
+    lcp.q.assign(2 * n, 0.0);
+    lcp.mu.assign(n, 0.0);
+    for (unsigned int a = 0; a < n; ++a)
+      {
+        for (unsigned int b = 0; b < n; ++b)
+          lcp.W_dense(2 * a, 2 * b) = columns.entry(projected[a].point, 0, projected[b].point, 0);
+        lcp.W_dense(2 * a + 1, 2 * a + 1) = lcp.W_dense(2 * a, 2 * a) > 0 ? lcp.W_dense(2 * a, 2 * a) : 1.0;
+        lcp.q[2 * a] = projected[a].gap;
+      }
+    std::vector<double> r(2 * n, 0.0), u;
+    int exponent = 0;
+    result.solver = ContactSolvers::solve_scaled(lcp, r, u, options, exponent);
+    result.n_contacts = std::max(result.n_contacts, n);
+    std::vector<double> impulse(d * n, 0.0);
+    for (unsigned int a = 0; a < n; ++a)
+      impulse[d * a] = r[2 * a];
+    reinit_like(generalized_impulse, integrator.displacement(), communicator);
+    reinit_like(correction, integrator.displacement(), communicator);
+    columns.apply(projected_points, impulse, generalized_impulse, correction);
+    if (probed)
+      probed->forget_last_product(); // its vectors are no longer the last accepted Hp and 𝒯Hp
+    return correction;
   }
 
   FrictionalContactStep::History FrictionalContactStep::history() const

@@ -122,6 +122,102 @@ namespace percussion::TimeIntegration
     local_values_of(H, own, response_, z);
   }
 
+  int ProbedDelassusSolver::prepare_inner(const ContactSolvers::LocalProblem &probed_problem,
+                                          const ContactPartition &partition)
+  {
+    const unsigned int ld = dim;
+    // The inner problems are solved with impulses scaled by a power of two (as solve_scaled()).
+    // Their operator, its block form and the ghost exchange are made again only when the active
+    // block or the scaling changed: in lasting contact on a fixed obstacle they are the last step's
+    // (copying and re-blocking W_s cost about 10 ms per step at 1 089 contacts and R = 7).
+    const int exponent = ContactSolvers::scaling_exponent(
+      dealii::Utilities::MPI::sum(ContactSolvers::diagonal_sum(probed_problem), communicator),
+      static_cast<int>(ld * partition.n_total()));
+    if (!inner_blocks || probed->block_version() != inner_block_version || exponent != inner_exponent)
+      {
+        inner_problem = probed_problem;
+        for (double &x : inner_problem.W_sparse.values)
+          x = std::ldexp(x, exponent);
+        inner_blocks = std::make_unique<ContactSolvers::BlockDelassus>(inner_problem);
+        inner_exchange = std::make_unique<ImpulseExchange>(partition, ld, communicator);
+        inner_block_version = probed->block_version();
+        inner_exponent = exponent;
+      }
+    inner_problem.q = probed_problem.q;
+    inner_problem.mu = probed_problem.mu;
+    return exponent;
+  }
+
+  bool ProbedDelassusSolver::product_at(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                        const std::vector<ContactOperators::ActiveContact> &own,
+                                        const std::vector<unsigned long long> &own_points,
+                                        const std::vector<double> &impulses, const unsigned int n_mine,
+                                        const bool first_iteration, std::vector<double> &z, ProbedSolveCounts &counts)
+  {
+    const bool previous_pair = first_iteration && last_product.valid &&
+                               last_product.response_version == integrator.operator_version();
+    if (on_every_rank(previous_pair && last_product.operator_id == SystemAlgebra::object_id(H) && last_product.points == own_points &&
+                        last_product.reaction == impulses,
+                      communicator))
+      z = last_product.product;
+    else if (on_every_rank(std::all_of(impulses.begin(), impulses.begin() + n_mine, [](const double x) { return x == 0.0; }),
+                           communicator))
+      {
+        // No impulse (a cold start): W p = 0 without a solve.
+        std::fill(z.begin(), z.end(), 0.0);
+        impulse_on_dofs_ = 0;
+        response_ = 0;
+      }
+    else if (on_every_rank(previous_pair, communicator))
+      {
+        // H moved (a body pair) or the contacts or their impulses are not the last step's: the
+        // warm start's product from the last accepted one and G applied to the change only
+        // (approximate_product()), instead of a solve. It starts the iteration; the exact
+        // products that follow decide convergence (slab at 16 × 16 × 8: 3.9 → 3.0 products).
+        approximate_product(integrator, H, own, impulses, z);
+        return true;
+      }
+    else
+      {
+        exact_product(integrator, H, own, impulses, z);
+        ++counts.exact_products;
+      }
+    return false;
+  }
+
+  unsigned int ProbedDelassusSolver::solve_inner(std::vector<double> &scaled, std::vector<double> &inner_u,
+                                                 const double inner_tolerance, const double sweeps_tolerance,
+                                                 const ContactPartition &partition,
+                                                 const ContactSolvers::SolverOptions &options)
+  {
+    // The inner problems have a sparse, diagonally dominant W_s (mass-dominated Ŵ) and a warm start
+    // from the last iterate: Gauss–Seidel sweeps solve them at a fraction of a Newton iteration's
+    // sparse LU (measured: the contact step at 16 × 16 × 8 cells 38.6 → 17.4 ms, the same outer
+    // iterations). Each rank sweeps its own contacts (distributed_sweeps.h). The configured solver
+    // takes over, on the gathered problem, where the sweeps do not converge.
+    const unsigned int ld = dim;
+    const int n_local = partition.n_local();
+    ContactSolvers::SolverOptions inner_options = options;
+    inner_options.tolerance = sweeps_tolerance;
+    const int max_sweeps = 200;
+    unsigned int iterations = 0;
+    ContactSolvers::SolverResult r =
+      distributed_sweeps(inner_problem, *inner_blocks, *inner_exchange, scaled, inner_u, inner_tolerance, max_sweeps);
+    iterations += r.iterations;
+    if (r.status != ContactSolvers::SolverStatus::converged)
+      {
+        // The fallback solves the whole inner problem, gathered on every rank (the one place of
+        // the probed path where a rank holds all contacts).
+        const ContactSolvers::LocalProblem whole = gather_whole(inner_problem, partition, communicator);
+        std::vector<double> whole_r = gather_own(scaled, ld, partition, communicator), whole_u;
+        r = ContactSolvers::solve(whole, whole_r, whole_u, inner_options);
+        iterations += r.iterations;
+        for (int a = 0; a < n_local; ++a)
+          std::copy_n(&whole_r[ld * partition.global(a)], ld, &scaled[ld * a]);
+      }
+    return iterations;
+  }
+
   ContactSolvers::SolverResult
   ProbedDelassusSolver::solve(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                               const Vector &columns, const std::vector<ContactOperators::ActiveContact> &own,
@@ -152,37 +248,12 @@ namespace percussion::TimeIntegration
     const std::vector<double> b = probed_problem.q;
     const PetscObjectId h_id = SystemAlgebra::object_id(H);
 
-    // The inner problems are solved with impulses scaled by a power of two (as solve_scaled()).
-    // Their operator, its block form and the ghost exchange are made again only when the active
-    // block or the scaling changed: in lasting contact on a fixed obstacle they are the last step's
-    // (copying and re-blocking W_s cost about 10 ms per step at 1 089 contacts and R = 7).
-    exponent = ContactSolvers::scaling_exponent(dealii::Utilities::MPI::sum(ContactSolvers::diagonal_sum(probed_problem), communicator),
-                                static_cast<int>(ld * partition.n_total()));
-    if (!inner_blocks || probed->block_version() != inner_block_version || exponent != inner_exponent)
-      {
-        inner_problem = probed_problem;
-        for (double &x : inner_problem.W_sparse.values)
-          x = std::ldexp(x, exponent);
-        inner_blocks = std::make_unique<ContactSolvers::BlockDelassus>(inner_problem);
-        inner_exchange = std::make_unique<ImpulseExchange>(partition, ld, communicator);
-        inner_block_version = probed->block_version();
-        inner_exponent = exponent;
-      }
-    inner_problem.q = probed_problem.q;
-    inner_problem.mu = probed_problem.mu;
-    ContactSolvers::LocalProblem &inner = inner_problem;
+    exponent = prepare_inner(probed_problem, partition);
     // The own impulses are the warm start (solve()); the ghosts' come from their owners.
     impulses.resize(n, 0.0);
     inner_exchange->exchange(impulses);
-    // The inner problems have a sparse, diagonally dominant W_s (mass-dominated Ŵ) and a warm start
-    // from the last iterate: Gauss–Seidel sweeps solve them at a fraction of a Newton iteration's
-    // sparse LU (measured: the contact step at 16 × 16 × 8 cells 38.6 → 17.4 ms, the same outer
-    // iterations). Each rank sweeps its own contacts (distributed_sweeps.h). The configured solver
-    // takes over, on the gathered problem, where the sweeps do not converge.
-    ContactSolvers::SolverOptions inner_options = options;
-    inner_options.tolerance = 0.1 * options.tolerance;
-    const double sweeps_tolerance = inner_options.tolerance;
-    const int max_sweeps = 200;
+    // The inner problems are solved to a tenth of the tolerance at least (solve_inner()).
+    const double sweeps_tolerance = 0.1 * options.tolerance;
 
     ContactSolvers::SolverResult total;
     std::vector<double> z(n, 0.0), u(n, 0.0), scaled(n), inner_u, approximate(n), best_r, best_z, best_u;
@@ -196,35 +267,8 @@ namespace percussion::TimeIntegration
         // warm start is the last step's accepted impulse: with the same H (fixed obstacles), the
         // same contacts and the same impulses on every rank, its product is the last step's, and
         // Hp, 𝒯Hp are still in the work vectors.
-        const bool previous_pair = outer == 0 && last_product.valid &&
-                                   last_product.response_version == integrator.operator_version();
-        bool approximate_start = false;
-        if (on_every_rank(previous_pair && last_product.operator_id == h_id && last_product.points == own_points &&
-                            last_product.reaction == impulses,
-                          communicator))
-          z = last_product.product;
-        else if (on_every_rank(std::all_of(impulses.begin(), impulses.begin() + n_mine, [](const double x) { return x == 0.0; }),
-                               communicator))
-          {
-            // No impulse (a cold start): W p = 0 without a solve.
-            std::fill(z.begin(), z.end(), 0.0);
-            impulse_on_dofs_ = 0;
-            response_ = 0;
-          }
-        else if (on_every_rank(previous_pair, communicator))
-          {
-            // H moved (a body pair) or the contacts or their impulses are not the last step's: the
-            // warm start's product from the last accepted one and G applied to the change only
-            // (approximate_product()), instead of a solve. It starts the iteration; the exact
-            // products that follow decide convergence (slab at 16 × 16 × 8: 3.9 → 3.0 products).
-            approximate_product(integrator, H, own, impulses, z);
-            approximate_start = true;
-          }
-        else
-          {
-            exact_product(integrator, H, own, impulses, z);
-            ++counts.exact_products;
-          }
+        const bool approximate_start =
+          product_at(integrator, H, own, own_points, impulses, n_mine, outer == 0, z, counts);
         for (unsigned int i = 0; i < n; ++i)
           {
             u[i] = factor * z[i] + b[i];
@@ -260,27 +304,14 @@ namespace percussion::TimeIntegration
         std::fill(approximate.begin(), approximate.end(), 0.0);
         probed_problem.W_sparse.multiply_add(impulses.data(), approximate.data());
         for (unsigned int i = 0; i < n; ++i)
-          inner.q[i] = b[i] + factor * z[i] - approximate[i];
+          inner_problem.q[i] = b[i] + factor * z[i] - approximate[i];
         // The inner solution need not be more accurate than a tenth of the next exact error, about
         // ρ·error with ρ the outer iteration's contraction: the ratio of this step's last two
         // exact errors, or before the second 1e-6 (measured 4e-4, 1e-5 and 1e-6 at R = 5, 7, 9).
         const double contraction =
           history.size() >= 2 ? std::min(1e-3, history.back() / history[history.size() - 2]) : 1e-6;
         const double inner_tolerance = std::max(sweeps_tolerance, 0.1 * contraction * error);
-        ContactSolvers::SolverResult r =
-          distributed_sweeps(inner, *inner_blocks, *inner_exchange, scaled, inner_u, inner_tolerance, max_sweeps);
-        total.iterations += r.iterations;
-        if (r.status != ContactSolvers::SolverStatus::converged)
-          {
-            // The fallback solves the whole inner problem, gathered on every rank (the one place of
-            // the probed path where a rank holds all contacts).
-            const ContactSolvers::LocalProblem whole = gather_whole(inner, partition, communicator);
-            std::vector<double> whole_r = gather_own(scaled, ld, partition, communicator), whole_u;
-            r = ContactSolvers::solve(whole, whole_r, whole_u, inner_options);
-            total.iterations += r.iterations;
-            for (int a = 0; a < n_local; ++a)
-              std::copy_n(&whole_r[ld * partition.global(a)], ld, &scaled[ld * a]);
-          }
+        total.iterations += solve_inner(scaled, inner_u, inner_tolerance, sweeps_tolerance, partition, options);
         // The outer iteration p ↦ Φ(p) (inner solution) is, once the contacts' states settle, a
         // linear stationary iteration; Anderson mixing of the last iterates (the nonlinear form of
         // GMRES) cuts the number of exact products. Restarted when the exact error grows; the mix

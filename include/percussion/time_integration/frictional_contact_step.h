@@ -248,6 +248,51 @@ namespace percussion::TimeIntegration
                           const std::vector<double> &impulse, double theta, double velocity_noise,
                           double energy_noise, ContactStepResult &result,
                           const std::vector<double> *exact_product = nullptr);
+    /// Phases 2–4 on the dense path: W of the gathered contacts @p active (points @p active_points,
+    /// of @p n_candidates) from the DelassusColumns, the law's (A, b), the scaled solve (@p exponent
+    /// its scaling) into problem, reaction, local_velocity.
+    ContactSolvers::SolverResult solve_dense(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                             const std::vector<ActiveContact> &active,
+                                             const std::vector<unsigned long long> &active_points,
+                                             unsigned long long n_candidates, double theta, int &exponent);
+    /// Phases 2–4 with the probed operator (ProbedDelassusSolver::solve()) for this rank's contacts
+    /// @p own; records its costs in @p result. Collective.
+    ContactSolvers::SolverResult solve_probed(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                              const std::vector<ActiveContact> &own, double theta, int &exponent,
+                                              ContactStepResult &result);
+    /**
+     * A projection pass with many contacts (the step's problem took the probed operator): the
+     * frictionless problem of the contacts @p local (this rank's, sorted here) solved by the
+     * ProbedDelassusSolver, distributed. Returns 𝒯Hp̃. Collective.
+     */
+    const dealii::PETScWrappers::MPI::Vector &project_distributed(TimeIntegrator &integrator,
+                                                                  const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                                                  std::vector<ActiveContact> &local,
+                                                                  PositionProjectionResult &result);
+    /**
+     * A projection pass on the dense path: the contacts @p local of all ranks gathered, W_NN from
+     * @p columns (the step's Delassus columns or the projection metric's, of @p n_candidates
+     * points), the 2D frictionless problem solved on every rank. Returns 𝒫⁻¹Hp̃. Collective.
+     */
+    const dealii::PETScWrappers::MPI::Vector &project_dense(TimeIntegrator &integrator,
+                                                            const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                                            DelassusColumns &columns,
+                                                            const std::vector<ActiveContact> &local,
+                                                            unsigned long long n_candidates,
+                                                            PositionProjectionResult &result);
+    /// A resumed run's first solve(): the rank keeps the history of its own @p points only.
+    void keep_own_history(const std::vector<OwnedContactPoint> &points);
+    /// The threshold of a lasting contact (lasting_impulse): 1e-6 of the previous step's largest
+    /// normal impulse, all ranks. Collective.
+    double lasting_threshold() const;
+    /**
+     * Ten times what the law's velocities are known to after the solve: the solver's tolerance
+     * times the velocity scale of the problem (‖q‖, ‖r'‖ of the impulses scaled by 2^-@p exponent,
+     * ‖u‖) and of the step's velocities at this rank's contacts [@p first, @p last) of @p active,
+     * over all ranks. Collective.
+     */
+    double velocity_noise_of(const std::vector<ActiveContact> &active, unsigned int first, unsigned int last,
+                             int exponent) const;
     /// Whether the probed operator is taken for @p n_active contacts whatever they are: 'Delassus
     /// operator' = probed, or auto and dim × contacts above a threshold (see uses_probed_operator()).
     bool probed_operator_by_count(unsigned long long n_active) const;

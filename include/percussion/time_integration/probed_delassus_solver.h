@@ -81,6 +81,30 @@ namespace percussion::TimeIntegration
     void forget_last_product() { last_product.valid = false; }
 
   private:
+    /**
+     * The scaling exponent of the inner problems (2^e f W_s of unit mean |diagonal|, all ranks) and
+     * inner_problem with its block form and ghost exchange, made again only when the active block
+     * or the scaling changed; b and μ from @p probed_problem. Collective.
+     */
+    int prepare_inner(const ContactSolvers::LocalProblem &probed_problem, const ContactPartition &partition);
+    /**
+     * z = W p at the iterate @p impulses (this rank's contacts @p own at @p own_points; @p n_mine
+     * own unknowns): the last accepted product where nothing changed (@p first_iteration only),
+     * 0 for a cold start, approximate_product() at the first iteration after a change, else
+     * exact_product(). Returns whether z is the approximation (its error is not exact). Collective.
+     */
+    bool product_at(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                    const std::vector<ContactOperators::ActiveContact> &own,
+                    const std::vector<unsigned long long> &own_points, const std::vector<double> &impulses,
+                    unsigned int n_mine, bool first_iteration, std::vector<double> &z, ProbedSolveCounts &counts);
+    /**
+     * The inner problem (inner_problem, its q set) by distributed_sweeps() from the scaled
+     * impulses @p scaled to @p inner_tolerance, and where they do not converge by the configured
+     * solver on the gathered problem (to @p sweeps_tolerance). Returns the iterations. Collective.
+     */
+    unsigned int solve_inner(std::vector<double> &scaled, std::vector<double> &inner_u, double inner_tolerance,
+                             double sweeps_tolerance, const ContactPartition &partition,
+                             const ContactSolvers::SolverOptions &options);
     /// z = Hᵀ𝒯Hp at this rank's contacts @p own for impulses @p r (dim per contact, own first),
     /// in the same layout; leaves Hp in impulse_on_dofs_ and 𝒯Hp in response_. One solve.
     /// Collective.
