@@ -218,6 +218,23 @@ namespace percussion::TimeIntegration
     return iterations;
   }
 
+  std::vector<double> ProbedDelassusSolver::mixed_iterate(ContactSolvers::AndersonMixing &mixing,
+                                                          const std::vector<double> &impulses,
+                                                          const std::vector<double> &scaled, const int exponent,
+                                                          const std::vector<double> &mu, const int n_own) const
+  {
+    const unsigned int ld = dim, n = scaled.size();
+    std::vector<double> next(n);
+    for (unsigned int i = 0; i < n; ++i)
+      next[i] = std::ldexp(scaled[i], exponent);
+    mixing.add(impulses, next);
+    mixing.mix(next);
+    for (int a = 0; a < n_own; ++a)
+      ContactSolvers::project_onto_coulomb_cone(ld, mu[a], &next[ld * a], &next[ld * a]);
+    inner_exchange->exchange(next);
+    return next;
+  }
+
   ContactSolvers::SolverResult
   ProbedDelassusSolver::solve(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                               const Vector &columns, const std::vector<ContactOperators::ActiveContact> &own,
@@ -320,15 +337,7 @@ namespace percussion::TimeIntegration
         // get their owners' mixed values.
         if (history.size() >= 2 && error > history[history.size() - 2])
           mixing.clear();
-        std::vector<double> next(n);
-        for (unsigned int i = 0; i < n; ++i)
-          next[i] = std::ldexp(scaled[i], exponent);
-        mixing.add(impulses, next);
-        mixing.mix(next);
-        for (int a = 0; a < n_own; ++a)
-          ContactSolvers::project_onto_coulomb_cone(ld, probed_problem.mu[a], &next[ld * a], &next[ld * a]);
-        inner_exchange->exchange(next);
-        impulses = next;
+        impulses = mixed_iterate(mixing, impulses, scaled, exponent, probed_problem.mu, n_own);
       }
     impulses = best_r;
     velocities = best_u;

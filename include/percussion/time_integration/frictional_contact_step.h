@@ -109,11 +109,12 @@ namespace percussion::TimeIntegration
    *
    * The step is done in named phases: select_own() (the only place that decides which contacts
    * enter the problem; each rank its own), DelassusColumns::ensure() (Ŵ⁻¹H and W for them, cached
-   * while H does not change), assemble_law(), the contact solve, the impulse, and
-   * works_and_states(). With few contacts (the dense path) the problem is gathered and solved
-   * redundantly and identically on every rank; with the probed operator it stays distributed: a
-   * rank holds its own contacts and the ghosts its rows of W_s couple to (ContactPartition), and
-   * the step's totals are sums over the ranks.
+   * while H does not change), assemble_law() (the law object poses b), the contact solve, the
+   * impulse, and works_and_states() (solve_dense()); with many contacts the probed operator's
+   * ProbedDelassusSolver replaces the middle phases (solve_probed()). With few contacts (the dense
+   * path) the problem is gathered and solved redundantly and identically on every rank; with the
+   * probed operator it stays distributed: a rank holds its own contacts and the ghosts its rows of
+   * W_s couple to (ContactPartition), and the step's totals are sums over the ranks.
    *
    * After the step, project_positions() checks the end-of-step gaps and, where a contact
    * penetrates beyond a tolerance, projects the displacement back onto g ≥ 0 (Acary 2013,
@@ -345,7 +346,7 @@ namespace percussion::TimeIntegration
     bool history_restored = false;
     std::map<unsigned long long, std::vector<double>> previous_impulse; ///< warm start by key
     /**
-     * A contact is lasting (assemble_law()) when its previous normal impulse exceeds this: 1e-6 of
+     * A contact is lasting (ContactOperators::FremondLaw) when its previous normal impulse exceeds this: 1e-6 of
      * the previous step's largest normal impulse (all ranks), so that the law does not switch on
      * impulses at the contact solver's round-off (solvers agree to their tolerance, not to the bit).
      */

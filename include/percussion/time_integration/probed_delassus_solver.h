@@ -5,6 +5,7 @@
 #include <deal.II/lac/petsc_vector.h>
 
 #include <percussion/contact_operators/active_contact.h>
+#include <percussion/contact_solvers/anderson_mixing.h>
 #include <percussion/contact_solvers/block_delassus.h>
 #include <percussion/contact_solvers/local_problem.h>
 #include <percussion/contact_solvers/solver_options.h>
@@ -105,6 +106,15 @@ namespace percussion::TimeIntegration
     unsigned int solve_inner(std::vector<double> &scaled, std::vector<double> &inner_u, double inner_tolerance,
                              double sweeps_tolerance, const ContactPartition &partition,
                              const ContactSolvers::SolverOptions &options);
+    /**
+     * The next outer iterate from the inner solution @p scaled (impulses scaled by 2^-@p exponent)
+     * and the last iterate @p impulses: Anderson-mixed over the own unknowns, projected onto the
+     * Coulomb cones (μ from @p mu) of the @p n_own own contacts, the ghosts' entries from their
+     * owners. Collective.
+     */
+    std::vector<double> mixed_iterate(ContactSolvers::AndersonMixing &mixing, const std::vector<double> &impulses,
+                                      const std::vector<double> &scaled, int exponent, const std::vector<double> &mu,
+                                      int n_own) const;
     /// z = Hᵀ𝒯Hp at this rank's contacts @p own for impulses @p r (dim per contact, own first),
     /// in the same layout; leaves Hp in impulse_on_dofs_ and 𝒯Hp in response_. One solve.
     /// Collective.
