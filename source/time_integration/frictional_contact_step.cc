@@ -1,6 +1,7 @@
 #include <deal.II/base/mpi.h>
 
 #include <percussion/contact_solvers/error_measure.h>
+#include <percussion/contact_solvers/scaled_solve.h>
 #include <percussion/contact_solvers/solve.h>
 #include <percussion/core/exceptions.h>
 #include <percussion/core/petsc_check.h>
@@ -10,7 +11,6 @@
 #include <percussion/time_integration/system_algebra.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -18,6 +18,7 @@
 namespace percussion::TimeIntegration
 {
   using dealii::PETScWrappers::MPI::Vector;
+  using SystemAlgebra::reinit_like;
 
   namespace
   {
@@ -31,185 +32,15 @@ namespace percussion::TimeIntegration
       std::sort(all.begin(), all.end(),
                 [](const ActiveContact &a, const ActiveContact &b) { return a.point < b.point; });
     }
-
-    /// Σ |W_ii| over the rows of W that @p problem holds.
-    double diagonal_sum(const ContactSolvers::LocalProblem &problem)
-    {
-      double diagonal = 0;
-      const int n = problem.size();
-      if (problem.storage == ContactSolvers::MatrixStorage::dense)
-        for (int i = 0; i < n; ++i)
-          diagonal += std::abs(problem.W_dense(i, i));
-      else
-        for (int i = 0; i < problem.W_sparse.rows; ++i)
-          for (int k = problem.W_sparse.row_start[i]; k < problem.W_sparse.row_start[i + 1]; ++k)
-            if (problem.W_sparse.column_index[k] == i)
-              diagonal += std::abs(problem.W_sparse.values[k]);
-      return diagonal;
-    }
-
-    /// The power of two that brings the mean diagonal of W (Σ |W_ii| = @p diagonal) near 1.
-    int scaling_exponent(const double diagonal, const int n)
-    {
-      return diagonal > 0 && std::isfinite(diagonal) ? -std::ilogb(diagonal / n) : 0;
-    }
-
-    /// e with 2^e W of unit mean |diagonal| (0 for a zero or non-finite diagonal), dense or sparse W.
-    int scaling_exponent(const ContactSolvers::LocalProblem &problem)
-    {
-      return scaling_exponent(diagonal_sum(problem), problem.size());
-    }
-
-    /**
-     * Solves @p problem (dense W) for impulses scaled by a power of two s ≈ 1/mean(diag W):
-     * the solver's error measure is relative to max(‖q‖, ‖r‖, ‖u‖), which mixes impulses and
-     * velocities; with r' = r/s and W' = sW both are velocities of comparable size, so the law's
-     * velocities are met to the tolerance times the velocity scale, not times the impulses.
-     * Powers of two scale exactly: @p problem, the warm start and the result are the unscaled ones.
-     * @p exponent receives the scaling's: W' = 2^exponent W and r' = 2^-exponent r.
-     */
-    ContactSolvers::SolverResult solve_scaled(ContactSolvers::LocalProblem &problem, std::vector<double> &r,
-                                              std::vector<double> &u, const ContactSolvers::SolverOptions &options,
-                                              int &exponent)
-    {
-      exponent = scaling_exponent(problem);
-      const auto scale = [&](const int e) {
-        for (double &x : problem.W_dense.values)
-          x = std::ldexp(x, e);
-        for (double &x : r)
-          x = std::ldexp(x, -e);
-      };
-      scale(exponent);
-      const ContactSolvers::SolverResult result = ContactSolvers::solve(problem, r, u, options);
-      scale(-exponent);
-      return result;
-    }
-
-    /**
-     * Anderson mixing (type II) of a fixed-point iteration x ↦ g(x): with f = g(x) − x and the
-     * differences ΔF, ΔG of the last @p depth pairs, the next iterate is g − ΔG γ with γ the least
-     * squares solution of min ‖f − ΔF γ‖ (Walker & Ni 2011).
-     */
-    class AndersonMixing
-    {
-    public:
-      /// Mixes the first @p length entries of the iterates (a rank's own unknowns); the inner
-      /// products are summed over the ranks of @p communicator.
-      AndersonMixing(const unsigned int depth, const std::size_t length, MPI_Comm communicator)
-        : depth(depth)
-        , length(length)
-        , communicator(communicator)
-      {}
-      void clear()
-      {
-        xs.clear();
-        gs.clear();
-      }
-      /// Records the pair (x, g(x)).
-      void add(const std::vector<double> &x, const std::vector<double> &g)
-      {
-        xs.emplace_back(x.begin(), x.begin() + length);
-        gs.emplace_back(g.begin(), g.begin() + length);
-        if (xs.size() > depth + 1)
-          {
-            xs.erase(xs.begin());
-            gs.erase(gs.begin());
-          }
-      }
-      /// @p g (the last g(x)) becomes the mixed iterate.
-      void mix(std::vector<double> &g) const
-      {
-        const std::size_t m = xs.size() - 1, n = length;
-        if (m == 0)
-          return;
-        const auto f = [&](const std::size_t k, const std::size_t i) { return gs[k][i] - xs[k][i]; };
-        // Normal equations (ΔFᵀΔF + λI) γ = ΔFᵀ f_last, m ≤ depth: small and dense.
-        std::vector<double> A(m * m, 0.0), rhs(m, 0.0);
-        for (std::size_t j = 0; j < m; ++j)
-          for (std::size_t i = 0; i < n; ++i)
-            {
-              const double dj = f(j + 1, i) - f(j, i);
-              rhs[j] += dj * f(m, i);
-              for (std::size_t l = 0; l <= j; ++l)
-                A[j * m + l] += dj * (f(l + 1, i) - f(l, i));
-            }
-        // The ranks' parts of the inner products: every rank then solves the same small system.
-        if (dealii::Utilities::MPI::n_mpi_processes(communicator) > 1)
-          {
-            std::vector<double> sums(A);
-            sums.insert(sums.end(), rhs.begin(), rhs.end());
-            const int ierr = MPI_Allreduce(MPI_IN_PLACE, sums.data(), static_cast<int>(sums.size()), MPI_DOUBLE,
-                                           MPI_SUM, communicator);
-            AssertThrowMPI(ierr);
-            std::copy(sums.begin(), sums.begin() + m * m, A.begin());
-            std::copy(sums.begin() + m * m, sums.end(), rhs.begin());
-          }
-        double trace = 0;
-        for (std::size_t j = 0; j < m; ++j)
-          {
-            for (std::size_t l = 0; l < j; ++l)
-              A[l * m + j] = A[j * m + l];
-            trace += A[j * m + j];
-          }
-        if (!(trace > 0))
-          return;
-        for (std::size_t j = 0; j < m; ++j)
-          A[j * m + j] += 1e-12 * trace;
-        // Gaussian elimination with partial pivoting.
-        std::vector<double> gamma = rhs;
-        for (std::size_t c = 0; c < m; ++c)
-          {
-            std::size_t p = c;
-            for (std::size_t r = c + 1; r < m; ++r)
-              if (std::abs(A[r * m + c]) > std::abs(A[p * m + c]))
-                p = r;
-            if (A[p * m + c] == 0.0)
-              return;
-            for (std::size_t k = 0; k < m; ++k)
-              std::swap(A[c * m + k], A[p * m + k]);
-            std::swap(gamma[c], gamma[p]);
-            for (std::size_t r = c + 1; r < m; ++r)
-              {
-                const double l = A[r * m + c] / A[c * m + c];
-                for (std::size_t k = c; k < m; ++k)
-                  A[r * m + k] -= l * A[c * m + k];
-                gamma[r] -= l * gamma[c];
-              }
-          }
-        for (std::size_t c = m; c-- > 0;)
-          {
-            for (std::size_t k = c + 1; k < m; ++k)
-              gamma[c] -= A[c * m + k] * gamma[k];
-            gamma[c] /= A[c * m + c];
-          }
-        for (std::size_t j = 0; j < m; ++j)
-          for (std::size_t i = 0; i < n; ++i)
-            g[i] -= gamma[j] * (gs[j + 1][i] - gs[j][i]);
-      }
-
-    private:
-      const unsigned int depth;
-      const std::size_t length;
-      MPI_Comm communicator;
-      std::vector<std::vector<double>> xs, gs;
-    };
-
-    /// Reinitialise @p x with the partition of @p like unless it has it already.
-    void reinit_like(dealii::PETScWrappers::MPI::Vector &x, const dealii::PETScWrappers::MPI::Vector &like,
-                     MPI_Comm communicator)
-    {
-      if (x.size() != like.size() || x.locally_owned_elements() != like.locally_owned_elements())
-        x.reinit(like.locally_owned_elements(), communicator);
-    }
   } // namespace
 
   FrictionalContactStep::FrictionalContactStep(const ContactDynamicsParameters &parameters, const ContactLaw law,
                                                const unsigned int dim, const double gap_prediction_factor,
                                                MPI_Comm communicator)
     : parameters(parameters)
-    , law(law)
+    , local_law(make_local_law(law))
     , dim(dim)
-    , rule{gap_prediction_factor, law == ContactLaw::schatzman_paoli}
+    , rule{gap_prediction_factor, local_law->takes_every_candidate()}
     , communicator(communicator)
     , delassus(dim, parameters.delassus_column_limit, communicator)
   {
@@ -286,8 +117,9 @@ namespace percussion::TimeIntegration
     problem.mu.resize(n);
     for (unsigned int a = 0; a < n; ++a)
       problem.mu[a] = dim == 1 ? 0.0 : active[a].mu;
-    // The two laws differ only here (doc/contact.md): the factor of W and the shift of b.
-    const double factor = law == ContactLaw::fremond ? theta : 1.0;
+    // The laws differ only here (doc/contact.md): the factor of W and the shift of b.
+    const double factor = local_law->operator_factor(theta);
+    const ContactOperators::LawStep step{dim, theta, time_step, lasting_impulse};
     for (unsigned int a = 0; a < n; ++a)
       {
         for (unsigned int b = 0; dense_operator && b < n; ++b)
@@ -296,59 +128,7 @@ namespace percussion::TimeIntegration
               problem.W_dense(ld * a + i, ld * b + j) = factor * delassus.entry(active[a].point, i, active[b].point, j);
         if (dim == 1 && dense_operator)
           problem.W_dense(ld * a + 1, ld * a + 1) = problem.W_dense(ld * a, ld * a) > 0 ? problem.W_dense(ld * a, ld * a) : 1.0;
-        const auto &u_k = active[a].u_k;
-        const auto &u_free = active[a].u_free;
-        const double e = active[a].e;
-        // A penetrated contact that separates (u_{N,k} > 0) is held by 0 ≤ u_{N,k+ω} ⊥ p_N ≥ 0:
-        // it cannot pull, its work u_{N,k+ω}p_N is zero, and its gap does not decrease.
-        const bool separating = u_k[0] > 0;
-        if (law == ContactLaw::schatzman_paoli)
-          {
-            // (1+e)/h times the linearised gap at (q_{k+1} + e q_{k−1})/(1+e); frictionless.
-            for (unsigned int i = 0; i < d; ++i)
-              problem.q[ld * a + i] = u_free[i];
-            problem.q[ld * a] += -e * u_k[0] + (1 + e) * active[a].gap / time_step;
-          }
-        else if (law == ContactLaw::standard)
-          {
-            // Γ: normal part u_{N,k+1} + e u_{N,k}; tangential part u_{T,k+1}. Separating:
-            // u_{N,k+ω}/ω = u_{N,k+1} + (1−ω)/ω u_{N,k} (ω = 0: u_{N,k+1}).
-            for (unsigned int i = 0; i < d; ++i)
-              problem.q[ld * a + i] = u_free[i];
-            if (!separating)
-              problem.q[ld * a] += e * u_k[0];
-            else if (theta > 0)
-              problem.q[ld * a] += (1 - theta) / theta * u_k[0];
-          }
-        else
-          {
-            // Θ at u_{k+θ}: normal θ(u_{N,k+1} + e u_{N,k}); tangential (1−θ)u_{T,k} + θ u_{T,k+1}.
-            // Separating: Θ with min(u_{N,k}, 0) = 0, i.e. the normal part u_{N,k+θ}.
-            problem.q[ld * a] = separating ? theta * u_free[0] + (1 - theta) * u_k[0] : theta * (u_free[0] + e * u_k[0]);
-            // A lasting contact (it carried a normal impulse at the previous step) may close an
-            // open gap within the step: the law gains max(g_k, 0)/h. Without it a node that entered
-            // the problem at g > 0 (the gap prediction stops it early) carries pressure at that
-            // gap for ever, and resting pressures depend on the load history (doc/contact.md,
-            // "Lasting contact"). An inelastic one (e = 0) is moreover held at position level,
-            // 0 ≤ u_{N,k+θ} + max(g_k, 0)/h ⊥ p_N ≥ 0: its end gap g_k + h u_{N,k+θ} stays ≥ 0
-            // (≥ g_k where it is penetrated), where the Frémond law would let it sink by
-            // h(1 − θ)|u_{N,k}| at every step that it approaches (settling, ringing), which the
-            // position projection would then have to lift against the load. One with e > 0 keeps
-            // its restitution (an impact can last several steps). The normal work gains
-            // −max(g_k, 0) p_N/h ≤ 0, and the position-level law's is ≤ 0 for any θ: Proposition 1
-            // still holds. The impact step itself (no previous impulse) keeps the law of the paper.
-            const double lasting =
-              lasting_impulse > 0 ? std::clamp(active[a].warm_start[0] / lasting_impulse, 0.0, 1.0) : 0.0;
-            if (lasting > 0)
-              {
-                const double position_level =
-                  theta * u_free[0] + (1 - theta) * u_k[0] + std::max(active[a].gap, 0.0) / time_step;
-                const double impact_law = problem.q[ld * a] + std::max(active[a].gap, 0.0) / time_step;
-                problem.q[ld * a] += lasting * ((e == 0 ? position_level : impact_law) - problem.q[ld * a]);
-              }
-            for (unsigned int i = 1; i < d; ++i)
-              problem.q[ld * a + i] = theta * u_free[i] + (1 - theta) * u_k[i];
-          }
+        local_law->pose(active[a], step, &problem.q[ld * a]);
       }
   }
 
@@ -370,22 +150,7 @@ namespace percussion::TimeIntegration
     result.impulse.assign(d * points.size(), 0.0);
     result.velocity.assign(d * points.size(), 0.0);
     if (history_restored)
-      {
-        // A checkpoint's history holds every contact; a rank keeps its own (the owners of the
-        // points do not change within a run).
-        std::map<unsigned long long, std::vector<double>> own_impulses;
-        std::map<unsigned long long, double> own_dissipation;
-        for (const OwnedContactPoint &point : points)
-          {
-            if (const auto it = previous_impulse.find(point.key); it != previous_impulse.end())
-              own_impulses.insert(*it);
-            if (const auto it = dissipation_by_key.find(point.key); it != dissipation_by_key.end())
-              own_dissipation.insert(*it);
-          }
-        previous_impulse = std::move(own_impulses);
-        dissipation_by_key = std::move(own_dissipation);
-        history_restored = false;
-      }
+      keep_own_history(points);
     // Columns for all candidates are worth computing only if H did not change at this step and
     // the previous one (body pairs, curved obstacles change it every step).
     operator_moves = operator_changed && previous_operator_changed;
@@ -397,13 +162,7 @@ namespace percussion::TimeIntegration
     u_free += w;
 
     // The threshold of a lasting contact: the previous step's largest normal impulse, all ranks.
-    {
-      double largest = 0;
-      for (const auto &[key, impulse] : previous_impulse)
-        if (!impulse.empty())
-          largest = std::max(largest, impulse[0]);
-      lasting_impulse = 1e-6 * dealii::Utilities::MPI::max(largest, communicator);
-    }
+    lasting_impulse = lasting_threshold();
 
     // Phase 1: which contacts enter the problem, each rank its own.
     const std::vector<ActiveContact> &own = select_own(points, u_k, w, integrator.time_step(), result.in_problem);
@@ -451,23 +210,11 @@ namespace percussion::TimeIntegration
     int exponent = 0;
     reinit_like(generalized_impulse, integrator.new_velocity(), communicator);
     reinit_like(correction, integrator.new_velocity(), communicator);
+    // Phases 2–4: the operator, the scheme's law, the contact solve.
     if (!probed_operator)
-      {
-        // Phase 2: Ŵ⁻¹H and W for the active contacts; phase 3: the scheme's law; phase 4: the
-        // contact solve.
-        delassus.ensure(integrator, H, active_points, u_k.size() / d, operator_moves);
-        last_product.valid = false; // the impulse vectors will be this path's
-        last_solve_distributed = false;
-        assemble_law(*active, theta, integrator.time_step());
-        result.solver = solve_scaled(problem, reaction, local_velocity, options, exponent);
-      }
+      result.solver = solve_dense(integrator, H, *active, active_points, u_k.size() / d, theta, exponent);
     else
-      {
-        // Phases 2–4 with the probed operator; it leaves Hp and 𝒯Hp of its iterate.
-        assemble_law(own, theta, integrator.time_step(), false);
-        result.solver =
-          solve_with_probed_operator(integrator, H, own, theta, problem, reaction, local_velocity, last_partition, exponent, result);
-      }
+      result.solver = solve_probed(integrator, H, own, theta, exponent, result);
     result.solved = true;
     result.held_per_rank = probed_operator
                              ? dealii::Utilities::MPI::max(static_cast<unsigned int>(last_partition.n_local()), communicator)
@@ -485,15 +232,98 @@ namespace percussion::TimeIntegration
     // probed operator's last exact product. The DoF partition is fixed for a run: the two vectors
     // are allocated once.
     if (!probed_operator)
-      delassus.apply(active_points, impulse, generalized_impulse, correction);
-    integrator.apply_impulse(generalized_impulse, correction);
+      {
+        delassus.apply(active_points, impulse, generalized_impulse, correction);
+        integrator.apply_impulse(generalized_impulse, correction);
+      }
+    else
+      integrator.apply_impulse(probed->generalized_impulse(), probed->response());
 
+    // The positive-work report and the stick/slip classification treat velocities below the
+    // solver's accuracy as zero, and works below the round-off of the step's energy flow.
+    const double velocity_noise = velocity_noise_of(*active, first, last, exponent);
+    const double energy_noise = 1e4 * std::numeric_limits<double>::epsilon() * energy_scale;
+
+    // Phase 5: works and states.
+    // (The probed operator runs in 2D/3D only, where the law's dimension is the body's: its W p is
+    // in works_and_states()'s layout.)
+    works_and_states(*active, first, last, impulse, theta, velocity_noise, energy_noise, result,
+                     probed_operator ? &probed->last_exact_product() : nullptr);
+    result.dissipated_energy = dissipated_energy(points);
+    return result;
+  }
+
+  ContactSolvers::SolverResult FrictionalContactStep::solve_dense(TimeIntegrator &integrator,
+                                                                  const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                                                  const std::vector<ActiveContact> &active,
+                                                                  const std::vector<unsigned long long> &active_points,
+                                                                  const unsigned long long n_candidates,
+                                                                  const double theta, int &exponent)
+  {
+    // Phase 2: Ŵ⁻¹H and W for the active contacts; phase 3: the scheme's law; phase 4: the
+    // contact solve.
+    delassus.ensure(integrator, H, active_points, n_candidates, operator_moves);
+    if (probed)
+      probed->forget_last_product(); // the impulse vectors will be this path's
+    last_solve_distributed = false;
+    assemble_law(active, theta, integrator.time_step());
+    return ContactSolvers::solve_scaled(problem, reaction, local_velocity, options, exponent);
+  }
+
+  ContactSolvers::SolverResult FrictionalContactStep::solve_probed(TimeIntegrator &integrator,
+                                                                   const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                                                   const std::vector<ActiveContact> &own,
+                                                                   const double theta, int &exponent,
+                                                                   ContactStepResult &result)
+  {
+    // Phases 2–4 with the probed operator; it leaves Hp and 𝒯Hp of its iterate.
+    assemble_law(own, theta, integrator.time_step(), false);
+    last_solve_distributed = true;
+    result.probed_operator = true;
+    ProbedSolveCounts counts;
+    const ContactSolvers::SolverResult solved =
+      probed->solve(integrator, H, u_free, own, local_law->operator_factor(theta), problem, reaction, local_velocity,
+                    last_partition, exponent, options, counts);
+    result.exact_products = counts.exact_products;
+    result.probing_solves = counts.probing_solves;
+    return solved;
+  }
+
+  void FrictionalContactStep::keep_own_history(const std::vector<OwnedContactPoint> &points)
+  {
+    // A checkpoint's history holds every contact; a rank keeps its own (the owners of the
+    // points do not change within a run).
+    std::map<unsigned long long, std::vector<double>> own_impulses;
+    std::map<unsigned long long, double> own_dissipation;
+    for (const OwnedContactPoint &point : points)
+      {
+        if (const auto it = previous_impulse.find(point.key); it != previous_impulse.end())
+          own_impulses.insert(*it);
+        if (const auto it = dissipation_by_key.find(point.key); it != dissipation_by_key.end())
+          own_dissipation.insert(*it);
+      }
+    previous_impulse = std::move(own_impulses);
+    dissipation_by_key = std::move(own_dissipation);
+    history_restored = false;
+  }
+
+  double FrictionalContactStep::lasting_threshold() const
+  {
+    double largest = 0;
+    for (const auto &[key, impulse] : previous_impulse)
+      if (!impulse.empty())
+        largest = std::max(largest, impulse[0]);
+    return 1e-6 * dealii::Utilities::MPI::max(largest, communicator);
+  }
+
+  double FrictionalContactStep::velocity_noise_of(const std::vector<ActiveContact> &active, const unsigned int first,
+                                                  const unsigned int last, const int exponent) const
+  {
     // What the law's velocities are known to: the solver stops when the natural-map residual of
     // the scaled problem is below tolerance × max(‖q‖, ‖r'‖, ‖u‖) (the FCLIB measure, r' the scaled
-    // impulses), so a velocity of the law is exact to that, and the step's velocities set a floor.
-    // The positive-work report and the stick/slip classification treat velocities below ten times
-    // this as zero, and works below the round-off of the step's energy flow. (Norms and maxima over
-    // the ranks' own contacts.)
+    // impulses), so a velocity of the law is exact to that, and the step's velocities set a floor;
+    // ten times this is the noise. (Norms and maxima over the ranks' own contacts.)
+    const unsigned int d = dim, ld = local_dimension();
     double squares[3] = {0, 0, 0}, largest_velocity = 0;
     for (unsigned int i = ld * first; i < ld * last; ++i)
       {
@@ -503,21 +333,12 @@ namespace percussion::TimeIntegration
       }
     for (unsigned int a = first; a < last; ++a)
       for (unsigned int k = 0; k < d; ++k)
-        largest_velocity = std::max({largest_velocity, std::abs((*active)[a].u_k[k]), std::abs((*active)[a].u_free[k])});
+        largest_velocity = std::max({largest_velocity, std::abs(active[a].u_k[k]), std::abs(active[a].u_free[k])});
     const int ierr = MPI_Allreduce(MPI_IN_PLACE, squares, 3, MPI_DOUBLE, MPI_SUM, communicator);
     AssertThrowMPI(ierr);
     const double velocity_scale = std::max({std::sqrt(squares[0]), std::sqrt(squares[1]), std::sqrt(squares[2]),
                                             dealii::Utilities::MPI::max(largest_velocity, communicator)});
-    const double velocity_noise = 10 * parameters.tolerance * velocity_scale;
-    const double energy_noise = 1e4 * std::numeric_limits<double>::epsilon() * energy_scale;
-
-    // Phase 5: works and states.
-    // (The probed operator runs in 2D/3D only, where the law's dimension is the body's: its W p is
-    // in works_and_states()'s layout.)
-    works_and_states(*active, first, last, impulse, theta, velocity_noise, energy_noise, result,
-                     probed_operator ? &last_product.product : nullptr);
-    result.dissipated_energy = dissipated_energy(points);
-    return result;
+    return 10 * parameters.tolerance * velocity_scale;
   }
 
   void FrictionalContactStep::discard_last_solve()
@@ -533,10 +354,10 @@ namespace percussion::TimeIntegration
   {
     if (dim == 1 || parameters.delassus_operator == "dense")
       return;
-    probed = std::make_unique<ProbedDelassus>(dim, parameters.probing_radius_for(has_body_pair), node_spacing,
-                                              communicator);
-    inner_blocks.reset(); // made from the blocks of the previous ProbedDelassus, if any
-    probed->set_dof_positions(first_owned_dof, std::move(positions));
+    if (!probed)
+      probed = std::make_unique<ProbedDelassusSolver>(dim, parameters.probed_operator_max_iterations, communicator);
+    probed->set_dof_positions(first_owned_dof, std::move(positions), parameters.probing_radius_for(has_body_pair),
+                              node_spacing);
   }
 
   bool FrictionalContactStep::probed_operator_by_count(const unsigned long long n_active) const
@@ -571,271 +392,9 @@ namespace percussion::TimeIntegration
     // candidates took 2.7 s, a probed step 20 ms); with few new columns the dense path is the
     // cheaper one (a brick stack with 1–9 contacts between bodies: 26 ms per step dense, 84 ms
     // probed, whose W_s = HᵀGH is rebuilt over all candidates whenever H moves).
-    return probed->n_probings() > 0 &&
+    return probed->approximation().n_probings() > 0 &&
            delassus.columns_to_compute(integrator, H, active_points, n_candidates, operator_moves) >
              parameters.probed_operator_threshold;
-  }
-
-  void FrictionalContactStep::impulse_on_dofs(TimeIntegrator &integrator,
-                                              const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                              const std::vector<ActiveContact> &own, const std::vector<double> &r)
-  {
-    const unsigned int d = dim, ld = local_dimension();
-    // p on H's columns (the owned active points), Hp with the Dirichlet rows zero (the support
-    // takes an impulse there, as B of DelassusColumns): each rank writes only its own contacts'.
-    reinit_like(impulse_columns, u_free, communicator);
-    {
-      PetscInt begin, end;
-      PERCUSSION_PETSC_CALL(VecGetOwnershipRange(SystemAlgebra::petsc(impulse_columns), &begin, &end));
-      PetscScalar *p;
-      PERCUSSION_PETSC_CALL(VecGetArray(SystemAlgebra::petsc(impulse_columns), &p));
-      std::fill(p, p + (end - begin), 0.0);
-      for (unsigned int a = 0; a < own.size(); ++a)
-        for (unsigned int k = 0; k < d; ++k)
-          p[d * own[a].point + k - begin] = r[ld * a + k];
-      PERCUSSION_PETSC_CALL(VecRestoreArray(SystemAlgebra::petsc(impulse_columns), &p));
-    }
-    H.vmult(generalized_impulse, impulse_columns);
-    SystemAlgebra::zero(generalized_impulse, integrator.constrained_dofs());
-  }
-
-  void FrictionalContactStep::local_values_of(const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                              const std::vector<ActiveContact> &own,
-                                              const dealii::PETScWrappers::MPI::Vector &x, std::vector<double> &z)
-  {
-    const unsigned int d = dim, ld = local_dimension();
-    reinit_like(column_work, u_free, communicator);
-    H.Tvmult(column_work, x);
-    std::fill(z.begin(), z.end(), 0.0);
-    PetscInt begin, end;
-    PERCUSSION_PETSC_CALL(VecGetOwnershipRange(SystemAlgebra::petsc(column_work), &begin, &end));
-    const PetscScalar *values;
-    PERCUSSION_PETSC_CALL(VecGetArrayRead(SystemAlgebra::petsc(column_work), &values));
-    for (unsigned int a = 0; a < own.size(); ++a)
-      for (unsigned int k = 0; k < d; ++k)
-        z[ld * a + k] = values[d * own[a].point + k - begin];
-    PERCUSSION_PETSC_CALL(VecRestoreArrayRead(SystemAlgebra::petsc(column_work), &values));
-  }
-
-  void FrictionalContactStep::exact_product(TimeIntegrator &integrator,
-                                            const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                            const std::vector<ActiveContact> &own, const std::vector<double> &r,
-                                            std::vector<double> &z)
-  {
-    impulse_on_dofs(integrator, H, own, r);
-    integrator.impulse_response(generalized_impulse, correction);
-    local_values_of(H, own, correction, z);
-  }
-
-  void FrictionalContactStep::approximate_product(TimeIntegrator &integrator,
-                                                  const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                                  const std::vector<ActiveContact> &own, const std::vector<double> &r,
-                                                  std::vector<double> &z)
-  {
-    // generalized_impulse and correction hold the last accepted Hp and its exact 𝒯Hp; by
-    // linearity 𝒯(Hp)_new = 𝒯(Hp)_old + 𝒯(Δ) with Δ the change of the generalized impulse (H moved
-    // a little, the impulses changed), and G approximates 𝒯 on the contact DoFs, where Δ lives.
-    reinit_like(impulse_change, generalized_impulse, communicator);
-    reinit_like(response_change, generalized_impulse, communicator);
-    impulse_change = generalized_impulse;
-    impulse_on_dofs(integrator, H, own, r);
-    impulse_change.sadd(-1.0, 1.0, generalized_impulse);
-    probed->approximate_response(impulse_change, response_change);
-    correction += response_change;
-    local_values_of(H, own, correction, z);
-  }
-
-  ContactSolvers::SolverResult
-  FrictionalContactStep::solve_with_probed_operator(TimeIntegrator &integrator,
-                                                    const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                                    const std::vector<ActiveContact> &own, const double theta,
-                                                    ContactSolvers::LocalProblem &probed_problem,
-                                                    std::vector<double> &impulses, std::vector<double> &velocities,
-                                                    ContactPartition &partition, int &exponent,
-                                                    ContactStepResult &result)
-  {
-    using Clock = std::chrono::steady_clock;
-    const auto start = Clock::now();
-    const unsigned int ld = local_dimension();
-    Assert(ld == dim, dealii::ExcInternalError()); // 2D/3D only (set_dof_positions())
-    result.probed_operator = true;
-    result.probing_solves = probed->ensure(integrator, H);
-    const double factor = law == ContactLaw::fremond ? theta : 1.0;
-    // probed_problem: this rank's rows of A = f W_s (the approximation) in the local numbering of its own
-    // and ghost contacts, b and μ of the law for its own contacts (zero for the ghosts, whose rows
-    // it does not hold); the exact problem has the same b.
-    std::vector<unsigned long long> own_points(own.size());
-    for (unsigned int a = 0; a < own.size(); ++a)
-      own_points[a] = own[a].point;
-    probed->active_block(own_points, ld, factor, probed_problem.W_sparse, partition);
-    last_solve_distributed = true;
-    const int n_own = partition.n_own(), n_local = partition.n_local();
-    const unsigned int n = ld * n_local, n_mine = ld * n_own;
-    probed_problem.number_of_contacts = n_local;
-    probed_problem.q.resize(n, 0.0);
-    probed_problem.mu.resize(n_local, 0.0);
-    const std::vector<double> b = probed_problem.q;
-    const PetscObjectId h_id = SystemAlgebra::object_id(H);
-
-    // The inner problems are solved with impulses scaled by a power of two (as solve_scaled()).
-    // Their operator, its block form and the ghost exchange are made again only when the active
-    // block or the scaling changed: in lasting contact on a fixed obstacle they are the last step's
-    // (copying and re-blocking W_s cost about 10 ms per step at 1 089 contacts and R = 7).
-    exponent = scaling_exponent(dealii::Utilities::MPI::sum(diagonal_sum(probed_problem), communicator),
-                                static_cast<int>(ld * partition.n_total()));
-    if (!inner_blocks || probed->block_version() != inner_block_version || exponent != inner_exponent)
-      {
-        inner_problem = probed_problem;
-        for (double &x : inner_problem.W_sparse.values)
-          x = std::ldexp(x, exponent);
-        inner_blocks = std::make_unique<ContactSolvers::BlockDelassus>(inner_problem);
-        inner_exchange = std::make_unique<ImpulseExchange>(partition, ld, communicator);
-        inner_block_version = probed->block_version();
-        inner_exponent = exponent;
-      }
-    inner_problem.q = probed_problem.q;
-    inner_problem.mu = probed_problem.mu;
-    ContactSolvers::LocalProblem &inner = inner_problem;
-    // The own impulses are the warm start (solve()); the ghosts' come from their owners.
-    impulses.resize(n, 0.0);
-    inner_exchange->exchange(impulses);
-    // The inner problems have a sparse, diagonally dominant W_s (mass-dominated Ŵ) and a warm start
-    // from the last iterate: Gauss–Seidel sweeps solve them at a fraction of a Newton iteration's
-    // sparse LU (measured: the contact step at 16 × 16 × 8 cells 38.6 → 17.4 ms, the same outer
-    // iterations). Each rank sweeps its own contacts (distributed_sweeps.h). The configured solver
-    // takes over, on the gathered problem, where the sweeps do not converge.
-    ContactSolvers::SolverOptions inner_options = options;
-    inner_options.tolerance = 0.1 * options.tolerance;
-    const double sweeps_tolerance = inner_options.tolerance;
-    const int max_sweeps = 200;
-
-    ContactSolvers::SolverResult total;
-    std::vector<double> z(n, 0.0), u(n, 0.0), scaled(n), inner_u, approximate(n), best_r, best_z, best_u;
-    std::vector<double> history;
-    AndersonMixing mixing(5, n_mine, communicator);
-    double best_error = std::numeric_limits<double>::infinity();
-    std::string phases;
-    for (unsigned int outer = 0;; ++outer)
-      {
-        // The exact velocities of the law at the iterate: u = f W p + b, W p from one solve. The
-        // warm start is the last step's accepted impulse: with the same H (fixed obstacles), the
-        // same contacts and the same impulses on every rank, its product is the last step's, and
-        // Hp, 𝒯Hp are still in the work vectors.
-        const bool previous_pair = outer == 0 && last_product.valid &&
-                                   last_product.response_version == integrator.operator_version();
-        bool approximate_start = false;
-        if (on_every_rank(previous_pair && last_product.operator_id == h_id && last_product.points == own_points &&
-                            last_product.reaction == impulses,
-                          communicator))
-          z = last_product.product;
-        else if (on_every_rank(std::all_of(impulses.begin(), impulses.begin() + n_mine, [](const double x) { return x == 0.0; }),
-                               communicator))
-          {
-            // No impulse (a cold start): W p = 0 without a solve.
-            std::fill(z.begin(), z.end(), 0.0);
-            generalized_impulse = 0;
-            correction = 0;
-          }
-        else if (on_every_rank(previous_pair, communicator))
-          {
-            // H moved (a body pair) or the contacts or their impulses are not the last step's: the
-            // warm start's product from the last accepted one and G applied to the change only
-            // (approximate_product()), instead of a solve. It starts the iteration; the exact
-            // products that follow decide convergence (slab at 16 × 16 × 8: 3.9 → 3.0 products).
-            approximate_product(integrator, H, own, impulses, z);
-            approximate_start = true;
-          }
-        else
-          {
-            exact_product(integrator, H, own, impulses, z);
-            ++result.exact_products;
-          }
-        for (unsigned int i = 0; i < n; ++i)
-          {
-            u[i] = factor * z[i] + b[i];
-            scaled[i] = std::ldexp(impulses[i], -exponent);
-          }
-        const double error = distributed_error(probed_problem, scaled, u, n_own, communicator);
-        if (approximate_start)
-          phases += "approximate-start "; // not an exact error: neither kept nor accepted
-        else
-          history.push_back(error);
-        if (!approximate_start && error < best_error)
-          {
-            best_error = error;
-            best_r = impulses;
-            best_z = z;
-            best_u = u;
-            reinit_like(best_generalized_impulse, generalized_impulse, communicator);
-            reinit_like(best_correction, correction, communicator);
-            best_generalized_impulse = generalized_impulse;
-            best_correction = correction;
-          }
-        if (!approximate_start && (!(error > options.tolerance) || history.size() >= parameters.probed_operator_max_iterations))
-          break;
-        // No progress over three outer iterations (a factor 2): the approximation is too coarse for
-        // this problem; reported as not solved.
-        if (history.size() >= 4 && !(error < 0.5 * history[history.size() - 4]))
-          {
-            phases += "stalled ";
-            break;
-          }
-        // The inner problem: A = f W_s, b' = b + f z − f W_s p (so that it is exact at p), on the
-        // own rows (W_s p reads the ghosts' impulses).
-        std::fill(approximate.begin(), approximate.end(), 0.0);
-        probed_problem.W_sparse.multiply_add(impulses.data(), approximate.data());
-        for (unsigned int i = 0; i < n; ++i)
-          inner.q[i] = b[i] + factor * z[i] - approximate[i];
-        // The inner solution need not be more accurate than a tenth of the next exact error, about
-        // ρ·error with ρ the outer iteration's contraction: the ratio of this step's last two
-        // exact errors, or before the second 1e-6 (measured 4e-4, 1e-5 and 1e-6 at R = 5, 7, 9).
-        const double contraction =
-          history.size() >= 2 ? std::min(1e-3, history.back() / history[history.size() - 2]) : 1e-6;
-        const double inner_tolerance = std::max(sweeps_tolerance, 0.1 * contraction * error);
-        ContactSolvers::SolverResult r =
-          distributed_sweeps(inner, *inner_blocks, *inner_exchange, scaled, inner_u, inner_tolerance, max_sweeps);
-        total.iterations += r.iterations;
-        if (r.status != ContactSolvers::SolverStatus::converged)
-          {
-            // The fallback solves the whole inner problem, gathered on every rank (the one place of
-            // the probed path where a rank holds all contacts).
-            const ContactSolvers::LocalProblem whole = gather_whole(inner, partition, communicator);
-            std::vector<double> whole_r = gather_own(scaled, ld, partition, communicator), whole_u;
-            r = ContactSolvers::solve(whole, whole_r, whole_u, inner_options);
-            total.iterations += r.iterations;
-            for (int a = 0; a < n_local; ++a)
-              std::copy_n(&whole_r[ld * partition.global(a)], ld, &scaled[ld * a]);
-          }
-        // The outer iteration p ↦ Φ(p) (inner solution) is, once the contacts' states settle, a
-        // linear stationary iteration; Anderson mixing of the last iterates (the nonlinear form of
-        // GMRES) cuts the number of exact products. Restarted when the exact error grows; the mix
-        // is projected back onto the Coulomb cones, and only the exact error decides convergence.
-        // Each rank mixes its own impulses (inner products summed over the ranks), then the ghosts
-        // get their owners' mixed values.
-        if (history.size() >= 2 && error > history[history.size() - 2])
-          mixing.clear();
-        std::vector<double> next(n);
-        for (unsigned int i = 0; i < n; ++i)
-          next[i] = std::ldexp(scaled[i], exponent);
-        mixing.add(impulses, next);
-        mixing.mix(next);
-        for (int a = 0; a < n_own; ++a)
-          ContactSolvers::project_onto_coulomb_cone(ld, probed_problem.mu[a], &next[ld * a], &next[ld * a]);
-        inner_exchange->exchange(next);
-        impulses = next;
-      }
-    impulses = best_r;
-    velocities = best_u;
-    last_product = {true, h_id, integrator.operator_version(), own_points, best_r, best_z};
-    std::swap(generalized_impulse, best_generalized_impulse);
-    std::swap(correction, best_correction);
-    total.error = best_error;
-    total.status = best_error <= options.tolerance ? ContactSolvers::SolverStatus::converged
-                                                   : ContactSolvers::SolverStatus::not_converged;
-    total.message = "probed operator: " + std::to_string(result.exact_products) + " exact products, " +
-                    std::to_string(result.probing_solves) + " probing solves " + phases;
-    total.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    return total;
   }
 
   void FrictionalContactStep::works_and_states(const std::vector<ActiveContact> &active, const unsigned int first,
@@ -872,7 +431,7 @@ namespace percussion::TimeIntegration
           {
             tangential += u_theta[i] * p[i];
             p_t += p[i] * p[i];
-            const double slip = law == ContactLaw::fremond ? u_theta[i] : u_next[i];
+            const double slip = local_law->slides_at_weighted_velocity() ? u_theta[i] : u_next[i];
             u_t += slip * slip;
           }
         for (unsigned int i = 0; i < d; ++i)
@@ -1017,81 +576,13 @@ namespace percussion::TimeIntegration
         // (A metric of its own takes dense columns up to 'Delassus column limit' columns.)
         const bool many = dealii::Utilities::MPI::sum(static_cast<unsigned long long>(local.size()), communicator) * d >
                           parameters.delassus_column_limit;
-        if (last_solve_distributed && dim > 1 && (integrator.projection_is_impulse_response() || many))
-          {
-            // Many contacts (the step's problem took the probed operator): the projection's
-            // problem 0 ≤ g + W λ ⊥ λ ≥ 0 is the frictionless contact problem (μ = 0, b = (g, 0, 0),
-            // factor 1) with W = Hᵀ𝒯H in the metric of the impulse response 𝒯 (Ŵ for
-            // Moreau–Jean, also where 'Projection metric' is quasi-static but the projected contacts
-            // need more than 'Delassus column limit' columns: dense columns of a metric of its own
-            // for a thousand contacts would cost minutes and gigabytes per projection):
-            // solved by the same distributed outer iteration, no dense column and no rank holding
-            // all contacts. Its problem, impulses and partition are its own: the contact step's
-            // stay for what reads them after the step (an FCLIB dump, whole_last_problem()).
-            std::sort(local.begin(), local.end(),
-                      [](const ActiveContact &x, const ActiveContact &y) { return x.point < y.point; });
-            result.n_contacts = std::max(
-              result.n_contacts, static_cast<unsigned int>(dealii::Utilities::MPI::sum(local.size(), communicator)));
-            ContactSolvers::LocalProblem lcp;
-            lcp.dimension = d;
-            lcp.number_of_contacts = local.size();
-            lcp.storage = ContactSolvers::MatrixStorage::sparse;
-            lcp.q.assign(d * local.size(), 0.0);
-            lcp.mu.assign(local.size(), 0.0);
-            for (unsigned int a = 0; a < local.size(); ++a)
-              lcp.q[d * a] = local[a].gap;
-            std::vector<double> impulses(d * local.size(), 0.0), velocities;
-            ContactPartition partition;
-            ContactStepResult projection_step;
-            int exponent = 0;
-            result.solver = solve_with_probed_operator(integrator, H, local, 1.0, lcp, impulses, velocities, partition,
-                                                       exponent, projection_step);
-            // correction holds 𝒯Hλ of the accepted iterate.
-            last_product.valid = false;
-          }
-        else
-          {
-            std::vector<ActiveContact> projected;
-            all_gather_sorted(local, projected, communicator);
-            const unsigned int n = projected.size();
-            std::vector<unsigned long long> projected_points(n);
-            for (unsigned int a = 0; a < n; ++a)
-              projected_points[a] = projected[a].point;
-            columns.ensure(integrator, H, projected_points, w.size() / d,
-                           operator_moves || !integrator.projection_is_impulse_response());
-
-            // 0 ≤ g + W_NN p̃ ⊥ p̃ ≥ 0 with W = Hᵀ𝒫⁻¹H of the scheme's metric, posed as a 2D
-            // frictionless problem with a decoupled tangential row (as 1D contact is).
-            ContactSolvers::LocalProblem lcp;
-            lcp.dimension = 2;
-            lcp.number_of_contacts = n;
-            lcp.storage = ContactSolvers::MatrixStorage::dense;
-            lcp.W_dense = ContactSolvers::DenseMatrix(2 * n, 2 * n);
-            lcp.q.assign(2 * n, 0.0);
-            lcp.mu.assign(n, 0.0);
-            for (unsigned int a = 0; a < n; ++a)
-              {
-                for (unsigned int b = 0; b < n; ++b)
-                  lcp.W_dense(2 * a, 2 * b) = columns.entry(projected[a].point, 0, projected[b].point, 0);
-                lcp.W_dense(2 * a + 1, 2 * a + 1) = lcp.W_dense(2 * a, 2 * a) > 0 ? lcp.W_dense(2 * a, 2 * a) : 1.0;
-                lcp.q[2 * a] = projected[a].gap;
-              }
-            std::vector<double> r(2 * n, 0.0), u;
-            int exponent = 0;
-            result.solver = solve_scaled(lcp, r, u, options, exponent);
-            result.n_contacts = std::max(result.n_contacts, n);
-            std::vector<double> impulse(d * n, 0.0);
-            for (unsigned int a = 0; a < n; ++a)
-              impulse[d * a] = r[2 * a];
-            reinit_like(generalized_impulse, integrator.displacement(), communicator);
-            reinit_like(correction, integrator.displacement(), communicator);
-            columns.apply(projected_points, impulse, generalized_impulse, correction);
-            last_product.valid = false; // the vectors no longer hold the contact step's Hp and 𝒯Hp
-          }
-        result.energy_change += integrator.correct_displacement(correction);
+        const Vector &response = last_solve_distributed && dim > 1 && (integrator.projection_is_impulse_response() || many)
+                                   ? project_distributed(integrator, H, local, result)
+                                   : project_dense(integrator, H, columns, local, w.size() / d, result);
+        result.energy_change += integrator.correct_displacement(response);
 
         // The gaps after the pass, for every candidate.
-        H.Tvmult(gap_increment, correction);
+        H.Tvmult(gap_increment, response);
         gap_increment.extract_subvector_to(normal_rows, increments);
         min_gap = std::numeric_limits<double>::infinity();
         for (unsigned int i = 0; i < points.size(); ++i)
@@ -1102,6 +593,91 @@ namespace percussion::TimeIntegration
         result.min_gap = dealii::Utilities::MPI::min(min_gap, communicator);
       }
     return result;
+  }
+
+  const Vector &FrictionalContactStep::project_distributed(TimeIntegrator &integrator,
+                                                          const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                                          std::vector<ActiveContact> &local,
+                                                          PositionProjectionResult &result)
+  {
+    const unsigned int d = dim;
+    // Many contacts (the step's problem took the probed operator): the projection's
+    // problem 0 ≤ g + W λ ⊥ λ ≥ 0 is the frictionless contact problem (μ = 0, b = (g, 0, 0),
+    // factor 1) with W = Hᵀ𝒯H in the metric of the impulse response 𝒯 (Ŵ for
+    // Moreau–Jean, also where 'Projection metric' is quasi-static but the projected contacts
+    // need more than 'Delassus column limit' columns: dense columns of a metric of its own
+    // for a thousand contacts would cost minutes and gigabytes per projection):
+    // solved by the same distributed outer iteration, no dense column and no rank holding
+    // all contacts. Its problem, impulses and partition are its own: the contact step's
+    // stay for what reads them after the step (an FCLIB dump, whole_last_problem()).
+    std::sort(local.begin(), local.end(),
+              [](const ActiveContact &x, const ActiveContact &y) { return x.point < y.point; });
+    result.n_contacts = std::max(
+      result.n_contacts, static_cast<unsigned int>(dealii::Utilities::MPI::sum(local.size(), communicator)));
+    ContactSolvers::LocalProblem lcp;
+    lcp.dimension = d;
+    lcp.number_of_contacts = local.size();
+    lcp.storage = ContactSolvers::MatrixStorage::sparse;
+    lcp.q.assign(d * local.size(), 0.0);
+    lcp.mu.assign(local.size(), 0.0);
+    for (unsigned int a = 0; a < local.size(); ++a)
+      lcp.q[d * a] = local[a].gap;
+    std::vector<double> impulses(d * local.size(), 0.0), velocities;
+    ContactPartition partition;
+    ProbedSolveCounts counts;
+    int exponent = 0;
+    result.solver = probed->solve(integrator, H, u_free, local, 1.0, lcp, impulses, velocities, partition,
+                                  exponent, options, counts);
+    // The probed solver's response holds 𝒯Hλ of the accepted iterate.
+    probed->forget_last_product();
+    return probed->response();
+  }
+
+  const Vector &FrictionalContactStep::project_dense(TimeIntegrator &integrator,
+                                                    const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                                    DelassusColumns &columns, const std::vector<ActiveContact> &local,
+                                                    const unsigned long long n_candidates,
+                                                    PositionProjectionResult &result)
+  {
+    const unsigned int d = dim;
+    std::vector<ActiveContact> projected;
+    all_gather_sorted(local, projected, communicator);
+    const unsigned int n = projected.size();
+    std::vector<unsigned long long> projected_points(n);
+    for (unsigned int a = 0; a < n; ++a)
+      projected_points[a] = projected[a].point;
+    columns.ensure(integrator, H, projected_points, n_candidates,
+                   operator_moves || !integrator.projection_is_impulse_response());
+
+    // 0 ≤ g + W_NN p̃ ⊥ p̃ ≥ 0 with W = Hᵀ𝒫⁻¹H of the scheme's metric, posed as a 2D
+    // frictionless problem with a decoupled tangential row (as 1D contact is).
+    ContactSolvers::LocalProblem lcp;
+    lcp.dimension = 2;
+    lcp.number_of_contacts = n;
+    lcp.storage = ContactSolvers::MatrixStorage::dense;
+    lcp.W_dense = ContactSolvers::DenseMatrix(2 * n, 2 * n);
+    lcp.q.assign(2 * n, 0.0);
+    lcp.mu.assign(n, 0.0);
+    for (unsigned int a = 0; a < n; ++a)
+      {
+        for (unsigned int b = 0; b < n; ++b)
+          lcp.W_dense(2 * a, 2 * b) = columns.entry(projected[a].point, 0, projected[b].point, 0);
+        lcp.W_dense(2 * a + 1, 2 * a + 1) = lcp.W_dense(2 * a, 2 * a) > 0 ? lcp.W_dense(2 * a, 2 * a) : 1.0;
+        lcp.q[2 * a] = projected[a].gap;
+      }
+    std::vector<double> r(2 * n, 0.0), u;
+    int exponent = 0;
+    result.solver = ContactSolvers::solve_scaled(lcp, r, u, options, exponent);
+    result.n_contacts = std::max(result.n_contacts, n);
+    std::vector<double> impulse(d * n, 0.0);
+    for (unsigned int a = 0; a < n; ++a)
+      impulse[d * a] = r[2 * a];
+    reinit_like(generalized_impulse, integrator.displacement(), communicator);
+    reinit_like(correction, integrator.displacement(), communicator);
+    columns.apply(projected_points, impulse, generalized_impulse, correction);
+    if (probed)
+      probed->forget_last_product(); // its vectors are no longer the last accepted Hp and 𝒯Hp
+    return correction;
   }
 
   FrictionalContactStep::History FrictionalContactStep::history() const

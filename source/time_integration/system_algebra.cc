@@ -57,6 +57,13 @@ namespace percussion::TimeIntegration::SystemAlgebra
     x.compress(dealii::VectorOperation::insert);
   }
 
+  void reinit_like(Vector &x, const Vector &like, MPI_Comm communicator)
+  {
+    if (x.size() != like.size() || x.locally_owned_elements() != like.locally_owned_elements())
+      x.reinit(like.locally_owned_elements(), communicator);
+  }
+
+
   void lift(Mat full, const std::vector<double> &values, const Dofs &dofs, const double diagonal, Vector &x_c,
             Vector &work, Vector &rhs)
   {

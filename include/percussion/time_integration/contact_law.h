@@ -1,6 +1,10 @@
 #ifndef PERCUSSION_TIME_INTEGRATION_CONTACT_LAW_H
 #define PERCUSSION_TIME_INTEGRATION_CONTACT_LAW_H
 
+#include <percussion/contact_operators/local_law.h>
+
+#include <memory>
+
 namespace percussion::TimeIntegration
 {
   /// The contact law of a scheme's step (TimeIntegrator::contact_law()).
@@ -16,6 +20,10 @@ namespace percussion::TimeIntegration
     /// 0 ≤ U_{N,k+1} − e U_{N,k} + (1+e) g_k / h ⊥ P_N ≥ 0 (scaled by (1+e)/h).
     schatzman_paoli
   };
+
+  /// The law object that poses @p law's local problem (ContactOperators::StandardLaw, FremondLaw or
+  /// SchatzmanPaoliLaw): the one place a scheme's law becomes a class.
+  std::unique_ptr<const ContactOperators::LocalLaw> make_local_law(ContactLaw law);
 
 } // namespace percussion::TimeIntegration
 

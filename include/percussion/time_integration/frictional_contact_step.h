@@ -4,6 +4,8 @@
 #include <deal.II/lac/petsc_sparse_matrix.h>
 #include <deal.II/lac/petsc_vector.h>
 
+#include <percussion/contact_operators/active_contact.h>
+#include <percussion/contact_operators/local_law.h>
 #include <percussion/contact_solvers/block_delassus.h>
 #include <percussion/contact_solvers/contact_state.h>
 #include <percussion/contact_solvers/local_problem.h>
@@ -11,8 +13,9 @@
 #include <percussion/time_integration/active_set_rule.h>
 #include <percussion/time_integration/delassus_columns.h>
 #include <percussion/time_integration/distributed_sweeps.h>
-#include <percussion/time_integration/probed_delassus.h>
+#include <percussion/time_integration/probed_delassus_solver.h>
 #include <percussion/time_integration/contact_dynamics_parameters.h>
+#include <percussion/time_integration/contact_law.h>
 #include <percussion/time_integration/time_integrator.h>
 
 #include <petscmat.h>
@@ -36,26 +39,8 @@ namespace percussion::TimeIntegration
     std::array<double, 3> position{};
   };
 
-  /**
-   * One contact of the step's problem (plain data), made by its owner; a problem small enough for
-   * the dense path is gathered on every rank. Velocities in the local frame (n, t1, t2); only the
-   * first dim components are used.
-   */
-  struct ActiveContact
-  {
-    unsigned long long point = 0;        ///< global point index (column block of H)
-    unsigned long long key = 0;          ///< OwnedContactPoint::key
-    double mu = 0, e = 0, gap = 0;
-    int owner_rank = 0;                  ///< the rank that owns the point
-    int owner_index = 0;                 ///< its index among that rank's OwnedContactPoints
-    std::array<double, 3> u_k{};         ///< Hᵀv_k + w
-    std::array<double, 3> u_free{};      ///< Hᵀv_free + w
-    std::array<double, 3> w{};           ///< obstacle velocity offset
-    std::array<double, 3> position{};
-    /// The last step's impulse of this contact (the local problem's dimension; zero if it had none):
-    /// the warm start, known to the owner only.
-    std::array<double, 3> warm_start{};
-  };
+  /// One contact of the step's problem (plain data, ContactOperators::ActiveContact).
+  using ContactOperators::ActiveContact;
 
   /// Lemma 1 of the paper: take-off, stick, slide (one enum, in the plain-data solver layer).
   using ContactSolvers::ContactState;
@@ -116,19 +101,20 @@ namespace percussion::TimeIntegration
    *   standard:  A = W,   b = u_free + (e u_{N,k}, 0, 0)
    *   Frémond:   A = θW,  b = θ u_free + (θ e u_{N,k}, (1−θ) u_{T,k}),
    *
-   * on the active contacts (ActiveSetRule: penetrated, or gap predicted to close); then v_{k+1} = v_free + Ŵ⁻¹ H p. The two Moreau–Jean laws differ only in (A, b): see
-   * assemble_law(). A penetrated contact that separates (u_{N,k} > 0) gets the normal law
+   * on the active contacts (ActiveSetRule: penetrated, or gap predicted to close); then v_{k+1} = v_free + Ŵ⁻¹ H p. The two Moreau–Jean laws differ only in (A, b): the
+   * ContactOperators::LocalLaw of the scheme (StandardLaw, FremondLaw, SchatzmanPaoliLaw) poses them. A penetrated contact that separates (u_{N,k} > 0) gets the normal law
    * 0 ≤ u_{N,k+ω} ⊥ p_N ≥ 0 (ω = contact_work_weight()): it cannot pull, does no work, and its gap
    * does not decrease over the step; for the Frémond law this is Θ with min(u_{N,k}, 0) in place of
    * u_{N,k}, so Proposition 1 holds for every contact (doc/contact.md, "Lasting contact").
    *
    * The step is done in named phases: select_own() (the only place that decides which contacts
    * enter the problem; each rank its own), DelassusColumns::ensure() (Ŵ⁻¹H and W for them, cached
-   * while H does not change), assemble_law(), the contact solve, the impulse, and
-   * works_and_states(). With few contacts (the dense path) the problem is gathered and solved
-   * redundantly and identically on every rank; with the probed operator it stays distributed: a
-   * rank holds its own contacts and the ghosts its rows of W_s couple to (ContactPartition), and
-   * the step's totals are sums over the ranks.
+   * while H does not change), assemble_law() (the law object poses b), the contact solve, the
+   * impulse, and works_and_states() (solve_dense()); with many contacts the probed operator's
+   * ProbedDelassusSolver replaces the middle phases (solve_probed()). With few contacts (the dense
+   * path) the problem is gathered and solved redundantly and identically on every rank; with the
+   * probed operator it stays distributed: a rank holds its own contacts and the ghosts its rows of
+   * W_s couple to (ContactPartition), and the step's totals are sums over the ranks.
    *
    * After the step, project_positions() checks the end-of-step gaps and, where a contact
    * penetrates beyond a tolerance, projects the displacement back onto g ≥ 0 (Acary 2013,
@@ -177,12 +163,6 @@ namespace percussion::TimeIntegration
                                                bool project, double tolerance);
 
     /**
-     * Whether every candidate contact enters the step's problem, not only the active set:
-     * the position-level Schatzman–Paoli law's complementarity on the linearised gap opens or
-     * closes each contact itself, where a gap prediction would leave a contact resting at g = 0
-     * out every other step (and its force alternate between 0 and twice its value).
-     */
-    /**
      * Enables the probed operator ('Delassus operator' = auto or probed, 2D/3D): the reference
      * positions of the locally owned DoFs (the first is @p first_owned_dof), the node spacing
      * in which 'Probing radius' is measured, and whether a pair is body to body (H moves; the
@@ -191,6 +171,8 @@ namespace percussion::TimeIntegration
     void set_dof_positions(dealii::types::global_dof_index first_owned_dof,
                            std::vector<std::array<double, 3>> positions, double node_spacing, bool has_body_pair);
 
+    /// Whether every candidate contact enters the step's problem, not only the active set
+    /// (ContactOperators::LocalLaw::takes_every_candidate(): the Schatzman–Paoli law).
     bool takes_every_candidate() const { return rule.every_candidate; }
     /**
      * The last solve() is not the step's (a retry follows, before TimeIntegrator::finish_step()):
@@ -201,7 +183,7 @@ namespace percussion::TimeIntegration
     /// The contact solver's options (a retry changes them for one solve).
     ContactSolvers::SolverOptions &solver_options() { return options; }
     /// Whether the law works at velocity level (all but Schatzman–Paoli), so that positions may drift.
-    bool is_velocity_level() const { return law != ContactLaw::schatzman_paoli; }
+    bool is_velocity_level() const { return local_law->is_velocity_level(); }
 
     /// Energy dissipated at each of @p points since the start (−Σ u_{k+θ}ᵀp), for output.
     std::vector<double> dissipated_energy(const std::vector<OwnedContactPoint> &points) const;
@@ -253,8 +235,8 @@ namespace percussion::TimeIntegration
                                                  const dealii::PETScWrappers::MPI::Vector &u_k,
                                                  const dealii::PETScWrappers::MPI::Vector &w, double time_step,
                                                  std::vector<bool> &in_problem);
-    /// Phase 3: the local problem (A, b) of the scheme's law; A from the dense columns if
-    /// @p dense_operator, else left to the caller (b, μ only).
+    /// Phase 3: the local problem (A, b) of the scheme's law (local_law poses b and the factor f of
+    /// A = f W); A from the dense columns if @p dense_operator, else left to the caller (b, μ only).
     void assemble_law(const std::vector<ActiveContact> &active, double theta, double time_step,
                       bool dense_operator = true);
     /**
@@ -267,6 +249,51 @@ namespace percussion::TimeIntegration
                           const std::vector<double> &impulse, double theta, double velocity_noise,
                           double energy_noise, ContactStepResult &result,
                           const std::vector<double> *exact_product = nullptr);
+    /// Phases 2–4 on the dense path: W of the gathered contacts @p active (points @p active_points,
+    /// of @p n_candidates) from the DelassusColumns, the law's (A, b), the scaled solve (@p exponent
+    /// its scaling) into problem, reaction, local_velocity.
+    ContactSolvers::SolverResult solve_dense(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                             const std::vector<ActiveContact> &active,
+                                             const std::vector<unsigned long long> &active_points,
+                                             unsigned long long n_candidates, double theta, int &exponent);
+    /// Phases 2–4 with the probed operator (ProbedDelassusSolver::solve()) for this rank's contacts
+    /// @p own; records its costs in @p result. Collective.
+    ContactSolvers::SolverResult solve_probed(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                              const std::vector<ActiveContact> &own, double theta, int &exponent,
+                                              ContactStepResult &result);
+    /**
+     * A projection pass with many contacts (the step's problem took the probed operator): the
+     * frictionless problem of the contacts @p local (this rank's, sorted here) solved by the
+     * ProbedDelassusSolver, distributed. Returns 𝒯Hp̃. Collective.
+     */
+    const dealii::PETScWrappers::MPI::Vector &project_distributed(TimeIntegrator &integrator,
+                                                                  const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                                                  std::vector<ActiveContact> &local,
+                                                                  PositionProjectionResult &result);
+    /**
+     * A projection pass on the dense path: the contacts @p local of all ranks gathered, W_NN from
+     * @p columns (the step's Delassus columns or the projection metric's, of @p n_candidates
+     * points), the 2D frictionless problem solved on every rank. Returns 𝒫⁻¹Hp̃. Collective.
+     */
+    const dealii::PETScWrappers::MPI::Vector &project_dense(TimeIntegrator &integrator,
+                                                            const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                                            DelassusColumns &columns,
+                                                            const std::vector<ActiveContact> &local,
+                                                            unsigned long long n_candidates,
+                                                            PositionProjectionResult &result);
+    /// A resumed run's first solve(): the rank keeps the history of its own @p points only.
+    void keep_own_history(const std::vector<OwnedContactPoint> &points);
+    /// The threshold of a lasting contact (lasting_impulse): 1e-6 of the previous step's largest
+    /// normal impulse, all ranks. Collective.
+    double lasting_threshold() const;
+    /**
+     * Ten times what the law's velocities are known to after the solve: the solver's tolerance
+     * times the velocity scale of the problem (‖q‖, ‖r'‖ of the impulses scaled by 2^-@p exponent,
+     * ‖u‖) and of the step's velocities at this rank's contacts [@p first, @p last) of @p active,
+     * over all ranks. Collective.
+     */
+    double velocity_noise_of(const std::vector<ActiveContact> &active, unsigned int first, unsigned int last,
+                             int exponent) const;
     /// Whether the probed operator is taken for @p n_active contacts whatever they are: 'Delassus
     /// operator' = probed, or auto and dim × contacts above a threshold (see uses_probed_operator()).
     bool probed_operator_by_count(unsigned long long n_active) const;
@@ -279,88 +306,27 @@ namespace percussion::TimeIntegration
     bool uses_probed_operator(const TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                               const std::vector<unsigned long long> &active_points,
                               unsigned long long n_candidates) const;
-    /**
-     * Phases 2–4 with the probed operator (doc/contact.md, "Many contacts"): the outer iteration
-     *   z^k = W p^k (exact, one solve), stop when (p^k, f z^k + b) solves the exact law to the
-     *   tolerance, else p^{k+1} solves the law with A = f W_s, b' = b + f (z^k − W_s p^k),
-     * f = θ (Frémond) or 1, distributed: each rank holds its @p own contacts (@p probed_problem
-     * has their b and μ, @p impulses their warm start) and the ghosts its rows couple to
-     * (@p partition). Leaves @p probed_problem (with the rank's rows of f W_s), @p impulses (own and
-     * ghost), @p velocities (own), last_product (with W p) and the impulse vectors
-     * (generalized_impulse, correction) of the returned iterate. The contact step passes its
-     * members (problem, reaction, local_velocity, last_partition); the position projection its
-     * own frictionless problem. Collective.
-     */
-    ContactSolvers::SolverResult solve_with_probed_operator(TimeIntegrator &integrator,
-                                                            const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                                            const std::vector<ActiveContact> &own, double theta,
-                                                            ContactSolvers::LocalProblem &probed_problem,
-                                                            std::vector<double> &impulses, std::vector<double> &velocities,
-                                                            ContactPartition &partition, int &exponent,
-                                                            ContactStepResult &result);
-    /// z = Hᵀ𝒯Hp at this rank's contacts @p own for impulses @p r (ld per contact, own first),
-    /// in the same layout; leaves Hp in generalized_impulse and 𝒯Hp in correction. One solve.
-    /// Collective.
-    void exact_product(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                       const std::vector<ActiveContact> &own, const std::vector<double> &r, std::vector<double> &z);
-    /// z ≈ Hᵀ𝒯Hp as exact_product() without a solve, from the last accepted Hp and 𝒯Hp (in
-    /// generalized_impulse and correction on entry, for the current 𝒯): 𝒯Hp ≈ 𝒯(Hp)_old + G Δ,
-    /// Δ = Hp − (Hp)_old, G the probed approximation of 𝒯 (ProbedDelassus::approximate_response()).
-    /// Its error is G's truncation applied to Δ only. Leaves Hp and this approximation of 𝒯Hp in
-    /// generalized_impulse and correction. Collective.
-    void approximate_product(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                             const std::vector<ActiveContact> &own, const std::vector<double> &r, std::vector<double> &z);
-    /// generalized_impulse = Hp, Dirichlet rows zero, for impulses @p r at this rank's contacts @p own.
-    void impulse_on_dofs(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                         const std::vector<ActiveContact> &own, const std::vector<double> &r);
-    /// z = Hᵀx at this rank's contacts @p own (ld per contact). Collective.
-    void local_values_of(const dealii::PETScWrappers::MPI::SparseMatrix &H, const std::vector<ActiveContact> &own,
-                         const dealii::PETScWrappers::MPI::Vector &x, std::vector<double> &z);
 
     const ContactDynamicsParameters parameters;
-    const ContactLaw law;
+    /// The scheme's law: it poses (A, b) of the step's problem (make_local_law()).
+    const std::unique_ptr<const ContactOperators::LocalLaw> local_law;
     const unsigned int dim;
     ActiveSetRule rule;
     MPI_Comm communicator;
     ContactSolvers::SolverOptions options;
 
     DelassusColumns delassus;
-    std::unique_ptr<ProbedDelassus> probed;
+    /// The probed operator and its outer iteration (many contacts; 2D/3D, set_dof_positions()).
+    std::unique_ptr<ProbedDelassusSolver> probed;
     /// Columns of the projection metric when it is not the impulse response (generalized-α).
     std::unique_ptr<DelassusColumns> projection_columns;
     bool previous_operator_changed = false;
     /// H changed at the last solve() and at the one before (then only needed columns are computed).
     bool operator_moves = false;
 
-    // Work vectors kept from step to step: u_free (column partition of H), Hp and Ŵ⁻¹Hp (DoF
-    // partition).
+    // Work vectors kept from step to step: u_free (column partition of H), Hp and Ŵ⁻¹Hp of the
+    // dense path and of the dense position projection (DoF partition).
     dealii::PETScWrappers::MPI::Vector u_free, generalized_impulse, correction, gap_increment;
-    /// The probed operator's vectors: an impulse on H's columns, Hᵀ𝒯Hp, and the best iterate's
-    /// Hp and 𝒯Hp.
-    dealii::PETScWrappers::MPI::Vector impulse_columns, column_work, best_generalized_impulse, best_correction;
-    /// approximate_product()'s change of Hp and its approximate response.
-    dealii::PETScWrappers::MPI::Vector impulse_change, response_change;
-    /// The probed operator's last accepted impulse and its exact product W p, for H of the given
-    /// PETSc object id (its Hp and 𝒯Hp stay in generalized_impulse and correction until a
-    /// position projection uses them).
-    struct
-    {
-      bool valid = false;
-      PetscObjectId operator_id = -1;
-      unsigned int response_version = 0; ///< TimeIntegrator::operator_version()
-      std::vector<unsigned long long> points;
-      std::vector<double> reaction, product;
-    } last_product;
-
-    /// The probed path's inner problem (f W_s scaled by 2^inner_exponent, its q set at every outer
-    /// iteration), W_s in block form for the sweeps and the sweeps' exchange of ghost impulses,
-    /// kept while ProbedDelassus::block_version() and the scaling are unchanged (lasting contact on
-    /// fixed obstacles).
-    ContactSolvers::LocalProblem inner_problem;
-    std::unique_ptr<ContactSolvers::BlockDelassus> inner_blocks;
-    std::unique_ptr<ImpulseExchange> inner_exchange;
-    unsigned int inner_block_version = 0;
-    int inner_exponent = 0;
 
     /// Buffers kept from step to step (select_own(), project_positions()).
     struct Scratch
@@ -380,7 +346,7 @@ namespace percussion::TimeIntegration
     bool history_restored = false;
     std::map<unsigned long long, std::vector<double>> previous_impulse; ///< warm start by key
     /**
-     * A contact is lasting (assemble_law()) when its previous normal impulse exceeds this: 1e-6 of
+     * A contact is lasting (ContactOperators::FremondLaw) when its previous normal impulse exceeds this: 1e-6 of
      * the previous step's largest normal impulse (all ranks), so that the law does not switch on
      * impulses at the contact solver's round-off (solvers agree to their tolerance, not to the bit).
      */

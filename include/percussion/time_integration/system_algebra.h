@@ -45,6 +45,10 @@ namespace percussion::TimeIntegration::SystemAlgebra
   /// x = 0 on @p dofs.
   void zero(Vector &x, const Dofs &dofs);
 
+  /// Reinitialises @p x with the partition of @p like unless it has it already (work vectors kept
+  /// from step to step keep their values).
+  void reinit_like(Vector &x, const Vector &like, MPI_Comm communicator);
+
   /**
    * The right-hand side of a system eliminated by eliminate() whose solution takes @p values on
    * @p dofs: rhs −= A·x_c with the unmodified matrix @p full (skipped when it is nullptr, i.e. all
