@@ -11,7 +11,7 @@ its lines
     # check: QUANTITY = VALUE +- TOLERANCE      (|measured - VALUE| <= TOLERANCE)
     # check: QUANTITY <= VALUE                  (an upper bound, e.g. the README's "<= N iterations")
 
-against the output. The VALUEs are the figures of the example's README.md (for the run the brief-run
+against the output. The VALUEs are the figures of the example's README.md (for the run that the '# brief run:'
 line describes); each TOLERANCE is stated on its line, wide enough for the round-off and solver
 tolerance differences between machines and rank counts, narrow enough to catch a changed result.
 QUANTITY is one of
