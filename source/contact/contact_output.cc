@@ -54,6 +54,32 @@ namespace percussion
           joined.insert(joined.end(), part.begin(), part.end());
         return joined;
       }
+
+      using PointValue = std::function<double(unsigned int, unsigned int)>;
+
+      /** One .vtu file of @p n_points vertex cells at @p position with the point @p arrays. */
+      void write_points_vtu(const std::string &path, const unsigned int n_points, const PointValue &position,
+                            const std::vector<std::pair<Field, PointValue>> &arrays)
+      {
+        std::ofstream out(path);
+        if (!out)
+          throw InputError("Contact output: cannot write " + path);
+        out << std::setprecision(16);
+        out << "<?xml version=\"1.0\"?>\n"
+            << "<VTKFile type=\"UnstructuredGrid\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
+            << "  <UnstructuredGrid>\n"
+            << "    <Piece NumberOfPoints=\"" << n_points << "\" NumberOfCells=\"" << n_points << "\">\n"
+            << "    <Points>\n";
+        write_array(out, {"position", "Float64", 3}, n_points, position);
+        out << "    </Points>\n    <Cells>\n";
+        write_array(out, {"connectivity", "Int64", 1}, n_points, [](unsigned int i, unsigned int) { return double(i); });
+        write_array(out, {"offsets", "Int64", 1}, n_points, [](unsigned int i, unsigned int) { return double(i + 1); });
+        write_array(out, {"types", "UInt8", 1}, n_points, [](unsigned int, unsigned int) { return 1.; });
+        out << "    </Cells>\n    <PointData>\n";
+        for (const auto &array : arrays)
+          write_array(out, array.first, n_points, array.second);
+        out << "    </PointData>\n    </Piece>\n  </UnstructuredGrid>\n</VTKFile>\n";
+      }
     } // namespace
 
     template <int dim>
@@ -177,54 +203,21 @@ namespace percussion
             values.push_back(gather_on_root(n_points, array.first.components, array.second, comm));
           if (rank == 0)
             {
-              const unsigned int n_all = positions.size() / 3;
-              std::ofstream out(prefix + stem + ".vtu");
-              if (!out)
-                throw InputError("Contact output: cannot write " + prefix + stem + ".vtu");
-              out << std::setprecision(16);
-              out << "<?xml version=\"1.0\"?>\n"
-                  << "<VTKFile type=\"UnstructuredGrid\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
-                  << "  <UnstructuredGrid>\n"
-                  << "    <Piece NumberOfPoints=\"" << n_all << "\" NumberOfCells=\"" << n_all << "\">\n"
-                  << "    <Points>\n";
-              write_array(out, {"position", "Float64", 3}, n_all,
-                          [&](unsigned int i, unsigned int c) { return positions[3 * i + c]; });
-              out << "    </Points>\n    <Cells>\n";
-              write_array(out, {"connectivity", "Int64", 1}, n_all, [](unsigned int i, unsigned int) { return double(i); });
-              write_array(out, {"offsets", "Int64", 1}, n_all, [](unsigned int i, unsigned int) { return double(i + 1); });
-              write_array(out, {"types", "UInt8", 1}, n_all, [](unsigned int, unsigned int) { return 1.; });
-              out << "    </Cells>\n    <PointData>\n";
+              std::vector<std::pair<Field, PointValue>> gathered;
               for (std::size_t a = 0; a < arrays.size(); ++a)
                 {
                   const unsigned int components = arrays[a].first.components;
-                  write_array(out, arrays[a].first, n_all,
-                              [&](unsigned int i, unsigned int c) { return values[a][components * i + c]; });
+                  gathered.push_back({arrays[a].first, [&values, a, components](unsigned int i, unsigned int c) {
+                                        return values[a][components * i + c];
+                                      }});
                 }
-              out << "    </PointData>\n    </Piece>\n  </UnstructuredGrid>\n</VTKFile>\n";
+              write_points_vtu(prefix + stem + ".vtu", positions.size() / 3,
+                               [&](unsigned int i, unsigned int c) { return positions[3 * i + c]; }, gathered);
             }
           return stem + ".vtu";
         }
 
-      {
-        std::ofstream out(prefix + piece_name);
-        if (!out)
-          throw InputError("Contact output: cannot write " + prefix + piece_name);
-        out << std::setprecision(16);
-        out << "<?xml version=\"1.0\"?>\n"
-            << "<VTKFile type=\"UnstructuredGrid\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
-            << "  <UnstructuredGrid>\n"
-            << "    <Piece NumberOfPoints=\"" << n_points << "\" NumberOfCells=\"" << n_points << "\">\n"
-            << "    <Points>\n";
-        write_array(out, {"position", "Float64", 3}, n_points, position);
-        out << "    </Points>\n    <Cells>\n";
-        write_array(out, {"connectivity", "Int64", 1}, n_points, [](unsigned int i, unsigned int) { return double(i); });
-        write_array(out, {"offsets", "Int64", 1}, n_points, [](unsigned int i, unsigned int) { return double(i + 1); });
-        write_array(out, {"types", "UInt8", 1}, n_points, [](unsigned int, unsigned int) { return 1.; });
-        out << "    </Cells>\n    <PointData>\n";
-        for (const auto &array : arrays)
-          write_array(out, array.first, n_points, array.second);
-        out << "    </PointData>\n    </Piece>\n  </UnstructuredGrid>\n</VTKFile>\n";
-      }
+      write_points_vtu(prefix + piece_name, n_points, position, arrays);
 
       if (n_ranks == 1)
         return piece_name;
