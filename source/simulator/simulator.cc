@@ -114,7 +114,7 @@ namespace percussion
         system.rigid_body_modes = bodies->rigid_body_modes();
         system.node_block_size = bodies->node_block_size();
       }
-    if (!parameters.contact.pairs.empty() && parameters.contact_solver.projection_metric == "quasi-static")
+    if (!parameters.contact.pairs.empty() && parameters.contact_solver.projection_metric != "iteration matrix")
       system.quasi_static_projection_time = quasi_static_time();
     if (parameters.contact_solver.non_convergence_policy == "retry" &&
         parameters.time.scheme != TimeIntegration::Scheme::moreau_jean_fremond &&

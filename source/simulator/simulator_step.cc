@@ -157,7 +157,9 @@ namespace percussion
     ++n_projection_steps;
     events.add(integrator.step_number(), integrator.time(), "position_projection", projection_result.n_contacts,
                projection_result.energy_change,
-               projection_result.solver.status == ContactSolvers::SolverStatus::converged ? "solved" : "not solved");
+               std::string(projection_result.solver.status == ContactSolvers::SolverStatus::converged ? "solved"
+                                                                                                      : "not solved") +
+                 (projection_result.impulse_metric ? "; metric: impulse response" : "; metric: quasi-static"));
     if (projection_result.solver.status != ContactSolvers::SolverStatus::converged && n_projection_warnings++ < 20)
       log << "warning: step " << integrator.step_number() << " (t = " << integrator.time()
           << "): the position projection of " << projection_result.n_contacts

@@ -84,7 +84,7 @@ namespace percussion::TimeIntegration
                       "and the strain-energy change is the statistics column projection_energy. "
                       "'auto': on for the Moreau-Jean schemes, off for the generalized-alpha family "
                       "and Schatzman-Paoli (position level, for which 'on' is an input error).");
-    prm.declare_entry("Projection metric", "quasi-static", Selection("quasi-static|iteration matrix"),
+    prm.declare_entry("Projection metric", "adaptive", Selection("adaptive|quasi-static|iteration matrix"),
                       "The metric P of the position projection, min 1/2 dq^T P dq subject to g >= 0. "
                       "quasi-static: P = K + M/T^2 with T = 100 x the slowest wave's transit of the "
                       "mesh's bounding box, factorised once at the first projection: a body moves "
@@ -92,7 +92,10 @@ namespace percussion::TimeIntegration
                       "so the projection changes the strain energy by almost nothing. iteration "
                       "matrix: the scheme's own (M + h theta C + h^2 theta^2 K for Moreau-Jean), no "
                       "further factorisation, but mass-dominated: it moves the contact nodes alone "
-                      "and stores strain energy (doc/contact.md, measured).");
+                      "and stores strain energy (doc/contact.md, measured). adaptive: the "
+                      "iteration matrix where a contact that was not in lasting contact penetrates "
+                      "(an impact: what an impulse within the step would have prevented), "
+                      "quasi-static where only contacts in lasting contact drifted under load.");
     prm.declare_entry("Penetration tolerance", "1e-6", Double(0),
                       "Gaps below -tolerance x (smallest cell diameter) at the end of a step trigger "
                       "the position projection; the contacts with gaps below +tolerance x (smallest "

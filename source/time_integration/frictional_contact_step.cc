@@ -166,6 +166,15 @@ namespace percussion::TimeIntegration
 
     // Phase 1: which contacts enter the problem, each rank its own.
     const std::vector<ActiveContact> &own = select_own(points, u_k, w, integrator.time_step(), result.in_problem);
+    // The contacts in lasting contact at this step (the law's lasting part whole: a normal
+    // impulse at the previous step of at least the threshold), for the adaptive projection
+    // metric. (An impulse of round-off size decides nothing: runs on different rank counts
+    // choose the same metric.)
+    lasting_own_keys.clear();
+    for (const ActiveContact &a : own)
+      if (lasting_impulse > 0 && a.warm_start[0] >= lasting_impulse)
+        lasting_own_keys.push_back(a.key);
+    std::sort(lasting_own_keys.begin(), lasting_own_keys.end());
     unsigned int left_out = 0;
     for (unsigned int i = 0; i < points.size(); ++i)
       left_out += (points[i].gap < 0 && !result.in_problem[i]) ? 1 : 0;
@@ -546,14 +555,39 @@ namespace percussion::TimeIntegration
     if (!project || !is_velocity_level() || !(result.min_gap_before < -tolerance))
       return result;
 
+    // The adaptive metric: a contact that lands (not in lasting contact at this step: it
+    // touched down within the step or the step before, or the active set missed it) beside one
+    // that carries load (in lasting contact, closed) is corrected as the step's impulse response
+    // moves the body (𝒯, local): its penetration is what the impact law leaves within a step
+    // (h(1 − θ)|u_N,k|), what an earlier impulse would have prevented. Otherwise (a first
+    // landing, or the drift of contacts in lasting contact under load) the quasi-static metric
+    // moves the body as a whole where it can and as a static load would where it cannot. The
+    // quasi-static metric alone lifts a loaded body off its support to correct a contact that
+    // lands beside it, and the load then does its work into that gap again (doc/contact.md,
+    // "Position projection").
+    bool impulse_metric = integrator.projection_is_impulse_response();
+    if (!impulse_metric && parameters.projection_metric == "adaptive")
+      {
+        bool impact = false, loaded = false;
+        for (unsigned int i = 0; i < points.size(); ++i)
+          {
+            const bool lasting =
+              std::binary_search(lasting_own_keys.begin(), lasting_own_keys.end(), points[i].key);
+            impact = impact || (end_gap[i] < -tolerance && !lasting);
+            loaded = loaded || (end_gap[i] < tolerance && lasting);
+          }
+        impulse_metric = dealii::Utilities::MPI::logical_or(impact, communicator) &&
+                         dealii::Utilities::MPI::logical_or(loaded, communicator);
+      }
+    result.impulse_metric = impulse_metric;
     // A metric of its own (quasi-static): its columns are made for this projection's contacts
     // only and not kept. Projections are rare (impact steps), and columns kept from an earlier
     // projection would make a run resumed from a checkpoint differ from the uninterrupted one in
     // the last bits (another set of right-hand sides per solve).
-    if (!integrator.projection_is_impulse_response())
+    if (!impulse_metric)
       projection_columns = std::make_unique<DelassusColumns>(d, parameters.delassus_column_limit, communicator,
                                                              DelassusColumns::Response::projection);
-    DelassusColumns &columns = integrator.projection_is_impulse_response() ? delassus : *projection_columns;
+    DelassusColumns &columns = impulse_metric ? delassus : *projection_columns;
     const int rank = dealii::Utilities::MPI::this_mpi_process(communicator);
     // A pass may push a contact outside the problem below −tolerance through the coupling of W:
     // a few passes, each with the contacts then within the tolerance of penetration.
@@ -576,9 +610,9 @@ namespace percussion::TimeIntegration
         // (A metric of its own takes dense columns up to 'Delassus column limit' columns.)
         const bool many = dealii::Utilities::MPI::sum(static_cast<unsigned long long>(local.size()), communicator) * d >
                           parameters.delassus_column_limit;
-        const Vector &response = last_solve_distributed && dim > 1 && (integrator.projection_is_impulse_response() || many)
+        const Vector &response = last_solve_distributed && dim > 1 && (impulse_metric || many)
                                    ? project_distributed(integrator, H, local, result)
-                                   : project_dense(integrator, H, columns, local, w.size() / d, result);
+                                   : project_dense(integrator, H, columns, local, w.size() / d, impulse_metric, result);
         result.energy_change += integrator.correct_displacement(response);
 
         // The gaps after the pass, for every candidate.
@@ -626,18 +660,23 @@ namespace percussion::TimeIntegration
     ContactPartition partition;
     ProbedSolveCounts counts;
     int exponent = 0;
+    // The step's product stays the next step's warm start (the projection changes q, not the
+    // step's impulses): without it, every step after a projection takes one more exact product.
+    probed->set_aside_last_product();
     result.solver = probed->solve(integrator, H, u_free, local, 1.0, lcp, impulses, velocities, partition,
                                   exponent, options, counts);
     // The probed solver's response holds 𝒯Hλ of the accepted iterate.
-    probed->forget_last_product();
-    return probed->response();
+    reinit_like(correction, integrator.displacement(), communicator);
+    correction = probed->response();
+    probed->restore_last_product();
+    return correction;
   }
 
   const Vector &FrictionalContactStep::project_dense(TimeIntegrator &integrator,
                                                     const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                                     DelassusColumns &columns, const std::vector<ActiveContact> &local,
                                                     const unsigned long long n_candidates,
-                                                    PositionProjectionResult &result)
+                                                    const bool impulse_metric, PositionProjectionResult &result)
   {
     const unsigned int d = dim;
     std::vector<ActiveContact> projected;
@@ -647,7 +686,7 @@ namespace percussion::TimeIntegration
     for (unsigned int a = 0; a < n; ++a)
       projected_points[a] = projected[a].point;
     columns.ensure(integrator, H, projected_points, n_candidates,
-                   operator_moves || !integrator.projection_is_impulse_response());
+                   operator_moves || !impulse_metric);
 
     // 0 ≤ g + W_NN p̃ ⊥ p̃ ≥ 0 with W = Hᵀ𝒫⁻¹H of the scheme's metric, posed as a 2D
     // frictionless problem with a decoupled tangential row (as 1D contact is).

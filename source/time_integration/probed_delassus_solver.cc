@@ -148,6 +148,27 @@ namespace percussion::TimeIntegration
     return exponent;
   }
 
+  void ProbedDelassusSolver::set_aside_last_product()
+  {
+    set_aside_product = last_product;
+    if (last_product.valid)
+      {
+        set_aside_impulse = impulse_on_dofs_;
+        set_aside_response = response_;
+      }
+  }
+
+  void ProbedDelassusSolver::restore_last_product()
+  {
+    last_product = std::move(set_aside_product);
+    set_aside_product.valid = false;
+    if (last_product.valid)
+      {
+        impulse_on_dofs_ = set_aside_impulse;
+        response_ = set_aside_response;
+      }
+  }
+
   bool ProbedDelassusSolver::product_at(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                         const std::vector<ContactOperators::ActiveContact> &own,
                                         const std::vector<unsigned long long> &own_points,

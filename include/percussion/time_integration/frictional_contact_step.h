@@ -88,6 +88,9 @@ namespace percussion::TimeIntegration
     double min_gap = std::numeric_limits<double>::infinity();
     unsigned int n_contacts = 0; ///< contacts in the projection problem (0: no projection)
     double energy_change = 0;    ///< E after − E before the projection (strain energy only)
+    /// Whether the projection's metric was the step's impulse response 𝒯 (else the quasi-static
+    /// metric); with 'Projection metric' = adaptive, 𝒯 where an impact left the penetration.
+    bool impulse_metric = false;
     ContactSolvers::SolverResult solver;
   };
 
@@ -279,7 +282,7 @@ namespace percussion::TimeIntegration
                                                             const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                                             DelassusColumns &columns,
                                                             const std::vector<ActiveContact> &local,
-                                                            unsigned long long n_candidates,
+                                                            unsigned long long n_candidates, bool impulse_metric,
                                                             PositionProjectionResult &result);
     /// A resumed run's first solve(): the rank keeps the history of its own @p points only.
     void keep_own_history(const std::vector<OwnedContactPoint> &points);
@@ -351,6 +354,8 @@ namespace percussion::TimeIntegration
      * impulses at the contact solver's round-off (solvers agree to their tolerance, not to the bit).
      */
     double lasting_impulse = 0;
+    /// The keys of this rank's contacts in lasting contact at the last solve(), sorted.
+    std::vector<unsigned long long> lasting_own_keys;
     std::map<unsigned long long, double> dissipation_by_key;
     /// The last solve()'s contributions to dissipation_by_key, for discard_last_solve().
     std::vector<std::pair<unsigned long long, double>> last_dissipation;

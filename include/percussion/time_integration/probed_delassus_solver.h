@@ -80,6 +80,12 @@ namespace percussion::TimeIntegration
     /// The next solve() does not start from the last one's product (its Hp and 𝒯Hp are not the
     /// contact step's: a position projection solved another problem).
     void forget_last_product() { last_product.valid = false; }
+    /// Keeps the last accepted product (with its Hp and 𝒯Hp) aside while this solver solves
+    /// another problem (a position projection), for restore_last_product(): the next step's warm
+    /// start then starts from the step's product, not from a solve.
+    void set_aside_last_product();
+    /// Makes the product kept by set_aside_last_product() the last one again.
+    void restore_last_product();
 
   private:
     /**
@@ -159,7 +165,8 @@ namespace percussion::TimeIntegration
       unsigned int response_version = 0; ///< TimeIntegrator::operator_version()
       std::vector<unsigned long long> points;
       std::vector<double> reaction, product;
-    } last_product;
+    } last_product, set_aside_product;
+    dealii::PETScWrappers::MPI::Vector set_aside_impulse, set_aside_response;
 
     /// The inner problem (f W_s scaled by 2^inner_exponent, its q set at every outer iteration),
     /// W_s in block form for the sweeps and the sweeps' exchange of ghost impulses, kept while
