@@ -52,6 +52,27 @@ namespace percussion::Body
     const dealii::PETScWrappers::MPI::SparseMatrix &stiffness_matrix() const { return stiffness; }
     double rayleigh_alpha() const { return parameters.rayleigh_alpha; }
     double rayleigh_beta() const { return parameters.rayleigh_beta; }
+    /**
+     * The Kelvin–Voigt part of the damping matrix, Σ_m τ_KV,m K_m (K_m: K on the cells of
+     * material m), so that C = αM + βK + Σ_m τ_KV,m K_m (doc/theory.md, eq. (V1)); nullptr when
+     * no material has a Kelvin–Voigt time.
+     */
+    const dealii::PETScWrappers::MPI::SparseMatrix *kelvin_voigt_matrix() const
+    {
+      return has_kelvin_voigt ? &kelvin_voigt : nullptr;
+    }
+    /// One Maxwell branch of the generalized Maxwell model (doc/theory.md, eq. (V2)).
+    struct MaxwellBranch
+    {
+      unsigned int material_id;
+      unsigned int term;      ///< 0-based index in the material's Prony series
+      double modulus;         ///< Eᵢ
+      double relaxation_time; ///< τᵢ
+      /// Kᵢ = (Eᵢ/E∞) K_m: the elastic operator of the material's cells with modulus Eᵢ.
+      dealii::PETScWrappers::MPI::SparseMatrix stiffness;
+    };
+    /// The Maxwell branches, by material id and term (empty without Prony series).
+    const std::vector<std::unique_ptr<MaxwellBranch>> &maxwell_branches() const { return branches; }
 
     /// Whether any load is applied, and whether it changes in time.
     bool has_external_force() const { return has_force; }
@@ -118,6 +139,9 @@ namespace percussion::Body
     dealii::IndexSet           owned_dofs, relevant_dofs;
 
     dealii::PETScWrappers::MPI::SparseMatrix mass, stiffness;
+    dealii::PETScWrappers::MPI::SparseMatrix kelvin_voigt; ///< kelvin_voigt_matrix()
+    bool has_kelvin_voigt = false;
+    std::vector<std::unique_ptr<MaxwellBranch>> branches;
 
     std::unique_ptr<dealii::FunctionParser<dim>> body_force, traction, prescribed, initial_q, initial_v;
     bool has_force = false, force_depends_on_time = false, prescribed_motion = false;
