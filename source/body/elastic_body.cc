@@ -350,6 +350,53 @@ namespace percussion::Body
     velocity.compress(VectorOperation::insert);
   }
 
+  template <int dim>
+  std::vector<std::pair<std::string, Vector<float>>>
+  ElasticBody<dim>::viscous_stress(const PETScWrappers::MPI::Vector &velocity,
+                                   const std::vector<const PETScWrappers::MPI::Vector *> &branch_strains) const
+  {
+    const std::string axes = "xyz";
+    std::vector<std::pair<std::string, Vector<float>>> fields;
+    for (unsigned int i = 0; i < dim; ++i)
+      for (unsigned int j = 0; j < dim; ++j)
+        fields.emplace_back(std::string("viscous_stress_") + axes[i] + axes[j],
+                            Vector<float>(triangulation.n_active_cells()));
+    // One point per cell: the field is cell data, like material_id.
+    const QMidpoint<dim> midpoint;
+    FEValues<dim> fe_values(mapping, fe, midpoint, update_gradients);
+    const FEValuesExtractors::Vector displacement(0);
+    std::vector<SymmetricTensor<2, dim>> strain(1);
+    for (const auto &cell : dof_handler.active_cell_iterators())
+      {
+        if (!cell->is_locally_owned())
+          continue;
+        fe_values.reinit(cell);
+        const Material &m = parameters.materials.at(cell->material_id());
+        // σ_m is linear: Σ cᵢ σ_m(ε(xᵢ)) = σ_m(Σ cᵢ ε(xᵢ)).
+        SymmetricTensor<2, dim> eps;
+        if (const double kv = parameters.rayleigh_beta + m.kelvin_voigt_time; kv > 0)
+          {
+            fe_values[displacement].get_function_symmetric_gradients(velocity, strain);
+            eps += kv * strain[0];
+          }
+        for (std::size_t b = 0; b < branches.size(); ++b)
+          if (branches[b]->material_id == cell->material_id())
+            {
+              fe_values[displacement].get_function_symmetric_gradients(*branch_strains[b], strain);
+              eps += (branches[b]->modulus / m.youngs_modulus) * strain[0];
+            }
+        SymmetricTensor<2, dim> sigma;
+        if (dim == 1)
+          sigma = m.youngs_modulus * eps;
+        else
+          sigma = m.lame_lambda() * trace(eps) * unit_symmetric_tensor<dim>() + 2 * m.lame_mu() * eps;
+        for (unsigned int i = 0; i < dim; ++i)
+          for (unsigned int j = 0; j < dim; ++j)
+            fields[i * dim + j].second(cell->active_cell_index()) = sigma[i][j];
+      }
+    return fields;
+  }
+
   namespace
   {
     /// Stress σ = λ tr(ε) I + 2με (E ε in 1D) and its von Mises equivalent, per cell material.

@@ -11,6 +11,7 @@
 #include <percussion/postprocess/progress_reporter.h>
 #include <percussion/simulator/simulator.h>
 #include <percussion/core/interruption.h>
+#include <percussion/time_integration/moreau_jean_integrator.h>
 #include <percussion/time_integration/scheme.h>
 #include <percussion/time_integration/time_integrator_factory.h>
 
@@ -360,6 +361,23 @@ namespace percussion
         solution_output->write(time_integrator->time(), time_integrator->step_number(), dof_handler, q, v, *stress,
                                &strain);
         bodies->set_stress_frames({});
+      }
+    else if (system.kelvin_voigt != nullptr || !system.maxwell_branches.empty())
+      {
+        // Viscoelastic materials (Moreau–Jean only): their viscous stress as cell data.
+        const auto &integrator = dynamic_cast<const TimeIntegration::MoreauJeanIntegrator &>(*time_integrator);
+        std::vector<PETScWrappers::MPI::Vector> ghosted;
+        ghosted.reserve(integrator.maxwell_strains().size());
+        std::vector<const PETScWrappers::MPI::Vector *> strains;
+        for (const auto &e : integrator.maxwell_strains())
+          {
+            ghosted.emplace_back(bodies->locally_owned_dofs(), bodies->locally_relevant_dofs(), communicator);
+            ghosted.back() = e;
+            strains.push_back(&ghosted.back());
+          }
+        const auto fields = bodies->viscous_stress(v, strains);
+        solution_output->write(time_integrator->time(), time_integrator->step_number(), dof_handler, q, v, *stress,
+                               nullptr, &fields);
       }
     else
       solution_output->write(time_integrator->time(), time_integrator->step_number(), dof_handler, q, v, *stress);

@@ -8,7 +8,9 @@
 //   β to round-off, and one on a single material damps less;
 // - energy: with Maxwell branches and Kelvin–Voigt viscosity, on an impact in 1D and 2D and on a
 //   loaded 3D bar, the discrete balance (V9) holds to round-off at every step and the
-//   statistics columns close it; on 2 or more MPI ranks the runs reproduce the serial ones.
+//   statistics columns close it; on 2 or more MPI ranks the runs reproduce the serial ones;
+// - output: the viscous stress cell field of a bar stretched at a constant rate is the exact
+//   Kelvin–Voigt plus Maxwell stress, and it is in the VTU record.
 #define BOOST_TEST_MODULE viscoelastic
 #include "../mpi_test_fixture.h"
 #include "simulation_helpers.h"
@@ -16,6 +18,9 @@
 #include <percussion/time_integration/moreau_jean_integrator.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 
 using percussion::testing::run_simulation;
 
@@ -374,4 +379,56 @@ subsection Time integration
 end
 )";
   check_energy<3>(text, "loaded_bar_3d", false);
+}
+
+BOOST_AUTO_TEST_CASE(viscous_stress_output)
+{
+  if (dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) > 1)
+    return; // one element
+  // A 1D element stretched at a constant rate r from a velocity field at that rate: the strain is
+  // linear in time, so the Kelvin–Voigt stress is E∞ τ_KV r/L and the branch's is
+  // E₁ τ₁ (r/L)(1 − exp(−t/τ₁)) exactly (the update (V4) is exact for a linear strain).
+  const double E = 1e9, E1 = 2e9, tau1 = 0.01, tau_kv = 1e-3, r = 1e-3, h = 1e-4, L = 1, end = 0.05;
+  std::ostringstream text;
+  text.precision(17);
+  text << "set Dimension = 1\nset Function constants = r=" << r << "\n"
+       << "subsection Mesh\n  set Type = bar\n  set Length = " << L << "\n  set Subdivisions = 1\nend\n"
+       << "subsection Materials\n  set Young's modulus = " << E << "\n  set Density = 1000\n"
+       << "  set Prony moduli = " << E1 << "\n  set Prony times = " << tau1 << "\n  set Kelvin-Voigt time = " << tau_kv
+       << "\nend\n"
+       << "subsection Boundary conditions\n  set Fixed boundary ids = 0\n  set Prescribed displacement boundary ids = 1\n"
+       << "  set Prescribed displacement = r*t\nend\n"
+       << "subsection Initial conditions\n  set Velocity = r*x\nend\n"
+       << "subsection Time integration\n  set Theta = 0.5\n  set Time step = " << h << "\n  set End time = " << end
+       << "\nend\n"
+       << "subsection Output\n  set Directory = output_viscous_stress\n  set VTU interval = 1000000\n"
+       << "  set Progress interval = 0\nend\n";
+  const auto parameters = percussion::RunParameters::from_string(text.str());
+  std::ostringstream log;
+  percussion::Simulator<1> simulator(parameters, MPI_COMM_WORLD, log);
+  simulator.run();
+  const auto &integrator = dynamic_cast<const percussion::TimeIntegration::MoreauJeanIntegrator &>(simulator.integrator());
+  const auto &body = simulator.body();
+  dealii::PETScWrappers::MPI::Vector v(body.locally_owned_dofs(), body.locally_relevant_dofs(), MPI_COMM_WORLD),
+    e(v);
+  v = integrator.velocity();
+  e = integrator.maxwell_strains().at(0);
+  const auto fields = body.viscous_stress(v, {&e});
+  BOOST_REQUIRE_EQUAL(fields.size(), 1u);
+  BOOST_TEST(fields[0].first == "viscous_stress_xx");
+  const double t = integrator.time();
+  const double expected = E * tau_kv * r / L + E1 * tau1 * r / L * (1 - std::exp(-t / tau1));
+  const double measured = fields[0].second(0);
+  BOOST_TEST_MESSAGE("viscous stress at t = " << t << ": " << measured << " (exact " << expected << ")");
+  BOOST_TEST(std::abs(measured - expected) <= 1e-6 * expected); // (cell data is written as float)
+  // The field is in the last VTU record.
+  bool found = false;
+  for (const auto &file : std::filesystem::directory_iterator("output_viscous_stress"))
+    if (file.path().extension() == ".vtu")
+      {
+        std::ifstream in(file.path());
+        const std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        found = found || content.find("Name=\"viscous_stress_xx\"") != std::string::npos;
+      }
+  BOOST_TEST(found);
 }

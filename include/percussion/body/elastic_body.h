@@ -9,6 +9,7 @@
 #include <deal.II/grid/tria.h>
 #include <deal.II/lac/petsc_sparse_matrix.h>
 #include <deal.II/lac/petsc_vector.h>
+#include <deal.II/lac/vector.h>
 #include <deal.II/numerics/data_postprocessor.h>
 
 #include <percussion/body/body_parameters.h>
@@ -17,6 +18,8 @@
 #include <array>
 #include <map>
 #include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace percussion::Body
@@ -112,6 +115,17 @@ namespace percussion::Body
      * constrained. After setup(). Collective.
      */
     NodeLayout node_layout() const;
+
+    /**
+     * The viscous stress at the centre of each locally owned cell of material m, for output:
+     * (β + τ_KV,m) σ_m(ε(v)) + Σᵢ (Eᵢ/E∞) σ_m(ε(eᵢ)) over the material's Maxwell branches
+     * (doc/theory.md (V1), (V3); σ_m the elastic law), from the ghosted velocity @p velocity and
+     * the ghosted branch variables @p branch_strains in the order of maxwell_branches(). dim × dim
+     * cell fields named viscous_stress_xx, viscous_stress_xy, … (0 on other ranks' cells).
+     */
+    std::vector<std::pair<std::string, dealii::Vector<float>>>
+    viscous_stress(const dealii::PETScWrappers::MPI::Vector &velocity,
+                   const std::vector<const dealii::PETScWrappers::MPI::Vector *> &branch_strains) const;
 
     /// Computes the stress tensor (6 or 4 or 1 components) and von Mises stress for DataOut.
     std::unique_ptr<dealii::DataPostprocessor<dim>> make_stress_postprocessor() const;

@@ -80,6 +80,8 @@ namespace percussion::TimeIntegration
     /// Σᵢ sᵢ at t_k: the force of the Maxwell branches on the nodes (0 without branches), which
     /// adds to K q in the internal force.
     void maxwell_force(dealii::PETScWrappers::MPI::Vector &out) const;
+    /// The Maxwell branches' eᵢ at t_k (sᵢ = Kᵢeᵢ), in the order of the system's branches.
+    const std::vector<dealii::PETScWrappers::MPI::Vector> &maxwell_strains() const { return branch_strain; }
     double correct_displacement(const dealii::PETScWrappers::MPI::Vector &displacement_correction) override;
 
     /// X = Ŵ⁻¹B, one multiple-right-hand-side sweep through the stored factor (with large
