@@ -71,7 +71,8 @@ namespace percussion::Body
                       "The material ids (cell attribute of the mesh) the lists below describe, in "
                       "order. Every material id in the mesh must be listed.");
     prm.declare_entry("Young's modulus", "210e9", List(Double()),
-                      "Young's modulus E per material id (or one value for all); must be positive.");
+                      "Young's modulus E per material id (or one value for all); must be positive. With "
+                      "a Prony series it is the long-term modulus E_inf.");
     prm.declare_entry("Poisson's ratio", "0.3", List(Double()),
                       "Poisson's ratio nu per material id (or one value for all); -1 < nu < 0.5. "
                       "2D is plane strain; 1D uses E alone.");

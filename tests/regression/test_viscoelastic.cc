@@ -458,7 +458,7 @@ BOOST_AUTO_TEST_CASE(free_vibration_one_branch)
   for (int i = 0; i < 100; ++i)
     root -= cubic(root) / derivative(root);
   // The other two: the conjugate and the real root from the sum of the roots (−1/τ).
-  const std::array<complex, 3> lambda{root, std::conj(root), complex(-1 / tau, 0) - 2 * root.real()};
+  const std::array<complex, 3> lambda{{root, std::conj(root), complex(-1 / tau, 0) - 2 * root.real()}};
   BOOST_REQUIRE(std::abs(cubic(lambda[2])) < 1e-9 * std::abs(k));
   // cⱼ from the Vandermonde system (Cramer's rule).
   const auto det3 = [](const std::array<std::array<complex, 3>, 3> &a) {
@@ -472,7 +472,7 @@ BOOST_AUTO_TEST_CASE(free_vibration_one_branch)
       V[1][j] = lambda[j];
       V[2][j] = lambda[j] * lambda[j];
     }
-  const std::array<complex, 3> b{u0, 0, -(k / m) * u0};
+  const std::array<complex, 3> b{{u0, 0, -(k / m) * u0}};
   std::array<complex, 3> c;
   for (int j = 0; j < 3; ++j)
     {

@@ -16,7 +16,7 @@ namespace percussion::Body
    * viscous parts (doc/theory.md, "Linear viscoelasticity") share the shape of the elastic law:
    * a Kelvin–Voigt stress τ_KV σ(ε̇) and Maxwell branches whose relaxation modulus is
    * E(t) = E∞ + Σᵢ Eᵢ exp(−t/τᵢ) with ν constant, E∞ = youngs_modulus (Simo & Hughes,
-   * Computational Inelasticity, §10.3).
+   * Computational Inelasticity, ch. 10).
    */
   struct Material
   {

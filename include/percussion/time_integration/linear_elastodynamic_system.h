@@ -31,7 +31,7 @@ namespace percussion::TimeIntegration
     /**
      * A Maxwell branch of the generalized Maxwell model (doc/theory.md (V2)–(V5)): its force sᵢ
      * adds to K q in the equation of motion, M v' + C v + K q + Σ sᵢ = F + R, and follows
-     * ṡᵢ + sᵢ/τᵢ = Kᵢ q̇ (Simo & Hughes, Computational Inelasticity, eq. (10.3.8)).
+     * ṡᵢ + sᵢ/τᵢ = Kᵢ q̇ (Simo & Hughes, Computational Inelasticity, ch. 10; doc/theory.md (V3)).
      */
     struct MaxwellBranch
     {
