@@ -3,6 +3,8 @@
 #include <percussion/body/body_parameters.h>
 #include <percussion/core/exceptions.h>
 
+#include <algorithm>
+
 namespace percussion::Body
 {
   using namespace dealii;
@@ -49,6 +51,18 @@ namespace percussion::Body
     }
   } // namespace
 
+  bool BodyParameters::has_kelvin_voigt() const
+  {
+    return std::any_of(materials.begin(), materials.end(),
+                       [](const auto &m) { return m.second.kelvin_voigt_time > 0; });
+  }
+
+  bool BodyParameters::has_maxwell_branches() const
+  {
+    return std::any_of(materials.begin(), materials.end(),
+                       [](const auto &m) { return !m.second.prony_moduli.empty(); });
+  }
+
   void BodyParameters::declare_parameters(ParameterHandler &prm)
   {
     using namespace dealii::Patterns;
@@ -57,20 +71,37 @@ namespace percussion::Body
                       "The material ids (cell attribute of the mesh) the lists below describe, in "
                       "order. Every material id in the mesh must be listed.");
     prm.declare_entry("Young's modulus", "210e9", List(Double()),
-                      "Young's modulus E per material id (or one value for all); must be positive.");
+                      "Young's modulus E per material id (or one value for all); must be positive. With "
+                      "a Prony series it is the long-term modulus E_inf.");
     prm.declare_entry("Poisson's ratio", "0.3", List(Double()),
                       "Poisson's ratio nu per material id (or one value for all); -1 < nu < 0.5. "
                       "2D is plane strain; 1D uses E alone.");
     prm.declare_entry("Density", "7800", List(Double()),
                       "Mass density rho per material id (or one value for all); must be positive.");
+    prm.declare_entry("Kelvin-Voigt time", "0", List(Double()),
+                      "Kelvin-Voigt retardation time tau_KV [s] per material id (or one value for all), >= 0: "
+                      "the viscous stress is tau_KV times the elastic stress of the strain rate, i.e. the "
+                      "damping matrix of the material's cells is tau_KV K_m (on top of the Rayleigh pair of "
+                      "'Damping'). Moreau-Jean schemes with small displacements only.");
+    prm.declare_entry("Prony moduli", "", Anything(),
+                      "Generalized Maxwell model: the moduli E_i [Pa] of the Prony series "
+                      "E(t) = E_inf + sum_i E_i exp(-t/tau_i), with E_inf = 'Young's modulus' and Poisson's "
+                      "ratio constant. One comma-separated list per material id, the lists separated by ';' "
+                      "(one list for all ids; an empty list: no Maxwell branch), e.g. '1e9, 2e9; ; 5e8'. At "
+                      "most 8 terms per material, each positive. Moreau-Jean schemes with small "
+                      "displacements only.");
+    prm.declare_entry("Prony times", "", Anything(),
+                      "The relaxation times tau_i [s] of the Prony series, in the layout of 'Prony moduli' "
+                      "(one time per modulus), each positive.");
     prm.leave_subsection();
 
     prm.enter_subsection("Damping");
     prm.declare_entry("Mass proportional coefficient", "0", Double(0),
                       "alpha in the Rayleigh damping C = alpha M + beta K [1/s].");
     prm.declare_entry("Stiffness proportional coefficient", "0", Double(0),
-                      "beta in C = alpha M + beta K [s]; also the Kelvin-Voigt viscosity time "
-                      "(viscous stress = beta times the elastic stress rate).");
+                      "beta in C = alpha M + beta K [s]; also the Kelvin-Voigt viscosity time of every "
+                      "material (viscous stress = beta times the elastic stress rate); per material: "
+                      "'Materials/Kelvin-Voigt time'.");
     prm.leave_subsection();
 
     prm.enter_subsection("Loads");
@@ -104,7 +135,8 @@ namespace percussion::Body
                       "How the bodies move: 'large rotations' = a frame per body follows its rigid motion "
                       "exactly (any rotation) and the strain, linear, is measured in it; 'small displacements' "
                       "= x = X + q, a rotation by phi stretches the body by sqrt(1 + phi^2); 'auto' = large "
-                      "rotations with the Moreau-Jean schemes in 2D/3D, small displacements otherwise.");
+                      "rotations with the Moreau-Jean schemes in 2D/3D, small displacements otherwise (and with "
+                      "viscoelastic materials, which large rotations refuse).");
     prm.declare_entry("Frame update angle", "1e-4", Double(0),
                       "Large rotations: a body's frame is taken anew when its rigid fit has turned by more "
                       "than this angle (rad) from it; below it the linear kinematics carries the rotation "
@@ -134,6 +166,27 @@ namespace percussion::Body
     const auto E = parse_number_list(prm.get("Young's modulus"), "Materials/Young's modulus");
     const auto nu = parse_number_list(prm.get("Poisson's ratio"), "Materials/Poisson's ratio");
     const auto rho = parse_number_list(prm.get("Density"), "Materials/Density");
+    const auto tau_kv = parse_number_list(prm.get("Kelvin-Voigt time"), "Materials/Kelvin-Voigt time");
+    // The Prony lists: one group per material id (or one for all), each a comma-separated list.
+    auto prony_groups = [&prm](const std::string &entry) {
+      std::vector<std::vector<double>> groups;
+      const std::string text = prm.get(entry);
+      if (Utilities::trim(text).empty())
+        return groups;
+      // (split_string_list drops a trailing empty group: keep one list per ';'.)
+      std::string::size_type begin = 0;
+      while (true)
+        {
+          const auto end = text.find(';', begin);
+          groups.push_back(parse_number_list(Utilities::trim(text.substr(begin, end - begin)), "Materials/" + entry));
+          if (end == std::string::npos)
+            break;
+          begin = end + 1;
+        }
+      return groups;
+    };
+    const auto prony_moduli = prony_groups("Prony moduli");
+    const auto prony_times = prony_groups("Prony times");
     prm.leave_subsection();
     if (ids.empty())
       throw InputError("Parameter 'Materials/Material ids' is empty.");
@@ -149,7 +202,10 @@ namespace percussion::Body
     materials.clear();
     for (std::size_t i = 0; i < ids.size(); ++i)
       {
-        Material m{pick(E, i, "Young's modulus"), pick(nu, i, "Poisson's ratio"), pick(rho, i, "Density")};
+        Material m;
+        m.youngs_modulus = pick(E, i, "Young's modulus");
+        m.poissons_ratio = pick(nu, i, "Poisson's ratio");
+        m.density = pick(rho, i, "Density");
         const std::string which = " for material id " + std::to_string(ids[i]);
         if (!(m.youngs_modulus > 0))
           throw InputError("Parameter 'Materials/Young's modulus' must be positive" + which +
@@ -160,6 +216,41 @@ namespace percussion::Body
         if (!(m.density > 0))
           throw InputError("Parameter 'Materials/Density' must be positive" + which + " (got " +
                            std::to_string(m.density) + ").");
+        m.kelvin_voigt_time = pick(tau_kv, i, "Kelvin-Voigt time");
+        if (!(m.kelvin_voigt_time >= 0))
+          throw InputError("Parameter 'Materials/Kelvin-Voigt time' must be >= 0" + which + " (got " +
+                           std::to_string(m.kelvin_voigt_time) + ").");
+        auto pick_group = [&](const std::vector<std::vector<double>> &groups, const std::string &entry) {
+          if (groups.empty())
+            return std::vector<double>();
+          if (groups.size() == 1)
+            return groups[0];
+          if (groups.size() != ids.size())
+            throw InputError("Parameter 'Materials/" + entry + "' has " + std::to_string(groups.size()) +
+                             " ';'-separated lists but 'Materials/Material ids' lists " + std::to_string(ids.size()) +
+                             " ids (give one list, or one per id).");
+          return groups[i];
+        };
+        m.prony_moduli = pick_group(prony_moduli, "Prony moduli");
+        m.prony_times = pick_group(prony_times, "Prony times");
+        if (m.prony_moduli.size() != m.prony_times.size())
+          throw InputError("Parameters 'Materials/Prony moduli' and 'Materials/Prony times' give " +
+                           std::to_string(m.prony_moduli.size()) + " and " + std::to_string(m.prony_times.size()) +
+                           " terms" + which + " (each Maxwell branch needs a modulus and a relaxation time).");
+        if (m.prony_moduli.size() > Material::max_prony_terms)
+          throw InputError("Parameter 'Materials/Prony moduli' gives " + std::to_string(m.prony_moduli.size()) +
+                           " terms" + which + "; at most " + std::to_string(Material::max_prony_terms) +
+                           " are supported.");
+        for (std::size_t t = 0; t < m.prony_moduli.size(); ++t)
+          {
+            const std::string term = "term " + std::to_string(t + 1);
+            if (!(m.prony_moduli[t] > 0))
+              throw InputError("Parameter 'Materials/Prony moduli': " + term + which + " must be positive (got " +
+                               std::to_string(m.prony_moduli[t]) + ").");
+            if (!(m.prony_times[t] > 0))
+              throw InputError("Parameter 'Materials/Prony times': " + term + which + " must be positive (got " +
+                               std::to_string(m.prony_times[t]) + ").");
+          }
         if (materials.count(ids[i]))
           throw InputError("Parameter 'Materials/Material ids' lists id " + std::to_string(ids[i]) + " twice.");
         materials[ids[i]] = m;

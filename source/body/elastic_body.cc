@@ -97,6 +97,22 @@ namespace percussion::Body
     SparsityTools::distribute_sparsity_pattern(dsp, owned_dofs, communicator, relevant_dofs);
     mass.reinit(owned_dofs, owned_dofs, dsp, communicator);
     stiffness.reinit(owned_dofs, owned_dofs, dsp, communicator);
+    // The viscous operators have the sparsity of K (a subset of it where a material is absent).
+    has_kelvin_voigt = parameters.has_kelvin_voigt();
+    if (has_kelvin_voigt)
+      kelvin_voigt.reinit(owned_dofs, owned_dofs, dsp, communicator);
+    branches.clear();
+    for (const auto &[id, m] : parameters.materials)
+      for (unsigned int i = 0; i < m.prony_moduli.size(); ++i)
+        {
+          branches.push_back(std::make_unique<MaxwellBranch>());
+          auto &branch = *branches.back();
+          branch.material_id = id;
+          branch.term = i;
+          branch.modulus = m.prony_moduli[i];
+          branch.relaxation_time = m.prony_times[i];
+          branch.stiffness.reinit(owned_dofs, owned_dofs, dsp, communicator);
+        }
 
     assemble_mass_and_stiffness();
     collect_constrained_dofs();
@@ -109,7 +125,7 @@ namespace percussion::Body
     FEValues<dim>     fe_values(mapping, fe, quadrature, update_values | update_gradients | update_JxW_values);
     const FEValuesExtractors::Vector displacement(0);
     const unsigned int n = fe.n_dofs_per_cell();
-    FullMatrix<double> cell_mass(n, n), cell_stiffness(n, n);
+    FullMatrix<double> cell_mass(n, n), cell_stiffness(n, n), cell_scaled(n, n);
     std::vector<types::global_dof_index> dof_indices(n);
     std::vector<SymmetricTensor<2, dim>> strain(n);
     std::vector<double> divergence(n);
@@ -154,9 +170,25 @@ namespace percussion::Body
         cell->get_dof_indices(dof_indices);
         mass.add(dof_indices, cell_mass);
         stiffness.add(dof_indices, cell_stiffness);
+        // The viscous operators are the elastic one of the cell, scaled: τ_KV K_m and (Eᵢ/E∞) K_m.
+        if (m.kelvin_voigt_time > 0)
+          {
+            cell_scaled.equ(m.kelvin_voigt_time, cell_stiffness);
+            kelvin_voigt.add(dof_indices, cell_scaled);
+          }
+        for (auto &branch : branches)
+          if (branch->material_id == cell->material_id())
+            {
+              cell_scaled.equ(branch->modulus / m.youngs_modulus, cell_stiffness);
+              branch->stiffness.add(dof_indices, cell_scaled);
+            }
       }
     mass.compress(VectorOperation::add);
     stiffness.compress(VectorOperation::add);
+    if (has_kelvin_voigt)
+      kelvin_voigt.compress(VectorOperation::add);
+    for (auto &branch : branches)
+      branch->stiffness.compress(VectorOperation::add);
   }
 
   template <int dim>
@@ -316,6 +348,53 @@ namespace percussion::Body
       }
     displacement.compress(VectorOperation::insert);
     velocity.compress(VectorOperation::insert);
+  }
+
+  template <int dim>
+  std::vector<std::pair<std::string, Vector<float>>>
+  ElasticBody<dim>::viscous_stress(const PETScWrappers::MPI::Vector &velocity,
+                                   const std::vector<const PETScWrappers::MPI::Vector *> &branch_strains) const
+  {
+    const std::string axes = "xyz";
+    std::vector<std::pair<std::string, Vector<float>>> fields;
+    for (unsigned int i = 0; i < dim; ++i)
+      for (unsigned int j = 0; j < dim; ++j)
+        fields.emplace_back(std::string("viscous_stress_") + axes[i] + axes[j],
+                            Vector<float>(triangulation.n_active_cells()));
+    // One point per cell: the field is cell data, like material_id.
+    const QMidpoint<dim> midpoint;
+    FEValues<dim> fe_values(mapping, fe, midpoint, update_gradients);
+    const FEValuesExtractors::Vector displacement(0);
+    std::vector<SymmetricTensor<2, dim>> strain(1);
+    for (const auto &cell : dof_handler.active_cell_iterators())
+      {
+        if (!cell->is_locally_owned())
+          continue;
+        fe_values.reinit(cell);
+        const Material &m = parameters.materials.at(cell->material_id());
+        // σ_m is linear: Σ cᵢ σ_m(ε(xᵢ)) = σ_m(Σ cᵢ ε(xᵢ)).
+        SymmetricTensor<2, dim> eps;
+        if (const double kv = parameters.rayleigh_beta + m.kelvin_voigt_time; kv > 0)
+          {
+            fe_values[displacement].get_function_symmetric_gradients(velocity, strain);
+            eps += kv * strain[0];
+          }
+        for (std::size_t b = 0; b < branches.size(); ++b)
+          if (branches[b]->material_id == cell->material_id())
+            {
+              fe_values[displacement].get_function_symmetric_gradients(*branch_strains[b], strain);
+              eps += (branches[b]->modulus / m.youngs_modulus) * strain[0];
+            }
+        SymmetricTensor<2, dim> sigma;
+        if (dim == 1)
+          sigma = m.youngs_modulus * eps;
+        else
+          sigma = m.lame_lambda() * trace(eps) * unit_symmetric_tensor<dim>() + 2 * m.lame_mu() * eps;
+        for (unsigned int i = 0; i < dim; ++i)
+          for (unsigned int j = 0; j < dim; ++j)
+            fields[i * dim + j].second(cell->active_cell_index()) = sigma[i][j];
+      }
+    return fields;
   }
 
   namespace

@@ -9,7 +9,7 @@ namespace percussion::Postprocess
   {
     *this = EnergyAudit();
     current = initial;
-    initial_total = initial.kinetic_energy + initial.strain_energy;
+    initial_total = initial.kinetic_energy + initial.strain_energy + initial.viscoelastic_energy;
     energy_scale = std::abs(initial_total);
   }
 
@@ -25,6 +25,7 @@ namespace percussion::Postprocess
                                {"audit_contact_tangential", &contact_tangential},
                                {"audit_projection", &projection},
                                {"audit_frame", &frame},
+                               {"audit_viscoelastic", &viscoelastic},
                                {"audit_residual", &residual},
                                {"audit_max_relative_residual", &max_relative_residual}})
       values.push_back({name, value});
@@ -41,11 +42,12 @@ namespace percussion::Postprocess
     contact_tangential += contact.tangential;
     projection += step.position_correction;
     frame += step.frame_correction;
+    viscoelastic += step.viscoelastic_dissipation;
     residual += step.residual;
     // The residual is judged against the largest energy that has flowed through the balance.
     energy_scale = std::max({energy_scale, std::abs(total_energy()), std::abs(external), std::abs(damping),
                              std::abs(numerical), std::abs(contact_normal) + std::abs(contact_tangential),
-                             std::abs(projection), std::abs(frame)});
+                             std::abs(projection), std::abs(frame), std::abs(viscoelastic)});
     if (energy_scale > 0)
       max_relative_residual = std::max(max_relative_residual, std::abs(step.residual) / energy_scale);
   }

@@ -72,7 +72,8 @@ namespace percussion::Postprocess
                                   const PETScWrappers::MPI::Vector &displacement,
                                   const PETScWrappers::MPI::Vector &velocity,
                                   const DataPostprocessor<dim> &stress,
-                                  const PETScWrappers::MPI::Vector *strain_displacement)
+                                  const PETScWrappers::MPI::Vector *strain_displacement,
+                                  const std::vector<std::pair<std::string, Vector<float>>> *cell_fields)
   {
     // The previous record first: one file in flight at a time, and its error reported here.
     finish();
@@ -96,6 +97,9 @@ namespace percussion::Postprocess
         }
     data_out.add_data_vector(material, "material_id");
     data_out.add_data_vector(subdomain, "subdomain");
+    if (cell_fields != nullptr)
+      for (const auto &[name, values] : *cell_fields)
+        data_out.add_data_vector(values, name);
     data_out.build_patches(dof_handler.get_fe().degree);
 
     DataOutBase::VtkFlags flags;

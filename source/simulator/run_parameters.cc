@@ -79,7 +79,20 @@ namespace percussion
     if (body.kinematics == "large rotations" && !moreau_jean)
       throw InputError("Parameter 'Kinematics/Formulation' = large rotations is available with the Moreau-Jean "
                        "schemes only ('Time integration/Scheme'); use small displacements with this scheme.");
-    large_rotations = body.kinematics == "large rotations" || (body.kinematics == "auto" && moreau_jean && dimension > 1);
+    // Viscoelastic materials: written for the Moreau–Jean θ-step with small displacements (the
+    // Maxwell branches' exact update needs the scheme's q_{k+1} − q_k = h v_{k+θ}).
+    const bool viscoelastic = body.has_kelvin_voigt() || body.has_maxwell_branches();
+    if (viscoelastic && !moreau_jean)
+      throw InputError("Parameters 'Materials/Kelvin-Voigt time' and 'Materials/Prony moduli' (viscoelastic "
+                       "materials) are available with the Moreau-Jean schemes only; 'Time integration/Scheme' = " +
+                       TimeIntegration::to_string(time.scheme) + " cannot take them (use the global Rayleigh pair of "
+                       "'Damping' with it).");
+    if (viscoelastic && body.kinematics == "large rotations")
+      throw InputError("Parameters 'Materials/Kelvin-Voigt time' and 'Materials/Prony moduli' (viscoelastic "
+                       "materials) are available with 'Kinematics/Formulation' = small displacements (or auto) only, "
+                       "not with large rotations.");
+    large_rotations = body.kinematics == "large rotations" ||
+                      (body.kinematics == "auto" && moreau_jean && dimension > 1 && !viscoelastic);
   }
 
   namespace

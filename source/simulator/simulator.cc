@@ -11,6 +11,7 @@
 #include <percussion/postprocess/progress_reporter.h>
 #include <percussion/simulator/simulator.h>
 #include <percussion/core/interruption.h>
+#include <percussion/time_integration/moreau_jean_integrator.h>
 #include <percussion/time_integration/scheme.h>
 #include <percussion/time_integration/time_integrator_factory.h>
 
@@ -85,6 +86,9 @@ namespace percussion
     system.stiffness = &bodies->stiffness_matrix();
     system.rayleigh_alpha = bodies->rayleigh_alpha();
     system.rayleigh_beta = bodies->rayleigh_beta();
+    system.kelvin_voigt = bodies->kelvin_voigt_matrix();
+    for (const auto &branch : bodies->maxwell_branches())
+      system.maxwell_branches.push_back({&branch->stiffness, branch->relaxation_time});
     system.has_external_force = bodies->has_external_force();
     system.external_force_depends_on_time = bodies->external_force_depends_on_time();
     system.assemble_external_force = [this](const double t, PETScWrappers::MPI::Vector &f) {
@@ -212,7 +216,9 @@ namespace percussion
             {"contact_probing_solves", static_cast<double>(c.probing_solves)},
             {"contact_probed_operator", c.probed_operator ? 1.0 : 0.0},
             {"contact_held_per_rank", static_cast<double>(c.held_per_rank)},
-            {"events", static_cast<double>(events.count())}};
+            {"events", static_cast<double>(events.count())},
+            {"viscoelastic_energy", audit.viscoelastic_energy()},
+            {"viscoelastic_dissipation", audit.viscoelastic_dissipation()}};
   }
 
   template <int dim>
@@ -355,6 +361,23 @@ namespace percussion
         solution_output->write(time_integrator->time(), time_integrator->step_number(), dof_handler, q, v, *stress,
                                &strain);
         bodies->set_stress_frames({});
+      }
+    else if (system.kelvin_voigt != nullptr || !system.maxwell_branches.empty())
+      {
+        // Viscoelastic materials (Moreau–Jean only): their viscous stress as cell data.
+        const auto &integrator = dynamic_cast<const TimeIntegration::MoreauJeanIntegrator &>(*time_integrator);
+        std::vector<PETScWrappers::MPI::Vector> ghosted;
+        ghosted.reserve(integrator.maxwell_strains().size());
+        std::vector<const PETScWrappers::MPI::Vector *> strains;
+        for (const auto &e : integrator.maxwell_strains())
+          {
+            ghosted.emplace_back(bodies->locally_owned_dofs(), bodies->locally_relevant_dofs(), communicator);
+            ghosted.back() = e;
+            strains.push_back(&ghosted.back());
+          }
+        const auto fields = bodies->viscous_stress(v, strains);
+        solution_output->write(time_integrator->time(), time_integrator->step_number(), dof_handler, q, v, *stress,
+                               nullptr, &fields);
       }
     else
       solution_output->write(time_integrator->time(), time_integrator->step_number(), dof_handler, q, v, *stress);
@@ -668,10 +691,12 @@ namespace percussion
   template <int dim>
   double Simulator<dim>::fastest_wave_speed() const
   {
-    // The bar speed √(E/ρ) in 1D, the dilatational speed √((λ+2μ)/ρ) otherwise.
+    // The bar speed √(E/ρ) in 1D, the dilatational speed √((λ+2μ)/ρ) otherwise; with Maxwell
+    // branches the fast waves see the instantaneous modulus E(0) = E∞ + Σ Eᵢ (same ν).
     double wave_speed = 0;
     for (const auto &[id, material] : parameters.body.materials)
-      wave_speed = std::max(wave_speed, std::sqrt((dim == 1 ? material.youngs_modulus :
+      wave_speed = std::max(wave_speed, std::sqrt(material.instantaneous_modulus() / material.youngs_modulus *
+                                                  (dim == 1 ? material.youngs_modulus :
                                                               material.lame_lambda() + 2 * material.lame_mu()) /
                                                   material.density));
     return wave_speed;
@@ -733,7 +758,10 @@ namespace percussion
     // consistent-mass mesh is about ω_max ≈ 2√3 c √dim / Δx (1D linear elements: exactly 2√3 c/Δx;
     // c the dilatational wave speed, Δx the node spacing).
     // (Stiffness-proportional damping βK damps them as well: the ratio βω/2 grows with ω.)
-    if (time_integrator->damps_high_frequencies() || parameters.body.rayleigh_beta > 0)
+    const bool kelvin_voigt_everywhere =
+      std::all_of(parameters.body.materials.begin(), parameters.body.materials.end(),
+                  [](const auto &m) { return m.second.kelvin_voigt_time > 0; });
+    if (time_integrator->damps_high_frequencies() || parameters.body.rayleigh_beta > 0 || kelvin_voigt_everywhere)
       return;
     const double wave_speed = fastest_wave_speed();
     const double node_spacing = smallest_cell / std::sqrt(static_cast<double>(dim)) / parameters.mesh.fe_degree;

@@ -30,6 +30,37 @@ namespace percussion::TimeIntegration
     for (Vector *x : {&q, &v, &mass_v, &stiffness_q, &force, &q_new, &v_new, &mass_v_new, &stiffness_q_new,
                       &force_new, &force_theta, &rhs, &work, &impulse, &prescribed_velocity, &v_theta, &scratch, &unrotated, &spin_damping})
       x->reinit(owned, communicator);
+    branch_strain.resize(this->system.maxwell_branches.size());
+    branch_force.resize(this->system.maxwell_branches.size());
+    for (auto *branch : {&branch_strain, &branch_force})
+      for (Vector &x : *branch)
+        x.reinit(owned, communicator);
+    for (Vector *x : {&increment, &branch_force_theta, &kelvin_voigt_v, &strain_change, &branch_force_new})
+      x->reinit(owned, communicator);
+    // The frames rotate K q and K v; the branches' history and the Kelvin–Voigt force are not
+    // written for them (RunParameters refuses the combination before this).
+    if (this->system.frames && (this->system.kelvin_voigt != nullptr || !this->system.maxwell_branches.empty()))
+      throw InputError("Viscoelastic materials ('Materials/Kelvin-Voigt time', 'Materials/Prony moduli') are "
+                       "available with 'Kinematics/Formulation' = small displacements only.");
+  }
+
+  double MoreauJeanIntegrator::branch_decay(const std::size_t i) const
+  {
+    return std::exp(-h / system.maxwell_branches[i].relaxation_time);
+  }
+
+  double MoreauJeanIntegrator::branch_gain(const std::size_t i) const
+  {
+    // (τ/h)(1 − exp(−h/τ)) with expm1: no cancellation for h ≪ τ.
+    const double x = h / system.maxwell_branches[i].relaxation_time;
+    return -std::expm1(-x) / x;
+  }
+
+  void MoreauJeanIntegrator::maxwell_force(Vector &out) const
+  {
+    out = 0;
+    for (const Vector &s : branch_force)
+      out.add(1.0, s);
   }
 
   MoreauJeanIntegrator::~MoreauJeanIntegrator()
@@ -87,6 +118,14 @@ namespace percussion::TimeIntegration
     const double c_mass = 1 + h * theta * system.rayleigh_alpha;
     const double c_stiffness = h * theta * system.rayleigh_beta + h * h * theta * theta;
     iteration = SystemAlgebra::scaled_sum(system, c_mass, c_stiffness);
+    // + hθ K_KV (Kelvin–Voigt part of C) + h²θ²Σγᵢ Kᵢ (V5); these have K's sparsity on a subset of cells.
+    if (system.kelvin_voigt != nullptr)
+      PERCUSSION_PETSC_CALL(
+        MatAXPY(iteration, h * theta, SystemAlgebra::petsc(*system.kelvin_voigt), SUBSET_NONZERO_PATTERN));
+    for (std::size_t i = 0; i < system.maxwell_branches.size(); ++i)
+      PERCUSSION_PETSC_CALL(MatAXPY(iteration, h * h * theta * theta * branch_gain(i),
+                                    SystemAlgebra::petsc(*system.maxwell_branches[i].stiffness),
+                                    SUBSET_NONZERO_PATTERN));
     if (system.has_prescribed_motion)
       PERCUSSION_PETSC_CALL(MatDuplicate(iteration, MAT_COPY_VALUES, &iteration_full));
     constrained_diagonal = SystemAlgebra::eliminate(iteration, system.constrained_dofs);
@@ -109,6 +148,10 @@ namespace percussion::TimeIntegration
     solver->set_near_null_space(system.rigid_body_modes, system.node_block_size);
     solver->set_matrix(iteration, owned.size());
 
+    // The branches start relaxed (eᵢ = sᵢ = 0): the initial displacement is a state held for ever.
+    for (auto *branch : {&branch_strain, &branch_force})
+      for (Vector &x : *branch)
+        x = 0;
     energy = StepEnergy();
     energy.kinetic_energy = 0.5 * (v * mass_v);
     energy.strain_energy = elastic_force(q, stiffness_q);
@@ -202,6 +245,21 @@ namespace percussion::TimeIntegration
     rhs.add(-(h * (1 - theta) * system.rayleigh_beta + h * h * theta * (1 - theta)), work);
     if (system.has_external_force)
       rhs.add(h, force_theta);
+    if (system.kelvin_voigt != nullptr)
+      {
+        system.kelvin_voigt->vmult(work, v);
+        rhs.add(-h * (1 - theta), work);
+      }
+    // Maxwell branches (V5): h sᵢ,k+θ = h(1−θ+θaᵢ)sᵢ,k + h²θγᵢKᵢv_{k+θ}; the v_k part of the last goes here.
+    for (std::size_t i = 0; i < branch_force.size(); ++i)
+      {
+        rhs.add(-h * (1 - theta + theta * branch_decay(i)), branch_force[i]);
+        if (theta < 1)
+          {
+            system.maxwell_branches[i].stiffness->vmult(work, v);
+            rhs.add(-h * h * theta * (1 - theta) * branch_gain(i), work);
+          }
+      }
     spin_damping = 0;
     if (rotated && system.rayleigh_beta > 0)
       {
@@ -288,6 +346,40 @@ namespace percussion::TimeIntegration
     scratch.equ(1.0 / h, stiffness_q_new);
     scratch.add(-1.0 / h, stiffness_q);
     e.damping_work = -h * (system.rayleigh_alpha * (v_theta * work) + system.rayleigh_beta * (v_theta * scratch));
+    if (system.kelvin_voigt != nullptr)
+      {
+        system.kelvin_voigt->vmult(kelvin_voigt_v, v_theta);
+        e.damping_work -= h * (v_theta * kelvin_voigt_v);
+      }
+    // Maxwell branches: the update (V4) of eᵢ and sᵢ = Kᵢeᵢ, and the split (V7) of their work
+    // Δqᵀsᵢ,k+θ into the change of ½eᵢᵀKᵢeᵢ, the scheme's (θ−½)‖Δeᵢ‖²_Kᵢ and the dashpot's
+    // dissipation (Δq − Δeᵢ)ᵀsᵢ,k+θ, each computed from the update.
+    double branch_numerical = 0;
+    if (!branch_strain.empty())
+      {
+        increment.equ(h, v_theta); // Δq = q_{k+1} − q_k
+        branch_force_theta = 0;
+        for (std::size_t i = 0; i < branch_strain.size(); ++i)
+          {
+            Vector &strain = branch_strain[i], &force_i = branch_force[i];
+            // Δeᵢ = (aᵢ − 1)eᵢ,k + γᵢΔq into strain_change, sᵢ,k+1 = Kᵢeᵢ,k+1 into branch_force_new.
+            strain_change.equ(branch_decay(i) - 1, strain);
+            strain_change.add(branch_gain(i), increment);
+            strain.add(1.0, strain_change);
+            system.maxwell_branches[i].stiffness->vmult(branch_force_new, strain);
+            const double energy_new = 0.5 * (strain * branch_force_new);
+            // sᵢ,k+θ into force_i (sᵢ,k is not needed after this step), Δsᵢ kept for ‖Δeᵢ‖²_Kᵢ.
+            const double dK_d = strain_change * branch_force_new - strain_change * force_i;
+            force_i.sadd(1 - theta, theta, branch_force_new);
+            const double work_i = increment * force_i;
+            const double dashpot = work_i - strain_change * force_i; // (Δq − Δeᵢ)ᵀsᵢ,k+θ
+            branch_force_theta.add(1.0, force_i);
+            force_i = branch_force_new;
+            e.viscoelastic_energy += energy_new;
+            e.viscoelastic_dissipation += dashpot;
+            branch_numerical += (theta - 0.5) * dK_d;
+          }
+      }
     if (system.frames && system.rayleigh_beta > 0)
       e.damping_work += h * (v_theta * spin_damping);
     e.external_work = system.has_external_force ? h * (v_theta * force_theta) : 0.0;
@@ -297,7 +389,7 @@ namespace percussion::TimeIntegration
     rhs.equ(1.0, v_new);
     rhs.add(-1.0, v);
     const double dv_M_dv = rhs * mass_v_new - rhs * mass_v;
-    e.numerical_dissipation = (theta - 0.5) * (dv_M_dv + dq_K_dq);
+    e.numerical_dissipation = (theta - 0.5) * (dv_M_dv + dq_K_dq) + branch_numerical;
 
     if (system.has_prescribed_motion)
       {
@@ -311,6 +403,10 @@ namespace percussion::TimeIntegration
         rhs.add(h * system.rayleigh_beta, scratch);
         if (system.frames && system.rayleigh_beta > 0)
           rhs.add(-h, spin_damping);
+        if (system.kelvin_voigt != nullptr)
+          rhs.add(h, kelvin_voigt_v);
+        if (!branch_strain.empty())
+          rhs.add(h, branch_force_theta);
         if (system.has_external_force)
           rhs.add(-h, force_theta);
         if (impulse_applied)
@@ -330,7 +426,8 @@ namespace percussion::TimeIntegration
 
   double MoreauJeanIntegrator::correct_displacement(const Vector &displacement_correction)
   {
-    // q and K q are the state the next step starts from (force holds F_{k+1}).
+    // q and K q are the state the next step starts from (force holds F_{k+1}). The Maxwell
+    // branches' eᵢ stay: the correction is no strain history they see (doc/theory.md, after (V9)).
     q.add(1.0, displacement_correction);
     const double strain_energy = elastic_force(q, stiffness_q);
     const double load_work = system.has_external_force ? displacement_correction * force : 0.0;

@@ -111,6 +111,11 @@ namespace percussion::TimeIntegration::SystemAlgebra
         system.stiffness->vmult(work, v);
         result.add(system.rayleigh_beta, work);
       }
+    if (system.kelvin_voigt != nullptr)
+      {
+        system.kelvin_voigt->vmult(work, v);
+        result.add(1.0, work);
+      }
   }
 
   void smooth_force(const LinearElastodynamicSystem &system, const Vector &q, const Vector &v, const Vector *force,

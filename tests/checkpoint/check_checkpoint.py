@@ -236,6 +236,29 @@ for scheme in ("Moreau-Jean standard", "nonsmooth Newmark", "nonsmooth generaliz
     check(status_full == 0 and status == 0, "bar, %s: both runs succeed" % scheme)
     compare_exact(os.path.join(full, "statistics.csv"), os.path.join(out, "statistics.csv"), "bar, " + scheme)
 
+# A viscoelastic bar (Prony series and Kelvin-Voigt time): the Maxwell branches' internal variables
+# are restored with the state (resumed from a 1-rank checkpoint on 1 rank: exact; on 2: round-off).
+visco_bar = BAR.replace("{scheme}", "Moreau-Jean Fremond").replace(
+    "  set Young's modulus = 210e9\n", "  set Young's modulus = 100e9\n  set Prony moduli = 80e9, 30e9\n"
+    "  set Prony times = 2e-5, 3e-4\n  set Kelvin-Voigt time = 2e-8\n")
+prm = os.path.join(work, "viscoelastic_bar.prm")
+with open(prm, "w") as f:
+    f.write(visco_bar)
+full = os.path.join(work, "viscoelastic_full")
+status_full, _ = run(prm, full)
+for ranks in (1, 2):
+    out = os.path.join(work, "viscoelastic_resumed_%d" % ranks)
+    status, _ = run(prm, out, ranks=ranks, resume=os.path.join(full, "checkpoints", "step-0000000060"))
+    check(status_full == 0 and status == 0, "viscoelastic bar: both runs succeed (%d rank(s))" % ranks)
+    if ranks == 1:
+        compare_exact(os.path.join(full, "statistics.csv"), os.path.join(out, "statistics.csv"), "viscoelastic bar")
+    else:
+        compare_round_off(os.path.join(full, "statistics.csv"), os.path.join(out, "statistics.csv"),
+                          "viscoelastic bar, 2 ranks")
+names, table = by_step(os.path.join(full, "statistics.csv"))
+psi = [float(r[names.index("viscoelastic_energy")]) for r in table if int(r[0]) == 60]
+check(len(psi) == 1 and psi[0] > 0, "viscoelastic bar: the branches hold energy at the checkpoint (%s)" % psi)
+
 # The retry policy halves steps: checkpoints fall between nominal steps (after the two half steps of
 # the first one, statistics' step 2), and the resumed run retries as the uninterrupted one did.
 retry = os.path.join(source, "..", "robustness", "contact_retry.prm")

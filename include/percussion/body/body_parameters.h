@@ -11,18 +11,40 @@
 
 namespace percussion::Body
 {
-  /// Isotropic linear elastic material (plane strain in 2D, uniaxial stress E in 1D).
+  /**
+   * Isotropic linear (visco)elastic material (plane strain in 2D, uniaxial stress E in 1D). The
+   * viscous parts (doc/theory.md, "Linear viscoelasticity") share the shape of the elastic law:
+   * a Kelvin–Voigt stress τ_KV σ(ε̇) and Maxwell branches whose relaxation modulus is
+   * E(t) = E∞ + Σᵢ Eᵢ exp(−t/τᵢ) with ν constant, E∞ = youngs_modulus (Simo & Hughes,
+   * Computational Inelasticity, ch. 10).
+   */
   struct Material
   {
-    double youngs_modulus;
+    double youngs_modulus; ///< E∞, the long-term (equilibrium) modulus
     double poissons_ratio;
     double density;
+    /// Kelvin–Voigt retardation time τ_KV [s]: C_m = τ_KV K_m on this material's cells.
+    double kelvin_voigt_time = 0;
+    /// The Prony series: Maxwell branch i has modulus prony_moduli[i] = Eᵢ and relaxation time
+    /// prony_times[i] = τᵢ (same size, at most max_prony_terms).
+    std::vector<double> prony_moduli;
+    std::vector<double> prony_times;
+
+    static constexpr unsigned int max_prony_terms = 8;
 
     double lame_lambda() const
     {
       return youngs_modulus * poissons_ratio / ((1 + poissons_ratio) * (1 - 2 * poissons_ratio));
     }
     double lame_mu() const { return youngs_modulus / (2 * (1 + poissons_ratio)); }
+    /// E(0) = E∞ + Σ Eᵢ: the instantaneous modulus (the wave speed of a viscoelastic material).
+    double instantaneous_modulus() const
+    {
+      double E = youngs_modulus;
+      for (const double Ei : prony_moduli)
+        E += Ei;
+      return E;
+    }
   };
 
   /// A set of boundary ids with the displacement components they constrain.
@@ -40,6 +62,9 @@ namespace percussion::Body
   struct BodyParameters
   {
     std::map<unsigned int, Material> materials; ///< by material id
+    /// Whether some material has a Kelvin–Voigt time or Maxwell branches.
+    bool has_kelvin_voigt() const;
+    bool has_maxwell_branches() const;
 
     /// Rayleigh damping C = αM + βK (paper eq. (1c)); β is also the Kelvin–Voigt viscosity time.
     double rayleigh_alpha = 0;

@@ -9,6 +9,7 @@
 #include <deal.II/grid/tria.h>
 #include <deal.II/lac/petsc_sparse_matrix.h>
 #include <deal.II/lac/petsc_vector.h>
+#include <deal.II/lac/vector.h>
 #include <deal.II/numerics/data_postprocessor.h>
 
 #include <percussion/body/body_parameters.h>
@@ -17,6 +18,8 @@
 #include <array>
 #include <map>
 #include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace percussion::Body
@@ -52,6 +55,27 @@ namespace percussion::Body
     const dealii::PETScWrappers::MPI::SparseMatrix &stiffness_matrix() const { return stiffness; }
     double rayleigh_alpha() const { return parameters.rayleigh_alpha; }
     double rayleigh_beta() const { return parameters.rayleigh_beta; }
+    /**
+     * The Kelvin–Voigt part of the damping matrix, Σ_m τ_KV,m K_m (K_m: K on the cells of
+     * material m), so that C = αM + βK + Σ_m τ_KV,m K_m (doc/theory.md, eq. (V1)); nullptr when
+     * no material has a Kelvin–Voigt time.
+     */
+    const dealii::PETScWrappers::MPI::SparseMatrix *kelvin_voigt_matrix() const
+    {
+      return has_kelvin_voigt ? &kelvin_voigt : nullptr;
+    }
+    /// One Maxwell branch of the generalized Maxwell model (doc/theory.md, eq. (V2)).
+    struct MaxwellBranch
+    {
+      unsigned int material_id;
+      unsigned int term;      ///< 0-based index in the material's Prony series
+      double modulus;         ///< Eᵢ
+      double relaxation_time; ///< τᵢ
+      /// Kᵢ = (Eᵢ/E∞) K_m: the elastic operator of the material's cells with modulus Eᵢ.
+      dealii::PETScWrappers::MPI::SparseMatrix stiffness;
+    };
+    /// The Maxwell branches, by material id and term (empty without Prony series).
+    const std::vector<std::unique_ptr<MaxwellBranch>> &maxwell_branches() const { return branches; }
 
     /// Whether any load is applied, and whether it changes in time.
     bool has_external_force() const { return has_force; }
@@ -92,6 +116,17 @@ namespace percussion::Body
      */
     NodeLayout node_layout() const;
 
+    /**
+     * The viscous stress at the centre of each locally owned cell of material m, for output:
+     * (β + τ_KV,m) σ_m(ε(v)) + Σᵢ (Eᵢ/E∞) σ_m(ε(eᵢ)) over the material's Maxwell branches
+     * (doc/theory.md (V1), (V3); σ_m the elastic law), from the ghosted velocity @p velocity and
+     * the ghosted branch variables @p branch_strains in the order of maxwell_branches(). dim × dim
+     * cell fields named viscous_stress_xx, viscous_stress_xy, … (0 on other ranks' cells).
+     */
+    std::vector<std::pair<std::string, dealii::Vector<float>>>
+    viscous_stress(const dealii::PETScWrappers::MPI::Vector &velocity,
+                   const std::vector<const dealii::PETScWrappers::MPI::Vector *> &branch_strains) const;
+
     /// Computes the stress tensor (6 or 4 or 1 components) and von Mises stress for DataOut.
     std::unique_ptr<dealii::DataPostprocessor<dim>> make_stress_postprocessor() const;
     /**
@@ -118,6 +153,9 @@ namespace percussion::Body
     dealii::IndexSet           owned_dofs, relevant_dofs;
 
     dealii::PETScWrappers::MPI::SparseMatrix mass, stiffness;
+    dealii::PETScWrappers::MPI::SparseMatrix kelvin_voigt; ///< kelvin_voigt_matrix()
+    bool has_kelvin_voigt = false;
+    std::vector<std::unique_ptr<MaxwellBranch>> branches;
 
     std::unique_ptr<dealii::FunctionParser<dim>> body_force, traction, prescribed, initial_q, initial_v;
     bool has_force = false, force_depends_on_time = false, prescribed_motion = false;

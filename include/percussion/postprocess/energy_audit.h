@@ -19,13 +19,14 @@ namespace percussion::Postprocess
   /**
    * Cumulates the per-step terms of the discrete energy balance (paper eq. (56)) from t_0:
    *
-   *   E(t_k) − E(t_0) [+ algorithmic energy change] = W_ext + W_damp − D_num + W_contact,N + W_contact,T
+   *   E(t_k) − E(t_0) [+ algorithmic energy change] = W_ext + W_damp − D_num − D_visc + W_contact,N + W_contact,T
    *                                                  + E_projection + E_frame + residual,
    *
    * where every term is the sum over the steps taken and E_projection is the energy change of the
    * position projections after the steps (StepEnergy::position_correction; zero without them), kept
    * apart from the scheme's balance, and E_frame that of the bodies' frames taken anew with large
-   * rotations (StepEnergy::frame_correction). The obstacles' part of the contact work (ContactWorks::obstacle)
+   * rotations (StepEnergy::frame_correction). With Maxwell branches E includes their stored energy
+   * and D_visc is their dashpots' dissipation (StepEnergy::viscoelastic_dissipation). The obstacles' part of the contact work (ContactWorks::obstacle)
    * is booked as external work. Sign conventions: works are those done ON the
    * bodies (W_damp ≤ 0, contact work ≤ 0 for a dissipative contact law); D_num ≥ 0 is the energy
    * the scheme removes for θ > ½ (negative for θ < ½).
@@ -41,7 +42,16 @@ namespace percussion::Postprocess
 
     double kinetic_energy() const { return current.kinetic_energy; }
     double strain_energy() const { return current.strain_energy; }
-    double total_energy() const { return current.kinetic_energy + current.strain_energy; }
+    /// The viscoelastic bodies' stored energy Ψ = Σᵢ ½eᵢᵀKᵢeᵢ of their Maxwell branches (doc/theory.md (V6)).
+    double viscoelastic_energy() const { return current.viscoelastic_energy; }
+    /// E = kinetic + strain + viscoelastic energy.
+    double total_energy() const
+    {
+      return current.kinetic_energy + current.strain_energy + current.viscoelastic_energy;
+    }
+    /// Σ of the Maxwell branches' dashpot dissipations D_visc (≥ 0 where the steps resolve the
+    /// relaxation, doc/theory.md (V8)); 0 without branches.
+    double viscoelastic_dissipation() const { return viscoelastic; }
     /// The scheme's algorithmic energy (generalized-α family; 0 for Moreau–Jean), see StepEnergy.
     double algorithmic_energy() const { return current.algorithmic_energy; }
     double initial_energy() const { return initial_total; }
@@ -68,7 +78,7 @@ namespace percussion::Postprocess
     TimeIntegration::StepEnergy current;
     double initial_total = 0, energy_scale = 0;
     double external = 0, damping = 0, numerical = 0, contact_normal = 0, contact_tangential = 0, projection = 0,
-           frame = 0, residual = 0;
+           frame = 0, residual = 0, viscoelastic = 0;
     double max_relative_residual = 0;
   };
 } // namespace percussion::Postprocess

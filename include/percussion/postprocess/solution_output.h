@@ -4,6 +4,7 @@
 #include <deal.II/base/data_out_base.h>
 #include <deal.II/dofs/dof_handler.h>
 #include <deal.II/lac/petsc_vector.h>
+#include <deal.II/lac/vector.h>
 #include <deal.II/numerics/data_postprocessor.h>
 
 #include <percussion/postprocess/time_series.h>
@@ -37,14 +38,16 @@ namespace percussion::Postprocess
 
     /// Writes the fields at @p time; @p displacement and @p velocity must be ghosted. The stress
     /// is computed from @p strain_displacement if given (large rotations: the elastic displacement
-    /// in the bodies' frames, ghosted), else from @p displacement.
+    /// in the bodies' frames, ghosted), else from @p displacement. @p cell_fields: more cell data
+    /// by name (one value per active cell, e.g. Body::ElasticBody::viscous_stress()).
     void write(double time,
                unsigned int step,
                const dealii::DoFHandler<dim> &dof_handler,
                const dealii::PETScWrappers::MPI::Vector &displacement,
                const dealii::PETScWrappers::MPI::Vector &velocity,
                const dealii::DataPostprocessor<dim> &stress,
-               const dealii::PETScWrappers::MPI::Vector *strain_displacement = nullptr);
+               const dealii::PETScWrappers::MPI::Vector *strain_displacement = nullptr,
+               const std::vector<std::pair<std::string, dealii::Vector<float>>> *cell_fields = nullptr);
 
     /// Waits until the last record is on disk; rethrows what its writing threw (InputError if the
     /// file could not be written). Called before checkpoints and at the end of a run.

@@ -24,6 +24,22 @@ namespace percussion::TimeIntegration
     const dealii::PETScWrappers::MPI::SparseMatrix *stiffness = nullptr;
     double rayleigh_alpha = 0;
     double rayleigh_beta = 0;
+    /// The per-material Kelvin–Voigt part of C, Σ_m τ_KV,m K_m (doc/theory.md (V1)), or nullptr:
+    /// C = αM + βK + this.
+    const dealii::PETScWrappers::MPI::SparseMatrix *kelvin_voigt = nullptr;
+
+    /**
+     * A Maxwell branch of the generalized Maxwell model (doc/theory.md (V2)–(V5)): its force sᵢ
+     * adds to K q in the equation of motion, M v' + C v + K q + Σ sᵢ = F + R, and follows
+     * ṡᵢ + sᵢ/τᵢ = Kᵢ q̇ (Simo & Hughes, Computational Inelasticity, ch. 10; doc/theory.md (V3)).
+     */
+    struct MaxwellBranch
+    {
+      const dealii::PETScWrappers::MPI::SparseMatrix *stiffness = nullptr; ///< Kᵢ
+      double relaxation_time = 1;                                          ///< τᵢ
+    };
+    /// Empty for an elastic (or Kelvin–Voigt) body; only the Moreau–Jean schemes take branches.
+    std::vector<MaxwellBranch> maxwell_branches;
 
     bool has_external_force = false;
     bool external_force_depends_on_time = false;

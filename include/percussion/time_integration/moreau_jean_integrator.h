@@ -36,6 +36,12 @@ namespace percussion::TimeIntegration
    *   3. finish_step(): q_{k+1}, the energy terms of (56), and the new state becomes current.
    * Dirichlet DoFs get the velocity that makes q_{k+1} equal the prescribed displacement; their
    * rows and columns of Ŵ are eliminated, so an impulse never acts on them.
+   *
+   * Viscoelastic bodies (doc/theory.md, "Linear viscoelasticity"): the per-material Kelvin–Voigt
+   * part of C enters as above; a Maxwell branch i adds its force sᵢ to K q, with the exact
+   * exponential update over the step (V4), sᵢ,k+1 = aᵢsᵢ,k + γᵢKᵢ(q_{k+1} − q_k),
+   * aᵢ = exp(−h/τᵢ), γᵢ = (τᵢ/h)(1 − aᵢ), so that Ŵ gains h²θ²Σγᵢ Kᵢ (constant for a step size) and
+   * the right-hand side −h(1−θ+θaᵢ)sᵢ,k − h²θ(1−θ)γᵢKᵢv_k (V5).
    */
   class MoreauJeanIntegrator : public TimeIntegrator
   {
@@ -61,8 +67,21 @@ namespace percussion::TimeIntegration
     void finish_step() override;
     std::vector<std::pair<std::string, dealii::PETScWrappers::MPI::Vector *>> saved_vectors() override
     {
-      return {{"q", &q}, {"v", &v}, {"mass_v", &mass_v}, {"stiffness_q", &stiffness_q}, {"force", &force}};
+      std::vector<std::pair<std::string, dealii::PETScWrappers::MPI::Vector *>> vectors{
+        {"q", &q}, {"v", &v}, {"mass_v", &mass_v}, {"stiffness_q", &stiffness_q}, {"force", &force}};
+      // The Maxwell branches' internal variables: their history is not a function of q and v.
+      for (std::size_t i = 0; i < branch_strain.size(); ++i)
+        {
+          vectors.emplace_back("maxwell_strain_" + std::to_string(i), &branch_strain[i]);
+          vectors.emplace_back("maxwell_force_" + std::to_string(i), &branch_force[i]);
+        }
+      return vectors;
     }
+    /// Σᵢ sᵢ at t_k: the force of the Maxwell branches on the nodes (0 without branches), which
+    /// adds to K q in the internal force.
+    void maxwell_force(dealii::PETScWrappers::MPI::Vector &out) const;
+    /// The Maxwell branches' eᵢ at t_k (sᵢ = Kᵢeᵢ), in the order of the system's branches.
+    const std::vector<dealii::PETScWrappers::MPI::Vector> &maxwell_strains() const { return branch_strain; }
     double correct_displacement(const dealii::PETScWrappers::MPI::Vector &displacement_correction) override;
 
     /// X = Ŵ⁻¹B, one multiple-right-hand-side sweep through the stored factor (with large
@@ -163,6 +182,17 @@ namespace percussion::TimeIntegration
     /// Large rotations with β > 0: β𝐑K(Ω × ũ_k), the part of β𝐑K𝐑ᵀv that is the strain's spin.
     dealii::PETScWrappers::MPI::Vector spin_damping;
     std::vector<double> prescribed_values, constrained_velocity;
+
+    /// Maxwell branch i: eᵢ, the displacement-like variable with sᵢ = Kᵢeᵢ (V3) whose energy
+    /// ½eᵢᵀKᵢeᵢ is the branch's, and sᵢ, at t_k.
+    std::vector<dealii::PETScWrappers::MPI::Vector> branch_strain, branch_force;
+    /// Scratch of finish_step(): Δq, Σ sᵢ,k+θ, and K_KV v_{k+θ} (the Kelvin–Voigt force).
+    dealii::PETScWrappers::MPI::Vector increment, branch_force_theta, kelvin_voigt_v;
+    /// Scratch of finish_step(): Δeᵢ and sᵢ,k+1 of the branch being updated.
+    dealii::PETScWrappers::MPI::Vector strain_change, branch_force_new;
+    /// aᵢ = exp(−h/τᵢ) and γᵢ = (τᵢ/h)(1 − aᵢ) of branch i for the current step size (V4).
+    double branch_decay(std::size_t i) const;
+    double branch_gain(std::size_t i) const;
   };
 } // namespace percussion::TimeIntegration
 

@@ -18,6 +18,10 @@ namespace percussion::TimeIntegration
    * W_contact = v_{k+θ}ᵀH p_{k+1} = u_{k+θ}ᵀp_{k+1} (split into normal and tangential parts by the
    * contact layer). The residual is v_{k+θ}ᵀ times the residual of the discrete momentum equation
    * on the free DoFs: round-off for a correct implementation, for every θ.
+   *
+   * With Maxwell branches (doc/theory.md (V6)–(V8)) E also holds their stored energy
+   * Ψ = Σᵢ ½eᵢᵀKᵢeᵢ, the balance has the branches' viscous dissipation D_visc on its right-hand
+   * side (−D_visc), and D_num their part (θ − ½)Σᵢ‖eᵢ,k+1 − eᵢ,k‖²_Kᵢ.
    */
   struct StepEnergy
   {
@@ -26,6 +30,11 @@ namespace percussion::TimeIntegration
     /// The scheme's energy beyond E: (h²/4)(2β−γ) a_{k+1}ᵀM a_{k+1} for the generalized-α family
     /// (talk (72)); 0 for Moreau–Jean and Schatzman–Paoli. The balance is written for E + this term.
     double algorithmic_energy = 0;
+    /// Ψ_{k+1} = Σᵢ ½eᵢᵀKᵢeᵢ: the energy stored in the Maxwell branches (doc/theory.md (V6)).
+    double viscoelastic_energy = 0;
+    /// D_visc = Σᵢ (Δq − Δeᵢ)ᵀKᵢeᵢ,k+θ: the energy the branches' dashpots dissipate in the step
+    /// (doc/theory.md (V8)); counted with a minus sign in the balance.
+    double viscoelastic_dissipation = 0;
     double external_work = 0;
     double damping_work = 0;
     double numerical_dissipation = 0;
@@ -48,6 +57,8 @@ namespace percussion::TimeIntegration
     return {{prefix + "kinetic_energy", &e.kinetic_energy},
             {prefix + "strain_energy", &e.strain_energy},
             {prefix + "algorithmic_energy", &e.algorithmic_energy},
+            {prefix + "viscoelastic_energy", &e.viscoelastic_energy},
+            {prefix + "viscoelastic_dissipation", &e.viscoelastic_dissipation},
             {prefix + "external_work", &e.external_work},
             {prefix + "damping_work", &e.damping_work},
             {prefix + "numerical_dissipation", &e.numerical_dissipation},

@@ -67,7 +67,7 @@ namespace percussion::TimeIntegration::SystemAlgebra
   void solve_eliminated(IterationMatrixSolver &solver, const Vector &b, Vector &x, const Dofs &dofs,
                         Vector &scratch);
 
-  /// C v = α M v + β K v into @p result (@p work: scratch).
+  /// C v = α M v + β K v (+ the Kelvin–Voigt part) into @p result (@p work: scratch).
   void damping(const LinearElastodynamicSystem &system, const Vector &v, Vector &result, Vector &work);
 
   /// F = f − K q − C v into @p result (no f when @p force is nullptr; @p work: scratch).

@@ -195,7 +195,8 @@ namespace percussion::TimeIntegration
     /// (the integrator then still holds the last good state).
     void check_finite(const StepEnergy &e) const
     {
-      if (!std::isfinite(e.kinetic_energy) || !std::isfinite(e.strain_energy) || !std::isfinite(e.algorithmic_energy))
+      if (!std::isfinite(e.kinetic_energy) || !std::isfinite(e.strain_energy) || !std::isfinite(e.algorithmic_energy) ||
+          !std::isfinite(e.viscoelastic_energy))
         throw SolverError("The state became non-finite in the step from t = " + std::to_string(current_time) +
                           " (step " + std::to_string(step + 1) + ").");
     }
@@ -248,9 +249,11 @@ namespace percussion::TimeIntegration
      */
     void accept_step(StepEnergy e)
     {
-      const double energy_old = energy.kinetic_energy + energy.strain_energy + energy.algorithmic_energy;
-      e.residual = (e.kinetic_energy + e.strain_energy + e.algorithmic_energy - energy_old) -
-                   (e.external_work + e.damping_work - e.numerical_dissipation + e.contact_work);
+      const double energy_old =
+        energy.kinetic_energy + energy.strain_energy + energy.algorithmic_energy + energy.viscoelastic_energy;
+      e.residual = (e.kinetic_energy + e.strain_energy + e.algorithmic_energy + e.viscoelastic_energy - energy_old) -
+                   (e.external_work + e.damping_work - e.numerical_dissipation - e.viscoelastic_dissipation +
+                    e.contact_work);
       energy = e;
       ++step;
       // Time counted in nominal steps: halved steps add exact binary fractions, so the time after
