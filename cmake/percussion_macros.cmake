@@ -44,7 +44,11 @@ function(percussion_add_test NAME)
       set(_command ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${_ranks} --oversubscribe
                    $<TARGET_FILE:${NAME}> ${ARG_ARGS})
     endif()
-    add_test(NAME ${_test_name} COMMAND ${_command} WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+    # A directory per rank count: the 1- and 2-rank runs of one test may run at the same time
+    # (ctest -j) and write output directories of the same names.
+    set(_directory ${CMAKE_CURRENT_BINARY_DIR}/ranks${_ranks})
+    file(MAKE_DIRECTORY ${_directory})
+    add_test(NAME ${_test_name} COMMAND ${_command} WORKING_DIRECTORY ${_directory})
     set_tests_properties(${_test_name} PROPERTIES
       ENVIRONMENT "${_env}" TIMEOUT ${ARG_TIMEOUT} LABELS "${ARG_LABELS}" PROCESSORS ${_ranks})
   endforeach()

@@ -352,8 +352,8 @@ namespace percussion::Body
 
   template <int dim>
   std::vector<std::pair<std::string, Vector<float>>>
-  ElasticBody<dim>::viscous_stress(const PETScWrappers::MPI::Vector &velocity,
-                                   const std::vector<const PETScWrappers::MPI::Vector *> &branch_strains) const
+  ElasticBody<dim>::viscoelastic_fields(const PETScWrappers::MPI::Vector &velocity,
+                                        const std::vector<const PETScWrappers::MPI::Vector *> &branch_strains) const
   {
     const std::string axes = "xyz";
     std::vector<std::pair<std::string, Vector<float>>> fields;
@@ -361,6 +361,8 @@ namespace percussion::Body
       for (unsigned int j = 0; j < dim; ++j)
         fields.emplace_back(std::string("viscous_stress_") + axes[i] + axes[j],
                             Vector<float>(triangulation.n_active_cells()));
+    fields.emplace_back("viscoelastic_energy_density", Vector<float>(triangulation.n_active_cells()));
+    auto &energy_density = fields.back().second;
     // One point per cell: the field is cell data, like material_id.
     const QMidpoint<dim> midpoint;
     FEValues<dim> fe_values(mapping, fe, midpoint, update_gradients);
@@ -379,17 +381,22 @@ namespace percussion::Body
             fe_values[displacement].get_function_symmetric_gradients(velocity, strain);
             eps += kv * strain[0];
           }
+        const auto elastic_stress = [&m](const SymmetricTensor<2, dim> &e) {
+          return dim == 1 ? SymmetricTensor<2, dim>(m.youngs_modulus * e) :
+                            m.lame_lambda() * trace(e) * unit_symmetric_tensor<dim>() + 2 * m.lame_mu() * e;
+        };
+        double branch_energy = 0;
         for (std::size_t b = 0; b < branches.size(); ++b)
           if (branches[b]->material_id == cell->material_id())
             {
               fe_values[displacement].get_function_symmetric_gradients(*branch_strains[b], strain);
-              eps += (branches[b]->modulus / m.youngs_modulus) * strain[0];
+              const double ratio = branches[b]->modulus / m.youngs_modulus;
+              eps += ratio * strain[0];
+              // ½ (Eᵢ/E∞) σ_m(ε(eᵢ)) : ε(eᵢ), the density of (V6)'s ½ eᵢᵀKᵢeᵢ.
+              branch_energy += 0.5 * ratio * (elastic_stress(strain[0]) * strain[0]);
             }
-        SymmetricTensor<2, dim> sigma;
-        if (dim == 1)
-          sigma = m.youngs_modulus * eps;
-        else
-          sigma = m.lame_lambda() * trace(eps) * unit_symmetric_tensor<dim>() + 2 * m.lame_mu() * eps;
+        const SymmetricTensor<2, dim> sigma = elastic_stress(eps);
+        energy_density(cell->active_cell_index()) = branch_energy;
         for (unsigned int i = 0; i < dim; ++i)
           for (unsigned int j = 0; j < dim; ++j)
             fields[i * dim + j].second(cell->active_cell_index()) = sigma[i][j];

@@ -364,7 +364,8 @@ namespace percussion
       }
     else if (system.kelvin_voigt != nullptr || !system.maxwell_branches.empty())
       {
-        // Viscoelastic materials (Moreau–Jean only): their viscous stress as cell data.
+        // Viscoelastic materials (Moreau–Jean only): their viscous stress and the branches' energy
+        // density as cell data.
         const auto &integrator = dynamic_cast<const TimeIntegration::MoreauJeanIntegrator &>(*time_integrator);
         std::vector<PETScWrappers::MPI::Vector> ghosted;
         ghosted.reserve(integrator.maxwell_strains().size());
@@ -375,7 +376,7 @@ namespace percussion
             ghosted.back() = e;
             strains.push_back(&ghosted.back());
           }
-        const auto fields = bodies->viscous_stress(v, strains);
+        const auto fields = bodies->viscoelastic_fields(v, strains);
         solution_output->write(time_integrator->time(), time_integrator->step_number(), dof_handler, q, v, *stress,
                                nullptr, &fields);
       }

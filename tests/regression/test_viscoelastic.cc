@@ -422,14 +422,24 @@ BOOST_AUTO_TEST_CASE(viscous_stress_output)
     e(v);
   v = integrator.velocity();
   e = integrator.maxwell_strains().at(0);
-  const auto fields = body.viscous_stress(v, {&e});
-  BOOST_REQUIRE_EQUAL(fields.size(), 1u);
+  const auto fields = body.viscoelastic_fields(v, {&e});
+  BOOST_REQUIRE_EQUAL(fields.size(), 2u);
   BOOST_TEST(fields[0].first == "viscous_stress_xx");
+  BOOST_TEST(fields[1].first == "viscoelastic_energy_density");
   const double t = integrator.time();
   const double expected = E * tau_kv * r / L + E1 * tau1 * r / L * (1 - std::exp(-t / tau1));
   const double measured = fields[0].second(0);
   BOOST_TEST_MESSAGE("viscous stress at t = " << t << ": " << measured << " (exact " << expected << ")");
   BOOST_TEST(std::abs(measured - expected) <= 1e-6 * expected); // (cell data is written as float)
+  // The branch's strain is ε₁ = τ₁ (r/L)(1 − exp(−t/τ₁)): its energy density ½ E₁ ε₁², and over
+  // the element (L, unit section) the statistics' viscoelastic_energy.
+  const double branch_strain = tau1 * r / L * (1 - std::exp(-t / tau1));
+  const double expected_density = 0.5 * E1 * branch_strain * branch_strain;
+  const double density = fields[1].second(0);
+  BOOST_TEST_MESSAGE("branch energy density " << density << " J/m^3 (exact " << expected_density << ")");
+  BOOST_TEST(std::abs(density - expected_density) <= 1e-6 * expected_density);
+  const double stored = simulator.statistics().column("viscoelastic_energy").back();
+  BOOST_TEST(std::abs(stored - density * L) <= 1e-6 * stored);
   // The field is in the last VTU record.
   bool found = false;
   for (const auto &file : std::filesystem::directory_iterator("output_viscous_stress"))
@@ -437,7 +447,8 @@ BOOST_AUTO_TEST_CASE(viscous_stress_output)
       {
         std::ifstream in(file.path());
         const std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        found = found || content.find("Name=\"viscous_stress_xx\"") != std::string::npos;
+        found = found || (content.find("Name=\"viscous_stress_xx\"") != std::string::npos &&
+                          content.find("Name=\"viscoelastic_energy_density\"") != std::string::npos);
       }
   BOOST_TEST(found);
 }

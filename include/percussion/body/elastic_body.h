@@ -121,11 +121,13 @@ namespace percussion::Body
      * (β + τ_KV,m) σ_m(ε(v)) + Σᵢ (Eᵢ/E∞) σ_m(ε(eᵢ)) over the material's Maxwell branches
      * (doc/theory.md (V1), (V3); σ_m the elastic law), from the ghosted velocity @p velocity and
      * the ghosted branch variables @p branch_strains in the order of maxwell_branches(). dim × dim
-     * cell fields named viscous_stress_xx, viscous_stress_xy, … (0 on other ranks' cells).
+     * cell fields named viscous_stress_xx, viscous_stress_xy, …, then the branches' stored energy
+     * per unit volume Σᵢ ½ (Eᵢ/E∞) σ_m(ε(eᵢ)) : ε(eᵢ) at the centre (the density of (V6)'s
+     * ½ eᵢᵀKᵢeᵢ), named viscoelastic_energy_density (0 on other ranks' cells).
      */
     std::vector<std::pair<std::string, dealii::Vector<float>>>
-    viscous_stress(const dealii::PETScWrappers::MPI::Vector &velocity,
-                   const std::vector<const dealii::PETScWrappers::MPI::Vector *> &branch_strains) const;
+    viscoelastic_fields(const dealii::PETScWrappers::MPI::Vector &velocity,
+                        const std::vector<const dealii::PETScWrappers::MPI::Vector *> &branch_strains) const;
 
     /// Computes the stress tensor (6 or 4 or 1 components) and von Mises stress for DataOut.
     std::unique_ptr<dealii::DataPostprocessor<dim>> make_stress_postprocessor() const;

@@ -39,7 +39,7 @@ namespace percussion::Postprocess
     /// Writes the fields at @p time; @p displacement and @p velocity must be ghosted. The stress
     /// is computed from @p strain_displacement if given (large rotations: the elastic displacement
     /// in the bodies' frames, ghosted), else from @p displacement. @p cell_fields: more cell data
-    /// by name (one value per active cell, e.g. Body::ElasticBody::viscous_stress()).
+    /// by name (one value per active cell, e.g. Body::ElasticBody::viscoelastic_fields()).
     void write(double time,
                unsigned int step,
                const dealii::DoFHandler<dim> &dof_handler,
