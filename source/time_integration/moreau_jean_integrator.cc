@@ -191,17 +191,9 @@ namespace percussion::TimeIntegration
 
   void MoreauJeanIntegrator::solve_in_frames(Mat B, Mat X, const double relative_tolerance)
   {
-    if (!system.frames || system.frames->all_identity())
-      {
-        relative_tolerance > 0 ? solver->solve(B, X, relative_tolerance) : solver->solve(B, X);
-        return;
-      }
-    Mat rotated = nullptr;
-    PERCUSSION_PETSC_CALL(MatDuplicate(B, MAT_COPY_VALUES, &rotated));
-    system.frames->rotate_rows(rotated, true);
-    relative_tolerance > 0 ? solver->solve(rotated, X, relative_tolerance) : solver->solve(rotated, X);
-    PERCUSSION_PETSC_CALL(MatDestroy(&rotated));
-    system.frames->rotate_rows(X, false);
+    SystemAlgebra::solve_in_frames(system.frames.get(), B, X, [this, relative_tolerance](Mat rhs, Mat solution) {
+      relative_tolerance > 0 ? solver->solve(rhs, solution, relative_tolerance) : solver->solve(rhs, solution);
+    });
   }
 
   void MoreauJeanIntegrator::impulse_response(const Vector &b, Vector &x)

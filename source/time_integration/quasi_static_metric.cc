@@ -38,17 +38,7 @@ namespace percussion::TimeIntegration
     const double T2 = system.quasi_static_projection_time * system.quasi_static_projection_time;
     // The Dirichlet rows of B are zero (DelassusColumns), and eliminate() left the metric's
     // diagonal there alone: X is zero on them.
-    if (!system.frames || system.frames->all_identity())
-      solver->solve(B, X);
-    else
-      {
-        Mat rotated = nullptr;
-        PERCUSSION_PETSC_CALL(MatDuplicate(B, MAT_COPY_VALUES, &rotated));
-        system.frames->rotate_rows(rotated, true);
-        solver->solve(rotated, X);
-        PERCUSSION_PETSC_CALL(MatDestroy(&rotated));
-        system.frames->rotate_rows(X, false);
-      }
+    SystemAlgebra::solve_in_frames(system.frames.get(), B, X, [this](Mat rhs, Mat solution) { solver->solve(rhs, solution); });
     // (M + T²K)⁻¹ = 𝒫⁻¹/T².
     PERCUSSION_PETSC_CALL(MatScale(X, T2));
   }

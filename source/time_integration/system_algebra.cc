@@ -128,4 +128,19 @@ namespace percussion::TimeIntegration::SystemAlgebra
       result.add(-1.0, *force);
     result *= -1.0;
   }
+  void solve_in_frames(const BodyFrames *frames, Mat B, Mat X, const std::function<void(Mat, Mat)> &solve)
+  {
+    if (!frames || frames->all_identity())
+      {
+        solve(B, X);
+        return;
+      }
+    // (The solve's right-hand sides in the frames: a copy, B is the caller's.)
+    Mat rotated = nullptr;
+    PERCUSSION_PETSC_CALL(MatDuplicate(B, MAT_COPY_VALUES, &rotated));
+    frames->rotate_rows(rotated, true);
+    solve(rotated, X);
+    PERCUSSION_PETSC_CALL(MatDestroy(&rotated));
+    frames->rotate_rows(X, false);
+  }
 } // namespace percussion::TimeIntegration::SystemAlgebra

@@ -10,6 +10,8 @@
 
 #include <petscmat.h>
 
+#include <functional>
+
 #include <vector>
 
 /**
@@ -69,6 +71,13 @@ namespace percussion::TimeIntegration::SystemAlgebra
 
   /// C v = α M v + β K v (+ the Kelvin–Voigt part) into @p result (@p work: scratch).
   void damping(const LinearElastodynamicSystem &system, const Vector &v, Vector &result, Vector &work);
+
+  /**
+   * X = 𝐑 S⁻¹ 𝐑ᵀ B for the columns @p B, with S⁻¹ applied by @p solve(B', X) and 𝐑 the rotations
+   * of @p frames (large rotations: doc/theory.md, "Large rotations"); X = S⁻¹B where there are
+   * no frames or all are the identity. B is not changed.
+   */
+  void solve_in_frames(const BodyFrames *frames, Mat B, Mat X, const std::function<void(Mat, Mat)> &solve);
 
   /// F = f − K q − C v into @p result (no f when @p force is nullptr; @p work: scratch).
   void smooth_force(const LinearElastodynamicSystem &system, const Vector &q, const Vector &v, const Vector *force,
