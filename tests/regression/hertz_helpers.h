@@ -12,6 +12,8 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "gmsh_writer.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -108,19 +110,7 @@ namespace percussion::testing::hertz
                return y_b + (g.top - y_b) * s / g.top;
              },
              2, 3, 4);
-    std::ofstream out(file);
-    out.precision(17);
-    out << "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n" << nodes.size() << "\n";
-    for (unsigned int k = 0; k < nodes.size(); ++k)
-      out << k + 1 << ' ' << nodes[k][0] << ' ' << nodes[k][1] << " 0\n";
-    out << "$EndNodes\n$Elements\n" << faces.size() + cells.size() << "\n";
-    unsigned int number = 0;
-    for (const auto &[tag, v] : faces)
-      out << ++number << " 1 2 " << tag << ' ' << tag << ' ' << v[0] << ' ' << v[1] << "\n";
-    for (const auto &[tag, v] : cells)
-      out << ++number << " 3 2 " << tag << ' ' << tag << ' ' << v[0] << ' ' << v[1] << ' ' << v[2] << ' ' << v[3]
-          << "\n";
-    out << "$EndElements\n";
+    percussion::testing::write_gmsh(file, nodes, 2, faces, cells);
   }
 
   struct Measured

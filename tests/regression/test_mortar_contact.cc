@@ -10,6 +10,7 @@
 // exact wave solution and the matching-mesh force history (last test case).
 #define BOOST_TEST_MODULE mortar_contact
 #include "../mpi_test_fixture.h"
+#include "gmsh_writer.h"
 #include "simulation_helpers.h"
 
 #include <percussion/contact/contact_point_output.h>
@@ -86,28 +87,7 @@ namespace
     };
     block(n_lower, along_lower, 0.0, 1, 1, 2);
     block(n_upper, along_upper, length + gap, 2, 3, 4);
-    std::ofstream out(file);
-    out.precision(17);
-    out << "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n" << nodes.size() << "\n";
-    for (unsigned int k = 0; k < nodes.size(); ++k)
-      out << k + 1 << ' ' << nodes[k][0] << ' ' << nodes[k][1] << ' ' << nodes[k][2] << "\n";
-    out << "$EndNodes\n$Elements\n" << faces.size() + cells.size() << "\n";
-    unsigned int number = 0;
-    for (const auto &[tag, v] : faces)
-      {
-        out << ++number << (dim == 2 ? " 1" : " 3") << " 2 " << tag << ' ' << tag;
-        for (const int i : v)
-          out << ' ' << i;
-        out << "\n";
-      }
-    for (const auto &[tag, v] : cells)
-      {
-        out << ++number << (dim == 2 ? " 3" : " 5") << " 2 " << tag << ' ' << tag;
-        for (const int i : v)
-          out << ' ' << i;
-        out << "\n";
-      }
-    out << "$EndElements\n";
+    percussion::testing::write_gmsh(file, nodes, 3, faces, cells);
   }
 
   /// The contact patch test (Taylor & Papadopoulos 1991) in 2D or 3D with the given formulation.

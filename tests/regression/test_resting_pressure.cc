@@ -269,24 +269,7 @@ namespace
                  return z_b + (g.top - z_b) * s / g.top;
                },
                2, 3, 4);
-      std::ofstream out(file);
-      out.precision(17);
-      out << "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n" << nodes.size() << "\n";
-      for (unsigned int k = 0; k < nodes.size(); ++k)
-        out << k + 1 << ' ' << nodes[k][0] << ' ' << nodes[k][1] << ' ' << nodes[k][2] << "\n";
-      out << "$EndNodes\n$Elements\n" << faces.size() + cells.size() << "\n";
-      unsigned int number = 0;
-      for (const auto &[tag, v] : faces)
-        out << ++number << " 3 2 " << tag << ' ' << tag << ' ' << v[0] << ' ' << v[1] << ' ' << v[2] << ' ' << v[3]
-            << "\n";
-      for (const auto &[tag, v] : cells)
-        {
-          out << ++number << " 5 2 " << tag << ' ' << tag;
-          for (const int i : v)
-            out << ' ' << i;
-          out << "\n";
-        }
-      out << "$EndElements\n";
+      percussion::testing::write_gmsh(file, nodes, 3, faces, cells);
     }
 
     /**
