@@ -31,9 +31,9 @@ namespace percussion::ContactOperators
       step.lasting_impulse > 0 ? std::clamp(contact.warm_start[0] / step.lasting_impulse, 0.0, 1.0) : 0.0;
     if (lasting > 0)
       {
-        const double position_level =
-          theta * u_free[0] + (1 - theta) * u_k[0] + std::max(contact.gap, 0.0) / step.time_step;
-        const double impact_law = b[0] + std::max(contact.gap, 0.0) / step.time_step;
+        const double closing = std::max(contact.gap, 0.0) / step.time_step;
+        const double position_level = theta * u_free[0] + (1 - theta) * u_k[0] + closing;
+        const double impact_law = b[0] + closing;
         b[0] += lasting * ((e == 0 ? position_level : impact_law) - b[0]);
       }
     for (unsigned int i = 1; i < step.dim; ++i)
