@@ -11,6 +11,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -38,6 +39,28 @@ namespace percussion::testing
   }
 
   /// Times of the local maxima of a sampled signal, refined by a parabola through three samples.
+  /**
+   * The largest |difference| of the @p columns of two runs' statistics, relative to the largest
+   * |total_energy|, |external_work| or |damping_work| of @p a (the energy flowing through the runs).
+   */
+  inline double largest_column_difference(const Postprocess::StatisticsTable &a, const Postprocess::StatisticsTable &b,
+                                          const std::vector<std::string> &columns)
+  {
+    BOOST_REQUIRE_EQUAL(a.n_rows(), b.n_rows());
+    double scale = 0;
+    for (const std::string name : {"total_energy", "external_work", "damping_work"})
+      for (const double x : a.column(name))
+        scale = std::max(scale, std::abs(x));
+    double worst = 0;
+    for (const std::string &name : columns)
+      {
+        const auto x = a.column(name), y = b.column(name);
+        for (std::size_t k = 0; k < x.size(); ++k)
+          worst = std::max(worst, std::abs(x[k] - y[k]) / scale);
+      }
+    return worst;
+  }
+
   inline std::vector<double> local_maxima_times(const std::vector<double> &t, const std::vector<double> &y)
   {
     std::vector<double> result;

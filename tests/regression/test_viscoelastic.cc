@@ -68,21 +68,10 @@ namespace
   double largest_difference(const percussion::Postprocess::StatisticsTable &a,
                             const percussion::Postprocess::StatisticsTable &b)
   {
-    BOOST_REQUIRE_EQUAL(a.n_rows(), b.n_rows());
-    double scale = 0;
-    for (const std::string name : {"total_energy", "external_work", "damping_work"})
-      for (const double x : a.column(name))
-        scale = std::max(scale, std::abs(x));
-    double worst = 0;
-    for (const std::string name : {"kinetic_energy", "strain_energy", "total_energy", "external_work", "damping_work",
-                                   "numerical_dissipation", "contact_work_normal", "energy_balance_residual",
-                                   "viscoelastic_energy", "viscoelastic_dissipation"})
-      {
-        const auto x = a.column(name), y = b.column(name);
-        for (std::size_t k = 0; k < x.size(); ++k)
-          worst = std::max(worst, std::abs(x[k] - y[k]) / scale);
-      }
-    return worst;
+    return percussion::testing::largest_column_difference(
+      a, b,
+      {"kinetic_energy", "strain_energy", "total_energy", "external_work", "damping_work", "numerical_dissipation",
+       "contact_work_normal", "energy_balance_residual", "viscoelastic_energy", "viscoelastic_dissipation"});
   }
 
   /**
