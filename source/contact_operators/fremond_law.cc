@@ -27,8 +27,7 @@ namespace percussion::ContactOperators
     // its restitution (an impact can last several steps). The normal work gains
     // −max(g_k, 0) p_N/h ≤ 0, and the position-level law's is ≤ 0 for any θ: Proposition 1
     // still holds. The impact step itself (no previous impulse) keeps the law of the paper.
-    const double lasting =
-      step.lasting_impulse > 0 ? std::clamp(contact.warm_start[0] / step.lasting_impulse, 0.0, 1.0) : 0.0;
+    const double lasting = step.lasting_share(contact);
     if (lasting > 0)
       {
         const double closing = std::max(contact.gap, 0.0) / step.time_step;

@@ -166,13 +166,13 @@ namespace percussion::TimeIntegration
 
     // Phase 1: which contacts enter the problem, each rank its own.
     const std::vector<ActiveContact> &own = select_own(points, u_k, w, integrator.time_step(), result.in_problem);
-    // The contacts in lasting contact at this step (the law's lasting part whole: a normal
-    // impulse at the previous step of at least the threshold), for the adaptive projection
-    // metric. (An impulse of round-off size decides nothing: runs on different rank counts
-    // choose the same metric.)
+    // The contacts in lasting contact at this step (the law's lasting part whole), for the
+    // adaptive projection metric. (An impulse of round-off size decides nothing: runs on
+    // different rank counts choose the same metric.)
+    const ContactOperators::LawStep law_step{dim, theta, integrator.time_step(), lasting_impulse};
     lasting_own_keys.clear();
     for (const ActiveContact &a : own)
-      if (lasting_impulse > 0 && a.warm_start[0] >= lasting_impulse)
+      if (law_step.lasting_share(a) == 1.0)
         lasting_own_keys.push_back(a.key);
     std::sort(lasting_own_keys.begin(), lasting_own_keys.end());
     unsigned int left_out = 0;

@@ -3,6 +3,8 @@
 
 #include <percussion/contact_operators/active_contact.h>
 
+#include <algorithm>
+
 namespace percussion::ContactOperators
 {
   /// What a law needs of the step besides the contact (plain data).
@@ -13,6 +15,17 @@ namespace percussion::ContactOperators
     double time_step = 0;     ///< h
     /// A contact is lasting when its previous normal impulse exceeds this (FremondLaw); 0: none is.
     double lasting_impulse = 0;
+
+    /**
+     * How much of @p contact is in lasting contact: its previous normal impulse (warm start) over
+     * lasting_impulse, clamped to [0, 1] (0 where lasting_impulse is 0). FremondLaw blends its
+     * lasting part in by it; the adaptive position projection counts a contact with share 1 as
+     * loaded (FrictionalContactStep::project_positions()).
+     */
+    double lasting_share(const ActiveContact &contact) const
+    {
+      return lasting_impulse > 0 ? std::clamp(contact.warm_start[0] / lasting_impulse, 0.0, 1.0) : 0.0;
+    }
   };
 
   /**
