@@ -5,9 +5,9 @@
 #include <percussion/contact_solvers/solve.h>
 #include <percussion/core/exceptions.h>
 #include <percussion/core/petsc_check.h>
-#include <percussion/time_integration/distributed_sweeps.h>
+#include <percussion/contact_solvers/distributed_sweeps.h>
 #include <percussion/time_integration/frictional_contact_step.h>
-#include <percussion/time_integration/plain_all_gather.h>
+#include <percussion/contact_solvers/plain_all_gather.h>
 #include <percussion/time_integration/system_algebra.h>
 
 #include <algorithm>
@@ -17,6 +17,9 @@
 
 namespace percussion::TimeIntegration
 {
+  using ContactSolvers::gather_own;
+  using ContactSolvers::gather_whole;
+  using ContactSolvers::plain_all_gather;
   using dealii::PETScWrappers::MPI::Vector;
   using SystemAlgebra::reinit_like;
 

@@ -2,7 +2,7 @@
 
 #include <percussion/core/exceptions.h>
 #include <percussion/core/petsc_check.h>
-#include <percussion/time_integration/plain_all_gather.h>
+#include <percussion/contact_solvers/plain_all_gather.h>
 #include <percussion/time_integration/probed_delassus.h>
 #include <percussion/time_integration/system_algebra.h>
 #include <percussion/time_integration/time_integrator.h>
@@ -16,6 +16,9 @@
 
 namespace percussion::TimeIntegration
 {
+  using ContactSolvers::on_every_rank;
+  using ContactSolvers::partition_by_counts;
+  using ContactSolvers::plain_all_gather;
   namespace
   {
     /**

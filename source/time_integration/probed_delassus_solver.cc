@@ -6,7 +6,7 @@
 #include <percussion/contact_solvers/scaled_solve.h>
 #include <percussion/contact_solvers/solve.h>
 #include <percussion/core/petsc_check.h>
-#include <percussion/time_integration/plain_all_gather.h>
+#include <percussion/contact_solvers/plain_all_gather.h>
 #include <percussion/time_integration/probed_delassus_solver.h>
 #include <percussion/time_integration/system_algebra.h>
 #include <percussion/time_integration/time_integrator.h>
@@ -19,6 +19,11 @@
 
 namespace percussion::TimeIntegration
 {
+  using ContactSolvers::distributed_error;
+  using ContactSolvers::distributed_sweeps;
+  using ContactSolvers::gather_own;
+  using ContactSolvers::gather_whole;
+  using ContactSolvers::on_every_rank;
   using dealii::PETScWrappers::MPI::Vector;
   using SystemAlgebra::reinit_like;
 

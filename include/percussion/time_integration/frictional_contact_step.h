@@ -12,7 +12,7 @@
 #include <percussion/contact_solvers/solver_options.h>
 #include <percussion/time_integration/active_set_rule.h>
 #include <percussion/time_integration/delassus_columns.h>
-#include <percussion/time_integration/distributed_sweeps.h>
+#include <percussion/contact_solvers/distributed_sweeps.h>
 #include <percussion/time_integration/probed_delassus_solver.h>
 #include <percussion/time_integration/contact_dynamics_parameters.h>
 #include <percussion/time_integration/contact_law.h>

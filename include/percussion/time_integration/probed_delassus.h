@@ -7,7 +7,7 @@
 
 #include <percussion/contact_solvers/csr_matrix.h>
 #include <percussion/core/body_frames.h>
-#include <percussion/time_integration/distributed_sweeps.h>
+#include <percussion/contact_solvers/distributed_sweeps.h>
 
 #include <petscmat.h>
 
@@ -16,6 +16,10 @@
 
 namespace percussion::TimeIntegration
 {
+  /// The distributed problem's partition and ghost exchange (contact-solver layer).
+  using ContactSolvers::ContactPartition;
+  using ContactSolvers::ImpulseExchange;
+
   class TimeIntegrator;
 
   /**

@@ -9,7 +9,7 @@
 #include <percussion/contact_solvers/block_delassus.h>
 #include <percussion/contact_solvers/local_problem.h>
 #include <percussion/contact_solvers/solver_options.h>
-#include <percussion/time_integration/distributed_sweeps.h>
+#include <percussion/contact_solvers/distributed_sweeps.h>
 #include <percussion/time_integration/probed_delassus.h>
 
 #include <petscmat.h>

@@ -1,5 +1,5 @@
-#ifndef PERCUSSION_TIME_INTEGRATION_DISTRIBUTED_SWEEPS_H
-#define PERCUSSION_TIME_INTEGRATION_DISTRIBUTED_SWEEPS_H
+#ifndef PERCUSSION_CONTACT_SOLVERS_DISTRIBUTED_SWEEPS_H
+#define PERCUSSION_CONTACT_SOLVERS_DISTRIBUTED_SWEEPS_H
 
 #include <percussion/contact_solvers/block_delassus.h>
 #include <percussion/contact_solvers/local_problem.h>
@@ -9,7 +9,7 @@
 
 #include <vector>
 
-namespace percussion::TimeIntegration
+namespace percussion::ContactSolvers
 {
   /**
    * The active contacts of a step split among the ranks as one rank holds them. Globally the
@@ -82,27 +82,27 @@ namespace percussion::TimeIntegration
    * columns outside the own range become the ghost contacts (stored in @p partition.ghosts); the
    * result is square, d · n_local(), with the ghosts' rows empty.
    */
-  ContactSolvers::CsrMatrix localize(const ContactSolvers::CsrMatrix &own_rows, int d, ContactPartition &partition);
+  CsrMatrix localize(const CsrMatrix &own_rows, int d, ContactPartition &partition);
 
   /**
    * The whole problem's operator from the ranks' rows of @p local_block (local numbering of
    * @p partition, @p d unknowns per contact), in global numbering, on every rank. For the rare
    * places that need the whole problem (a fallback solver, an FCLIB dump). Collective.
    */
-  ContactSolvers::CsrMatrix gather_whole(const ContactSolvers::CsrMatrix &local_block, int d,
+  CsrMatrix gather_whole(const CsrMatrix &local_block, int d,
                                          const ContactPartition &partition, MPI_Comm communicator);
 
   /// The whole problem (W, q, μ in global numbering) from the ranks' parts @p local (in the local
   /// numbering of @p partition, as distributed_sweeps() takes it), on every rank. Collective.
-  ContactSolvers::LocalProblem gather_whole(const ContactSolvers::LocalProblem &local, const ContactPartition &partition,
+  LocalProblem gather_whole(const LocalProblem &local, const ContactPartition &partition,
                                             MPI_Comm communicator);
 
   /**
-   * The FCLIB error (ContactSolvers::compute_error()) of the whole problem at @p r and @p u, from
+   * The FCLIB error (compute_error()) of the whole problem at @p r and @p u, from
    * each rank's sums over its own contacts [0, @p n_own) (local numbering): the same value, and so
    * the same decisions, on every rank. Collective.
    */
-  double distributed_error(const ContactSolvers::LocalProblem &problem, const std::vector<double> &r,
+  double distributed_error(const LocalProblem &problem, const std::vector<double> &r,
                            const std::vector<double> &u, int n_own, MPI_Comm communicator);
 
   /// The whole vector (global numbering) from the own entries, the first @p d · n_own() of @p local. Collective.
@@ -114,21 +114,21 @@ namespace percussion::TimeIntegration
    * among the MPI ranks (ContactPartition): each rank sweeps its own contacts with the latest
    * impulses of its own and the last exchanged impulses of its ghosts, then the ranks exchange the
    * impulses their rows couple to (@p ghosts; Gauss–Seidel within a rank, block Jacobi between
-   * ranks). On one rank this is ContactSolvers::NonsmoothGaussSeidel.
+   * ranks). On one rank this is NonsmoothGaussSeidel.
    *
    * @p problem and @p W are in the partition's local numbering: the rows of the own contacts (the
    * ghosts' rows are empty), q and μ of the own contacts; no rank needs the operator or the data of
    * other contacts. @p r (own and ghost impulses) is the start and, on exit, the result, its ghost
    * entries as last exchanged (the owners' values); @p u holds W r + q for the own contacts on exit. The error is the FCLIB measure of the whole problem
-   * (ContactSolvers::compute_error()), from sums over each rank's contacts; as in
+   * (compute_error()), from sums over each rank's contacts; as in
    * NonsmoothGaussSeidel it is computed on the first two sweeps, when the error predicted from the
    * sweep's change of r is within a few tolerances, at least every 8th sweep and on the last one,
    * so every rank takes the same decisions. Collective.
    */
-  ContactSolvers::SolverResult distributed_sweeps(const ContactSolvers::LocalProblem &problem,
-                                                  const ContactSolvers::BlockDelassus &W, const ImpulseExchange &ghosts,
+  SolverResult distributed_sweeps(const LocalProblem &problem,
+                                                  const BlockDelassus &W, const ImpulseExchange &ghosts,
                                                   std::vector<double> &r, std::vector<double> &u, double tolerance,
                                                   int max_sweeps);
-} // namespace percussion::TimeIntegration
+} // namespace percussion::ContactSolvers
 
 #endif

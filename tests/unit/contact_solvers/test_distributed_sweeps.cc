@@ -9,13 +9,13 @@
 //  - exchanges after a sweep only the impulses that a rank's rows couple to (ImpulseExchange);
 //  - no rank holds more than its own and its ghost contacts (ContactPartition, localize()), and
 //    gather_whole() gives back the whole operator.
-#define BOOST_TEST_MODULE time_integration_distributed_sweeps
+#define BOOST_TEST_MODULE contact_solvers_distributed_sweeps
 #include "../../mpi_test_fixture.h"
 
 #include <percussion/contact_solvers/block_delassus.h>
 #include <percussion/contact_solvers/error_measure.h>
 #include <percussion/contact_solvers/nonsmooth_gauss_seidel.h>
-#include <percussion/time_integration/distributed_sweeps.h>
+#include <percussion/contact_solvers/distributed_sweeps.h>
 
 #include <chrono>
 #include <cmath>
@@ -70,9 +70,9 @@ namespace
   /// local numbering (own contacts, then the ghosts its rows couple to), q and μ of its own
   /// contacts (zero for the ghosts), as the contact step holds them.
   ContactSolvers::LocalProblem local_part(const ContactSolvers::LocalProblem &p, const int first, const int last,
-                                          TimeIntegration::ContactPartition &partition, const MPI_Comm comm)
+                                          ContactSolvers::ContactPartition &partition, const MPI_Comm comm)
   {
-    partition = TimeIntegration::partition_by_counts(last - first, comm);
+    partition = ContactSolvers::partition_by_counts(last - first, comm);
     BOOST_REQUIRE(partition.offset() == static_cast<unsigned long long>(first));
     std::vector<int> rows, cols;
     std::vector<double> values;
@@ -86,7 +86,7 @@ namespace
     ContactSolvers::LocalProblem local;
     local.dimension = 3;
     local.storage = ContactSolvers::MatrixStorage::sparse;
-    local.W_sparse = TimeIntegration::localize(
+    local.W_sparse = ContactSolvers::localize(
       ContactSolvers::CsrMatrix::from_triplets(3 * (last - first), 3 * p.number_of_contacts, rows, cols, values, "own rows"),
       3, partition);
     local.number_of_contacts = partition.n_local();
@@ -118,17 +118,17 @@ BOOST_AUTO_TEST_CASE(split_problem_is_solved_with_own_rows)
   // Split: contiguous ranges in rank order, each rank with its own rows of W only, in its local
   // numbering.
   const int first = m * rank / size, last = m * (rank + 1) / size;
-  TimeIntegration::ContactPartition partition;
+  ContactSolvers::ContactPartition partition;
   const ContactSolvers::LocalProblem own = local_part(whole, first, last, partition, comm);
   const ContactSolvers::BlockDelassus own_blocks(own);
   std::vector<double> r(3 * partition.n_local(), 0.0), u;
-  const ContactSolvers::SolverResult result = TimeIntegration::distributed_sweeps(
-    own, own_blocks, TimeIntegration::ImpulseExchange(partition, 3, comm), r, u, tolerance, 500);
+  const ContactSolvers::SolverResult result = ContactSolvers::distributed_sweeps(
+    own, own_blocks, ContactSolvers::ImpulseExchange(partition, 3, comm), r, u, tolerance, 500);
   BOOST_REQUIRE(result.status == ContactSolvers::SolverStatus::converged);
   BOOST_TEST(result.error <= tolerance);
 
   // The whole impulse vector from the ranks' own parts; the ghosts hold their owners' values.
-  const std::vector<double> gathered = TimeIntegration::gather_own(r, 3, partition, comm);
+  const std::vector<double> gathered = ContactSolvers::gather_own(r, 3, partition, comm);
   BOOST_REQUIRE(gathered.size() == 3u * m);
   for (int a = partition.n_own(); a < partition.n_local(); ++a)
     for (int i = 0; i < 3; ++i)
@@ -177,9 +177,9 @@ BOOST_AUTO_TEST_CASE(exchange_sends_only_the_coupled_impulses)
     {
       const ContactSolvers::LocalProblem whole = make_problem(m);
       const int first = m * rank / size, last = m * (rank + 1) / size;
-      TimeIntegration::ContactPartition partition;
+      ContactSolvers::ContactPartition partition;
       local_part(whole, first, last, partition, comm);
-      const TimeIntegration::ImpulseExchange exchange(partition, 3, comm);
+      const ContactSolvers::ImpulseExchange exchange(partition, 3, comm);
 
       // The ghosts: the contacts within 3 places of the own range, outside it.
       std::vector<unsigned long long> expected;
@@ -215,9 +215,9 @@ BOOST_AUTO_TEST_CASE(whole_operator_is_gathered_from_the_local_rows)
   const int m = 20;
   const ContactSolvers::LocalProblem whole = make_problem(m);
   const int first = m * rank / size, last = m * (rank + 1) / size;
-  TimeIntegration::ContactPartition partition;
+  ContactSolvers::ContactPartition partition;
   const ContactSolvers::LocalProblem local = local_part(whole, first, last, partition, comm);
-  const ContactSolvers::CsrMatrix gathered = TimeIntegration::gather_whole(local.W_sparse, 3, partition, comm);
+  const ContactSolvers::CsrMatrix gathered = ContactSolvers::gather_whole(local.W_sparse, 3, partition, comm);
   BOOST_REQUIRE(gathered.rows == 3 * m);
   BOOST_TEST(gathered.row_start == whole.W_sparse.row_start, boost::test_tools::per_element());
   BOOST_TEST(gathered.column_index == whole.W_sparse.column_index, boost::test_tools::per_element());

@@ -1,27 +1,28 @@
 #include <percussion/contact_solvers/error_measure.h>
 #include <percussion/contact_solvers/nonsmooth_gauss_seidel.h>
 #include <percussion/contact_solvers/one_contact_solver.h>
-#include <percussion/time_integration/distributed_sweeps.h>
-#include <percussion/time_integration/plain_all_gather.h>
+#include <percussion/contact_solvers/distributed_sweeps.h>
+#include <percussion/contact_solvers/plain_all_gather.h>
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <numeric>
 
-namespace percussion::TimeIntegration
+namespace percussion::ContactSolvers
 {
   int ContactPartition::owner(const unsigned long long g) const
   {
     // The first rank whose range ends beyond g (ranks without contacts have empty ranges).
     const auto end = std::upper_bound(rank_offsets.begin() + 1, rank_offsets.end(), g);
-    Assert(end != rank_offsets.end(), dealii::ExcInternalError());
+    assert(end != rank_offsets.end());
     return static_cast<int>(end - rank_offsets.begin()) - 1;
   }
 
   ContactPartition partition_by_counts(const int n_own, MPI_Comm communicator)
   {
     ContactPartition partition;
-    partition.rank = static_cast<int>(dealii::Utilities::MPI::this_mpi_process(communicator));
+    partition.rank = this_rank(communicator);
     std::vector<unsigned long long> counts;
     plain_all_gather(std::vector<unsigned long long>{static_cast<unsigned long long>(n_own)}, counts, communicator);
     partition.rank_offsets.assign(counts.size() + 1, 0);
@@ -29,10 +30,10 @@ namespace percussion::TimeIntegration
     return partition;
   }
 
-  ContactSolvers::CsrMatrix localize(const ContactSolvers::CsrMatrix &own_rows, const int d, ContactPartition &partition)
+  CsrMatrix localize(const CsrMatrix &own_rows, const int d, ContactPartition &partition)
   {
     const unsigned long long first = partition.offset(), last = first + partition.n_own();
-    Assert(own_rows.rows == d * partition.n_own(), dealii::ExcInternalError());
+    assert(own_rows.rows == d * partition.n_own());
     auto &ghosts = partition.ghosts;
     ghosts.clear();
     for (const int column : own_rows.column_index)
@@ -41,7 +42,7 @@ namespace percussion::TimeIntegration
     std::sort(ghosts.begin(), ghosts.end());
     ghosts.erase(std::unique(ghosts.begin(), ghosts.end()), ghosts.end());
     const int n = d * partition.n_local();
-    ContactSolvers::CsrMatrix local;
+    CsrMatrix local;
     local.rows = local.cols = n;
     local.row_start = own_rows.row_start;
     local.row_start.resize(n + 1, own_rows.row_start.back());
@@ -59,7 +60,7 @@ namespace percussion::TimeIntegration
     return local;
   }
 
-  ContactSolvers::CsrMatrix gather_whole(const ContactSolvers::CsrMatrix &local_block, const int d,
+  CsrMatrix gather_whole(const CsrMatrix &local_block, const int d,
                                          const ContactPartition &partition, MPI_Comm communicator)
   {
     struct Entry
@@ -85,7 +86,7 @@ namespace percussion::TimeIntegration
         values[k] = all[k].value;
       }
     const int n = static_cast<int>(d * partition.n_total());
-    return ContactSolvers::CsrMatrix::from_triplets(n, n, rows, cols, values, "gathered contact operator");
+    return CsrMatrix::from_triplets(n, n, rows, cols, values, "gathered contact operator");
   }
 
   std::vector<double> gather_own(const std::vector<double> &local, const int d, const ContactPartition &partition,
@@ -96,32 +97,32 @@ namespace percussion::TimeIntegration
     return whole;
   }
 
-  ContactSolvers::LocalProblem gather_whole(const ContactSolvers::LocalProblem &local, const ContactPartition &partition,
+  LocalProblem gather_whole(const LocalProblem &local, const ContactPartition &partition,
                                             MPI_Comm communicator)
   {
     const int d = local.dimension;
-    ContactSolvers::LocalProblem whole;
+    LocalProblem whole;
     whole.dimension = d;
     whole.number_of_contacts = static_cast<int>(partition.n_total());
-    whole.storage = ContactSolvers::MatrixStorage::sparse;
+    whole.storage = MatrixStorage::sparse;
     whole.W_sparse = gather_whole(local.W_sparse, d, partition, communicator);
     whole.q = gather_own(local.q, d, partition, communicator);
     whole.mu = gather_own(local.mu, 1, partition, communicator);
     return whole;
   }
 
-  double distributed_error(const ContactSolvers::LocalProblem &problem, const std::vector<double> &r,
+  double distributed_error(const LocalProblem &problem, const std::vector<double> &r,
                            const std::vector<double> &u, const int n_own, MPI_Comm communicator)
   {
-    ContactSolvers::ErrorSums sums = ContactSolvers::error_sums(problem, r, u, 0, n_own);
-    if (dealii::Utilities::MPI::n_mpi_processes(communicator) > 1)
+    ErrorSums sums = error_sums(problem, r, u, 0, n_own);
+    if (n_ranks(communicator) > 1)
       {
         double values[4] = {sums.residual, sums.q, sums.r, sums.u};
         const int ierr = MPI_Allreduce(MPI_IN_PLACE, values, 4, MPI_DOUBLE, MPI_SUM, communicator);
-        AssertThrowMPI(ierr);
+        check_mpi(ierr, "MPI_Allreduce");
         sums = {values[0], values[1], values[2], values[3]};
       }
-    return ContactSolvers::error_from_sums(sums);
+    return error_from_sums(sums);
   }
 
   ImpulseExchange::ImpulseExchange(const ContactPartition &partition, const int d, MPI_Comm communicator)
@@ -129,7 +130,7 @@ namespace percussion::TimeIntegration
     , own_contacts(partition.n_own())
     , communicator(communicator)
   {
-    const int n_ranks = static_cast<int>(dealii::Utilities::MPI::n_mpi_processes(communicator));
+    const int n_ranks = ContactSolvers::n_ranks(communicator);
     send_counts.assign(n_ranks, 0);
     send_offsets.assign(n_ranks, 0);
     receive_counts.assign(n_ranks, 0);
@@ -148,7 +149,7 @@ namespace percussion::TimeIntegration
         requested.push_back(static_cast<int>(g - partition.rank_offsets[owner]));
       }
     int ierr = MPI_Alltoall(receive_counts.data(), 1, MPI_INT, send_counts.data(), 1, MPI_INT, communicator);
-    AssertThrowMPI(ierr);
+    check_mpi(ierr, "MPI_Alltoall");
     for (int p = 1; p < n_ranks; ++p)
       {
         receive_offsets[p] = receive_offsets[p - 1] + receive_counts[p - 1];
@@ -157,7 +158,7 @@ namespace percussion::TimeIntegration
     send_index.resize(send_offsets.back() + send_counts.back());
     ierr = MPI_Alltoallv(requested.data(), receive_counts.data(), receive_offsets.data(), MPI_INT, send_index.data(),
                          send_counts.data(), send_offsets.data(), MPI_INT, communicator);
-    AssertThrowMPI(ierr);
+    check_mpi(ierr, "MPI_Alltoallv");
     // From here on the counts and offsets are in doubles (d per contact).
     for (std::vector<int> *v : {&send_counts, &send_offsets, &receive_counts, &receive_offsets})
       for (int &x : *v)
@@ -175,22 +176,22 @@ namespace percussion::TimeIntegration
     const int ierr = MPI_Alltoallv(send_buffer.data(), send_counts.data(), send_offsets.data(), MPI_DOUBLE,
                                    receive_buffer.data(), receive_counts.data(), receive_offsets.data(), MPI_DOUBLE,
                                    communicator);
-    AssertThrowMPI(ierr);
+    check_mpi(ierr, "MPI_Alltoallv");
     for (std::size_t k = 0; k < receive_index.size(); ++k)
       std::copy_n(&receive_buffer[d * k], d, &r[d * receive_index[k]]);
   }
 
-  ContactSolvers::SolverResult distributed_sweeps(const ContactSolvers::LocalProblem &problem,
-                                                  const ContactSolvers::BlockDelassus &W, const ImpulseExchange &ghosts,
+  SolverResult distributed_sweeps(const LocalProblem &problem,
+                                                  const BlockDelassus &W, const ImpulseExchange &ghosts,
                                                   std::vector<double> &r, std::vector<double> &u,
                                                   const double tolerance, const int max_sweeps)
   {
     const int d = problem.dimension, n_own = ghosts.n_own();
     const MPI_Comm communicator = ghosts.mpi_communicator();
-    const bool single = dealii::Utilities::MPI::n_mpi_processes(communicator) == 1;
-    ContactSolvers::SolverResult result;
+    const bool single = n_ranks(communicator) == 1;
+    SolverResult result;
     u.resize(problem.size());
-    ContactSolvers::ExactErrorSchedule schedule;
+    ExactErrorSchedule schedule;
     for (int sweep = 0; sweep < max_sweeps; ++sweep)
       {
         double change = 0;
@@ -203,14 +204,14 @@ namespace percussion::TimeIntegration
                 previous[i] = r[a * d + i];
               }
             W.add_off_diagonal_row(a, r.data(), q_local);
-            ContactSolvers::solve_one_contact(d, problem.mu[a], W.diagonal_block(a), q_local, &r[a * d]);
+            solve_one_contact(d, problem.mu[a], W.diagonal_block(a), q_local, &r[a * d]);
             for (int i = 0; i < d; ++i)
               change += (r[a * d + i] - previous[i]) * (r[a * d + i] - previous[i]);
           }
         if (!single)
           {
             ghosts.exchange(r);
-            change = dealii::Utilities::MPI::sum(change, communicator);
+            change = sum_over_ranks(change, communicator);
           }
         change = std::sqrt(change);
         result.iterations = sweep + 1;
@@ -224,18 +225,18 @@ namespace percussion::TimeIntegration
         result.error = distributed_error(problem, r, u, n_own, communicator);
         if (!std::isfinite(result.error))
           {
-            result.status = ContactSolvers::SolverStatus::failed;
+            result.status = SolverStatus::failed;
             result.message = "distributed sweeps: non-finite iterate";
             return result;
           }
         if (result.error <= tolerance)
           {
-            result.status = ContactSolvers::SolverStatus::converged;
+            result.status = SolverStatus::converged;
             return result;
           }
         schedule.checked(sweep, result.error, change);
       }
-    result.status = ContactSolvers::SolverStatus::not_converged;
+    result.status = SolverStatus::not_converged;
     return result;
   }
-} // namespace percussion::TimeIntegration
+} // namespace percussion::ContactSolvers
