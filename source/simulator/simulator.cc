@@ -118,7 +118,7 @@ namespace percussion
         system.rigid_body_modes = bodies->rigid_body_modes();
         system.node_block_size = bodies->node_block_size();
       }
-    if (!parameters.contact.pairs.empty() && parameters.contact_solver.projection_metric != "iteration matrix")
+    if (!parameters.contact.pairs.empty() && parameters.contact_solver.projection_metric != TimeIntegration::ProjectionMetric::iteration_matrix)
       system.quasi_static_projection_time = quasi_static_time();
     if (parameters.contact_solver.non_convergence_policy == "retry" &&
         parameters.time.scheme != TimeIntegration::Scheme::moreau_jean_fremond &&
@@ -144,7 +144,7 @@ namespace percussion
                              (parameters.contact_solver.position_projection == "on" ||
                               (parameters.contact_solver.position_projection == "auto" && moreau_jean));
         contact_step->set_closed_gap_tolerance(1e-9 * smallest_cell);
-        if (dim > 1 && parameters.contact_solver.delassus_operator != "dense")
+        if (dim > 1 && parameters.contact_solver.delassus_operator != TimeIntegration::DelassusOperatorChoice::dense)
           {
             // The probed Delassus operator colours the contact DoFs by their reference positions
             // and measures its radius in node spacings.

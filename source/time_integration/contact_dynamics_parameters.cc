@@ -117,7 +117,12 @@ namespace percussion::TimeIntegration
       write_fclib_steps.push_back(s);
     dissipation_range_policy = prm.get("Dissipation range policy");
     delassus_column_limit = prm.get_integer("Delassus column limit");
-    delassus_operator = prm.get("Delassus operator");
+    {
+      const std::string choice = prm.get("Delassus operator");
+      delassus_operator = choice == "dense"    ? DelassusOperatorChoice::dense :
+                          choice == "probed"   ? DelassusOperatorChoice::probed :
+                                                 DelassusOperatorChoice::automatic;
+    }
     probed_operator_threshold = prm.get_integer("Probed operator threshold");
     moving_operator_threshold = prm.get_integer("Moving operator threshold");
     {
@@ -144,7 +149,12 @@ namespace percussion::TimeIntegration
     }
     probed_operator_max_iterations = prm.get_integer("Probed operator iterations");
     position_projection = prm.get("Position projection");
-    projection_metric = prm.get("Projection metric");
+    {
+      const std::string metric = prm.get("Projection metric");
+      projection_metric = metric == "quasi-static"     ? ProjectionMetric::quasi_static :
+                          metric == "iteration matrix" ? ProjectionMetric::iteration_matrix :
+                                                         ProjectionMetric::adaptive;
+    }
     penetration_tolerance = prm.get_double("Penetration tolerance");
     prm.leave_subsection();
     if (!(tolerance > 0))

@@ -45,7 +45,7 @@ namespace percussion::TimeIntegration
     , dim(dim)
     , rule{gap_prediction_factor, local_law->takes_every_candidate()}
     , communicator(communicator)
-    , delassus(dim, parameters.delassus_column_limit, communicator)
+    , dense(dim, parameters.delassus_column_limit, communicator)
   {
     options.solver = parameters.solver;
     options.tolerance = parameters.tolerance;
@@ -103,36 +103,29 @@ namespace percussion::TimeIntegration
     return local;
   }
 
-  void FrictionalContactStep::assemble_law(const std::vector<ActiveContact> &active, const double theta,
-                                           const double time_step, const bool dense_operator)
+  void FrictionalContactStep::pose_law(const std::vector<ActiveContact> &held, const double theta,
+                                       const double time_step)
   {
-    const unsigned int n = active.size(), d = dim;
+    const unsigned int n = held.size();
     // In 1D the contact problem is frictionless and normal only; it is posed exactly as a 2D
-    // problem with μ = 0 and a decoupled tangential row (W_TT = W_NN, q_T = 0), which forces r_T = 0.
+    // problem with μ = 0 and a decoupled tangential row (the dense operator's W_TT = W_NN), and
+    // q_T = 0, which forces r_T = 0.
     const unsigned int ld = local_dimension();
+    ContactSolvers::LocalProblem &problem = solution.problem;
     problem = ContactSolvers::LocalProblem();
     problem.dimension = ld;
     problem.number_of_contacts = n;
-    problem.storage = dense_operator ? ContactSolvers::MatrixStorage::dense : ContactSolvers::MatrixStorage::sparse;
-    if (dense_operator)
-      problem.W_dense = ContactSolvers::DenseMatrix(ld * n, ld * n);
     problem.q.assign(ld * n, 0.0);
     problem.mu.resize(n);
     for (unsigned int a = 0; a < n; ++a)
-      problem.mu[a] = dim == 1 ? 0.0 : active[a].mu;
-    // The laws differ only here (doc/contact.md): the factor of W and the shift of b.
-    const double factor = local_law->operator_factor(theta);
+      problem.mu[a] = dim == 1 ? 0.0 : held[a].mu;
+    // The laws differ only here and in the factor of W (doc/contact.md).
     const ContactOperators::LawStep step{dim, theta, time_step, lasting_impulse};
     for (unsigned int a = 0; a < n; ++a)
-      {
-        for (unsigned int b = 0; dense_operator && b < n; ++b)
-          for (unsigned int i = 0; i < d; ++i)
-            for (unsigned int j = 0; j < d; ++j)
-              problem.W_dense(ld * a + i, ld * b + j) = factor * delassus.entry(active[a].point, i, active[b].point, j);
-        if (dim == 1 && dense_operator)
-          problem.W_dense(ld * a + 1, ld * a + 1) = problem.W_dense(ld * a, ld * a) > 0 ? problem.W_dense(ld * a, ld * a) : 1.0;
-        local_law->pose(active[a], step, &problem.q[ld * a]);
-      }
+      local_law->pose(held[a], step, &problem.q[ld * a]);
+    solution.reaction.assign(ld * n, 0.0);
+    for (unsigned int a = 0; a < n; ++a)
+      std::copy_n(held[a].warm_start.begin(), ld, solution.reaction.begin() + ld * a);
   }
 
   ContactStepResult FrictionalContactStep::solve(TimeIntegrator &integrator,
@@ -146,7 +139,50 @@ namespace percussion::TimeIntegration
     const unsigned int d = dim;
     // θ of the Frémond law, and the weight of u_{k+θ} in the contact work of the scheme's energy
     // balance (θ for Moreau–Jean, ½ for the generalized-α family).
-    const double theta = integrator.contact_work_weight();
+    const double theta = integrator.contact_work_weight(), h = integrator.time_step();
+    ContactStepResult result = start_step(integrator, H, w, operator_changed, points);
+
+    // Phase 1: which contacts enter the problem, each rank its own.
+    const std::vector<ActiveContact> &own = select_own(points, u_k, w, h, result.in_problem);
+    const unsigned long long n_total = count_selected(points, own, theta, h, result);
+    if (n_total == 0)
+      {
+        previous_impulse.clear(); // no contact carries an impulse into the next step
+        result.dissipated_energy = dissipated_energy(points);
+        return result;
+      }
+
+    // Phases 2–4: the operator, the scheme's law, the contact solve.
+    const OperatorContext context{integrator, H, u_free, u_k.size() / d, operator_moves};
+    DelassusOperator &delassus_operator = choose_operator(context, own, n_total);
+    const std::vector<ActiveContact> &held = delassus_operator.is_distributed() ? own : scratch.gathered;
+    pose_law(held, theta, h);
+    OperatorSolveCounts counts;
+    result.solver = delassus_operator.solve(context, held, local_law->operator_factor(theta), solution, options, counts);
+    result.solved = true;
+    result.probed_operator = delassus_operator.is_distributed();
+    result.exact_products = counts.exact_products;
+    result.probing_solves = counts.probing_solves;
+
+    // The impulse, and phase 5: works and states.
+    const auto [first, last] = own_range(held);
+    const std::vector<double> impulse = apply_impulse(context, delassus_operator, held, first, last);
+    works_and_states(delassus_operator, held, first, last, impulse, theta, velocity_noise_of(held, first, last),
+                     1e4 * std::numeric_limits<double>::epsilon() * energy_scale, result);
+    result.held_per_rank = delassus_operator.is_distributed()
+                             ? dealii::Utilities::MPI::max(static_cast<unsigned int>(solution.partition.n_local()),
+                                                           communicator)
+                             : static_cast<unsigned int>(held.size());
+    result.dissipated_energy = dissipated_energy(points);
+    return result;
+  }
+
+  ContactStepResult FrictionalContactStep::start_step(TimeIntegrator &integrator,
+                                                      const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                                      const Vector &w, const bool operator_changed,
+                                                      const std::vector<OwnedContactPoint> &points)
+  {
+    const unsigned int d = dim;
     last_dissipation.clear();
     ContactStepResult result;
     result.state.assign(points.size(), ContactState::open);
@@ -166,13 +202,17 @@ namespace percussion::TimeIntegration
 
     // The threshold of a lasting contact: the previous step's largest normal impulse, all ranks.
     lasting_impulse = lasting_threshold();
+    return result;
+  }
 
-    // Phase 1: which contacts enter the problem, each rank its own.
-    const std::vector<ActiveContact> &own = select_own(points, u_k, w, integrator.time_step(), result.in_problem);
+  unsigned long long FrictionalContactStep::count_selected(const std::vector<OwnedContactPoint> &points,
+                                                           const std::vector<ActiveContact> &own, const double theta,
+                                                           const double time_step, ContactStepResult &result)
+  {
     // The contacts in lasting contact at this step (the law's lasting part whole), for the
     // adaptive projection metric. (An impulse of round-off size decides nothing: runs on
     // different rank counts choose the same metric.)
-    const ContactOperators::LawStep law_step{dim, theta, integrator.time_step(), lasting_impulse};
+    const ContactOperators::LawStep law_step{dim, theta, time_step, lasting_impulse};
     lasting_own_keys.clear();
     for (const ActiveContact &a : own)
       if (law_step.lasting_share(a) == 1.0)
@@ -185,120 +225,63 @@ namespace percussion::TimeIntegration
     const unsigned long long n_total =
       dealii::Utilities::MPI::sum(static_cast<unsigned long long>(own.size()), communicator);
     result.n_active = static_cast<unsigned int>(n_total);
-    if (n_total == 0)
-      {
-        previous_impulse.clear(); // no contact carries an impulse into the next step
-        result.dissipated_energy = dissipated_energy(points);
-        return result;
-      }
+    return n_total;
+  }
 
-    // The path: the probed operator where the count decides it (many contacts: the problem stays
+  DelassusOperator &FrictionalContactStep::choose_operator(const OperatorContext &context,
+                                                           const std::vector<ActiveContact> &own,
+                                                           const unsigned long long n_total)
+  {
+    // The probed operator where the count decides it (many contacts: the problem stays
     // distributed), else the problem is small enough to gather on every rank, and the remaining
     // rule (uses_probed_operator()) looks at the whole active set.
-    bool probed_operator = probed_operator_by_count(n_total);
-    const std::vector<ActiveContact> *active = &own; // the contacts this rank holds
-    std::vector<unsigned long long> active_points;
-    if (!probed_operator)
+    bool take_probed = choose_probed_by_count(n_total);
+    if (!take_probed)
       {
         all_gather_sorted(own, scratch.gathered, communicator);
+        scratch.active_points.clear();
         for (const ActiveContact &c : scratch.gathered)
-          active_points.push_back(c.point);
-        probed_operator = uses_probed_operator(integrator, H, active_points, u_k.size() / d);
-        if (!probed_operator)
-          active = &scratch.gathered;
+          scratch.active_points.push_back(c.point);
+        take_probed = uses_probed_operator(context, scratch.active_points);
       }
-    // This rank's contacts in *active: sorted by point, each rank owning a contiguous range of
-    // points in rank order.
+    last_solve_distributed = take_probed;
+    if (take_probed)
+      return *probed;
+    if (probed)
+      probed->forget_warm_start(); // the step's impulse vectors will be the dense operator's
+    return dense;
+  }
+
+  std::pair<unsigned int, unsigned int> FrictionalContactStep::own_range(const std::vector<ActiveContact> &held) const
+  {
+    // This rank's contacts among the held ones: sorted by point, each rank owning a contiguous
+    // range of points in rank order.
     const int rank = dealii::Utilities::MPI::this_mpi_process(communicator);
     const auto owned_by_me = [rank](const ActiveContact &c) { return c.owner_rank == rank; };
-    const unsigned int first = std::find_if(active->begin(), active->end(), owned_by_me) - active->begin();
-    const unsigned int last = std::find_if_not(active->begin() + first, active->end(), owned_by_me) - active->begin();
-    Assert(std::none_of(active->begin() + last, active->end(), owned_by_me), dealii::ExcInternalError());
-    const unsigned int n_held = active->size();
-    const unsigned int ld = local_dimension();
-    reaction.assign(ld * n_held, 0.0);
-    for (unsigned int a = 0; a < n_held; ++a)
-      std::copy_n((*active)[a].warm_start.begin(), ld, reaction.begin() + ld * a);
-    int exponent = 0;
-    reinit_like(generalized_impulse, integrator.new_velocity(), communicator);
-    reinit_like(correction, integrator.new_velocity(), communicator);
-    // Phases 2–4: the operator, the scheme's law, the contact solve.
-    if (!probed_operator)
-      result.solver = solve_dense(integrator, H, *active, active_points, u_k.size() / d, theta, exponent);
-    else
-      result.solver = solve_probed(integrator, H, own, theta, exponent, result);
-    result.solved = true;
-    result.held_per_rank = probed_operator
-                             ? dealii::Utilities::MPI::max(static_cast<unsigned int>(last_partition.n_local()), communicator)
-                             : n_held;
+    const unsigned int first = std::find_if(held.begin(), held.end(), owned_by_me) - held.begin();
+    const unsigned int last = std::find_if_not(held.begin() + first, held.end(), owned_by_me) - held.begin();
+    Assert(std::none_of(held.begin() + last, held.end(), owned_by_me), dealii::ExcInternalError());
+    return {first, last};
+  }
+
+  std::vector<double> FrictionalContactStep::apply_impulse(const OperatorContext &context,
+                                                           DelassusOperator &delassus_operator,
+                                                           const std::vector<ActiveContact> &held,
+                                                           const unsigned int first, const unsigned int last)
+  {
+    const unsigned int d = dim, ld = local_dimension(), n_held = held.size();
     // The impulses in the body's dimension (drops the 1D embedding's zero tangential component).
     std::vector<double> impulse(d * n_held);
     for (unsigned int a = 0; a < n_held; ++a)
       for (unsigned int k = 0; k < d; ++k)
-        impulse[d * a + k] = reaction[ld * a + k];
+        impulse[d * a + k] = solution.reaction[ld * a + k];
     previous_impulse.clear();
     for (unsigned int a = first; a < last; ++a)
-      previous_impulse[(*active)[a].key].assign(reaction.begin() + ld * a, reaction.begin() + ld * (a + 1));
-
-    // The impulse: Hp = B p and Ŵ⁻¹Hp = X p from the cached columns (no further solve), or the
-    // probed operator's last exact product. The DoF partition is fixed for a run: the two vectors
-    // are allocated once.
-    if (!probed_operator)
-      {
-        delassus.apply(active_points, impulse, generalized_impulse, correction);
-        integrator.apply_impulse(generalized_impulse, correction);
-      }
-    else
-      integrator.apply_impulse(probed->generalized_impulse(), probed->response());
-
-    // The positive-work report and the stick/slip classification treat velocities below the
-    // solver's accuracy as zero, and works below the round-off of the step's energy flow.
-    const double velocity_noise = velocity_noise_of(*active, first, last, exponent);
-    const double energy_noise = 1e4 * std::numeric_limits<double>::epsilon() * energy_scale;
-
-    // Phase 5: works and states.
-    // (The probed operator runs in 2D/3D only, where the law's dimension is the body's: its W p is
-    // in works_and_states()'s layout.)
-    works_and_states(*active, first, last, impulse, theta, velocity_noise, energy_noise, result,
-                     probed_operator ? &probed->last_exact_product() : nullptr);
-    result.dissipated_energy = dissipated_energy(points);
-    return result;
-  }
-
-  ContactSolvers::SolverResult FrictionalContactStep::solve_dense(TimeIntegrator &integrator,
-                                                                  const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                                                  const std::vector<ActiveContact> &active,
-                                                                  const std::vector<unsigned long long> &active_points,
-                                                                  const unsigned long long n_candidates,
-                                                                  const double theta, int &exponent)
-  {
-    // Phase 2: Ŵ⁻¹H and W for the active contacts; phase 3: the scheme's law; phase 4: the
-    // contact solve.
-    delassus.ensure(integrator, H, active_points, n_candidates, operator_moves);
-    if (probed)
-      probed->forget_last_product(); // the impulse vectors will be this path's
-    last_solve_distributed = false;
-    assemble_law(active, theta, integrator.time_step());
-    return ContactSolvers::solve_scaled(problem, reaction, local_velocity, options, exponent);
-  }
-
-  ContactSolvers::SolverResult FrictionalContactStep::solve_probed(TimeIntegrator &integrator,
-                                                                   const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                                                   const std::vector<ActiveContact> &own,
-                                                                   const double theta, int &exponent,
-                                                                   ContactStepResult &result)
-  {
-    // Phases 2–4 with the probed operator; it leaves Hp and 𝒯Hp of its iterate.
-    assemble_law(own, theta, integrator.time_step(), false);
-    last_solve_distributed = true;
-    result.probed_operator = true;
-    ProbedSolveCounts counts;
-    const ContactSolvers::SolverResult solved =
-      probed->solve(integrator, H, u_free, own, local_law->operator_factor(theta), problem, reaction, local_velocity,
-                    last_partition, exponent, options, counts);
-    result.exact_products = counts.exact_products;
-    result.probing_solves = counts.probing_solves;
-    return solved;
+      previous_impulse[held[a].key].assign(solution.reaction.begin() + ld * a, solution.reaction.begin() + ld * (a + 1));
+    const Vector *generalized_impulse = nullptr, *response = nullptr;
+    delassus_operator.impulse_vectors(context, held, impulse, generalized_impulse, response);
+    context.integrator.apply_impulse(*generalized_impulse, *response);
+    return impulse;
   }
 
   void FrictionalContactStep::keep_own_history(const std::vector<OwnedContactPoint> &points)
@@ -329,19 +312,21 @@ namespace percussion::TimeIntegration
   }
 
   double FrictionalContactStep::velocity_noise_of(const std::vector<ActiveContact> &active, const unsigned int first,
-                                                  const unsigned int last, const int exponent) const
+                                                  const unsigned int last) const
   {
     // What the law's velocities are known to: the solver stops when the natural-map residual of
     // the scaled problem is below tolerance × max(‖q‖, ‖r'‖, ‖u‖) (the FCLIB measure, r' the scaled
     // impulses), so a velocity of the law is exact to that, and the step's velocities set a floor;
     // ten times this is the noise. (Norms and maxima over the ranks' own contacts.)
     const unsigned int d = dim, ld = local_dimension();
+    const std::vector<double> &q = solution.problem.q, &r = solution.reaction, &u = solution.velocity;
+    const int exponent = solution.exponent;
     double squares[3] = {0, 0, 0}, largest_velocity = 0;
     for (unsigned int i = ld * first; i < ld * last; ++i)
       {
-        squares[0] += problem.q[i] * problem.q[i];
-        squares[1] += std::ldexp(reaction[i], -exponent) * std::ldexp(reaction[i], -exponent);
-        squares[2] += local_velocity[i] * local_velocity[i];
+        squares[0] += q[i] * q[i];
+        squares[1] += std::ldexp(r[i], -exponent) * std::ldexp(r[i], -exponent);
+        squares[2] += u[i] * u[i];
       }
     for (unsigned int a = first; a < last; ++a)
       for (unsigned int k = 0; k < d; ++k)
@@ -364,21 +349,21 @@ namespace percussion::TimeIntegration
                                                 std::vector<std::array<double, 3>> positions,
                                                 const double node_spacing, const bool has_body_pair)
   {
-    if (dim == 1 || parameters.delassus_operator == "dense")
+    if (dim == 1 || parameters.delassus_operator == DelassusOperatorChoice::dense)
       return;
     if (!probed)
-      probed = std::make_unique<ProbedDelassusSolver>(dim, parameters.probed_operator_max_iterations, communicator);
+      probed = std::make_unique<ProbedDelassusOperator>(dim, parameters.probed_operator_max_iterations, communicator);
     probed->set_dof_positions(first_owned_dof, std::move(positions), parameters.probing_radius_for(has_body_pair),
                               node_spacing);
   }
 
-  bool FrictionalContactStep::probed_operator_by_count(const unsigned long long n_active) const
+  bool FrictionalContactStep::choose_probed_by_count(const unsigned long long n_active) const
   {
     if (!probed)
       return false;
-    if (parameters.delassus_operator == "probed")
+    if (parameters.delassus_operator == DelassusOperatorChoice::probed)
       return true;
-    if (parameters.delassus_operator != "auto")
+    if (parameters.delassus_operator != DelassusOperatorChoice::automatic)
       return false;
     if (dim * n_active > parameters.probed_operator_threshold)
       return true;
@@ -389,14 +374,12 @@ namespace percussion::TimeIntegration
     return operator_moves && dim * n_active > parameters.moving_operator_threshold;
   }
 
-  bool FrictionalContactStep::uses_probed_operator(const TimeIntegrator &integrator,
-                                                   const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                                   const std::vector<unsigned long long> &active_points,
-                                                   const unsigned long long n_candidates) const
+  bool FrictionalContactStep::uses_probed_operator(const OperatorContext &context,
+                                                   const std::vector<unsigned long long> &active_points) const
   {
-    if (!probed || parameters.delassus_operator != "auto")
-      return probed_operator_by_count(active_points.size());
-    if (probed_operator_by_count(active_points.size()))
+    if (!probed || parameters.delassus_operator != DelassusOperatorChoice::automatic)
+      return choose_probed_by_count(active_points.size());
+    if (choose_probed_by_count(active_points.size()))
       return true;
     // Fewer contacts, but G is probed already (the body touched with many contacts before): keep
     // it where the dense path would compute more columns than the threshold's worth (measured at
@@ -405,20 +388,20 @@ namespace percussion::TimeIntegration
     // cheaper one (a brick stack with 1–9 contacts between bodies: 26 ms per step dense, 84 ms
     // probed, whose W_s = HᵀGH is rebuilt over all candidates whenever H moves).
     return probed->approximation().n_probings() > 0 &&
-           delassus.columns_to_compute(integrator, H, active_points, n_candidates, operator_moves) >
-             parameters.probed_operator_threshold;
+           dense.columns().columns_to_compute(context.integrator, context.H, active_points, context.n_candidates,
+                                              context.operator_moves) > parameters.probed_operator_threshold;
   }
 
-  void FrictionalContactStep::works_and_states(const std::vector<ActiveContact> &active, const unsigned int first,
+  void FrictionalContactStep::works_and_states(const DelassusOperator &delassus_operator,
+                                               const std::vector<ActiveContact> &active, const unsigned int first,
                                                const unsigned int last, const std::vector<double> &impulse,
                                                const double theta, const double velocity_noise,
-                                               const double energy_noise, ContactStepResult &result,
-                                               const std::vector<double> *exact_product)
+                                               const double energy_noise, ContactStepResult &result)
   {
     // The law's velocities: u_{k+1} = u_free + W p, u_{k+θ} = (1−θ)u_k + θu_{k+1}, and the works
     // of (59): normal and tangential parts, and the obstacles' part −wᵀp. Each rank its own
     // contacts; the totals are summed over the ranks at the end.
-    const unsigned int d = dim, n_active = active.size();
+    const unsigned int d = dim;
     double largest_impulse = 0;
     for (unsigned int a = first; a < last; ++a)
       largest_impulse = std::max(largest_impulse, impulse[d * a]);
@@ -429,12 +412,7 @@ namespace percussion::TimeIntegration
         for (unsigned int i = 0; i < d; ++i)
           {
             u_next[i] = active[a].u_free[i];
-            if (exact_product != nullptr)
-              u_next[i] += (*exact_product)[d * (a - first) + i];
-            else
-              for (unsigned int b = 0; b < n_active; ++b)
-                for (unsigned int j = 0; j < d; ++j)
-                  u_next[i] += delassus.entry(active[a].point, i, active[b].point, j) * impulse[d * b + j];
+            delassus_operator.add_product(active, a, first, i, impulse, u_next[i]);
             u_theta[i] = (1 - theta) * active[a].u_k[i] + theta * u_next[i];
           }
         const double *p = &impulse[d * a];
@@ -492,8 +470,11 @@ namespace percussion::TimeIntegration
           }
       }
 
-    // The step's totals: sums over the ranks, and the largest positive work with its place (the
-    // first rank's on a tie, so that every rank reports the same).
+    sum_over_ranks(result);
+  }
+
+  void FrictionalContactStep::sum_over_ranks(ContactStepResult &result) const
+  {
     if (dealii::Utilities::MPI::n_mpi_processes(communicator) == 1)
       return;
     double sums[7] = {result.work_normal, result.work_tangential, result.obstacle_work, result.normal_impulse,
@@ -558,39 +539,20 @@ namespace percussion::TimeIntegration
     if (!project || !is_velocity_level() || !(result.min_gap_before < -tolerance))
       return result;
 
-    // The adaptive metric: a contact that lands (not in lasting contact at this step: it
-    // touched down within the step or the step before, or the active set missed it) beside one
-    // that carries load (in lasting contact, closed) is corrected as the step's impulse response
-    // moves the body (𝒯, local): its penetration is what the impact law leaves within a step
-    // (h(1 − θ)|u_N,k|), what an earlier impulse would have prevented. Otherwise (a first
-    // landing, or the drift of contacts in lasting contact under load) the quasi-static metric
-    // moves the body as a whole where it can and as a static load would where it cannot. The
-    // quasi-static metric alone lifts a loaded body off its support to correct a contact that
-    // lands beside it, and the load then does its work into that gap again (doc/contact.md,
-    // "Position projection").
-    bool impulse_metric = integrator.projection_is_impulse_response();
-    if (!impulse_metric && parameters.projection_metric == "adaptive")
-      {
-        bool impact = false, loaded = false;
-        for (unsigned int i = 0; i < points.size(); ++i)
-          {
-            const bool lasting =
-              std::binary_search(lasting_own_keys.begin(), lasting_own_keys.end(), points[i].key);
-            impact = impact || (end_gap[i] < -tolerance && !lasting);
-            loaded = loaded || (end_gap[i] < tolerance && lasting);
-          }
-        impulse_metric = dealii::Utilities::MPI::logical_or(impact, communicator) &&
-                         dealii::Utilities::MPI::logical_or(loaded, communicator);
-      }
+    // The adaptive metric: the impulse response where an impact left the penetration beside a
+    // contact in lasting contact (impact_beside_lasting_contact()), else the quasi-static one.
+    const bool impulse_metric =
+      integrator.projection_is_impulse_response() ||
+      (parameters.projection_metric == ProjectionMetric::adaptive &&
+       impact_beside_lasting_contact(points, end_gap, tolerance));
     result.impulse_metric = impulse_metric;
     // A metric of its own (quasi-static): its columns are made for this projection's contacts
     // only and not kept. Projections are rare (impact steps), and columns kept from an earlier
     // projection would make a run resumed from a checkpoint differ from the uninterrupted one in
     // the last bits (another set of right-hand sides per solve).
     if (!impulse_metric)
-      projection_columns = std::make_unique<DelassusColumns>(d, parameters.delassus_column_limit, communicator,
-                                                             DelassusColumns::Response::projection);
-    DelassusColumns &columns = impulse_metric ? delassus : *projection_columns;
+      metric_operator = std::make_unique<DenseDelassusOperator>(d, parameters.delassus_column_limit, communicator,
+                                                                DelassusColumns::Response::projection);
     const int rank = dealii::Utilities::MPI::this_mpi_process(communicator);
     // A pass may push a contact outside the problem below −tolerance through the coupling of W:
     // a few passes, each with the contacts then within the tolerance of penetration.
@@ -610,12 +572,12 @@ namespace percussion::TimeIntegration
               a.position = points[i].position;
               local.push_back(a);
             }
-        // (A metric of its own takes dense columns up to 'Delassus column limit' columns.)
-        const bool many = dealii::Utilities::MPI::sum(static_cast<unsigned long long>(local.size()), communicator) * d >
-                          parameters.delassus_column_limit;
-        const Vector &response = last_solve_distributed && dim > 1 && (impulse_metric || many)
-                                   ? project_distributed(integrator, H, local, result)
-                                   : project_dense(integrator, H, columns, local, w.size() / d, impulse_metric, result);
+        DelassusOperator &metric = projection_operator(local, impulse_metric);
+        // (The quasi-static metric's columns are computed for every pass's contacts.)
+        const OperatorContext context{integrator, H, u_free, w.size() / d, operator_moves || !impulse_metric};
+        const Vector &response = metric.project(context, local, options, result.solver, result.n_contacts);
+        if (probed && &metric != probed.get())
+          probed->forget_warm_start(); // its vectors are no longer the last accepted Hp and 𝒯Hp
         result.energy_change += integrator.correct_displacement(response);
 
         // The gaps after the pass, for every candidate.
@@ -632,94 +594,41 @@ namespace percussion::TimeIntegration
     return result;
   }
 
-  const Vector &FrictionalContactStep::project_distributed(TimeIntegrator &integrator,
-                                                          const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                                          std::vector<ActiveContact> &local,
-                                                          PositionProjectionResult &result)
+  bool FrictionalContactStep::impact_beside_lasting_contact(const std::vector<OwnedContactPoint> &points,
+                                                            const std::vector<double> &end_gap,
+                                                            const double tolerance) const
   {
-    const unsigned int d = dim;
-    // Many contacts (the step's problem took the probed operator): the projection's
-    // problem 0 ≤ g + W λ ⊥ λ ≥ 0 is the frictionless contact problem (μ = 0, b = (g, 0, 0),
-    // factor 1) with W = Hᵀ𝒯H in the metric of the impulse response 𝒯 (Ŵ for
-    // Moreau–Jean, also where 'Projection metric' is quasi-static but the projected contacts
-    // need more than 'Delassus column limit' columns: dense columns of a metric of its own
-    // for a thousand contacts would cost minutes and gigabytes per projection):
-    // solved by the same distributed outer iteration, no dense column and no rank holding
-    // all contacts. Its problem, impulses and partition are its own: the contact step's
-    // stay for what reads them after the step (an FCLIB dump, whole_last_problem()).
-    std::sort(local.begin(), local.end(),
-              [](const ActiveContact &x, const ActiveContact &y) { return x.point < y.point; });
-    result.n_contacts = std::max(
-      result.n_contacts, static_cast<unsigned int>(dealii::Utilities::MPI::sum(local.size(), communicator)));
-    ContactSolvers::LocalProblem lcp;
-    lcp.dimension = d;
-    lcp.number_of_contacts = local.size();
-    lcp.storage = ContactSolvers::MatrixStorage::sparse;
-    lcp.q.assign(d * local.size(), 0.0);
-    lcp.mu.assign(local.size(), 0.0);
-    for (unsigned int a = 0; a < local.size(); ++a)
-      lcp.q[d * a] = local[a].gap;
-    std::vector<double> impulses(d * local.size(), 0.0), velocities;
-    ContactPartition partition;
-    ProbedSolveCounts counts;
-    int exponent = 0;
-    // The step's product stays the next step's warm start (the projection changes q, not the
-    // step's impulses): without it, every step after a projection takes one more exact product.
-    probed->set_aside_last_product();
-    result.solver = probed->solve(integrator, H, u_free, local, 1.0, lcp, impulses, velocities, partition,
-                                  exponent, options, counts);
-    // The probed solver's response holds 𝒯Hλ of the accepted iterate.
-    reinit_like(correction, integrator.displacement(), communicator);
-    correction = probed->response();
-    probed->restore_last_product();
-    return correction;
+    // A contact that lands (not in lasting contact at this step: it touched down within the step
+    // or the step before, or the active set missed it) beside one that carries load (in lasting
+    // contact, closed) is corrected as the step's impulse response moves the body (𝒯, local): its
+    // penetration is what the impact law leaves within a step (h(1 − θ)|u_N,k|), what an earlier
+    // impulse would have prevented. Otherwise (a first landing, or the drift of contacts in
+    // lasting contact under load) the quasi-static metric moves the body as a whole where it can
+    // and as a static load would where it cannot. The quasi-static metric alone lifts a loaded
+    // body off its support to correct a contact that lands beside it, and the load then does its
+    // work into that gap again (doc/contact.md, "Position projection").
+    bool impact = false, loaded = false;
+    for (unsigned int i = 0; i < points.size(); ++i)
+      {
+        const bool lasting = std::binary_search(lasting_own_keys.begin(), lasting_own_keys.end(), points[i].key);
+        impact = impact || (end_gap[i] < -tolerance && !lasting);
+        loaded = loaded || (end_gap[i] < tolerance && lasting);
+      }
+    return dealii::Utilities::MPI::logical_or(impact, communicator) &&
+           dealii::Utilities::MPI::logical_or(loaded, communicator);
   }
 
-  const Vector &FrictionalContactStep::project_dense(TimeIntegrator &integrator,
-                                                    const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                                    DelassusColumns &columns, const std::vector<ActiveContact> &local,
-                                                    const unsigned long long n_candidates,
-                                                    const bool impulse_metric, PositionProjectionResult &result)
+  DelassusOperator &FrictionalContactStep::projection_operator(const std::vector<ActiveContact> &local,
+                                                               const bool impulse_metric)
   {
-    const unsigned int d = dim;
-    std::vector<ActiveContact> projected;
-    all_gather_sorted(local, projected, communicator);
-    const unsigned int n = projected.size();
-    std::vector<unsigned long long> projected_points(n);
-    for (unsigned int a = 0; a < n; ++a)
-      projected_points[a] = projected[a].point;
-    columns.ensure(integrator, H, projected_points, n_candidates,
-                   operator_moves || !impulse_metric);
-
-    // 0 ≤ g + W_NN p̃ ⊥ p̃ ≥ 0 with W = Hᵀ𝒫⁻¹H of the scheme's metric, posed as a 2D
-    // frictionless problem with a decoupled tangential row (as 1D contact is).
-    ContactSolvers::LocalProblem lcp;
-    lcp.dimension = 2;
-    lcp.number_of_contacts = n;
-    lcp.storage = ContactSolvers::MatrixStorage::dense;
-    lcp.W_dense = ContactSolvers::DenseMatrix(2 * n, 2 * n);
-    lcp.q.assign(2 * n, 0.0);
-    lcp.mu.assign(n, 0.0);
-    for (unsigned int a = 0; a < n; ++a)
-      {
-        for (unsigned int b = 0; b < n; ++b)
-          lcp.W_dense(2 * a, 2 * b) = columns.entry(projected[a].point, 0, projected[b].point, 0);
-        lcp.W_dense(2 * a + 1, 2 * a + 1) = lcp.W_dense(2 * a, 2 * a) > 0 ? lcp.W_dense(2 * a, 2 * a) : 1.0;
-        lcp.q[2 * a] = projected[a].gap;
-      }
-    std::vector<double> r(2 * n, 0.0), u;
-    int exponent = 0;
-    result.solver = ContactSolvers::solve_scaled(lcp, r, u, options, exponent);
-    result.n_contacts = std::max(result.n_contacts, n);
-    std::vector<double> impulse(d * n, 0.0);
-    for (unsigned int a = 0; a < n; ++a)
-      impulse[d * a] = r[2 * a];
-    reinit_like(generalized_impulse, integrator.displacement(), communicator);
-    reinit_like(correction, integrator.displacement(), communicator);
-    columns.apply(projected_points, impulse, generalized_impulse, correction);
-    if (probed)
-      probed->forget_last_product(); // its vectors are no longer the last accepted Hp and 𝒯Hp
-    return correction;
+    // Many contacts (the step's problem took the probed operator): the projection's problem is
+    // solved by the same distributed outer iteration in the impulse response's metric, also where
+    // the metric is quasi-static but its dense columns would pass 'Delassus column limit'.
+    const bool many = dealii::Utilities::MPI::sum(static_cast<unsigned long long>(local.size()), communicator) * dim >
+                      parameters.delassus_column_limit;
+    if (last_solve_distributed && dim > 1 && (impulse_metric || many))
+      return *probed;
+    return impulse_metric ? static_cast<DelassusOperator &>(dense) : *metric_operator;
   }
 
   FrictionalContactStep::History FrictionalContactStep::history() const
@@ -762,15 +671,15 @@ namespace percussion::TimeIntegration
   {
     if (!last_solve_distributed)
       {
-        whole = problem;
-        r = reaction;
-        u = local_velocity;
+        whole = solution.problem;
+        r = solution.reaction;
+        u = solution.velocity;
         return;
       }
     const int ld = static_cast<int>(local_dimension());
-    whole = gather_whole(problem, last_partition, communicator);
-    r = gather_own(reaction, ld, last_partition, communicator);
-    u = gather_own(local_velocity, ld, last_partition, communicator);
+    whole = gather_whole(solution.problem, solution.partition, communicator);
+    r = gather_own(solution.reaction, ld, solution.partition, communicator);
+    u = gather_own(solution.velocity, ld, solution.partition, communicator);
   }
 
   std::vector<double> FrictionalContactStep::dissipated_energy(const std::vector<OwnedContactPoint> &points) const

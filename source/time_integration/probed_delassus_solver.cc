@@ -77,8 +77,8 @@ namespace percussion::TimeIntegration
           p[d * own[a].point + k - begin] = r[ld * a + k];
       PERCUSSION_PETSC_CALL(VecRestoreArray(SystemAlgebra::petsc(impulse_columns), &p));
     }
-    H.vmult(impulse_on_dofs_, impulse_columns);
-    SystemAlgebra::zero(impulse_on_dofs_, integrator.constrained_dofs());
+    H.vmult(current->generalized_impulse, impulse_columns);
+    SystemAlgebra::zero(current->generalized_impulse, integrator.constrained_dofs());
   }
 
   void ProbedDelassusSolver::local_values_of(const dealii::PETScWrappers::MPI::SparseMatrix &H,
@@ -105,8 +105,8 @@ namespace percussion::TimeIntegration
                                             std::vector<double> &z)
   {
     impulse_on_dofs(integrator, H, own, r);
-    integrator.impulse_response(impulse_on_dofs_, response_);
-    local_values_of(H, own, response_, z);
+    integrator.impulse_response(current->generalized_impulse, current->response);
+    local_values_of(H, own, current->response, z);
   }
 
   void ProbedDelassusSolver::approximate_product(TimeIntegrator &integrator,
@@ -114,17 +114,17 @@ namespace percussion::TimeIntegration
                                                   const std::vector<ContactOperators::ActiveContact> &own, const std::vector<double> &r,
                                                   std::vector<double> &z)
   {
-    // impulse_on_dofs_ and response_ hold the last accepted Hp and its exact 𝒯Hp; by
+    // The warm start's vectors hold the last accepted Hp and its exact 𝒯Hp; by
     // linearity 𝒯(Hp)_new = 𝒯(Hp)_old + 𝒯(Δ) with Δ the change of the generalized impulse (H moved
     // a little, the impulses changed), and G approximates 𝒯 on the contact DoFs, where Δ lives.
-    reinit_like(impulse_change, impulse_on_dofs_, communicator);
-    reinit_like(response_change, impulse_on_dofs_, communicator);
-    impulse_change = impulse_on_dofs_;
+    reinit_like(impulse_change, current->generalized_impulse, communicator);
+    reinit_like(response_change, current->generalized_impulse, communicator);
+    impulse_change = current->generalized_impulse;
     impulse_on_dofs(integrator, H, own, r);
-    impulse_change.sadd(-1.0, 1.0, impulse_on_dofs_);
+    impulse_change.sadd(-1.0, 1.0, current->generalized_impulse);
     probed->approximate_response(impulse_change, response_change);
-    response_ += response_change;
-    local_values_of(H, own, response_, z);
+    current->response += response_change;
+    local_values_of(H, own, current->response, z);
   }
 
   int ProbedDelassusSolver::prepare_inner(const ContactSolvers::LocalProblem &probed_problem,
@@ -153,46 +153,25 @@ namespace percussion::TimeIntegration
     return exponent;
   }
 
-  void ProbedDelassusSolver::set_aside_last_product()
-  {
-    set_aside_product = last_product;
-    if (last_product.valid)
-      {
-        set_aside_impulse = impulse_on_dofs_;
-        set_aside_response = response_;
-      }
-  }
-
-  void ProbedDelassusSolver::restore_last_product()
-  {
-    last_product = std::move(set_aside_product);
-    set_aside_product.valid = false;
-    if (last_product.valid)
-      {
-        impulse_on_dofs_ = set_aside_impulse;
-        response_ = set_aside_response;
-      }
-  }
-
   bool ProbedDelassusSolver::product_at(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                         const std::vector<ContactOperators::ActiveContact> &own,
                                         const std::vector<unsigned long long> &own_points,
                                         const std::vector<double> &impulses, const unsigned int n_mine,
-                                        const bool first_iteration, std::vector<double> &z, ProbedSolveCounts &counts)
+                                        const bool first_iteration, std::vector<double> &z, OperatorSolveCounts &counts)
   {
-    const bool previous_pair = first_iteration && last_product.valid &&
-                               last_product.response_version == integrator.operator_version();
-    if (on_every_rank(previous_pair && last_product.operator_id == SystemAlgebra::object_id(H) && last_product.points == own_points &&
-                        last_product.reaction == impulses,
+    const bool previous_pair = first_iteration && current->valid &&
+                               current->response_version == integrator.operator_version();
+    if (on_every_rank(previous_pair && current->operator_id == SystemAlgebra::object_id(H) && current->points == own_points &&
+                        current->reaction == impulses,
                       communicator))
-      z = last_product.product;
+      z = current->product;
     else if (on_every_rank(std::all_of(impulses.begin(), impulses.begin() + n_mine, [](const double x) { return x == 0.0; }),
                            communicator))
       {
         // No impulse (a cold start): W p = 0 without a solve.
         std::fill(z.begin(), z.end(), 0.0);
-        impulse_on_dofs_ = 0;
-        response_ = 0;
+        current->generalized_impulse = 0;
+        current->response = 0;
       }
     else if (on_every_rank(previous_pair, communicator))
       {
@@ -267,14 +246,15 @@ namespace percussion::TimeIntegration
                               const double factor, ContactSolvers::LocalProblem &probed_problem,
                               std::vector<double> &impulses, std::vector<double> &velocities,
                               ContactPartition &partition, int &exponent, const ContactSolvers::SolverOptions &options,
-                              ProbedSolveCounts &counts)
+                              ProbedWarmStart &warm_start, OperatorSolveCounts &counts)
   {
     using Clock = std::chrono::steady_clock;
     const auto start = Clock::now();
     const unsigned int ld = dim; // 2D/3D only (FrictionalContactStep::set_dof_positions())
     columns_like = &columns;
-    reinit_like(impulse_on_dofs_, integrator.new_velocity(), communicator);
-    reinit_like(response_, integrator.new_velocity(), communicator);
+    current = &warm_start;
+    reinit_like(current->generalized_impulse, integrator.new_velocity(), communicator);
+    reinit_like(current->response, integrator.new_velocity(), communicator);
     counts.probing_solves = probed->ensure(integrator, H);
     // probed_problem: this rank's rows of A = f W_s (the approximation) in the local numbering of its own
     // and ghost contacts, b and μ of the law for its own contacts (zero for the ghosts, whose rows
@@ -328,10 +308,10 @@ namespace percussion::TimeIntegration
             best_r = impulses;
             best_z = z;
             best_u = u;
-            reinit_like(best_generalized_impulse, impulse_on_dofs_, communicator);
-            reinit_like(best_correction, response_, communicator);
-            best_generalized_impulse = impulse_on_dofs_;
-            best_correction = response_;
+            reinit_like(best_generalized_impulse, current->generalized_impulse, communicator);
+            reinit_like(best_correction, current->response, communicator);
+            best_generalized_impulse = current->generalized_impulse;
+            best_correction = current->response;
           }
         if (!approximate_start && (!(error > options.tolerance) || history.size() >= max_iterations))
           break;
@@ -367,9 +347,15 @@ namespace percussion::TimeIntegration
       }
     impulses = best_r;
     velocities = best_u;
-    last_product = {true, h_id, integrator.operator_version(), own_points, best_r, best_z};
-    std::swap(impulse_on_dofs_, best_generalized_impulse);
-    std::swap(response_, best_correction);
+    warm_start.valid = true;
+    warm_start.operator_id = h_id;
+    warm_start.response_version = integrator.operator_version();
+    warm_start.points = own_points;
+    warm_start.reaction = best_r;
+    warm_start.product = best_z;
+    std::swap(warm_start.generalized_impulse, best_generalized_impulse);
+    std::swap(warm_start.response, best_correction);
+    current = nullptr;
     total.error = best_error;
     total.status = best_error <= options.tolerance ? ContactSolvers::SolverStatus::converged
                                                    : ContactSolvers::SolverStatus::not_converged;

@@ -8,6 +8,22 @@
 
 namespace percussion::TimeIntegration
 {
+  /// 'Delassus operator': how W = Hᵀ𝒯H enters the step's problem.
+  enum class DelassusOperatorChoice
+  {
+    automatic, ///< "auto": by the number of contacts (FrictionalContactStep::choose_operator())
+    dense,     ///< "dense": DenseDelassusOperator
+    probed     ///< "probed": ProbedDelassusOperator (2D/3D)
+  };
+
+  /// 'Projection metric': the metric in which the position projection moves the bodies.
+  enum class ProjectionMetric
+  {
+    adaptive,        ///< "adaptive": the impulse response 𝒯 where an impact left the penetration beside a lasting contact, else quasi-static
+    quasi_static,    ///< "quasi-static": 𝒫 = K + M/T² (QuasiStaticMetric)
+    iteration_matrix ///< "iteration matrix": the scheme's own impulse response
+  };
+
   /// `subsection Contact solver`: how each step's frictional contact problem is solved and audited.
   struct ContactDynamicsParameters
   {
@@ -25,10 +41,10 @@ namespace percussion::TimeIntegration
     std::string  dissipation_range_policy = "warn";
     /// Keep Ŵ⁻¹H for all candidate contacts when there are at most this many columns.
     unsigned int delassus_column_limit = 1500;
-    /// "auto", "dense" or "probed": how W = Hᵀ𝒯H enters the step's problem (doc/contact.md,
+    /// How W = Hᵀ𝒯H enters the step's problem (doc/contact.md,
     /// "Many contacts"): dense columns 𝒯H (DelassusColumns), or the probed sparse approximation
     /// with exact products in an outer iteration (ProbedDelassus).
-    std::string  delassus_operator = "auto";
+    DelassusOperatorChoice delassus_operator = DelassusOperatorChoice::automatic;
     /// auto: the probed operator when dim × active contacts exceeds this.
     unsigned int probed_operator_threshold = 600;
     /// auto, when H moves (changed at this solve and the one before): the probed operator when
@@ -50,10 +66,8 @@ namespace percussion::TimeIntegration
     /// displacement back onto g ≥ 0 where a contact penetrates beyond the tolerance
     /// (FrictionalContactStep::project_positions()).
     std::string  position_projection = "auto";
-    /// "adaptive" (the step's impulse response 𝒯 where an impact left the penetration beside a
-    /// contact in lasting contact, else quasi-static), "quasi-static" (𝒫 = K + M/T²,
-    /// QuasiStaticMetric) or "iteration matrix" (the scheme's own).
-    std::string  projection_metric = "adaptive";
+    /// The position projection's metric (ProjectionMetric).
+    ProjectionMetric projection_metric = ProjectionMetric::adaptive;
     /// Penetration tolerance of the projection, relative to the smallest cell diameter.
     double       penetration_tolerance = 1e-6;
 

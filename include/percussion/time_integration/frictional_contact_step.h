@@ -11,10 +11,10 @@
 #include <percussion/contact_solvers/local_problem.h>
 #include <percussion/contact_solvers/solver_options.h>
 #include <percussion/time_integration/active_set_rule.h>
-#include <percussion/time_integration/delassus_columns.h>
-#include <percussion/contact_solvers/distributed_sweeps.h>
-#include <percussion/time_integration/probed_delassus_solver.h>
 #include <percussion/time_integration/contact_dynamics_parameters.h>
+#include <percussion/time_integration/delassus_operator.h>
+#include <percussion/time_integration/dense_delassus_operator.h>
+#include <percussion/time_integration/probed_delassus_operator.h>
 #include <percussion/time_integration/contact_law.h>
 #include <percussion/time_integration/time_integrator.h>
 
@@ -25,6 +25,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace percussion::TimeIntegration
@@ -111,18 +112,18 @@ namespace percussion::TimeIntegration
    * u_{N,k}, so Proposition 1 holds for every contact (doc/contact.md, "Lasting contact").
    *
    * The step is done in named phases: select_own() (the only place that decides which contacts
-   * enter the problem; each rank its own), DelassusColumns::ensure() (Ŵ⁻¹H and W for them, cached
-   * while H does not change), assemble_law() (the law object poses b), the contact solve, the
-   * impulse, and works_and_states() (solve_dense()); with many contacts the probed operator's
-   * ProbedDelassusSolver replaces the middle phases (solve_probed()). With few contacts (the dense
-   * path) the problem is gathered and solved redundantly and identically on every rank; with the
-   * probed operator it stays distributed: a rank holds its own contacts and the ghosts its rows of
-   * W_s couple to (ContactPartition), and the step's totals are sums over the ranks.
+   * enter the problem; each rank its own), choose_operator() (the DelassusOperator: dense columns
+   * for few contacts, the probed operator for many), pose_law() (the law object poses b and μ),
+   * DelassusOperator::solve() (W and the contact solve), the impulse
+   * (DelassusOperator::impulse_vectors()), and works_and_states(). With the dense operator the
+   * problem is gathered and solved redundantly and identically on every rank; with the probed
+   * operator it stays distributed: a rank holds its own contacts and the ghosts its rows of W_s
+   * couple to (ContactPartition), and the step's totals are sums over the ranks.
    *
    * After the step, project_positions() checks the end-of-step gaps and, where a contact
    * penetrates beyond a tolerance, projects the displacement back onto g ≥ 0 (Acary 2013,
-   * direct projection) with the same W: a frictionless problem 0 ≤ g_{k+1} + W p̃ ⊥ p̃ ≥ 0,
-   * q_{k+1} += Ŵ⁻¹ H p̃.
+   * direct projection) through a DelassusOperator (DelassusOperator::project()): a frictionless
+   * problem 0 ≤ g_{k+1} + W p̃ ⊥ p̃ ≥ 0, q_{k+1} += 𝒯 H p̃.
    */
   class FrictionalContactStep
   {
@@ -227,7 +228,7 @@ namespace percussion::TimeIntegration
     void forget_impulses() { previous_impulse.clear(); }
 
   private:
-    /// Dimension of the local problem: the body's, except 2 for 1D (see assemble_law()).
+    /// Dimension of the local problem: the body's, except 2 for 1D (see pose_law()).
     unsigned int local_dimension() const { return dim == 1 ? 2 : dim; }
     /**
      * Phase 1: this rank's contacts of the step's problem (the owned points the ActiveSetRule
@@ -238,52 +239,63 @@ namespace percussion::TimeIntegration
                                                  const dealii::PETScWrappers::MPI::Vector &u_k,
                                                  const dealii::PETScWrappers::MPI::Vector &w, double time_step,
                                                  std::vector<bool> &in_problem);
-    /// Phase 3: the local problem (A, b) of the scheme's law (local_law poses b and the factor f of
-    /// A = f W); A from the dense columns if @p dense_operator, else left to the caller (b, μ only).
-    void assemble_law(const std::vector<ActiveContact> &active, double theta, double time_step,
-                      bool dense_operator = true);
+    /// The step's start: the result's per-point arrays, the history of a resumed run, whether H
+    /// moves, u_free = Hᵀv_free + w, and the lasting threshold. Collective.
+    ContactStepResult start_step(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                 const dealii::PETScWrappers::MPI::Vector &w, bool operator_changed,
+                                 const std::vector<OwnedContactPoint> &points);
+    /// After select_own(): the keys of this rank's contacts @p own in lasting contact, the
+    /// penetrated points left out, and the number of contacts of all ranks (returned, and in
+    /// @p result). Collective.
+    unsigned long long count_selected(const std::vector<OwnedContactPoint> &points,
+                                      const std::vector<ActiveContact> &own, double theta, double time_step,
+                                      ContactStepResult &result);
+    /// [first, last): this rank's own contacts among the @p held ones.
+    std::pair<unsigned int, unsigned int> own_range(const std::vector<ActiveContact> &held) const;
+    /**
+     * The impulse of the solution (the body's dimension per @p held contact, returned): kept by
+     * key as the next step's warm start for this rank's contacts [@p first, @p last), and applied
+     * to the integrator as Hp and 𝒯Hp from @p delassus_operator. Collective.
+     */
+    std::vector<double> apply_impulse(const OperatorContext &context, DelassusOperator &delassus_operator,
+                                      const std::vector<ActiveContact> &held, unsigned int first, unsigned int last);
+    /// Phase 3: b and μ of the scheme's law (local_law poses b; A = f W is the operator's) for
+    /// the @p held contacts, and their warm start, in solution.
+    void pose_law(const std::vector<ActiveContact> &held, double theta, double time_step);
+    /**
+     * Phase 2: the operator of the step's problem, for this rank's contacts @p own (@p n_total of
+     * all ranks): the probed operator where choose_probed_by_count() or uses_probed_operator()
+     * decides it, else the dense one, whose problem holds all contacts (gathered into
+     * scratch.gathered, sorted by point). Collective.
+     */
+    DelassusOperator &choose_operator(const OperatorContext &context, const std::vector<ActiveContact> &own,
+                                      unsigned long long n_total);
     /**
      * Phase 5: velocities of the law, works of (59), Lemma-1 states, positive-work report, for
-     * this rank's contacts [@p first, @p last) of @p active (impulses @p impulse, dim per contact
-     * of @p active); the step's totals are summed over the ranks. @p exact_product: W p (dim per
-     * contact from @p first on) when it is known without the dense W. Collective.
+     * this rank's contacts [@p first, @p last) of @p held (impulses @p impulse, dim per contact
+     * of @p held; W p from @p delassus_operator); the step's totals are summed over the ranks.
+     * Collective.
      */
-    void works_and_states(const std::vector<ActiveContact> &active, unsigned int first, unsigned int last,
-                          const std::vector<double> &impulse, double theta, double velocity_noise,
-                          double energy_noise, ContactStepResult &result,
-                          const std::vector<double> *exact_product = nullptr);
-    /// Phases 2–4 on the dense path: W of the gathered contacts @p active (points @p active_points,
-    /// of @p n_candidates) from the DelassusColumns, the law's (A, b), the scaled solve (@p exponent
-    /// its scaling) into problem, reaction, local_velocity.
-    ContactSolvers::SolverResult solve_dense(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                             const std::vector<ActiveContact> &active,
-                                             const std::vector<unsigned long long> &active_points,
-                                             unsigned long long n_candidates, double theta, int &exponent);
-    /// Phases 2–4 with the probed operator (ProbedDelassusSolver::solve()) for this rank's contacts
-    /// @p own; records its costs in @p result. Collective.
-    ContactSolvers::SolverResult solve_probed(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                              const std::vector<ActiveContact> &own, double theta, int &exponent,
-                                              ContactStepResult &result);
+    void works_and_states(const DelassusOperator &delassus_operator, const std::vector<ActiveContact> &held,
+                          unsigned int first, unsigned int last, const std::vector<double> &impulse, double theta,
+                          double velocity_noise, double energy_noise, ContactStepResult &result);
+    /// The step's totals of works_and_states() summed over the ranks, and the largest positive
+    /// work with its place (the first rank's on a tie, so that every rank reports the same).
+    /// Collective.
+    void sum_over_ranks(ContactStepResult &result) const;
     /**
-     * A projection pass with many contacts (the step's problem took the probed operator): the
-     * frictionless problem of the contacts @p local (this rank's, sorted here) solved by the
-     * ProbedDelassusSolver, distributed. Returns 𝒯Hp̃. Collective.
+     * The operator of a position projection's pass over this rank's contacts @p local: the probed
+     * one where the step's problem took it (2D/3D) and either the metric is the impulse response
+     * or the contacts need more than 'Delassus column limit' columns; else the dense operator of
+     * the step (@p impulse_metric) or of the quasi-static metric (made anew for this projection:
+     * see project_positions()). Collective.
      */
-    const dealii::PETScWrappers::MPI::Vector &project_distributed(TimeIntegrator &integrator,
-                                                                  const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                                                  std::vector<ActiveContact> &local,
-                                                                  PositionProjectionResult &result);
-    /**
-     * A projection pass on the dense path: the contacts @p local of all ranks gathered, W_NN from
-     * @p columns (the step's Delassus columns or the projection metric's, of @p n_candidates
-     * points), the 2D frictionless problem solved on every rank. Returns 𝒫⁻¹Hp̃. Collective.
-     */
-    const dealii::PETScWrappers::MPI::Vector &project_dense(TimeIntegrator &integrator,
-                                                            const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                                            DelassusColumns &columns,
-                                                            const std::vector<ActiveContact> &local,
-                                                            unsigned long long n_candidates, bool impulse_metric,
-                                                            PositionProjectionResult &result);
+    DelassusOperator &projection_operator(const std::vector<ActiveContact> &local, bool impulse_metric);
+    /// Whether the adaptive metric takes the impulse response for the end-of-step gaps @p end_gap
+    /// of @p points: a contact not in lasting contact penetrates beyond @p tolerance while one in
+    /// lasting contact is closed (doc/contact.md, "Position projection"). Collective.
+    bool impact_beside_lasting_contact(const std::vector<OwnedContactPoint> &points,
+                                       const std::vector<double> &end_gap, double tolerance) const;
     /// A resumed run's first solve(): the rank keeps the history of its own @p points only.
     void keep_own_history(const std::vector<OwnedContactPoint> &points);
     /// The threshold of a lasting contact (lasting_impulse): 1e-6 of the previous step's largest
@@ -291,24 +303,21 @@ namespace percussion::TimeIntegration
     double lasting_threshold() const;
     /**
      * Ten times what the law's velocities are known to after the solve: the solver's tolerance
-     * times the velocity scale of the problem (‖q‖, ‖r'‖ of the impulses scaled by 2^-@p exponent,
-     * ‖u‖) and of the step's velocities at this rank's contacts [@p first, @p last) of @p active,
-     * over all ranks. Collective.
+     * times the velocity scale of the problem (‖q‖, ‖r'‖ of the impulses scaled by 2^-exponent of
+     * the solution, ‖u‖) and of the step's velocities at this rank's contacts [@p first, @p last)
+     * of @p active, over all ranks. Collective.
      */
-    double velocity_noise_of(const std::vector<ActiveContact> &active, unsigned int first, unsigned int last,
-                             int exponent) const;
+    double velocity_noise_of(const std::vector<ActiveContact> &active, unsigned int first, unsigned int last) const;
     /// Whether the probed operator is taken for @p n_active contacts whatever they are: 'Delassus
     /// operator' = probed, or auto and dim × contacts above a threshold (see uses_probed_operator()).
-    bool probed_operator_by_count(unsigned long long n_active) const;
+    bool choose_probed_by_count(unsigned long long n_active) const;
     /**
      * Whether the problem of the contacts @p active_points is solved with the probed operator:
      * 'Delassus operator' = probed, or auto and either dim × contacts > 'Probed operator threshold'
      * or G has been probed and the dense path would compute more columns than that threshold
      * (all @p n_candidates' columns when H is fixed).
      */
-    bool uses_probed_operator(const TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                              const std::vector<unsigned long long> &active_points,
-                              unsigned long long n_candidates) const;
+    bool uses_probed_operator(const OperatorContext &context, const std::vector<unsigned long long> &active_points) const;
 
     const ContactDynamicsParameters parameters;
     /// The scheme's law: it poses (A, b) of the step's problem (make_local_law()).
@@ -318,18 +327,19 @@ namespace percussion::TimeIntegration
     MPI_Comm communicator;
     ContactSolvers::SolverOptions options;
 
-    DelassusColumns delassus;
-    /// The probed operator and its outer iteration (many contacts; 2D/3D, set_dof_positions()).
-    std::unique_ptr<ProbedDelassusSolver> probed;
-    /// Columns of the projection metric when it is not the impulse response (generalized-α).
-    std::unique_ptr<DelassusColumns> projection_columns;
+    /// The operator of few contacts (and of the projection in the step's metric).
+    DenseDelassusOperator dense;
+    /// The operator of many contacts (2D/3D, set_dof_positions()).
+    std::unique_ptr<ProbedDelassusOperator> probed;
+    /// The projection's quasi-static metric where it is not the impulse response (dense columns).
+    std::unique_ptr<DenseDelassusOperator> metric_operator;
     bool previous_operator_changed = false;
     /// H changed at the last solve() and at the one before (then only needed columns are computed).
     bool operator_moves = false;
 
-    // Work vectors kept from step to step: u_free (column partition of H), Hp and Ŵ⁻¹Hp of the
-    // dense path and of the dense position projection (DoF partition).
-    dealii::PETScWrappers::MPI::Vector u_free, generalized_impulse, correction, gap_increment;
+    // Work vectors kept from step to step (column partition of H): u_free and Hᵀ of a
+    // displacement change.
+    dealii::PETScWrappers::MPI::Vector u_free, gap_increment;
 
     /// Buffers kept from step to step (select_own(), project_positions()).
     struct Scratch
@@ -337,13 +347,12 @@ namespace percussion::TimeIntegration
       std::vector<dealii::types::global_dof_index> columns;
       std::vector<double> u_k, u_free, w;
       std::vector<ActiveContact> local, gathered;
+      std::vector<unsigned long long> active_points;
     } scratch;
 
-    /// The last problem: whole on every rank (dense path), or this rank's part in the local
-    /// numbering of last_partition (probed path, last_solve_distributed).
-    ContactSolvers::LocalProblem problem;
-    std::vector<double> reaction, local_velocity;
-    ContactPartition last_partition;
+    /// The last problem and its solution: whole on every rank (dense operator), or this rank's part
+    /// in the local numbering of its partition (probed operator, last_solve_distributed).
+    ContactSolution solution;
     bool last_solve_distributed = false;
     /// restore_history() gave every rank all contacts' history: the next solve() keeps its own.
     bool history_restored = false;

@@ -10,6 +10,7 @@
 #include <percussion/contact_solvers/local_problem.h>
 #include <percussion/contact_solvers/solver_options.h>
 #include <percussion/contact_solvers/distributed_sweeps.h>
+#include <percussion/time_integration/delassus_operator.h>
 #include <percussion/time_integration/probed_delassus.h>
 
 #include <petscmat.h>
@@ -22,11 +23,24 @@ namespace percussion::TimeIntegration
 {
   class TimeIntegrator;
 
-  /// What a ProbedDelassusSolver::solve() cost: exact products W p (one solve each) and probing
-  /// solves (0 unless G was (re)computed).
-  struct ProbedSolveCounts
+  /**
+   * The last accepted iterate of a problem that ProbedDelassusSolver::solve() solved: its impulses
+   * with their exact product W p (for H of PETSc object id @p operator_id and the impulse response
+   * of version @p response_version), and its Hp and 𝒯Hp. The next solve() of a problem starts from
+   * it: the product without a solve where nothing changed (lasting contact on fixed obstacles), or
+   * approximated from it. Each problem keeps its own (the contact step's, a position projection's
+   * copy of it), so that solving one problem leaves the other's warm start as it was.
+   */
+  struct ProbedWarmStart
   {
-    unsigned int exact_products = 0, probing_solves = 0;
+    bool valid = false;
+    PetscObjectId operator_id = -1;
+    unsigned int response_version = 0; ///< TimeIntegrator::operator_version()
+    std::vector<unsigned long long> points;
+    std::vector<double> reaction, product;
+    /// Hp (Dirichlet rows zero) and 𝒯Hp (DoF partition): the solve's work vectors, and after it
+    /// those of the accepted iterate.
+    dealii::PETScWrappers::MPI::Vector generalized_impulse, response;
   };
 
   /**
@@ -56,12 +70,13 @@ namespace percussion::TimeIntegration
      * The outer iteration
      *   z^k = W p^k (exact, one solve), stop when (p^k, f z^k + b) solves the exact law to the
      *   tolerance, else p^{k+1} solves the law with A = f W_s, b' = b + f (z^k − W_s p^k),
-     * with @p factor f (θ for the Frémond law, else 1), distributed: each rank holds its @p own
+     * with @p factor f (θ for the Frémond law, else 1), from the warm start @p warm_start (the impulses'
+     * product where it is theirs, else approximated from it), distributed: each rank holds its @p own
      * contacts (@p probed_problem has their b and μ, @p impulses their warm start) and the ghosts
      * its rows couple to (@p partition). @p columns_like has the column partition of H. Leaves
      * @p probed_problem (with the rank's rows of f W_s), @p impulses (own and ghost),
-     * @p velocities (own), the exact product W p (last_exact_product()) and Hp, 𝒯Hp
-     * (generalized_impulse(), response()) of the returned iterate; @p exponent: the inner
+     * @p velocities (own), and in @p warm_start the returned iterate with its exact product W p (own
+     * contacts, dim each), Hp and 𝒯Hp; @p exponent: the inner
      * problems' scaling (as ContactSolvers::solve_scaled()). Collective.
      */
     ContactSolvers::SolverResult solve(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
@@ -69,23 +84,8 @@ namespace percussion::TimeIntegration
                                        const std::vector<ContactOperators::ActiveContact> &own, double factor,
                                        ContactSolvers::LocalProblem &probed_problem, std::vector<double> &impulses,
                                        std::vector<double> &velocities, ContactPartition &partition, int &exponent,
-                                       const ContactSolvers::SolverOptions &options, ProbedSolveCounts &counts);
-
-    /// Hp of the last solve()'s iterate (Dirichlet rows zero).
-    const dealii::PETScWrappers::MPI::Vector &generalized_impulse() const { return impulse_on_dofs_; }
-    /// 𝒯Hp of the last solve()'s iterate.
-    const dealii::PETScWrappers::MPI::Vector &response() const { return response_; }
-    /// W p at the own contacts of the last solve()'s iterate (dim per contact).
-    const std::vector<double> &last_exact_product() const { return last_product.product; }
-    /// The next solve() does not start from the last one's product (its Hp and 𝒯Hp are not the
-    /// contact step's: a position projection solved another problem).
-    void forget_last_product() { last_product.valid = false; }
-    /// Keeps the last accepted product (with its Hp and 𝒯Hp) aside while this solver solves
-    /// another problem (a position projection), for restore_last_product(): the next step's warm
-    /// start then starts from the step's product, not from a solve.
-    void set_aside_last_product();
-    /// Makes the product kept by set_aside_last_product() the last one again.
-    void restore_last_product();
+                                       const ContactSolvers::SolverOptions &options, ProbedWarmStart &warm_start,
+                                       OperatorSolveCounts &counts);
 
   private:
     /**
@@ -96,14 +96,14 @@ namespace percussion::TimeIntegration
     int prepare_inner(const ContactSolvers::LocalProblem &probed_problem, const ContactPartition &partition);
     /**
      * z = W p at the iterate @p impulses (this rank's contacts @p own at @p own_points; @p n_mine
-     * own unknowns): the last accepted product where nothing changed (@p first_iteration only),
+     * own unknowns): the warm start's product where nothing changed (@p first_iteration only),
      * 0 for a cold start, approximate_product() at the first iteration after a change, else
      * exact_product(). Returns whether z is the approximation (its error is not exact). Collective.
      */
     bool product_at(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                     const std::vector<ContactOperators::ActiveContact> &own,
                     const std::vector<unsigned long long> &own_points, const std::vector<double> &impulses,
-                    unsigned int n_mine, bool first_iteration, std::vector<double> &z, ProbedSolveCounts &counts);
+                    unsigned int n_mine, bool first_iteration, std::vector<double> &z, OperatorSolveCounts &counts);
     /**
      * The inner problem (inner_problem, its q set) by distributed_sweeps() from the scaled
      * impulses @p scaled to @p inner_tolerance, and where they do not converge by the configured
@@ -122,20 +122,20 @@ namespace percussion::TimeIntegration
                                       const std::vector<double> &scaled, int exponent, const std::vector<double> &mu,
                                       int n_own) const;
     /// z = Hᵀ𝒯Hp at this rank's contacts @p own for impulses @p r (dim per contact, own first),
-    /// in the same layout; leaves Hp in impulse_on_dofs_ and 𝒯Hp in response_. One solve.
+    /// in the same layout; leaves Hp and 𝒯Hp in the warm start's vectors. One solve.
     /// Collective.
     void exact_product(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                        const std::vector<ContactOperators::ActiveContact> &own, const std::vector<double> &r,
                        std::vector<double> &z);
     /// z ≈ Hᵀ𝒯Hp as exact_product() without a solve, from the last accepted Hp and 𝒯Hp (in
-    /// impulse_on_dofs_ and response_ on entry, for the current 𝒯): 𝒯Hp ≈ 𝒯(Hp)_old + G Δ,
+    /// the warm start's vectors on entry, for the current 𝒯): 𝒯Hp ≈ 𝒯(Hp)_old + G Δ,
     /// Δ = Hp − (Hp)_old, G the probed approximation of 𝒯 (ProbedDelassus::approximate_response()).
     /// Its error is G's truncation applied to Δ only. Leaves Hp and this approximation of 𝒯Hp in
-    /// impulse_on_dofs_ and response_. Collective.
+    /// the warm start's vectors. Collective.
     void approximate_product(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                              const std::vector<ContactOperators::ActiveContact> &own, const std::vector<double> &r,
                              std::vector<double> &z);
-    /// impulse_on_dofs_ = Hp, Dirichlet rows zero, for impulses @p r at this rank's contacts @p own.
+    /// The warm start's generalized_impulse = Hp, Dirichlet rows zero, for impulses @p r at this rank's contacts @p own.
     void impulse_on_dofs(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                          const std::vector<ContactOperators::ActiveContact> &own, const std::vector<double> &r);
     /// z = Hᵀx at this rank's contacts @p own (dim per contact). Collective.
@@ -150,23 +150,12 @@ namespace percussion::TimeIntegration
     /// A vector with the column partition of H (the solve()'s @p columns_like).
     const dealii::PETScWrappers::MPI::Vector *columns_like = nullptr;
 
-    /// Hp and 𝒯Hp (DoF partition) of the current iterate, then of the accepted one.
-    dealii::PETScWrappers::MPI::Vector impulse_on_dofs_, response_;
+    /// The warm start of the problem being solved (during solve() only).
+    ProbedWarmStart *current = nullptr;
     /// An impulse on H's columns, Hᵀ𝒯Hp, and the best iterate's Hp and 𝒯Hp.
     dealii::PETScWrappers::MPI::Vector impulse_columns, column_work, best_generalized_impulse, best_correction;
     /// approximate_product()'s change of Hp and its approximate response.
     dealii::PETScWrappers::MPI::Vector impulse_change, response_change;
-    /// The last accepted impulse and its exact product W p, for H of the given PETSc object id (its
-    /// Hp and 𝒯Hp stay in impulse_on_dofs_ and response_).
-    struct
-    {
-      bool valid = false;
-      PetscObjectId operator_id = -1;
-      unsigned int response_version = 0; ///< TimeIntegrator::operator_version()
-      std::vector<unsigned long long> points;
-      std::vector<double> reaction, product;
-    } last_product, set_aside_product;
-    dealii::PETScWrappers::MPI::Vector set_aside_impulse, set_aside_response;
 
     /// The inner problem (f W_s scaled by 2^inner_exponent, its q set at every outer iteration),
     /// W_s in block form for the sweeps and the sweeps' exchange of ghost impulses, kept while

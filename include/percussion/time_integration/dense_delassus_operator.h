@@ -1,0 +1,61 @@
+#ifndef PERCUSSION_TIME_INTEGRATION_DENSE_DELASSUS_OPERATOR_H
+#define PERCUSSION_TIME_INTEGRATION_DENSE_DELASSUS_OPERATOR_H
+
+#include <percussion/time_integration/delassus_columns.h>
+#include <percussion/time_integration/delassus_operator.h>
+
+#include <mpi.h>
+
+#include <vector>
+
+namespace percussion::TimeIntegration
+{
+  /**
+   * W = Hᵀ𝒯H from the columns 𝒯H of the problem's contacts (DelassusColumns, cached while H and
+   * 𝒯 do not change), dense: every rank holds all contacts of the problem and solves it
+   * redundantly and identically (ContactSolvers::solve_scaled()). The operator of few contacts,
+   * and of the position projection's own metric (DelassusColumns::Response::projection).
+   * In 1D the problem is posed as a 2D one with μ = 0 and a decoupled tangential row
+   * (W_TT = W_NN, q_T = 0), which forces r_T = 0.
+   */
+  class DenseDelassusOperator : public DelassusOperator
+  {
+  public:
+    /// @p column_limit: 'Delassus column limit'; @p response: which 𝒯 the columns are of.
+    DenseDelassusOperator(unsigned int dim, unsigned int column_limit, MPI_Comm communicator,
+                          DelassusColumns::Response response = DelassusColumns::Response::impulse);
+
+    bool is_distributed() const override { return false; }
+    ContactSolvers::SolverResult solve(const OperatorContext &context,
+                                       const std::vector<ContactOperators::ActiveContact> &held, double factor,
+                                       ContactSolution &solution, const ContactSolvers::SolverOptions &options,
+                                       OperatorSolveCounts &counts) override;
+    void impulse_vectors(const OperatorContext &context, const std::vector<ContactOperators::ActiveContact> &held,
+                         const std::vector<double> &impulse,
+                         const dealii::PETScWrappers::MPI::Vector *&generalized_impulse,
+                         const dealii::PETScWrappers::MPI::Vector *&response) override;
+    void add_product(const std::vector<ContactOperators::ActiveContact> &held, unsigned int a, unsigned int first,
+                     unsigned int i, const std::vector<double> &impulse, double &u) const override;
+    /// The contacts of all ranks gathered, W_NN from the columns, posed as a 2D frictionless
+    /// problem with a decoupled tangential row (as 1D contact is) and solved on every rank.
+    const dealii::PETScWrappers::MPI::Vector &project(const OperatorContext &context,
+                                                       std::vector<ContactOperators::ActiveContact> &local,
+                                                       const ContactSolvers::SolverOptions &options,
+                                                       ContactSolvers::SolverResult &solver,
+                                                       unsigned int &n_contacts) override;
+
+    /// The cached columns (DelassusColumns::columns_to_compute() decides the operator's choice).
+    const DelassusColumns &columns() const { return delassus; }
+
+  private:
+    const unsigned int dim;
+    MPI_Comm communicator;
+    DelassusColumns delassus;
+    /// The held contacts' points of the last solve() (sorted).
+    std::vector<unsigned long long> points;
+    /// Hp and 𝒯Hp of the last impulse_vectors() or project() (DoF partition).
+    dealii::PETScWrappers::MPI::Vector generalized_impulse, correction;
+  };
+} // namespace percussion::TimeIntegration
+
+#endif

@@ -1,0 +1,115 @@
+#include <percussion/contact_solvers/plain_all_gather.h>
+#include <percussion/contact_solvers/scaled_solve.h>
+#include <percussion/time_integration/dense_delassus_operator.h>
+#include <percussion/time_integration/system_algebra.h>
+#include <percussion/time_integration/time_integrator.h>
+
+#include <algorithm>
+
+namespace percussion::TimeIntegration
+{
+  using ContactOperators::ActiveContact;
+  using SystemAlgebra::reinit_like;
+
+  DenseDelassusOperator::DenseDelassusOperator(const unsigned int dim, const unsigned int column_limit,
+                                               MPI_Comm communicator, const DelassusColumns::Response response)
+    : dim(dim)
+    , communicator(communicator)
+    , delassus(dim, column_limit, communicator, response)
+  {}
+
+  ContactSolvers::SolverResult DenseDelassusOperator::solve(const OperatorContext &context,
+                                                            const std::vector<ActiveContact> &held, const double factor,
+                                                            ContactSolution &solution,
+                                                            const ContactSolvers::SolverOptions &options,
+                                                            OperatorSolveCounts &)
+  {
+    const unsigned int n = held.size(), d = dim, ld = dim == 1 ? 2 : dim;
+    points.resize(n);
+    for (unsigned int a = 0; a < n; ++a)
+      points[a] = held[a].point;
+    delassus.ensure(context.integrator, context.H, points, context.n_candidates, context.operator_moves);
+    ContactSolvers::LocalProblem &problem = solution.problem;
+    problem.storage = ContactSolvers::MatrixStorage::dense;
+    problem.W_dense = ContactSolvers::DenseMatrix(ld * n, ld * n);
+    for (unsigned int a = 0; a < n; ++a)
+      {
+        for (unsigned int b = 0; b < n; ++b)
+          for (unsigned int i = 0; i < d; ++i)
+            for (unsigned int j = 0; j < d; ++j)
+              problem.W_dense(ld * a + i, ld * b + j) = factor * delassus.entry(points[a], i, points[b], j);
+        if (dim == 1)
+          problem.W_dense(ld * a + 1, ld * a + 1) = problem.W_dense(ld * a, ld * a) > 0 ? problem.W_dense(ld * a, ld * a) : 1.0;
+      }
+    return ContactSolvers::solve_scaled(problem, solution.reaction, solution.velocity, options, solution.exponent);
+  }
+
+  void DenseDelassusOperator::impulse_vectors(const OperatorContext &context, const std::vector<ActiveContact> &,
+                                              const std::vector<double> &impulse,
+                                              const dealii::PETScWrappers::MPI::Vector *&generalized,
+                                              const dealii::PETScWrappers::MPI::Vector *&response)
+  {
+    // Hp = B p and 𝒯Hp = X p from the cached columns: no further solve. (The DoF partition is
+    // fixed for a run: the two vectors are allocated once.)
+    reinit_like(generalized_impulse, context.integrator.new_velocity(), communicator);
+    reinit_like(correction, context.integrator.new_velocity(), communicator);
+    delassus.apply(points, impulse, generalized_impulse, correction);
+    generalized = &generalized_impulse;
+    response = &correction;
+  }
+
+  void DenseDelassusOperator::add_product(const std::vector<ActiveContact> &held, const unsigned int a,
+                                          const unsigned int, const unsigned int i,
+                                          const std::vector<double> &impulse, double &u) const
+  {
+    const unsigned int d = dim, n = held.size();
+    for (unsigned int b = 0; b < n; ++b)
+      for (unsigned int j = 0; j < d; ++j)
+        u += delassus.entry(held[a].point, i, held[b].point, j) * impulse[d * b + j];
+  }
+
+  const dealii::PETScWrappers::MPI::Vector &
+  DenseDelassusOperator::project(const OperatorContext &context, std::vector<ActiveContact> &local,
+                                 const ContactSolvers::SolverOptions &options, ContactSolvers::SolverResult &solver,
+                                 unsigned int &n_contacts)
+  {
+    const unsigned int d = dim;
+    std::vector<ActiveContact> projected;
+    ContactSolvers::plain_all_gather(local, projected, communicator);
+    std::sort(projected.begin(), projected.end(),
+              [](const ActiveContact &x, const ActiveContact &y) { return x.point < y.point; });
+    const unsigned int n = projected.size();
+    std::vector<unsigned long long> projected_points(n);
+    for (unsigned int a = 0; a < n; ++a)
+      projected_points[a] = projected[a].point;
+    delassus.ensure(context.integrator, context.H, projected_points, context.n_candidates, context.operator_moves);
+
+    // 0 ≤ g + W_NN p̃ ⊥ p̃ ≥ 0 with W = Hᵀ𝒫⁻¹H of the operator's metric, posed as a 2D
+    // frictionless problem with a decoupled tangential row (as 1D contact is).
+    ContactSolvers::LocalProblem lcp;
+    lcp.dimension = 2;
+    lcp.number_of_contacts = n;
+    lcp.storage = ContactSolvers::MatrixStorage::dense;
+    lcp.W_dense = ContactSolvers::DenseMatrix(2 * n, 2 * n);
+    lcp.q.assign(2 * n, 0.0);
+    lcp.mu.assign(n, 0.0);
+    for (unsigned int a = 0; a < n; ++a)
+      {
+        for (unsigned int b = 0; b < n; ++b)
+          lcp.W_dense(2 * a, 2 * b) = delassus.entry(projected[a].point, 0, projected[b].point, 0);
+        lcp.W_dense(2 * a + 1, 2 * a + 1) = lcp.W_dense(2 * a, 2 * a) > 0 ? lcp.W_dense(2 * a, 2 * a) : 1.0;
+        lcp.q[2 * a] = projected[a].gap;
+      }
+    std::vector<double> r(2 * n, 0.0), u;
+    int exponent = 0;
+    solver = ContactSolvers::solve_scaled(lcp, r, u, options, exponent);
+    n_contacts = std::max(n_contacts, n);
+    std::vector<double> impulse(d * n, 0.0);
+    for (unsigned int a = 0; a < n; ++a)
+      impulse[d * a] = r[2 * a];
+    reinit_like(generalized_impulse, context.integrator.displacement(), communicator);
+    reinit_like(correction, context.integrator.displacement(), communicator);
+    delassus.apply(projected_points, impulse, generalized_impulse, correction);
+    return correction;
+  }
+} // namespace percussion::TimeIntegration
