@@ -72,7 +72,7 @@ namespace percussion::ContactSolvers
      * failures or no progress — typical near degenerate contacts or with a singular W), a burst of
      * NSGS sweeps moves the iterate into a better region, then Newton resumes from there. The NSGS
      * bursts grow so that on problems Newton cannot handle the driver degrades into plain NSGS.
-     * Every phase starts from the best iterate found so far when the previous one did not improve it.
+     * The best iterate of all phases is returned.
      */
     class HybridDriver
     {
