@@ -72,6 +72,67 @@ namespace percussion::ContactSolvers
     return 0.5 * psi;
   }
 
+  bool AlartCurnierNewton::prefers_dense_factorisation() const
+  {
+    const int n = problem_.size();
+    return problem_.storage == MatrixStorage::dense
+             ? n <= 4000
+             : (n <= 120 || static_cast<double>(W_.number_of_blocks()) > 0.3 * W_.m * static_cast<double>(W_.m));
+  }
+
+  double AlartCurnierNewton::singular_shift_scale() const
+  {
+    double shift_scale = 0.0;
+    for (double v : W_.block_values)
+      shift_scale = std::max(shift_scale, std::abs(v));
+    return std::max(shift_scale * (rho_.empty() ? 1.0 : *std::max_element(rho_.begin(), rho_.end())), 1.0);
+  }
+
+  bool AlartCurnierNewton::factorize_newton_matrix(BlockLinearSolver         &linear_solver,
+                                                   const std::vector<double> &jacobian,
+                                                   double                     shift_scale) const
+  {
+    bool factorised = linear_solver.factorize(jacobian);
+    for (double shift = 1e-12 * shift_scale; !factorised && shift < 1e-2 * shift_scale; shift *= 100.0)
+      factorised = linear_solver.factorize(jacobian, shift);
+    return factorised;
+  }
+
+  double AlartCurnierNewton::line_search(const std::vector<double> &r,
+                                         const std::vector<double> &u,
+                                         const std::vector<double> &step,
+                                         const std::vector<double> &W_step,
+                                         double                     psi,
+                                         LineSearchWorkspace       &trial,
+                                         bool                      &accepted) const
+  {
+    const int n     = problem_.size();
+    double    alpha = 1.0, best_trial_psi = HUGE_VAL, best_alpha = 0.0;
+    accepted        = false;
+    for (int ls = 0; ls < 30; ++ls, alpha *= 0.5)
+      {
+        for (int i = 0; i < n; ++i)
+          {
+            trial.r[i] = r[i] + alpha * step[i];
+            trial.u[i] = u[i] + alpha * W_step[i];
+          }
+        const double psi_trial = evaluate(trial.r, trial.u, trial.phi, nullptr, 0.0);
+        if (psi_trial < best_trial_psi)
+          {
+            best_trial_psi = psi_trial;
+            best_alpha     = alpha;
+          }
+        if (psi_trial <= (1.0 - 2e-4 * alpha) * psi)
+          {
+            accepted = true;
+            return alpha;
+          }
+      }
+    // Take the best step tried anyway (a non-monotone move that often leaves a kink of Φ); the
+    // caller counts the failure so that it may switch to Gauss–Seidel.
+    return best_alpha > 0.0 ? best_alpha : 1.0;
+  }
+
   SolverResult AlartCurnierNewton::run(std::vector<double>                  &r,
                                        std::vector<double>                  &u,
                                        double                                tolerance,
@@ -82,26 +143,19 @@ namespace percussion::ContactSolvers
                                        double                                proximal_cap,
                                        bool                                  verbose) const
   {
-    SolverResult result;
-    const int    n        = problem_.size();
-    const bool   dense_lu = problem_.storage == MatrixStorage::dense
-                              ? n <= 4000
-                              : (n <= 120 || static_cast<double>(W_.number_of_blocks()) > 0.3 * W_.m * static_cast<double>(W_.m));
-    BlockLinearSolver linear_solver(W_, dense_lu);
+    SolverResult      result;
+    const int         n = problem_.size();
+    BlockLinearSolver linear_solver(W_, prefers_dense_factorisation());
 
-    std::vector<double> phi(n), phi_trial(n), step(n), W_step(n), r_trial(n), u_trial(n);
+    std::vector<double> phi(n), step(n), W_step(n);
+    LineSearchWorkspace trial{std::vector<double>(n), std::vector<double>(n), std::vector<double>(n)};
     std::vector<double> jacobian(W_.block_values.size());
-    std::vector<double> best_r = r;
-    double              best_error = compute_error(problem_, r, u);
-    double              error      = best_error;
+    std::vector<double> best_r          = r;
+    double              best_error      = compute_error(problem_, r, u);
+    double              error           = best_error;
     double              milestone_error = best_error;
     int                 best_iteration = 0, line_search_failures = 0;
-
-    // A scale for the diagonal shift used when J is singular (redundant contacts, zero rows of W).
-    double shift_scale = 0.0;
-    for (double v : W_.block_values)
-      shift_scale = std::max(shift_scale, std::abs(v));
-    shift_scale = std::max(shift_scale * (rho_.empty() ? 1.0 : *std::max_element(rho_.begin(), rho_.end())), 1.0);
+    const double        shift_scale    = singular_shift_scale();
 
     const int stall_window = 20;
     int       iteration    = 0;
@@ -116,10 +170,7 @@ namespace percussion::ContactSolvers
           }
         const double proximal = std::min(proximal_cap, proximal_factor * error);
         const double psi      = evaluate(r, u, phi, &jacobian, proximal);
-        bool         factorised = linear_solver.factorize(jacobian);
-        for (double shift = 1e-12 * shift_scale; !factorised && shift < 1e-2 * shift_scale; shift *= 100.0)
-          factorised = linear_solver.factorize(jacobian, shift);
-        if (!factorised)
+        if (!factorize_newton_matrix(linear_solver, jacobian, shift_scale))
           {
             result.message = "newton: singular Newton matrix";
             break;
@@ -129,37 +180,9 @@ namespace percussion::ContactSolvers
         linear_solver.solve(step.data());
         W_.multiply(step.data(), W_step.data());
 
-        // Armijo backtracking on ψ = ½‖Φ‖²; the Newton direction gives ψ'(0) = −2ψ when J is exact.
-        double alpha = 1.0, best_trial_psi = HUGE_VAL, best_alpha = 0.0;
-        bool   accepted = false;
-        for (int ls = 0; ls < 30; ++ls, alpha *= 0.5)
-          {
-            for (int i = 0; i < n; ++i)
-              {
-                r_trial[i] = r[i] + alpha * step[i];
-                u_trial[i] = u[i] + alpha * W_step[i];
-              }
-            const double psi_trial = evaluate(r_trial, u_trial, phi_trial, nullptr, 0.0);
-            if (psi_trial < best_trial_psi)
-              {
-                best_trial_psi = psi_trial;
-                best_alpha     = alpha;
-              }
-            if (psi_trial <= (1.0 - 2e-4 * alpha) * psi)
-              {
-                accepted = true;
-                break;
-              }
-          }
-        if (!accepted)
-          {
-            // Take the best step tried anyway (a non-monotone move that often leaves a kink of
-            // Φ), but tell the caller so that it may switch to Gauss–Seidel.
-            ++line_search_failures;
-            alpha = best_alpha > 0.0 ? best_alpha : 1.0;
-          }
-        else
-          line_search_failures = 0;
+        bool         accepted = false;
+        const double alpha    = line_search(r, u, step, W_step, psi, trial, accepted);
+        line_search_failures  = accepted ? 0 : line_search_failures + 1;
         for (int i = 0; i < n; ++i)
           {
             r[i] += alpha * step[i];

@@ -10,6 +10,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <string>
 
 namespace percussion::ContactSolvers
@@ -118,6 +119,469 @@ namespace percussion::ContactSolvers
         s += v * v;
       return std::sqrt(s);
     }
+
+    using Clock = std::chrono::steady_clock;
+
+    /** PETSc is initialised here if nobody has (programs that do not go through MPI_InitFinalize). */
+    void initialise_petsc_if_needed()
+    {
+      PetscBool initialised = PETSC_FALSE;
+      PetscInitialized(&initialised);
+      if (!initialised)
+        check(PetscInitializeNoArguments(), "PetscInitialize");
+    }
+
+    /**
+     * The semismooth Newton method of solve_global_petsc() on the unknowns (v, r): the PETSc objects
+     * (the mass matrix M and its solver, the Newton matrix and its solver), ρ per contact, the
+     * caller's iterate (r, v, u) and the best iterate so far.
+     */
+    class GlobalNewton
+    {
+    public:
+      /**
+       * Sets up the PETSc objects, ρ and the starting point: r as given (zeros if its size is not
+       * d m), v = M⁻¹(H r + f), u = Hᵀ v + w.
+       */
+      GlobalNewton(const GlobalProblem &p,
+                   const SolverOptions &options,
+                   std::vector<double> &r,
+                   std::vector<double> &v,
+                   std::vector<double> &u);
+      ~GlobalNewton();
+      GlobalNewton(const GlobalNewton &) = delete;
+      GlobalNewton &operator=(const GlobalNewton &) = delete;
+
+      /**
+       * Newton iterations until the error ≤ tolerance, max_iterations or @p deadline. On exit (r, v,
+       * u) is the best iterate. The result's seconds are left to the caller.
+       */
+      SolverResult run(Clock::time_point deadline);
+
+    private:
+      /** out = M⁻¹ rhs. */
+      void solve_mass(const std::vector<double> &rhs, std::vector<double> &out);
+
+      /** q = Hᵀ M⁻¹ f + w (for the error's normalisation), v = M⁻¹(H r + f), u = Hᵀ v + w. */
+      void set_initial_state();
+
+      /** ρ from the lumped diagonal blocks H_aᵀ diag(M)⁻¹ H_a (ρ_N, ρ_T as in alart_curnier_newton.h). */
+      void compute_rho();
+
+      /** The Newton matrix with its fixed sparsity pattern, and the vectors of the Newton system. */
+      void create_newton_matrix();
+
+      /** The FCLIB error (error_measure.h) of the condensed problem at (rr, uu), without W. */
+      double fclib_error(const std::vector<double> &rr, const std::vector<double> &uu) const;
+
+      /** Φ at (rr, uu) into ph, and G (∂P of each contact) if @p jacobian. Returns ψ = ½‖Φ‖². */
+      double evaluate(const std::vector<double> &rr, const std::vector<double> &uu, std::vector<double> &ph, bool jacobian);
+
+      /** The Newton matrix [M, −H; G R Hᵀ, I − (1 − η) G] from the current G. */
+      void assemble_newton_matrix(double eta);
+
+      /** The step (dv, dr) from the Newton system with right-hand side (0, −Φ), and du = Hᵀ dv. */
+      bool solve_newton_system();
+
+      /** Armijo backtracking on ψ along (dr, du); the best step tried if none is accepted. */
+      double line_search(double psi);
+
+      /** Keeps the best iterate, and switches the Newton matrix when the error has stalled. */
+      void track_progress(int iteration);
+
+      /** Back to the best iterate (r, v, u = Hᵀ v + w) and its error. */
+      void restore_best();
+
+      const GlobalProblem &p_;
+      const SolverOptions &options_;
+      std::vector<double> &r_, &v_, &u_;
+      const int            d_, m_, n_, nc_, N_; ///< dimension, contacts, rows of M, d m, n + d m
+      const CsrMatrix      Ht_;                 ///< row j of Hᵀ = column j of H
+      Mat                  M_;
+      DirectSolver         mass_;
+      Vec                  b_ = nullptr, x_ = nullptr; ///< right-hand side and solution of solve_mass()
+      Mat                  J_ = nullptr;               ///< the Newton matrix
+      Vec                  B_ = nullptr, X_ = nullptr; ///< right-hand side and solution of the Newton system
+      std::unique_ptr<DirectSolver> newton_solver_;    ///< made at the first factorisation
+      std::vector<double>  q_, rho_;
+      std::vector<double>  phi_, phi_trial_, r_trial_, u_trial_, dr_, dv_, du_;
+      std::vector<double>  G_; ///< m blocks d × d
+      double               error_ = 0.0, best_error_ = 0.0, milestone_ = 0.0;
+      std::vector<double>  best_r_, best_v_;
+      int                  milestone_iteration_ = 0;
+      bool                 proximal_            = false; ///< Newton matrix with η > 0
+    };
+
+    GlobalNewton::GlobalNewton(const GlobalProblem &p,
+                               const SolverOptions &options,
+                               std::vector<double> &r,
+                               std::vector<double> &v,
+                               std::vector<double> &u)
+      : p_(p)
+      , options_(options)
+      , r_(r)
+      , v_(v)
+      , u_(u)
+      , d_(p.dimension)
+      , m_(p.number_of_contacts)
+      , n_(p.M.rows)
+      , nc_(d_ * m_)
+      , N_(n_ + nc_)
+      , Ht_(p.H.transpose())
+      , M_(assemble_csr(p.M))
+      , mass_(M_)
+    {
+      if (static_cast<int>(r_.size()) != nc_)
+        r_.assign(nc_, 0.0);
+      check(VecCreateSeq(PETSC_COMM_SELF, std::max(n_, 1), &b_), "VecCreateSeq");
+      check(VecDuplicate(b_, &x_), "VecDuplicate");
+      set_initial_state();
+      compute_rho();
+      create_newton_matrix();
+      phi_.resize(nc_);
+      phi_trial_.resize(nc_);
+      r_trial_.resize(nc_);
+      u_trial_.resize(nc_);
+      dr_.resize(nc_);
+      dv_.resize(n_);
+      du_.resize(nc_);
+      G_.resize(static_cast<std::size_t>(m_) * d_ * d_);
+    }
+
+    GlobalNewton::~GlobalNewton()
+    {
+      newton_solver_.reset();
+      MatDestroy(&J_);
+      MatDestroy(&M_);
+      VecDestroy(&B_);
+      VecDestroy(&X_);
+      VecDestroy(&b_);
+      VecDestroy(&x_);
+    }
+
+    void GlobalNewton::solve_mass(const std::vector<double> &rhs, std::vector<double> &out)
+    {
+      PetscScalar *a;
+      VecGetArray(b_, &a);
+      std::copy(rhs.begin(), rhs.end(), a);
+      VecRestoreArray(b_, &a);
+      if (!mass_.solve(b_, x_))
+        throw SolverError("global_petsc: the matrix M is singular");
+      const PetscScalar *c;
+      VecGetArrayRead(x_, &c);
+      out.assign(c, c + n_);
+      VecRestoreArrayRead(x_, &c);
+    }
+
+    void GlobalNewton::set_initial_state()
+    {
+      std::vector<double> v0;
+      q_ = p_.w;
+      solve_mass(p_.f, v0);
+      Ht_.multiply_add(v0.data(), q_.data());
+      std::vector<double> rhs = p_.f;
+      p_.H.multiply_add(r_.data(), rhs.data());
+      solve_mass(rhs, v_);
+      u_ = p_.w;
+      Ht_.multiply_add(v_.data(), u_.data());
+    }
+
+    double GlobalNewton::fclib_error(const std::vector<double> &rr, const std::vector<double> &uu) const
+    {
+      const int d = d_;
+      double    sum = 0.0;
+      for (int a = 0; a < m_; ++a)
+        {
+          const double *ra = &rr[a * d], *ua = &uu[a * d];
+          const double  ut = d == 3 ? std::hypot(ua[1], ua[2]) : std::abs(ua[1]);
+          double        xx[3], z[3];
+          xx[0] = ra[0] - ua[0] - p_.mu[a] * ut;
+          for (int i = 1; i < d; ++i)
+            xx[i] = ra[i] - ua[i];
+          // The projection of error_measure.h, inlined to keep this file free of LocalProblem.
+          const double t = d == 3 ? std::hypot(xx[1], xx[2]) : std::abs(xx[1]);
+          if (p_.mu[a] * t <= -xx[0])
+            std::fill(z, z + d, 0.0);
+          else if (t <= p_.mu[a] * xx[0])
+            std::copy(xx, xx + d, z);
+          else
+            {
+              z[0] = (p_.mu[a] * t + xx[0]) / (p_.mu[a] * p_.mu[a] + 1.0);
+              for (int i = 1; i < d; ++i)
+                z[i] = p_.mu[a] * z[0] * xx[i] / t;
+            }
+          for (int i = 0; i < d; ++i)
+            sum += (ra[i] - z[i]) * (ra[i] - z[i]);
+        }
+      const double scale = std::max({norm2(q_), norm2(rr), norm2(uu)});
+      return scale > DBL_EPSILON ? std::sqrt(sum) / scale : std::sqrt(sum);
+    }
+
+    void GlobalNewton::compute_rho()
+    {
+      const int           d = d_, m = m_, n = n_, nc = nc_;
+      const CsrMatrix    &Ht = Ht_;
+      std::vector<double> inverse_lumped(n, 0.0);
+      rho_.assign(nc, 1.0);
+      for (int i = 0; i < n; ++i)
+        for (int k = p_.M.row_start[i]; k < p_.M.row_start[i + 1]; ++k)
+          if (p_.M.column_index[k] == i && p_.M.values[k] != 0.0)
+            inverse_lumped[i] = 1.0 / p_.M.values[k];
+      std::vector<double> diag(nc, 0.0);
+      double              mean = 0.0;
+      for (int j = 0; j < nc; ++j)
+        {
+          for (int k = Ht.row_start[j]; k < Ht.row_start[j + 1]; ++k)
+            diag[j] += Ht.values[k] * Ht.values[k] * inverse_lumped[Ht.column_index[k]];
+          mean += diag[j] / std::max(nc, 1);
+        }
+      for (int a = 0; a < m; ++a)
+        {
+          double wn = diag[a * d], wt = 0.0;
+          for (int i = 1; i < d; ++i)
+            wt += diag[a * d + i] / (d - 1);
+          // Contacts whose lumped block is (nearly) zero get the mean scale.
+          if (!(wn > 1e-12 * mean))
+            wn = mean > 0.0 ? mean : 1.0;
+          if (!(wt > 1e-12 * mean))
+            wt = wn;
+          rho_[a * d] = options_.rho_scale / wn;
+          for (int i = 1; i < d; ++i)
+            rho_[a * d + i] = options_.rho_scale / wt;
+        }
+    }
+
+    void GlobalNewton::create_newton_matrix()
+    {
+      const int d = d_, m = m_, n = n_;
+      // Pattern: rows of M and −H; contact rows: the Hᵀ rows of the contact and its d × d block.
+      std::vector<PetscInt> nnz(N_, 0);
+      for (int i = 0; i < n; ++i)
+        nnz[i] = (p_.M.row_start[i + 1] - p_.M.row_start[i]) + (p_.H.row_start[i + 1] - p_.H.row_start[i]) + 1;
+      for (int a = 0; a < m; ++a)
+        {
+          int count = d;
+          for (int l = 0; l < d; ++l)
+            count += Ht_.row_start[a * d + l + 1] - Ht_.row_start[a * d + l];
+          for (int i = 0; i < d; ++i)
+            nnz[n + a * d + i] = count;
+        }
+      check(MatCreateSeqAIJ(PETSC_COMM_SELF, N_, N_, 0, nnz.data(), &J_), "MatCreateSeqAIJ");
+      check(MatSetOption(J_, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE), "MatSetOption");
+      check(VecCreateSeq(PETSC_COMM_SELF, N_, &B_), "VecCreateSeq");
+      check(VecDuplicate(B_, &X_), "VecDuplicate");
+    }
+
+    double GlobalNewton::evaluate(const std::vector<double> &rr, const std::vector<double> &uu, std::vector<double> &ph, bool jacobian)
+    {
+      const int d   = d_;
+      double    psi = 0.0;
+      for (int a = 0; a < m_; ++a)
+        {
+          alart_curnier_contact(d, p_.mu[a], rho_[a * d], rho_[a * d + 1], &rr[a * d], &uu[a * d], &ph[a * d],
+                                jacobian ? &G_[static_cast<std::size_t>(a) * d * d] : nullptr);
+          for (int i = 0; i < d; ++i)
+            psi += ph[a * d + i] * ph[a * d + i];
+        }
+      return 0.5 * psi;
+    }
+
+    void GlobalNewton::assemble_newton_matrix(double eta)
+    {
+      const int d = d_, n = n_;
+      check(MatZeroEntries(J_), "MatZeroEntries");
+      for (int i = 0; i < n; ++i)
+        {
+          for (int k = p_.M.row_start[i]; k < p_.M.row_start[i + 1]; ++k)
+            {
+              const PetscInt    row = i, col = p_.M.column_index[k];
+              const PetscScalar val = p_.M.values[k];
+              MatSetValues(J_, 1, &row, 1, &col, &val, ADD_VALUES);
+            }
+          for (int k = p_.H.row_start[i]; k < p_.H.row_start[i + 1]; ++k)
+            {
+              const PetscInt    row = i, col = n + p_.H.column_index[k];
+              const PetscScalar val = -p_.H.values[k];
+              MatSetValues(J_, 1, &row, 1, &col, &val, ADD_VALUES);
+            }
+        }
+      for (int a = 0; a < m_; ++a)
+        {
+          const double *Ga = &G_[static_cast<std::size_t>(a) * d * d];
+          for (int i = 0; i < d; ++i)
+            {
+              const PetscInt row = n + a * d + i;
+              // ∂Φ/∂v = G R Hᵀ: combine the Hᵀ rows of the contact's components.
+              for (int l = 0; l < d; ++l)
+                {
+                  // Zeros are inserted too: the pattern must not change between iterations so
+                  // that the symbolic factorisation is reused.
+                  const double coefficient = Ga[i * d + l] * rho_[a * d + l];
+                  for (int k = Ht_.row_start[a * d + l]; k < Ht_.row_start[a * d + l + 1]; ++k)
+                    {
+                      const PetscInt    col = Ht_.column_index[k];
+                      const PetscScalar val = coefficient * Ht_.values[k];
+                      MatSetValues(J_, 1, &row, 1, &col, &val, ADD_VALUES);
+                    }
+                }
+              for (int j = 0; j < d; ++j)
+                {
+                  const PetscInt    col = n + a * d + j;
+                  const PetscScalar val = (i == j ? 1.0 : 0.0) - (1.0 - eta) * Ga[i * d + j];
+                  MatSetValues(J_, 1, &row, 1, &col, &val, ADD_VALUES);
+                }
+            }
+        }
+      check(MatAssemblyBegin(J_, MAT_FINAL_ASSEMBLY), "MatAssemblyBegin");
+      check(MatAssemblyEnd(J_, MAT_FINAL_ASSEMBLY), "MatAssemblyEnd");
+    }
+
+    bool GlobalNewton::solve_newton_system()
+    {
+      if (!newton_solver_)
+        newton_solver_ = std::make_unique<DirectSolver>(J_);
+      else
+        newton_solver_->update();
+      {
+        PetscScalar *a;
+        VecGetArray(B_, &a);
+        std::fill(a, a + n_, 0.0); // v is kept consistent: M v − H r − f = 0
+        for (int i = 0; i < nc_; ++i)
+          a[n_ + i] = -phi_[i];
+        VecRestoreArray(B_, &a);
+      }
+      if (!newton_solver_->solve(B_, X_))
+        return false;
+      {
+        const PetscScalar *c;
+        VecGetArrayRead(X_, &c);
+        std::copy(c, c + n_, dv_.begin());
+        std::copy(c + n_, c + N_, dr_.begin());
+        VecRestoreArrayRead(X_, &c);
+      }
+      std::fill(du_.begin(), du_.end(), 0.0);
+      Ht_.multiply_add(dv_.data(), du_.data());
+      return true;
+    }
+
+    double GlobalNewton::line_search(double psi)
+    {
+      double alpha = 1.0, best_alpha = 1.0, best_psi = HUGE_VAL;
+      bool   accepted = false;
+      for (int ls = 0; ls < 30; ++ls, alpha *= 0.5)
+        {
+          for (int i = 0; i < nc_; ++i)
+            {
+              r_trial_[i] = r_[i] + alpha * dr_[i];
+              u_trial_[i] = u_[i] + alpha * du_[i];
+            }
+          const double psi_trial = evaluate(r_trial_, u_trial_, phi_trial_, false);
+          if (psi_trial < best_psi)
+            {
+              best_psi   = psi_trial;
+              best_alpha = alpha;
+            }
+          if (psi_trial <= (1.0 - 2e-4 * alpha) * psi)
+            {
+              accepted = true;
+              break;
+            }
+        }
+      if (!accepted)
+        alpha = best_alpha;
+      return alpha;
+    }
+
+    void GlobalNewton::restore_best()
+    {
+      r_ = best_r_;
+      v_ = best_v_;
+      u_ = p_.w;
+      Ht_.multiply_add(v_.data(), u_.data());
+      error_ = best_error_;
+    }
+
+    void GlobalNewton::track_progress(int iteration)
+    {
+      if (error_ < best_error_)
+        {
+          best_error_ = error_;
+          best_r_     = r_;
+          best_v_     = v_;
+        }
+      if (error_ < 0.5 * milestone_)
+        {
+          milestone_           = error_;
+          milestone_iteration_ = iteration + 1;
+        }
+      else if (iteration + 1 - milestone_iteration_ >= 20)
+        {
+          // Stalled: switch between the proximal and the plain Newton matrix from the best point.
+          proximal_            = !proximal_ && options_.proximal_cap > 0.0;
+          milestone_iteration_ = iteration + 1;
+          restore_best();
+        }
+    }
+
+    SolverResult GlobalNewton::run(Clock::time_point deadline)
+    {
+      SolverResult result;
+      error_               = fclib_error(r_, u_);
+      best_error_          = error_;
+      best_r_              = r_;
+      best_v_              = v_;
+      milestone_           = error_;
+      milestone_iteration_ = 0;
+      proximal_            = options_.proximal_cap > 0.0;
+      int iteration        = 0;
+      for (; iteration < options_.max_iterations && error_ > options_.tolerance; ++iteration)
+        {
+          if (Clock::now() > deadline)
+            {
+              result.message = "global_petsc: time limit";
+              break;
+            }
+          const double eta = proximal_ ? std::min(options_.proximal_cap, options_.proximal_factor * error_) : 0.0;
+          const double psi = evaluate(r_, u_, phi_, true);
+          assemble_newton_matrix(eta);
+          if (!solve_newton_system())
+            {
+              // A singular proximal matrix: retry with the plain one.
+              if (proximal_)
+                {
+                  proximal_ = false;
+                  continue;
+                }
+              result.message = "global_petsc: singular Newton matrix";
+              break;
+            }
+          const double alpha = line_search(psi);
+          for (int i = 0; i < nc_; ++i)
+            r_[i] += alpha * dr_[i];
+          for (int i = 0; i < n_; ++i)
+            v_[i] += alpha * dv_[i];
+          u_ = p_.w;
+          Ht_.multiply_add(v_.data(), u_.data());
+          error_ = fclib_error(r_, u_);
+          if (options_.verbose)
+            std::fprintf(stderr, "  global newton it %3d  eta %.2e  psi %.3e  alpha %.2e  error %.3e\n", iteration + 1, eta,
+                         psi, alpha, error_);
+          if (!std::isfinite(error_))
+            {
+              result.status = SolverStatus::failed;
+              ++iteration;
+              break;
+            }
+          track_progress(iteration);
+        }
+      if (!(error_ <= best_error_))
+        restore_best();
+      result.iterations = iteration;
+      result.error      = error_;
+      if (result.status != SolverStatus::failed)
+        result.status = error_ <= options_.tolerance ? SolverStatus::converged : SolverStatus::not_converged;
+      return result;
+    }
   } // namespace
 
   PetscScope::PetscScope(int *argc, char ***argv)
@@ -143,322 +607,14 @@ namespace percussion::ContactSolvers
                                   std::vector<double> &u,
                                   const SolverOptions &options)
   {
-    using Clock      = std::chrono::steady_clock;
     const auto start = Clock::now();
     validate(p);
-    {
-      PetscBool initialised = PETSC_FALSE;
-      PetscInitialized(&initialised);
-      if (!initialised)
-        check(PetscInitializeNoArguments(), "PetscInitialize");
-    }
-    const int d  = p.dimension;
-    const int m  = p.number_of_contacts;
-    const int n  = p.M.rows;
-    const int nc = d * m;
-    if (static_cast<int>(r.size()) != nc)
-      r.assign(nc, 0.0);
-    SolverResult result;
-    const auto   deadline = options.time_limit_seconds < 1e9
-                              ? start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options.time_limit_seconds))
-                              : Clock::time_point::max();
-
-    const CsrMatrix Ht = p.H.transpose(); // row j of Hᵀ = column j of H
-
-    // Mass solver: v = M⁻¹(H r + f), q = Hᵀ M⁻¹ f + w (for the error's normalisation).
-    Mat          M = assemble_csr(p.M);
-    DirectSolver mass(M);
-    Vec          b, x;
-    check(VecCreateSeq(PETSC_COMM_SELF, std::max(n, 1), &b), "VecCreateSeq");
-    check(VecDuplicate(b, &x), "VecDuplicate");
-    auto solve_mass = [&](const std::vector<double> &rhs, std::vector<double> &out) {
-      PetscScalar *a;
-      VecGetArray(b, &a);
-      std::copy(rhs.begin(), rhs.end(), a);
-      VecRestoreArray(b, &a);
-      if (!mass.solve(b, x))
-        throw SolverError("global_petsc: the matrix M is singular");
-      const PetscScalar *c;
-      VecGetArrayRead(x, &c);
-      out.assign(c, c + n);
-      VecRestoreArrayRead(x, &c);
-    };
-    std::vector<double> q = p.w, v0;
-    solve_mass(p.f, v0);
-    Ht.multiply_add(v0.data(), q.data());
-    std::vector<double> rhs = p.f;
-    p.H.multiply_add(r.data(), rhs.data());
-    solve_mass(rhs, v);
-    u = p.w;
-    Ht.multiply_add(v.data(), u.data());
-
-    auto fclib_error = [&](const std::vector<double> &rr, const std::vector<double> &uu) {
-      double sum = 0.0;
-      for (int a = 0; a < m; ++a)
-        {
-          const double *ra = &rr[a * d], *ua = &uu[a * d];
-          const double  ut = d == 3 ? std::hypot(ua[1], ua[2]) : std::abs(ua[1]);
-          double        xx[3], z[3];
-          xx[0] = ra[0] - ua[0] - p.mu[a] * ut;
-          for (int i = 1; i < d; ++i)
-            xx[i] = ra[i] - ua[i];
-          // The projection of error_measure.h, inlined to keep this file free of LocalProblem.
-          const double t = d == 3 ? std::hypot(xx[1], xx[2]) : std::abs(xx[1]);
-          if (p.mu[a] * t <= -xx[0])
-            std::fill(z, z + d, 0.0);
-          else if (t <= p.mu[a] * xx[0])
-            std::copy(xx, xx + d, z);
-          else
-            {
-              z[0] = (p.mu[a] * t + xx[0]) / (p.mu[a] * p.mu[a] + 1.0);
-              for (int i = 1; i < d; ++i)
-                z[i] = p.mu[a] * z[0] * xx[i] / t;
-            }
-          for (int i = 0; i < d; ++i)
-            sum += (ra[i] - z[i]) * (ra[i] - z[i]);
-        }
-      const double scale = std::max({norm2(q), norm2(rr), norm2(uu)});
-      return scale > DBL_EPSILON ? std::sqrt(sum) / scale : std::sqrt(sum);
-    };
-
-    // ρ from the lumped diagonal blocks H_aᵀ diag(M)⁻¹ H_a.
-    std::vector<double> inverse_lumped(n, 0.0), rho(nc, 1.0);
-    for (int i = 0; i < n; ++i)
-      for (int k = p.M.row_start[i]; k < p.M.row_start[i + 1]; ++k)
-        if (p.M.column_index[k] == i && p.M.values[k] != 0.0)
-          inverse_lumped[i] = 1.0 / p.M.values[k];
-    {
-      std::vector<double> diag(nc, 0.0);
-      double              mean = 0.0;
-      for (int j = 0; j < nc; ++j)
-        {
-          for (int k = Ht.row_start[j]; k < Ht.row_start[j + 1]; ++k)
-            diag[j] += Ht.values[k] * Ht.values[k] * inverse_lumped[Ht.column_index[k]];
-          mean += diag[j] / std::max(nc, 1);
-        }
-      for (int a = 0; a < m; ++a)
-        {
-          double wn = diag[a * d], wt = 0.0;
-          for (int i = 1; i < d; ++i)
-            wt += diag[a * d + i] / (d - 1);
-          if (!(wn > 1e-12 * mean))
-            wn = mean > 0.0 ? mean : 1.0;
-          if (!(wt > 1e-12 * mean))
-            wt = wn;
-          rho[a * d] = options.rho_scale / wn;
-          for (int i = 1; i < d; ++i)
-            rho[a * d + i] = options.rho_scale / wt;
-        }
-    }
-
-    // Newton matrix pattern: rows of M and −H; contact rows: the Hᵀ rows of the contact and its d × d block.
-    const int             N = n + nc;
-    std::vector<PetscInt> nnz(N, 0);
-    for (int i = 0; i < n; ++i)
-      nnz[i] = (p.M.row_start[i + 1] - p.M.row_start[i]) + (p.H.row_start[i + 1] - p.H.row_start[i]) + 1;
-    for (int a = 0; a < m; ++a)
-      {
-        int count = d;
-        for (int l = 0; l < d; ++l)
-          count += Ht.row_start[a * d + l + 1] - Ht.row_start[a * d + l];
-        for (int i = 0; i < d; ++i)
-          nnz[n + a * d + i] = count;
-      }
-    Mat J;
-    check(MatCreateSeqAIJ(PETSC_COMM_SELF, N, N, 0, nnz.data(), &J), "MatCreateSeqAIJ");
-    check(MatSetOption(J, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE), "MatSetOption");
-    Vec B, X;
-    check(VecCreateSeq(PETSC_COMM_SELF, N, &B), "VecCreateSeq");
-    check(VecDuplicate(B, &X), "VecDuplicate");
-    DirectSolver *newton_solver = nullptr;
-
-    std::vector<double> phi(nc), phi_trial(nc), r_trial(nc), u_trial(nc), dr(nc), dv(n), du(nc);
-    std::vector<double> G(static_cast<std::size_t>(m) * d * d);
-    auto evaluate = [&](const std::vector<double> &rr, const std::vector<double> &uu, std::vector<double> &ph, bool jac) {
-      double psi = 0.0;
-      for (int a = 0; a < m; ++a)
-        {
-          alart_curnier_contact(d, p.mu[a], rho[a * d], rho[a * d + 1], &rr[a * d], &uu[a * d], &ph[a * d],
-                                jac ? &G[static_cast<std::size_t>(a) * d * d] : nullptr);
-          for (int i = 0; i < d; ++i)
-            psi += ph[a * d + i] * ph[a * d + i];
-        }
-      return 0.5 * psi;
-    };
-
-    double              error      = fclib_error(r, u);
-    double              best_error = error;
-    std::vector<double> best_r = r, best_v = v;
-    double              milestone = error;
-    int                 milestone_iteration = 0, iteration = 0;
-    bool                proximal = options.proximal_cap > 0.0;
-    for (; iteration < options.max_iterations && error > options.tolerance; ++iteration)
-      {
-        if (Clock::now() > deadline)
-          {
-            result.message = "global_petsc: time limit";
-            break;
-          }
-        const double eta = proximal ? std::min(options.proximal_cap, options.proximal_factor * error) : 0.0;
-        const double psi = evaluate(r, u, phi, true);
-        check(MatZeroEntries(J), "MatZeroEntries");
-        for (int i = 0; i < n; ++i)
-          {
-            for (int k = p.M.row_start[i]; k < p.M.row_start[i + 1]; ++k)
-              {
-                const PetscInt    row = i, col = p.M.column_index[k];
-                const PetscScalar val = p.M.values[k];
-                MatSetValues(J, 1, &row, 1, &col, &val, ADD_VALUES);
-              }
-            for (int k = p.H.row_start[i]; k < p.H.row_start[i + 1]; ++k)
-              {
-                const PetscInt    row = i, col = n + p.H.column_index[k];
-                const PetscScalar val = -p.H.values[k];
-                MatSetValues(J, 1, &row, 1, &col, &val, ADD_VALUES);
-              }
-          }
-        for (int a = 0; a < m; ++a)
-          {
-            const double *Ga = &G[static_cast<std::size_t>(a) * d * d];
-            for (int i = 0; i < d; ++i)
-              {
-                const PetscInt row = n + a * d + i;
-                // ∂Φ/∂v = G R Hᵀ: combine the Hᵀ rows of the contact's components.
-                for (int l = 0; l < d; ++l)
-                  {
-                    // Zeros are inserted too: the pattern must not change between iterations so
-                    // that the symbolic factorisation is reused.
-                    const double coefficient = Ga[i * d + l] * rho[a * d + l];
-                    for (int k = Ht.row_start[a * d + l]; k < Ht.row_start[a * d + l + 1]; ++k)
-                      {
-                        const PetscInt    col = Ht.column_index[k];
-                        const PetscScalar val = coefficient * Ht.values[k];
-                        MatSetValues(J, 1, &row, 1, &col, &val, ADD_VALUES);
-                      }
-                  }
-                for (int j = 0; j < d; ++j)
-                  {
-                    const PetscInt    col = n + a * d + j;
-                    const PetscScalar val = (i == j ? 1.0 : 0.0) - (1.0 - eta) * Ga[i * d + j];
-                    MatSetValues(J, 1, &row, 1, &col, &val, ADD_VALUES);
-                  }
-              }
-          }
-        check(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY), "MatAssemblyBegin");
-        check(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY), "MatAssemblyEnd");
-        if (!newton_solver)
-          newton_solver = new DirectSolver(J);
-        else
-          newton_solver->update();
-        {
-          PetscScalar *a;
-          VecGetArray(B, &a);
-          std::fill(a, a + n, 0.0); // v is kept consistent: M v − H r − f = 0
-          for (int i = 0; i < nc; ++i)
-            a[n + i] = -phi[i];
-          VecRestoreArray(B, &a);
-        }
-        if (!newton_solver->solve(B, X))
-          {
-            if (proximal)
-              {
-                proximal = false;
-                continue;
-              }
-            result.message = "global_petsc: singular Newton matrix";
-            break;
-          }
-        {
-          const PetscScalar *c;
-          VecGetArrayRead(X, &c);
-          std::copy(c, c + n, dv.begin());
-          std::copy(c + n, c + N, dr.begin());
-          VecRestoreArrayRead(X, &c);
-        }
-        std::fill(du.begin(), du.end(), 0.0);
-        Ht.multiply_add(dv.data(), du.data());
-        double alpha = 1.0, best_alpha = 1.0, best_psi = HUGE_VAL;
-        bool   accepted = false;
-        for (int ls = 0; ls < 30; ++ls, alpha *= 0.5)
-          {
-            for (int i = 0; i < nc; ++i)
-              {
-                r_trial[i] = r[i] + alpha * dr[i];
-                u_trial[i] = u[i] + alpha * du[i];
-              }
-            const double psi_trial = evaluate(r_trial, u_trial, phi_trial, false);
-            if (psi_trial < best_psi)
-              {
-                best_psi   = psi_trial;
-                best_alpha = alpha;
-              }
-            if (psi_trial <= (1.0 - 2e-4 * alpha) * psi)
-              {
-                accepted = true;
-                break;
-              }
-          }
-        if (!accepted)
-          alpha = best_alpha;
-        for (int i = 0; i < nc; ++i)
-          r[i] += alpha * dr[i];
-        for (int i = 0; i < n; ++i)
-          v[i] += alpha * dv[i];
-        u = p.w;
-        Ht.multiply_add(v.data(), u.data());
-        error = fclib_error(r, u);
-        if (options.verbose)
-          std::fprintf(stderr, "  global newton it %3d  eta %.2e  psi %.3e  alpha %.2e  error %.3e\n", iteration + 1, eta, psi,
-                       alpha, error);
-        if (!std::isfinite(error))
-          {
-            result.status = SolverStatus::failed;
-            ++iteration;
-            break;
-          }
-        if (error < best_error)
-          {
-            best_error = error;
-            best_r     = r;
-            best_v     = v;
-          }
-        if (error < 0.5 * milestone)
-          {
-            milestone           = error;
-            milestone_iteration = iteration + 1;
-          }
-        else if (iteration + 1 - milestone_iteration >= 20)
-          {
-            // Stalled: switch between the proximal and the plain Newton matrix from the best point.
-            proximal            = !proximal && options.proximal_cap > 0.0;
-            milestone_iteration = iteration + 1;
-            r                   = best_r;
-            v                   = best_v;
-            u                   = p.w;
-            Ht.multiply_add(v.data(), u.data());
-            error = best_error;
-          }
-      }
-    delete newton_solver;
-    MatDestroy(&J);
-    MatDestroy(&M);
-    VecDestroy(&B);
-    VecDestroy(&X);
-    VecDestroy(&b);
-    VecDestroy(&x);
-    if (!(error <= best_error))
-      {
-        r     = best_r;
-        v     = best_v;
-        u     = p.w;
-        Ht.multiply_add(v.data(), u.data());
-        error = best_error;
-      }
-    result.iterations = iteration;
-    result.error      = error;
-    if (result.status != SolverStatus::failed)
-      result.status = error <= options.tolerance ? SolverStatus::converged : SolverStatus::not_converged;
-    result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    initialise_petsc_if_needed();
+    const auto deadline = options.time_limit_seconds < 1e9
+                            ? start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options.time_limit_seconds))
+                            : Clock::time_point::max();
+    SolverResult result = GlobalNewton(p, options, r, v, u).run(deadline);
+    result.seconds      = std::chrono::duration<double>(Clock::now() - start).count();
     return result;
   }
 } // namespace percussion::ContactSolvers

@@ -55,6 +55,101 @@ namespace percussion::ContactSolvers
     // After repeated failures at a small α, up to this many easy sub-problems in a row are needed
     // before α is decreased again.
     constexpr int most_easy_needed = 15;
+
+    /**
+     * The proximal parameter α and its schedule. Easy sub-problem (converged in at most
+     * proximal_point_easy_iterations Newton iterations): a smaller α (a weaker proximal term)
+     * converges faster outside; a hard or failed one: a larger α, the sub-problem closer to the
+     * well-conditioned α D.
+     */
+    class AlphaSchedule
+    {
+    public:
+      explicit AlphaSchedule(const SolverOptions &options)
+        : options_(options)
+        , alpha_(options.proximal_point_initial)
+      {}
+
+      double alpha() const { return alpha_; }
+
+      /** The next α after a sub-problem that converged or not in @p newton_iterations iterations. */
+      void update(bool inner_converged, int newton_iterations)
+      {
+        // After a failure at some α the next decrease waits for a few easy sub-problems in a row:
+        // without it α alternates between a value that fails and one that succeeds, and every
+        // failure costs a full Newton stall window.
+        if (inner_converged && newton_iterations <= options_.proximal_point_easy_iterations)
+          {
+            if (++easy_in_a_row_ >= easy_needed_)
+              {
+                alpha_         = std::max(alpha_ * alpha_decrease, options_.proximal_point_min);
+                easy_in_a_row_ = 0;
+              }
+          }
+        else
+          easy_in_a_row_ = 0;
+        if (!inner_converged)
+          {
+            alpha_       = std::min(alpha_ * alpha_increase, alpha_largest);
+            easy_needed_ = std::min(2 * easy_needed_ + 1, most_easy_needed);
+          }
+      }
+
+    private:
+      const SolverOptions &options_;
+      double               alpha_;
+      int                  easy_in_a_row_ = 0; ///< easy sub-problems in a row since the last change
+      int                  easy_needed_   = 1; ///< easy sub-problems in a row needed for a decrease
+    };
+
+    /** What one sub-problem solve did. */
+    struct SubProblemOutcome
+    {
+      SolverResult inner;                 ///< the last inner solver's report (on the sub-problem)
+      int          sweeps            = 0; ///< NSGS sweeps
+      int          newton_iterations = 0;
+    };
+
+    /**
+     * Solves the sub-problem (shifted, shifted_blocks) from r (in/out, u_shifted its velocity) to
+     * @p inner_tolerance. A cheap first attempt: NSGS sweeps on the sub-problem. The shift α D
+     * strengthens the diagonal that Gauss–Seidel relies on, and a sweep costs about two products
+     * with W while a Newton iteration costs a sparse LU (85 % of the time on the μ = 1 heaps of the
+     * hard set). Newton continues from the sweeps' iterate when they do not reach the sub-problem
+     * tolerance (from the centre if they broke down), with at most min(newton_left, 50) iterations.
+     * Measured on the hard set, proximal_point alone: 2D heap 9.6 s → 1.5 s, 3D heap 3.5 s → 2.9 s.
+     */
+    SubProblemOutcome solve_sub_problem(const LocalProblem                   &shifted,
+                                        const BlockDelassus                  &shifted_blocks,
+                                        const SolverOptions                  &options,
+                                        const std::vector<double>            &r_centre,
+                                        std::vector<double>                  &r,
+                                        std::vector<double>                  &u_shifted,
+                                        double                                inner_tolerance,
+                                        int                                   newton_left,
+                                        std::chrono::steady_clock::time_point deadline)
+    {
+      const AlartCurnierNewton newton(shifted, shifted_blocks, options.rho_scale);
+      SubProblemOutcome        outcome;
+      if (options.proximal_point_nsgs_sweeps > 0)
+        {
+          outcome.inner  = NonsmoothGaussSeidel(shifted, shifted_blocks)
+                            .run(r, u_shifted, inner_tolerance, options.proximal_point_nsgs_sweeps, deadline);
+          outcome.sweeps = outcome.inner.iterations;
+          if (!std::isfinite(outcome.inner.error))
+            {
+              r = r_centre;
+              shifted.compute_velocity(r, u_shifted);
+            }
+        }
+      if (outcome.inner.status != SolverStatus::converged)
+        {
+          outcome.inner             = newton.run(r, u_shifted, inner_tolerance, std::min(newton_left, 50), deadline, true,
+                                                 options.proximal_factor, options.proximal_cap, false);
+          outcome.newton_iterations = outcome.inner.iterations;
+        }
+      return outcome;
+    }
   } // namespace
 
   ProximalPointSolver::ProximalPointSolver(const LocalProblem &problem, const BlockDelassus &W, const SolverOptions &options)
@@ -124,13 +219,13 @@ namespace percussion::ContactSolvers
     double error = compute_error(problem_, r, u);
     // α = 1 doubles the diagonal of W: the sub-problem is then well conditioned whatever the rank
     // of W, and Newton from the centre converges in a few iterations.
-    double      alpha = options_.proximal_point_initial;
-    int         newton_left = max_newton_iterations, outer = 0, easy_in_a_row = 0, easy_needed = 1;
-    std::vector<double> best_r = r;
+    AlphaSchedule       schedule(options_);
+    int                 newton_left = max_newton_iterations, outer = 0;
+    std::vector<double> best_r     = r;
     double              best_error = error, milestone_error = error;
     int                 milestone_step = 0;
-    bool                stalled = false;
-    int                 newton_total = 0;
+    bool                stalled        = false;
+    int                 newton_total   = 0;
     while (error > tolerance && newton_left > 0 && std::chrono::steady_clock::now() < deadline)
       {
         if (stall_steps > 0 && outer - milestone_step >= stall_steps)
@@ -139,46 +234,25 @@ namespace percussion::ContactSolvers
             break;
           }
         ++outer;
-        set_proximal_term(alpha, r_centre);
+        set_proximal_term(schedule.alpha(), r_centre);
         shifted_.compute_velocity(r, u_shifted);
-        const AlartCurnierNewton newton(shifted_, shifted_blocks_, options_.rho_scale);
         // Inexact sub-problem solves: two orders of magnitude below the current outer error is
         // enough for the outer iteration to keep its rate (the sub-problem's own error measure is
         // normalised like the outer one, by the norms of its q', r, u').
-        const double       inner_tolerance = std::max(0.1 * tolerance, 1e-2 * error);
-        // A cheap first attempt: NSGS sweeps on the sub-problem. The shift α D strengthens the diagonal
-        // that Gauss–Seidel relies on, and a sweep costs about two products with W while a Newton
-        // iteration costs a sparse LU (85 % of the time on the μ = 1 heaps of the hard set). Newton
-        // continues from the sweeps' iterate when they do not reach the sub-problem tolerance.
-        // Measured on the hard set, proximal_point alone: 2D heap 9.6 s → 1.5 s, 3D heap 3.5 s → 2.9 s.
-        SolverResult inner;
-        int          sweeps = 0, newton_iterations = 0;
-        if (options_.proximal_point_nsgs_sweeps > 0)
-          {
-            inner = NonsmoothGaussSeidel(shifted_, shifted_blocks_)
-                      .run(r, u_shifted, inner_tolerance, options_.proximal_point_nsgs_sweeps, deadline);
-            sweeps = inner.iterations;
-            if (!std::isfinite(inner.error))
-              {
-                r = r_centre;
-                shifted_.compute_velocity(r, u_shifted);
-              }
-          }
-        if (inner.status != SolverStatus::converged)
-          {
-            inner             = newton.run(r, u_shifted, inner_tolerance, std::min(newton_left, 50), deadline, true,
-                                           options_.proximal_factor, options_.proximal_cap, false);
-            newton_iterations = inner.iterations;
-          }
-        newton_left -= std::max(newton_iterations, 1);
-        newton_total += newton_iterations;
-        result.iterations += newton_iterations + sweeps;
+        const double            inner_tolerance = std::max(0.1 * tolerance, 1e-2 * error);
+        const SubProblemOutcome sub = solve_sub_problem(shifted_, shifted_blocks_, options_, r_centre, r, u_shifted,
+                                                        inner_tolerance, newton_left, deadline);
+        newton_left -= std::max(sub.newton_iterations, 1);
+        newton_total += sub.newton_iterations;
+        result.iterations += sub.newton_iterations + sub.sweeps;
         problem_.compute_velocity(r, u);
         const double new_error = compute_error(problem_, r, u);
         if (options_.verbose)
           std::fprintf(stderr, "  prox step %3d  alpha %.1e  nsgs %2d newton %2d (%s, sub-error %.2e)  error %.3e\n", outer,
-                       alpha, sweeps, newton_iterations, to_string(inner.status).c_str(), inner.error, new_error);
-        const bool inner_converged = inner.status == SolverStatus::converged;
+                       schedule.alpha(), sub.sweeps, sub.newton_iterations, to_string(sub.inner.status).c_str(),
+                       sub.inner.error, new_error);
+        const bool inner_converged = sub.inner.status == SolverStatus::converged;
+        // The sub-problem's solution becomes the next centre if it converged or improved the error.
         if (std::isfinite(new_error) && (inner_converged || new_error < error))
           {
             r_centre = r;
@@ -199,26 +273,7 @@ namespace percussion::ContactSolvers
             r = r_centre;
             problem_.compute_velocity(r, u);
           }
-        // Easy sub-problem: a smaller α (a weaker proximal term) converges faster outside; a hard
-        // or failed one: a larger α, the sub-problem closer to the well-conditioned α D.
-        // After a failure at some α the next decrease waits for a few easy sub-problems in a row:
-        // without it α alternates between a value that fails and one that succeeds, and every
-        // failure costs a full Newton stall window.
-        if (inner_converged && newton_iterations <= options_.proximal_point_easy_iterations)
-          {
-            if (++easy_in_a_row >= easy_needed)
-              {
-                alpha         = std::max(alpha * alpha_decrease, options_.proximal_point_min);
-                easy_in_a_row = 0;
-              }
-          }
-        else
-          easy_in_a_row = 0;
-        if (!inner_converged)
-          {
-            alpha       = std::min(alpha * alpha_increase, alpha_largest);
-            easy_needed = std::min(2 * easy_needed + 1, most_easy_needed);
-          }
+        schedule.update(inner_converged, sub.newton_iterations);
       }
     r = best_r;
     problem_.compute_velocity(r, u);
@@ -228,7 +283,7 @@ namespace percussion::ContactSolvers
                      : std::isfinite(error) ? SolverStatus::not_converged
                                             : SolverStatus::failed;
     char tail[64];
-    std::snprintf(tail, sizeof tail, "%d steps, final alpha %.1e%s", outer, alpha, stalled ? ", stalled" : "");
+    std::snprintf(tail, sizeof tail, "%d steps, final alpha %.1e%s", outer, schedule.alpha(), stalled ? ", stalled" : "");
     result.message = tail;
     if (newton_iterations_out)
       *newton_iterations_out = newton_total;

@@ -61,6 +61,43 @@ namespace percussion::ContactSolvers
                     std::vector<double>       *jacobian_blocks,
                     double                     proximal) const;
 
+    /** The work vectors of line_search(): the trial r, u = W r + q and Φ. */
+    struct LineSearchWorkspace
+    {
+      std::vector<double> r, u, phi;
+    };
+
+    /**
+     * Dense LU for a dense W up to 4000 unknowns, and for a small or nearly full sparse W (more than
+     * 0.3 m² blocks); sparse LU otherwise.
+     */
+    bool prefers_dense_factorisation() const;
+
+    /**
+     * The scale of the diagonal shift used when J is singular (redundant contacts, zero rows of W):
+     * max |W entry| · max ρ, at least 1.
+     */
+    double singular_shift_scale() const;
+
+    /**
+     * Factorises the Newton matrix @p jacobian; if it is singular, J + δI with δ = 1e-12, 1e-10, …
+     * times @p shift_scale, below 1e-2 times it. false if every attempt failed.
+     */
+    bool factorize_newton_matrix(BlockLinearSolver &linear_solver, const std::vector<double> &jacobian, double shift_scale) const;
+
+    /**
+     * Armijo backtracking on ψ = ½‖Φ‖² along (step, W step) from (r, u): α = 1, ½, … (30 trials)
+     * until ψ(α) ≤ (1 − 2·10⁻⁴ α) ψ; the Newton direction gives ψ'(0) = −2ψ when J is exact.
+     * Returns α; @p accepted false if no trial passed, α then being the best step tried.
+     */
+    double line_search(const std::vector<double> &r,
+                       const std::vector<double> &u,
+                       const std::vector<double> &step,
+                       const std::vector<double> &W_step,
+                       double                     psi,
+                       LineSearchWorkspace       &trial,
+                       bool                      &accepted) const;
+
     const LocalProblem   &problem_;
     const BlockDelassus  &W_;
     std::vector<double>   rho_; ///< d m, ρ per component

@@ -5,6 +5,7 @@
 #include <percussion/contact_solvers/local_problem.h>
 #include <percussion/contact_solvers/solver_options.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,8 +37,20 @@ namespace percussion::ContactSolvers
                      std::vector<double> &u_out,
                      const SolverOptions &options = SolverOptions());
 
+  /** The solvers that SolverOptions::solver names (see there). */
+  enum class SolverKind
+  {
+    alart_curnier,      ///< "alart_curnier": Newton with the proximal-point and NSGS fallbacks
+    alart_curnier_pure, ///< "alart_curnier_pure": the proximal Newton method alone
+    proximal_point,     ///< "proximal_point": the proximal-point outer loop alone
+    nsgs                ///< "nsgs": nonsmooth Gauss–Seidel
+  };
+
   /** The names accepted by SolverOptions::solver. */
   std::vector<std::string> available_solvers();
+
+  /** The solver named @p name (one of available_solvers()); std::nullopt for any other name. */
+  std::optional<SolverKind> solver_kind_from_name(const std::string &name);
 } // namespace percussion::ContactSolvers
 
 #endif
