@@ -97,11 +97,6 @@ namespace percussion::TimeIntegration
     // B = H restricted to the cached columns, with the Dirichlet rows zero (an impulse does not act
     // on a prescribed DoF: the support takes it). Remember the entries for W_c = BᵀX.
     const auto &constrained = integrator.constrained_dofs();
-    struct Entry
-    {
-      PetscInt local_row, column;
-      double value;
-    };
     std::vector<Entry> entries;
     for (PetscInt r = row_begin; r < row_end; ++r)
       {
@@ -155,39 +150,7 @@ namespace percussion::TimeIntegration
       }
     if (rotated)
       {
-        // C = Eᵀ𝐑ᵀB: an entry b of B at component a of a node adds R_{a,e} b to the row of the
-        // node's component e. Then W_c = Cᵀ (EᵀZ) C.
-        const std::size_t k = support.size();
-        rotated_b.assign(k * n_columns, 0.0);
-        std::array<dealii::types::global_dof_index, 3> node{};
-        unsigned int a = 0;
-        const Matrix3 *R = nullptr;
-        for (const Entry &e : entries)
-          if (frames->locate(e.local_row + row_begin, node, a, R))
-            for (unsigned int c = 0; c < dim; ++c)
-              rotated_b[support_column.at(static_cast<PetscInt>(node[c])) * n_columns + e.column] +=
-                (*R)[3 * a + c] * e.value;
-        dealii::Utilities::MPI::sum(rotated_b, communicator, rotated_b);
-        // Sums in the order of the support DoFs (not of Z's columns, which depends on when each
-        // was added), so that a resumed run computes the same W_c to the last bit.
-        std::vector<double> gc(k * n_columns, 0.0);
-        for (const auto &[dof_i, i] : support_column)
-          for (const auto &[dof_l, l] : support_column)
-            if (const double g = support_block[i * k + l]; g != 0.0)
-              for (PetscInt j = 0; j < n_columns; ++j)
-                gc[i * n_columns + j] += g * rotated_b[l * n_columns + j];
-        delassus.assign(static_cast<std::size_t>(n_columns) * n_columns, 0.0);
-        for (const auto &[dof_i, i] : support_column)
-          for (PetscInt r = 0; r < n_columns; ++r)
-            if (const double c = rotated_b[i * n_columns + r]; c != 0.0)
-              for (PetscInt j = 0; j < n_columns; ++j)
-                delassus[r * n_columns + j] += c * gc[i * n_columns + j];
-        for (PetscInt i = 0; i < n_columns; ++i)
-          for (PetscInt j = 0; j < i; ++j)
-            {
-              const double mean = 0.5 * (delassus[i * n_columns + j] + delassus[j * n_columns + i]);
-              delassus[i * n_columns + j] = delassus[j * n_columns + i] = mean;
-            }
+        delassus_from_support(entries, n_columns, row_begin);
         return;
       }
 
@@ -215,6 +178,44 @@ namespace percussion::TimeIntegration
             const double mean = 0.5 * (delassus[i * n_columns + j] + delassus[j * n_columns + i]);
             delassus[i * n_columns + j] = delassus[j * n_columns + i] = mean;
           }
+  }
+
+  void DelassusColumns::delassus_from_support(const std::vector<Entry> &entries, const PetscInt n_columns,
+                                              const PetscInt row_begin)
+  {
+    // C = Eᵀ𝐑ᵀB: an entry b of B at component a of a node adds R_{a,e} b to the row of the
+    // node's component e. Then W_c = Cᵀ (EᵀZ) C.
+    const std::size_t k = support.size();
+    rotated_b.assign(k * n_columns, 0.0);
+    std::array<dealii::types::global_dof_index, 3> node{};
+    unsigned int a = 0;
+    const Matrix3 *R = nullptr;
+    for (const Entry &e : entries)
+      if (frames->locate(e.local_row + row_begin, node, a, R))
+        for (unsigned int c = 0; c < dim; ++c)
+          rotated_b[support_column.at(static_cast<PetscInt>(node[c])) * n_columns + e.column] +=
+            (*R)[3 * a + c] * e.value;
+    dealii::Utilities::MPI::sum(rotated_b, communicator, rotated_b);
+    // Sums in the order of the support DoFs (not of Z's columns, which depends on when each
+    // was added), so that a resumed run computes the same W_c to the last bit.
+    std::vector<double> gc(k * n_columns, 0.0);
+    for (const auto &[dof_i, i] : support_column)
+      for (const auto &[dof_l, l] : support_column)
+        if (const double g = support_block[i * k + l]; g != 0.0)
+          for (PetscInt j = 0; j < n_columns; ++j)
+            gc[i * n_columns + j] += g * rotated_b[l * n_columns + j];
+    delassus.assign(static_cast<std::size_t>(n_columns) * n_columns, 0.0);
+    for (const auto &[dof_i, i] : support_column)
+      for (PetscInt r = 0; r < n_columns; ++r)
+        if (const double c = rotated_b[i * n_columns + r]; c != 0.0)
+          for (PetscInt j = 0; j < n_columns; ++j)
+            delassus[r * n_columns + j] += c * gc[i * n_columns + j];
+    for (PetscInt i = 0; i < n_columns; ++i)
+      for (PetscInt j = 0; j < i; ++j)
+        {
+          const double mean = 0.5 * (delassus[i * n_columns + j] + delassus[j * n_columns + i]);
+          delassus[i * n_columns + j] = delassus[j * n_columns + i] = mean;
+        }
   }
 
   bool DelassusColumns::extend_support(TimeIntegrator &integrator, const std::vector<PetscInt> &needed,

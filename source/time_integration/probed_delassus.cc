@@ -128,6 +128,107 @@ namespace percussion::TimeIntegration
       structure.insert(structure.end(), global_columns, global_columns + n_off_diagonal_columns);
       return structure;
     }
+
+    /**
+     * A colour per DoF of @p records such that two DoFs closer than @p separation (2R) differ: every
+     * DoF then has at most one probe of each colour within R.
+     */
+    std::vector<int> colour_by_separation(const std::vector<DofRecord> &records, const double separation)
+    {
+      // Greedy colouring: two DoFs closer than 2R (the components of one node among them) get
+      // different colours, so that every DoF has at most one probe of each colour within R. The DoFs
+      // are visited in the order of their positions (then indices), not of their indices, which
+      // depend on the partition: the colours, and so what the truncation leaves in G (the entries of
+      // same-colour DoFs beyond R), are the same on any number of ranks.
+      std::vector<int> colour(records.size(), -1);
+      std::vector<unsigned int> order(records.size());
+      std::iota(order.begin(), order.end(), 0u);
+      std::sort(order.begin(), order.end(), [&records](const unsigned int a, const unsigned int b) {
+        const DofRecord &p = records[a], &q = records[b];
+        return std::tie(p.x[0], p.x[1], p.x[2], p.dof) < std::tie(q.x[0], q.x[1], q.x[2], q.dof);
+      });
+      const SpatialBins bins(records, separation);
+      std::vector<char> used;
+      for (const unsigned int i : order)
+        {
+          used.assign(used.size(), 0);
+          bins.for_each_within(i, separation, [&](const unsigned int j) {
+            if (colour[j] >= 0)
+              {
+                if (static_cast<std::size_t>(colour[j]) >= used.size())
+                  used.resize(colour[j] + 1, 0);
+                used[colour[j]] = 1;
+              }
+          });
+          int c = 0;
+          while (static_cast<std::size_t>(c) < used.size() && used[c])
+            ++c;
+          colour[i] = c;
+        }
+      return colour;
+    }
+
+    /**
+     * The entries of G (preallocated for the rows @p neighbours of the @p owned_dofs, the first at
+     * @p first_record of @p records) by one multiple-right-hand-side solve per batch of colours:
+     * the probe of a colour is 1 at every DoF of that colour, and entry (b, a) is read from the
+     * column of a's colour at row b. Collective.
+     */
+    void probe_by_colours(Mat G, TimeIntegrator &integrator, MPI_Comm communicator,
+                          const std::vector<dealii::types::global_dof_index> &owned_dofs,
+                          const unsigned long long first_owned, const PetscInt n_rows_local, const PetscInt n_rows,
+                          const std::vector<DofRecord> &records, const std::vector<int> &colour,
+                          const unsigned int colours, const std::size_t first_record,
+                          const std::vector<std::vector<unsigned int>> &neighbours)
+    {
+      const unsigned int batch = 32;
+      std::vector<PetscInt> columns;
+      std::vector<PetscScalar> values;
+      for (unsigned int c0 = 0; c0 < colours; c0 += batch)
+        {
+          const unsigned int nb = std::min(batch, colours - c0);
+          Mat B, X;
+          PERCUSSION_PETSC_CALL(MatCreateDense(communicator, n_rows_local, PETSC_DECIDE, n_rows, nb, nullptr, &B));
+          PERCUSSION_PETSC_CALL(MatCreateDense(communicator, n_rows_local, PETSC_DECIDE, n_rows, nb, nullptr, &X));
+          PetscScalar *b;
+          PetscInt lda;
+          PERCUSSION_PETSC_CALL(MatDenseGetLDA(B, &lda));
+          PERCUSSION_PETSC_CALL(MatDenseGetArray(B, &b));
+          for (std::size_t i = 0; i < owned_dofs.size(); ++i)
+            {
+              const int c = colour[first_record + i];
+              if (c >= static_cast<int>(c0) && c < static_cast<int>(c0 + nb))
+                b[(owned_dofs[i] - first_owned) + static_cast<std::size_t>(c - c0) * lda] = 1.0;
+            }
+          PERCUSSION_PETSC_CALL(MatDenseRestoreArray(B, &b));
+          PERCUSSION_PETSC_CALL(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
+          PERCUSSION_PETSC_CALL(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+          integrator.approximate_unrotated_impulse_response(B, X, probing_cg_tolerance);
+
+          const PetscScalar *x;
+          PERCUSSION_PETSC_CALL(MatDenseGetLDA(X, &lda));
+          PERCUSSION_PETSC_CALL(MatDenseGetArrayRead(X, &x));
+          for (std::size_t i = 0; i < owned_dofs.size(); ++i)
+            {
+              const PetscInt row = owned_dofs[i] - first_owned;
+              columns.clear();
+              values.clear();
+              for (const unsigned int j : neighbours[i])
+                if (colour[j] >= static_cast<int>(c0) && colour[j] < static_cast<int>(c0 + nb))
+                  {
+                    columns.push_back(static_cast<PetscInt>(records[j].dof));
+                    values.push_back(x[row + static_cast<std::size_t>(colour[j] - c0) * lda]);
+                  }
+              const PetscInt global_row = row + first_owned;
+              if (!columns.empty())
+                PERCUSSION_PETSC_CALL(MatSetValues(G, 1, &global_row, columns.size(), columns.data(), values.data(),
+                                                   INSERT_VALUES));
+            }
+          PERCUSSION_PETSC_CALL(MatDenseRestoreArrayRead(X, &x));
+          PERCUSSION_PETSC_CALL(MatDestroy(&B));
+          PERCUSSION_PETSC_CALL(MatDestroy(&X));
+        }
+    }
   } // namespace
 
   ProbedDelassus::ProbedDelassus(const unsigned int dim, const double radius, const double spacing,
@@ -307,39 +408,9 @@ namespace percussion::TimeIntegration
     std::sort(records.begin(), records.end(), [](const DofRecord &a, const DofRecord &b) { return a.dof < b.dof; });
     probed_dofs = records.size();
 
-    // 2. Greedy colouring: two DoFs closer than 2R (the components of one node among them) get
-    // different colours, so that every DoF has at most one probe of each colour within R. The DoFs
-    // are visited in the order of their positions (then indices), not of their indices, which
-    // depend on the partition: the colours, and so what the truncation leaves in G (the entries of
-    // same-colour DoFs beyond R), are the same on any number of ranks.
+    // 2. Colours: DoFs closer than 2R differ (colour_by_separation()).
     const double R = radius * spacing, separation = 2 * R;
-    std::vector<int> colour(records.size(), -1);
-    {
-      std::vector<unsigned int> order(records.size());
-      std::iota(order.begin(), order.end(), 0u);
-      std::sort(order.begin(), order.end(), [&records](const unsigned int a, const unsigned int b) {
-        const DofRecord &p = records[a], &q = records[b];
-        return std::tie(p.x[0], p.x[1], p.x[2], p.dof) < std::tie(q.x[0], q.x[1], q.x[2], q.dof);
-      });
-      const SpatialBins bins(records, separation);
-      std::vector<char> used;
-      for (const unsigned int i : order)
-        {
-          used.assign(used.size(), 0);
-          bins.for_each_within(i, separation, [&](const unsigned int j) {
-            if (colour[j] >= 0)
-              {
-                if (static_cast<std::size_t>(colour[j]) >= used.size())
-                  used.resize(colour[j] + 1, 0);
-                used[colour[j]] = 1;
-              }
-          });
-          int c = 0;
-          while (static_cast<std::size_t>(c) < used.size() && used[c])
-            ++c;
-          colour[i] = c;
-        }
-    }
+    const std::vector<int> colour = colour_by_separation(records, separation);
     colours = records.empty() ? 0 : *std::max_element(colour.begin(), colour.end()) + 1;
 
     // 3. G's sparsity: row b (an owned contact DoF) has the contact DoFs within R.
@@ -375,61 +446,39 @@ namespace percussion::TimeIntegration
     PERCUSSION_PETSC_CALL(MatSeqAIJSetPreallocation(G, 0, d_nnz.data()));
     PERCUSSION_PETSC_CALL(MatMPIAIJSetPreallocation(G, 0, d_nnz.data(), 0, o_nnz.data()));
 
-    // 4. One multiple-right-hand-side solve per batch of colours; entry (b, a) is read from the
-    // column of a's colour at row b.
-    const unsigned int batch = 32;
-    std::vector<PetscInt> columns;
-    std::vector<PetscScalar> values;
-    for (unsigned int c0 = 0; c0 < colours; c0 += batch)
-      {
-        const unsigned int nb = std::min(batch, colours - c0);
-        Mat B, X;
-        PERCUSSION_PETSC_CALL(MatCreateDense(communicator, n_rows_local, PETSC_DECIDE, n_rows, nb, nullptr, &B));
-        PERCUSSION_PETSC_CALL(MatCreateDense(communicator, n_rows_local, PETSC_DECIDE, n_rows, nb, nullptr, &X));
-        PetscScalar *b;
-        PetscInt lda;
-        PERCUSSION_PETSC_CALL(MatDenseGetLDA(B, &lda));
-        PERCUSSION_PETSC_CALL(MatDenseGetArray(B, &b));
-        for (std::size_t i = 0; i < owned_dofs.size(); ++i)
-          {
-            const int c = colour[first_record + i];
-            if (c >= static_cast<int>(c0) && c < static_cast<int>(c0 + nb))
-              b[(owned_dofs[i] - first_owned) + static_cast<std::size_t>(c - c0) * lda] = 1.0;
-          }
-        PERCUSSION_PETSC_CALL(MatDenseRestoreArray(B, &b));
-        PERCUSSION_PETSC_CALL(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
-        PERCUSSION_PETSC_CALL(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
-        integrator.approximate_unrotated_impulse_response(B, X, probing_cg_tolerance);
-
-        const PetscScalar *x;
-        PERCUSSION_PETSC_CALL(MatDenseGetLDA(X, &lda));
-        PERCUSSION_PETSC_CALL(MatDenseGetArrayRead(X, &x));
-        for (std::size_t i = 0; i < owned_dofs.size(); ++i)
-          {
-            const PetscInt row = owned_dofs[i] - first_owned;
-            columns.clear();
-            values.clear();
-            for (const unsigned int j : neighbours[i])
-              if (colour[j] >= static_cast<int>(c0) && colour[j] < static_cast<int>(c0 + nb))
-                {
-                  columns.push_back(static_cast<PetscInt>(records[j].dof));
-                  values.push_back(x[row + static_cast<std::size_t>(colour[j] - c0) * lda]);
-                }
-            const PetscInt global_row = row + first_owned;
-            if (!columns.empty())
-              PERCUSSION_PETSC_CALL(MatSetValues(G, 1, &global_row, columns.size(), columns.data(), values.data(),
-                                                 INSERT_VALUES));
-          }
-        PERCUSSION_PETSC_CALL(MatDenseRestoreArrayRead(X, &x));
-        PERCUSSION_PETSC_CALL(MatDestroy(&B));
-        PERCUSSION_PETSC_CALL(MatDestroy(&X));
-      }
+    // 4. G's entries, by colours (probe_by_colours()).
+    probe_by_colours(G, integrator, communicator, owned_dofs, first_owned, n_rows_local, n_rows, records, colour,
+                     colours, first_record, neighbours);
     PERCUSSION_PETSC_CALL(MatAssemblyBegin(G, MAT_FINAL_ASSEMBLY));
     PERCUSSION_PETSC_CALL(MatAssemblyEnd(G, MAT_FINAL_ASSEMBLY));
     unsigned long long n_entries = 0;
     for (const auto &list : neighbours)
       n_entries += list.size();
     entries = dealii::Utilities::MPI::sum(n_entries, communicator);
+  }
+
+  void ProbedDelassus::make_lookup(const PetscInt column_begin, const PetscInt column_end)
+  {
+    if (lookup != nullptr)
+      PERCUSSION_PETSC_CALL(VecDestroy(&lookup));
+    PetscBool is_mpiaij = PETSC_FALSE;
+    PERCUSSION_PETSC_CALL(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(Ws), MATMPIAIJ, &is_mpiaij));
+    AssertThrow(is_mpiaij, dealii::ExcMessage("ProbedDelassus: W_s is expected to be an MPIAIJ matrix"));
+    Mat diagonal_part, off_diagonal_part;
+    const PetscInt *off_diagonal_columns;
+    PERCUSSION_PETSC_CALL(MatMPIAIJGetSeqAIJ(Ws, &diagonal_part, &off_diagonal_part, &off_diagonal_columns));
+    PetscInt n_off_diagonal;
+    PERCUSSION_PETSC_CALL(MatGetSize(off_diagonal_part, nullptr, &n_off_diagonal));
+    lookup_ghosts.clear();
+    for (PetscInt k = 0; k < n_off_diagonal; ++k)
+      lookup_ghosts.push_back(dim * (off_diagonal_columns[k] / dim));
+    std::sort(lookup_ghosts.begin(), lookup_ghosts.end());
+    lookup_ghosts.erase(std::unique(lookup_ghosts.begin(), lookup_ghosts.end()), lookup_ghosts.end());
+    PetscInt n_columns;
+    PERCUSSION_PETSC_CALL(MatGetSize(Ws, nullptr, &n_columns));
+    PERCUSSION_PETSC_CALL(VecCreateGhost(communicator, column_end - column_begin, n_columns,
+                                         static_cast<PetscInt>(lookup_ghosts.size()), lookup_ghosts.data(), &lookup));
+    lookup_version = ws_version;
   }
 
   void ProbedDelassus::active_block(const std::vector<unsigned long long> &own_active_points, const unsigned int ld,
@@ -457,28 +506,7 @@ namespace percussion::TimeIntegration
     // The global active numbers of the other ranks' points that the own rows couple to: the owners
     // write theirs into a vector over W_s's columns, one ghost update brings the coupled ones here.
     if (!single && (lookup == nullptr || lookup_version != ws_version))
-      {
-        if (lookup != nullptr)
-          PERCUSSION_PETSC_CALL(VecDestroy(&lookup));
-        PetscBool is_mpiaij = PETSC_FALSE;
-        PERCUSSION_PETSC_CALL(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(Ws), MATMPIAIJ, &is_mpiaij));
-        AssertThrow(is_mpiaij, dealii::ExcMessage("ProbedDelassus: W_s is expected to be an MPIAIJ matrix"));
-        Mat diagonal_part, off_diagonal_part;
-        const PetscInt *off_diagonal_columns;
-        PERCUSSION_PETSC_CALL(MatMPIAIJGetSeqAIJ(Ws, &diagonal_part, &off_diagonal_part, &off_diagonal_columns));
-        PetscInt n_off_diagonal;
-        PERCUSSION_PETSC_CALL(MatGetSize(off_diagonal_part, nullptr, &n_off_diagonal));
-        lookup_ghosts.clear();
-        for (PetscInt k = 0; k < n_off_diagonal; ++k)
-          lookup_ghosts.push_back(dim * (off_diagonal_columns[k] / dim));
-        std::sort(lookup_ghosts.begin(), lookup_ghosts.end());
-        lookup_ghosts.erase(std::unique(lookup_ghosts.begin(), lookup_ghosts.end()), lookup_ghosts.end());
-        PetscInt n_columns;
-        PERCUSSION_PETSC_CALL(MatGetSize(Ws, nullptr, &n_columns));
-        PERCUSSION_PETSC_CALL(VecCreateGhost(communicator, column_end - column_begin, n_columns,
-                                             static_cast<PetscInt>(lookup_ghosts.size()), lookup_ghosts.data(), &lookup));
-        lookup_version = ws_version;
-      }
+      make_lookup(column_begin, column_end);
     const PetscScalar *ghost_numbers = nullptr;
     Vec lookup_local = nullptr;
     if (!single)

@@ -93,6 +93,12 @@ namespace percussion::TimeIntegration
                dealii::PETScWrappers::MPI::Vector &generalized_impulse, dealii::PETScWrappers::MPI::Vector &response);
 
   private:
+    /// A nonzero of B: its local row, its column among the cached ones, its value.
+    struct Entry
+    {
+      PetscInt local_row, column;
+      double value;
+    };
     /// Destroys B, X and the impulse vector (PETSc objects).
     void release();
     void compute(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
@@ -118,6 +124,9 @@ namespace percussion::TimeIntegration
     PetscInt local_rows = 0, first_row = 0;
     /// Extends Z to @p needed (sorted global DoFs); false if the support would pass the column limit.
     bool extend_support(TimeIntegrator &integrator, const std::vector<PetscInt> &needed, PetscInt n_rows);
+    /// The rotated form: C = Eᵀ𝐑ᵀB from the @p entries of B (rows from @p row_begin, @p n_columns
+    /// columns) and W_c = Cᵀ(EᵀZ)C, symmetrised. Collective.
+    void delassus_from_support(const std::vector<Entry> &entries, PetscInt n_columns, PetscInt row_begin);
     unsigned int response_version = 0; ///< TimeIntegrator::operator_version() of the columns
     PetscObjectId operator_id = -1;         ///< H whose columns are cached
   };

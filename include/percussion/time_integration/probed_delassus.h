@@ -116,6 +116,10 @@ namespace percussion::TimeIntegration
     /// Colours @p owned_dofs (this rank's contact DoFs) and computes G, of the type of @p h.
     void probe(TimeIntegrator &integrator, const std::vector<dealii::types::global_dof_index> &owned_dofs, Mat h);
     void destroy();
+    /// The vector over W_s's columns (this rank's [@p column_begin, @p column_end)) in which the
+    /// owners write the global active numbers of their points, with the ghosts the own rows of
+    /// W_s couple to (lookup, lookup_ghosts). Collective.
+    void make_lookup(PetscInt column_begin, PetscInt column_end);
 
     const unsigned int dim;
     const double radius, spacing;
