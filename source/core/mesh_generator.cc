@@ -489,24 +489,25 @@ namespace percussion
   void generate_mesh(const MeshParameters &parameters, Triangulation<dim> &triangulation)
   {
     using Generator = void (*)(const MeshParameters &, Triangulation<dim> &);
-    static const std::map<std::string, Generator> generators{
-      {"bar", &make_bar<dim>},   {"box", &make_box<dim>},           {"boxes", &make_boxes<dim>},
-      {"ball", &make_ball<dim>}, {"cylinder", &make_cylinder<dim>}, {"gmsh", &read_gmsh<dim>}};
-    const std::string &type = parameters.type;
+    static const std::map<MeshType, Generator> generators{
+      {MeshType::bar, &make_bar<dim>},         {MeshType::box, &make_box<dim>},
+      {MeshType::boxes, &make_boxes<dim>},     {MeshType::ball, &make_ball<dim>},
+      {MeshType::cylinder, &make_cylinder<dim>}, {MeshType::gmsh, &read_gmsh<dim>}};
+    const MeshType type = parameters.type;
     const auto generator = generators.find(type);
     if (generator == generators.end())
-      throw InputError("Parameter 'Mesh/Type': unknown shape '" + type + "'.");
+      throw InputError("Parameter 'Mesh/Type': unknown shape '" + mesh_type_name(type) + "'.");
     generator->second(parameters, triangulation);
 
     // colorize = true also numbers the cells' material ids by octant; a built-in bar or box is one
     // material (id 0).
-    if (type == "bar" || type == "box")
+    if (type == MeshType::bar || type == MeshType::box)
       for (const auto &cell : triangulation.active_cell_iterators())
         cell->set_material_id(0);
     const Tensor<1, dim> shift = place_rigidly(parameters, triangulation);
     check_mesh_size<dim>(triangulation.n_active_cells(), parameters);
     triangulation.refine_global(parameters.global_refinements);
-    if (type == "ball" && parameters.ball_grading > 0)
+    if (type == MeshType::ball && parameters.ball_grading > 0)
       grade_ball(parameters, shift, triangulation);
   }
 
