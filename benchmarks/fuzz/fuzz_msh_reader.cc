@@ -29,7 +29,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     out.write(reinterpret_cast<const char *>(data), static_cast<std::streamsize>(size));
   }
   percussion::MeshParameters parameters;
-  parameters.type = "gmsh";
+  parameters.type = percussion::MeshType::gmsh;
   parameters.file_name = file;
   dealii::Triangulation<3> triangulation;
   try

@@ -49,6 +49,154 @@ namespace percussion::Body
         }
       return result;
     }
+
+    /// The Prony lists of @p entry: one group per material id (or one for all), each a
+    /// comma-separated list; empty if the entry is.
+    std::vector<std::vector<double>> prony_groups(ParameterHandler &prm, const std::string &entry)
+    {
+      std::vector<std::vector<double>> groups;
+      const std::string text = prm.get(entry);
+      if (Utilities::trim(text).empty())
+        return groups;
+      // (split_string_list drops a trailing empty group: keep one list per ';'.)
+      std::string::size_type begin = 0;
+      while (true)
+        {
+          const auto end = text.find(';', begin);
+          groups.push_back(parse_number_list(Utilities::trim(text.substr(begin, end - begin)), "Materials/" + entry));
+          if (end == std::string::npos)
+            break;
+          begin = end + 1;
+        }
+      return groups;
+    }
+
+    /// `subsection Materials` as read: per entry one value (or list) for all ids or one per id.
+    struct MaterialLists
+    {
+      std::vector<int>                 ids;
+      std::vector<double>              youngs_modulus, poissons_ratio, density, kelvin_voigt_time;
+      std::vector<std::vector<double>> prony_moduli, prony_times;
+
+      /// The value of @p entry for the @p i-th id. @throws InputError for a list of the wrong length.
+      double pick(const std::vector<double> &values, const std::size_t i, const std::string &entry) const
+      {
+        if (values.size() == 1)
+          return values[0];
+        if (values.size() != ids.size())
+          throw InputError("Parameter 'Materials/" + entry + "' has " + std::to_string(values.size()) +
+                           " values but 'Materials/Material ids' lists " + std::to_string(ids.size()) +
+                           " ids (give one value, or one per id).");
+        return values[i];
+      }
+
+      /// The Prony list of @p entry for the @p i-th id. @throws InputError for the wrong number of lists.
+      std::vector<double> pick_group(const std::vector<std::vector<double>> &groups, const std::size_t i,
+                                     const std::string &entry) const
+      {
+        if (groups.empty())
+          return std::vector<double>();
+        if (groups.size() == 1)
+          return groups[0];
+        if (groups.size() != ids.size())
+          throw InputError("Parameter 'Materials/" + entry + "' has " + std::to_string(groups.size()) +
+                           " ';'-separated lists but 'Materials/Material ids' lists " + std::to_string(ids.size()) +
+                           " ids (give one list, or one per id).");
+        return groups[i];
+      }
+    };
+
+    MaterialLists read_material_lists(ParameterHandler &prm)
+    {
+      MaterialLists lists;
+      prm.enter_subsection("Materials");
+      lists.ids = Utilities::string_to_int(Utilities::split_string_list(prm.get("Material ids"), ','));
+      lists.youngs_modulus = parse_number_list(prm.get("Young's modulus"), "Materials/Young's modulus");
+      lists.poissons_ratio = parse_number_list(prm.get("Poisson's ratio"), "Materials/Poisson's ratio");
+      lists.density = parse_number_list(prm.get("Density"), "Materials/Density");
+      lists.kelvin_voigt_time = parse_number_list(prm.get("Kelvin-Voigt time"), "Materials/Kelvin-Voigt time");
+      lists.prony_moduli = prony_groups(prm, "Prony moduli");
+      lists.prony_times = prony_groups(prm, "Prony times");
+      prm.leave_subsection();
+      if (lists.ids.empty())
+        throw InputError("Parameter 'Materials/Material ids' is empty.");
+      return lists;
+    }
+
+    /// The Prony series of @p m: as many times as moduli, at most Material::max_prony_terms, all
+    /// positive. @p which names the material in the messages.
+    void check_prony_series(const Material &m, const std::string &which)
+    {
+      if (m.prony_moduli.size() != m.prony_times.size())
+        throw InputError("Parameters 'Materials/Prony moduli' and 'Materials/Prony times' give " +
+                         std::to_string(m.prony_moduli.size()) + " and " + std::to_string(m.prony_times.size()) +
+                         " terms" + which + " (each Maxwell branch needs a modulus and a relaxation time).");
+      if (m.prony_moduli.size() > Material::max_prony_terms)
+        throw InputError("Parameter 'Materials/Prony moduli' gives " + std::to_string(m.prony_moduli.size()) +
+                         " terms" + which + "; at most " + std::to_string(Material::max_prony_terms) +
+                         " are supported.");
+      for (std::size_t t = 0; t < m.prony_moduli.size(); ++t)
+        {
+          const std::string term = "term " + std::to_string(t + 1);
+          if (!(m.prony_moduli[t] > 0))
+            throw InputError("Parameter 'Materials/Prony moduli': " + term + which + " must be positive (got " +
+                             std::to_string(m.prony_moduli[t]) + ").");
+          if (!(m.prony_times[t] > 0))
+            throw InputError("Parameter 'Materials/Prony times': " + term + which + " must be positive (got " +
+                             std::to_string(m.prony_times[t]) + ").");
+        }
+    }
+
+    /// The material of the @p i-th id of @p lists. @throws InputError for an inadmissible value.
+    Material material_of(const MaterialLists &lists, const std::size_t i)
+    {
+      Material m;
+      m.youngs_modulus = lists.pick(lists.youngs_modulus, i, "Young's modulus");
+      m.poissons_ratio = lists.pick(lists.poissons_ratio, i, "Poisson's ratio");
+      m.density = lists.pick(lists.density, i, "Density");
+      const std::string which = " for material id " + std::to_string(lists.ids[i]);
+      if (!(m.youngs_modulus > 0))
+        throw InputError("Parameter 'Materials/Young's modulus' must be positive" + which +
+                         " (got " + std::to_string(m.youngs_modulus) + ").");
+      if (!(m.poissons_ratio < 0.5 && m.poissons_ratio > -1))
+        throw InputError("Parameter 'Materials/Poisson's ratio' must satisfy -1 < nu < 0.5" + which +
+                         " (got " + std::to_string(m.poissons_ratio) + "; nu >= 0.5 is incompressible).");
+      if (!(m.density > 0))
+        throw InputError("Parameter 'Materials/Density' must be positive" + which + " (got " +
+                         std::to_string(m.density) + ").");
+      m.kelvin_voigt_time = lists.pick(lists.kelvin_voigt_time, i, "Kelvin-Voigt time");
+      if (!(m.kelvin_voigt_time >= 0))
+        throw InputError("Parameter 'Materials/Kelvin-Voigt time' must be >= 0" + which + " (got " +
+                         std::to_string(m.kelvin_voigt_time) + ").");
+      m.prony_moduli = lists.pick_group(lists.prony_moduli, i, "Prony moduli");
+      m.prony_times = lists.pick_group(lists.prony_times, i, "Prony times");
+      check_prony_series(m, which);
+      return m;
+    }
+
+    /// Functions are written for 3D by default ("0; 0; 0"); the default is accepted in lower
+    /// dimensions by dropping surplus literal-zero components (anything else of the wrong size is
+    /// left for validate_function() to reject).
+    void drop_surplus_zero_components(FunctionExpression &f, const unsigned int dim)
+    {
+      auto parts = Utilities::split_string_list(f.expression, ';');
+      while (parts.size() > dim && Utilities::trim(parts.back()) == "0")
+        parts.pop_back();
+      std::string joined;
+      for (std::size_t i = 0; i < parts.size(); ++i)
+        joined += (i ? "; " : "") + parts[i];
+      f.expression = joined;
+    }
+
+    /// The KinematicsFormulation called @p name (a value of the Selection of 'Kinematics/Formulation').
+    KinematicsFormulation kinematics_formulation_from_name(const std::string &name)
+    {
+      if (name == "small displacements")
+        return KinematicsFormulation::small_displacements;
+      if (name == "large rotations")
+        return KinematicsFormulation::large_rotations;
+      return KinematicsFormulation::automatic;
+    }
   } // namespace
 
   bool BodyParameters::has_kelvin_voigt() const
@@ -161,99 +309,14 @@ namespace percussion::Body
   {
     function_constants = constants;
 
-    prm.enter_subsection("Materials");
-    std::vector<int> ids = Utilities::string_to_int(Utilities::split_string_list(prm.get("Material ids"), ','));
-    const auto E = parse_number_list(prm.get("Young's modulus"), "Materials/Young's modulus");
-    const auto nu = parse_number_list(prm.get("Poisson's ratio"), "Materials/Poisson's ratio");
-    const auto rho = parse_number_list(prm.get("Density"), "Materials/Density");
-    const auto tau_kv = parse_number_list(prm.get("Kelvin-Voigt time"), "Materials/Kelvin-Voigt time");
-    // The Prony lists: one group per material id (or one for all), each a comma-separated list.
-    auto prony_groups = [&prm](const std::string &entry) {
-      std::vector<std::vector<double>> groups;
-      const std::string text = prm.get(entry);
-      if (Utilities::trim(text).empty())
-        return groups;
-      // (split_string_list drops a trailing empty group: keep one list per ';'.)
-      std::string::size_type begin = 0;
-      while (true)
-        {
-          const auto end = text.find(';', begin);
-          groups.push_back(parse_number_list(Utilities::trim(text.substr(begin, end - begin)), "Materials/" + entry));
-          if (end == std::string::npos)
-            break;
-          begin = end + 1;
-        }
-      return groups;
-    };
-    const auto prony_moduli = prony_groups("Prony moduli");
-    const auto prony_times = prony_groups("Prony times");
-    prm.leave_subsection();
-    if (ids.empty())
-      throw InputError("Parameter 'Materials/Material ids' is empty.");
-    auto pick = [&](const std::vector<double> &values, const std::size_t i, const std::string &entry) {
-      if (values.size() == 1)
-        return values[0];
-      if (values.size() != ids.size())
-        throw InputError("Parameter 'Materials/" + entry + "' has " + std::to_string(values.size()) +
-                         " values but 'Materials/Material ids' lists " + std::to_string(ids.size()) +
-                         " ids (give one value, or one per id).");
-      return values[i];
-    };
+    const MaterialLists lists = read_material_lists(prm);
     materials.clear();
-    for (std::size_t i = 0; i < ids.size(); ++i)
+    for (std::size_t i = 0; i < lists.ids.size(); ++i)
       {
-        Material m;
-        m.youngs_modulus = pick(E, i, "Young's modulus");
-        m.poissons_ratio = pick(nu, i, "Poisson's ratio");
-        m.density = pick(rho, i, "Density");
-        const std::string which = " for material id " + std::to_string(ids[i]);
-        if (!(m.youngs_modulus > 0))
-          throw InputError("Parameter 'Materials/Young's modulus' must be positive" + which +
-                           " (got " + std::to_string(m.youngs_modulus) + ").");
-        if (!(m.poissons_ratio < 0.5 && m.poissons_ratio > -1))
-          throw InputError("Parameter 'Materials/Poisson's ratio' must satisfy -1 < nu < 0.5" + which +
-                           " (got " + std::to_string(m.poissons_ratio) + "; nu >= 0.5 is incompressible).");
-        if (!(m.density > 0))
-          throw InputError("Parameter 'Materials/Density' must be positive" + which + " (got " +
-                           std::to_string(m.density) + ").");
-        m.kelvin_voigt_time = pick(tau_kv, i, "Kelvin-Voigt time");
-        if (!(m.kelvin_voigt_time >= 0))
-          throw InputError("Parameter 'Materials/Kelvin-Voigt time' must be >= 0" + which + " (got " +
-                           std::to_string(m.kelvin_voigt_time) + ").");
-        auto pick_group = [&](const std::vector<std::vector<double>> &groups, const std::string &entry) {
-          if (groups.empty())
-            return std::vector<double>();
-          if (groups.size() == 1)
-            return groups[0];
-          if (groups.size() != ids.size())
-            throw InputError("Parameter 'Materials/" + entry + "' has " + std::to_string(groups.size()) +
-                             " ';'-separated lists but 'Materials/Material ids' lists " + std::to_string(ids.size()) +
-                             " ids (give one list, or one per id).");
-          return groups[i];
-        };
-        m.prony_moduli = pick_group(prony_moduli, "Prony moduli");
-        m.prony_times = pick_group(prony_times, "Prony times");
-        if (m.prony_moduli.size() != m.prony_times.size())
-          throw InputError("Parameters 'Materials/Prony moduli' and 'Materials/Prony times' give " +
-                           std::to_string(m.prony_moduli.size()) + " and " + std::to_string(m.prony_times.size()) +
-                           " terms" + which + " (each Maxwell branch needs a modulus and a relaxation time).");
-        if (m.prony_moduli.size() > Material::max_prony_terms)
-          throw InputError("Parameter 'Materials/Prony moduli' gives " + std::to_string(m.prony_moduli.size()) +
-                           " terms" + which + "; at most " + std::to_string(Material::max_prony_terms) +
-                           " are supported.");
-        for (std::size_t t = 0; t < m.prony_moduli.size(); ++t)
-          {
-            const std::string term = "term " + std::to_string(t + 1);
-            if (!(m.prony_moduli[t] > 0))
-              throw InputError("Parameter 'Materials/Prony moduli': " + term + which + " must be positive (got " +
-                               std::to_string(m.prony_moduli[t]) + ").");
-            if (!(m.prony_times[t] > 0))
-              throw InputError("Parameter 'Materials/Prony times': " + term + which + " must be positive (got " +
-                               std::to_string(m.prony_times[t]) + ").");
-          }
-        if (materials.count(ids[i]))
-          throw InputError("Parameter 'Materials/Material ids' lists id " + std::to_string(ids[i]) + " twice.");
-        materials[ids[i]] = m;
+        const Material m = material_of(lists, i);
+        if (materials.count(lists.ids[i]))
+          throw InputError("Parameter 'Materials/Material ids' lists id " + std::to_string(lists.ids[i]) + " twice.");
+        materials[lists.ids[i]] = m;
       }
 
     prm.enter_subsection("Damping");
@@ -281,6 +344,7 @@ namespace percussion::Body
 
     prm.enter_subsection("Kinematics");
     kinematics = prm.get("Formulation");
+    kinematics_formulation = kinematics_formulation_from_name(kinematics);
     frame_update_angle = prm.get_double("Frame update angle");
     rotation_warning_angle = prm.get_double("Rotation warning angle");
     prm.leave_subsection();
@@ -290,18 +354,10 @@ namespace percussion::Body
     initial_velocity = {"Initial conditions/Velocity", prm.get("Velocity")};
     prm.leave_subsection();
 
-    // Functions are written for 3D by default ("0; 0; 0"); accept the default in lower dimensions
-    // by dropping surplus literal-zero components, but reject anything else of the wrong size.
     for (FunctionExpression *f : {&body_force, &traction, &prescribed_displacement,
                                   &initial_displacement, &initial_velocity})
       {
-        auto parts = Utilities::split_string_list(f->expression, ';');
-        while (parts.size() > dim && Utilities::trim(parts.back()) == "0")
-          parts.pop_back();
-        std::string joined;
-        for (std::size_t i = 0; i < parts.size(); ++i)
-          joined += (i ? "; " : "") + parts[i];
-        f->expression = joined;
+        drop_surplus_zero_components(*f, dim);
         validate_function(*f, dim, dim, function_constants);
       }
   }

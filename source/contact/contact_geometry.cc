@@ -300,59 +300,103 @@ namespace percussion
           if (dim == 3 && !pair.tangent_reference.empty())
             reference_direction = to_tensor<dim>(pair.tangent_reference, pair.name + "/Tangent reference direction");
           if (pair.formulation == Formulation::integrated)
-            {
-              add_integrated_points(p, ghosted_displacement, reference_direction, new_points);
-              continue;
-            }
-          for (const SlaveNode &node : slave_nodes[p])
-            {
-              ContactPoint<dim> point = point_of_slave_node(p, node, ghosted_displacement);
-              point.area              = node.area;
-
-              dealii::Tensor<1, dim> normal;
-              if (obstacles[p])
-                {
-                  const ObstacleProjection<dim> projection = obstacles[p]->project(point.position, time);
-                  point.gap               = projection.gap;
-                  normal                  = projection.normal;
-                  point.obstacle_velocity = projection.velocity;
-                }
-              else
-                {
-                  MasterProjection<dim> projection;
-                  if constexpr (dim == 1)
-                    {
-                      dealii::types::global_dof_index master_dof = 0;
-                      if (!project_on_master_node(p, point, node, projection, master_dof))
-                        continue;
-                      point.gap = projection.gap;
-                      normal    = projection.normal;
-                      point.master_dofs.push_back({{master_dof}});
-                      point.master_weights.push_back(1.);
-                    }
-                  else
-                    {
-                      if (!masters[p]->project(point.position, node.dofs[0], projection))
-                        continue;
-                      point.gap = projection.gap;
-                      normal    = projection.normal;
-                      const MasterFacet<dim> &facet = masters[p]->get_facets()[projection.facet];
-                      for (unsigned int b = 0; b < facet.dofs.size(); ++b)
-                        if (projection.weights[b] != 0.)
-                          {
-                            point.master_dofs.push_back(facet.dofs[b]);
-                            point.master_weights.push_back(projection.weights[b]);
-                          }
-                    }
-                }
-              if (point.gap > parameters.search_distance)
-                continue;
-              point.frame = ContactFrame<dim>::from_normal(normal, reference_direction);
-              new_points.push_back(std::move(point));
-            }
+            add_integrated_points(p, ghosted_displacement, reference_direction, new_points);
+          else
+            add_node_points(p, ghosted_displacement, time, reference_direction, new_points);
         }
+      const bool columns_changed = number_points(std::move(new_points));
 
-      // Columns are numbered by owning rank: this rank's points come after those of lower ranks.
+      std::vector<Entry>  entries  = operator_entries();
+      std::vector<double> w_values = obstacle_velocity_terms();
+
+      // Whether H and w changed on some rank, in one reduction: writing w is collective too
+      // (compress), and for fixed obstacles neither changes after the first call.
+      const bool h_changed_here = !initialized || !(entries == previous_entries);
+      const bool w_changed_here = columns_changed || w_values != previous_w_values;
+      unsigned int changed[2] = {h_changed_here ? 1u : 0u, w_changed_here ? 1u : 0u};
+      dealii::Utilities::MPI::max(dealii::ArrayView<const unsigned int>(changed, 2), communicator,
+                                  dealii::ArrayView<unsigned int>(changed, 2));
+      h_changed = changed[0] != 0;
+      if (h_changed)
+        assemble_operator(entries);
+      previous_entries = std::move(entries);
+      initialized      = true;
+
+      if (changed[1] != 0)
+        {
+          std::vector<dealii::types::global_dof_index> indices(w_values.size());
+          for (unsigned int i = 0; i < indices.size(); ++i)
+            indices[i] = dim * first_point + i;
+          w.set(indices, w_values);
+          w.compress(dealii::VectorOperation::insert);
+          previous_w_values = std::move(w_values);
+        }
+    }
+
+    template <int dim>
+    void ContactGeometry<dim>::add_node_points(const unsigned int                        p,
+                                               const dealii::PETScWrappers::MPI::Vector &ghosted_displacement,
+                                               const double                              time,
+                                               const dealii::Tensor<1, dim> &            reference_direction,
+                                               std::vector<ContactPoint<dim>> &          new_points) const
+    {
+      for (const SlaveNode &node : slave_nodes[p])
+        {
+          ContactPoint<dim> point = point_of_slave_node(p, node, ghosted_displacement);
+          point.area              = node.area;
+          dealii::Tensor<1, dim> normal;
+          if (!project_point(p, node, time, point, normal))
+            continue;
+          if (point.gap > parameters.search_distance)
+            continue;
+          point.frame = ContactFrame<dim>::from_normal(normal, reference_direction);
+          new_points.push_back(std::move(point));
+        }
+    }
+
+    template <int dim>
+    bool ContactGeometry<dim>::project_point(const unsigned int p, const SlaveNode &node, const double time,
+                                             ContactPoint<dim> &point, dealii::Tensor<1, dim> &normal) const
+    {
+      if (obstacles[p])
+        {
+          const ObstacleProjection<dim> projection = obstacles[p]->project(point.position, time);
+          point.gap               = projection.gap;
+          normal                  = projection.normal;
+          point.obstacle_velocity = projection.velocity;
+          return true;
+        }
+      MasterProjection<dim> projection;
+      if constexpr (dim == 1)
+        {
+          dealii::types::global_dof_index master_dof = 0;
+          if (!project_on_master_node(p, point, node, projection, master_dof))
+            return false;
+          point.gap = projection.gap;
+          normal    = projection.normal;
+          point.master_dofs.push_back({{master_dof}});
+          point.master_weights.push_back(1.);
+        }
+      else
+        {
+          if (!masters[p]->project(point.position, node.dofs[0], projection))
+            return false;
+          point.gap = projection.gap;
+          normal    = projection.normal;
+          const MasterFacet<dim> &facet = masters[p]->get_facets()[projection.facet];
+          for (unsigned int b = 0; b < facet.dofs.size(); ++b)
+            if (projection.weights[b] != 0.)
+              {
+                point.master_dofs.push_back(facet.dofs[b]);
+                point.master_weights.push_back(projection.weights[b]);
+              }
+        }
+      return true;
+    }
+
+    template <int dim>
+    bool ContactGeometry<dim>::number_points(std::vector<ContactPoint<dim>> &&new_points)
+    {
       const dealii::types::global_dof_index n_owned = new_points.size();
       const std::vector<dealii::types::global_dof_index> counts =
         dealii::Utilities::MPI::all_gather(communicator, n_owned);
@@ -380,7 +424,12 @@ namespace percussion
           local_velocity_storage.reinit(owned_columns, communicator);
           previous_counts = counts;
         }
+      return columns_changed;
+    }
 
+    template <int dim>
+    std::vector<typename ContactGeometry<dim>::Entry> ContactGeometry<dim>::operator_entries() const
+    {
       std::vector<Entry> entries;
       for (const ContactPoint<dim> &point : points)
         for (unsigned int k = 0; k < dim; ++k)
@@ -394,34 +443,18 @@ namespace percussion
                     {point.master_dofs[b][c], column, -point.master_weights[b] * point.frame.vectors[k][c]});
               }
           }
+      return entries;
+    }
+
+    template <int dim>
+    std::vector<double> ContactGeometry<dim>::obstacle_velocity_terms() const
+    {
       std::vector<double> w_values(dim * points.size(), 0.);
       for (unsigned int i = 0; i < points.size(); ++i)
         if (points[i].obstacle_velocity.norm() != 0.)
           for (unsigned int k = 0; k < dim; ++k)
             w_values[dim * i + k] = -(points[i].frame.vectors[k] * points[i].obstacle_velocity);
-
-      // Whether H and w changed on some rank, in one reduction: writing w is collective too
-      // (compress), and for fixed obstacles neither changes after the first call.
-      const bool h_changed_here = !initialized || !(entries == previous_entries);
-      const bool w_changed_here = columns_changed || w_values != previous_w_values;
-      unsigned int changed[2] = {h_changed_here ? 1u : 0u, w_changed_here ? 1u : 0u};
-      dealii::Utilities::MPI::max(dealii::ArrayView<const unsigned int>(changed, 2), communicator,
-                                  dealii::ArrayView<unsigned int>(changed, 2));
-      h_changed = changed[0] != 0;
-      if (h_changed)
-        assemble_operator(entries);
-      previous_entries = std::move(entries);
-      initialized      = true;
-
-      if (changed[1] != 0)
-        {
-          std::vector<dealii::types::global_dof_index> indices(w_values.size());
-          for (unsigned int i = 0; i < indices.size(); ++i)
-            indices[i] = dim * first_point + i;
-          w.set(indices, w_values);
-          w.compress(dealii::VectorOperation::insert);
-          previous_w_values = std::move(w_values);
-        }
+      return w_values;
     }
 
     template <int dim>

@@ -96,6 +96,159 @@ namespace percussion
       return pressure;
     }
 
+    namespace
+    {
+      /** Which of the optional fields are written: decided over all ranks. */
+      struct GivenFields
+      {
+        bool status, reaction, slip, dissipation, active;
+      };
+
+      /**
+       * The optional fields some rank gives (collective): a rank without contact points has empty
+       * arrays, but its piece must list the same arrays as the .pvtu written by rank 0.
+       * @throws InputError when a given field does not match this rank's @p n_points.
+       */
+      GivenFields given_fields(const ContactPointFields &fields, const unsigned int n_points,
+                               const unsigned int dim, const MPI_Comm comm)
+      {
+        int given[5] = {!fields.status.empty(), !fields.reaction.empty(), !fields.slip_velocity.empty(),
+                        !fields.dissipated_energy.empty(), !fields.in_problem.empty()};
+        const int ierr = MPI_Allreduce(MPI_IN_PLACE, given, 5, MPI_INT, MPI_MAX, comm);
+        AssertThrowMPI(ierr);
+        const GivenFields has{given[0] != 0, given[1] != 0, given[2] != 0, given[3] != 0, given[4] != 0};
+        if (has.active && fields.in_problem.size() != n_points)
+          throw InputError("Contact output: active has " + std::to_string(fields.in_problem.size()) +
+                           " entries for " + std::to_string(n_points) + " contact points");
+        if (has.status && fields.status.size() != n_points)
+          throw InputError("Contact output: status has " + std::to_string(fields.status.size()) +
+                           " entries for " + std::to_string(n_points) + " contact points");
+        if (has.reaction && fields.reaction.size() != dim * n_points)
+          throw InputError("Contact output: reaction needs dim entries per contact point");
+        if (has.slip && fields.slip_velocity.size() != dim * n_points)
+          throw InputError("Contact output: slip velocity needs dim entries per contact point");
+        if (has.dissipation && fields.dissipated_energy.size() != n_points)
+          throw InputError("Contact output: dissipated energy has " +
+                           std::to_string(fields.dissipated_energy.size()) + " entries for " +
+                           std::to_string(n_points) + " contact points");
+        return has;
+      }
+
+      /** Component @p c of @p v padded to 3 components, as VTK expects. */
+      template <int dim>
+      double padded_component(const dealii::Tensor<1, dim> &v, const unsigned int c)
+      {
+        return c < dim ? v[c] : 0.;
+      }
+
+      /**
+       * The point arrays of the contact points @p points: geometry and coefficients always, the
+       * fields of @p has from @p fields. The values are read when the arrays are written: @p points,
+       * @p fields and @p pressure (the contact pressure, when written) must outlive the arrays.
+       */
+      template <int dim>
+      std::vector<std::pair<Field, PointValue>> point_arrays(const std::vector<ContactPoint<dim>> &points,
+                                                             const ContactPointFields &fields, const GivenFields &has,
+                                                             const std::vector<double> &pressure)
+      {
+        std::vector<std::pair<Field, PointValue>> arrays;
+        arrays.push_back({{"gap", "Float64", 1}, [&points](unsigned int i, unsigned int) { return points[i].gap; }});
+        arrays.push_back({{"normal", "Float64", 3}, [&points](unsigned int i, unsigned int c) {
+                            return padded_component<dim>(points[i].frame.vectors[0], c);
+                          }});
+        // The frame is (n) alone in 1D: no tangent arrays (vectors[1] does not exist).
+        if constexpr (dim >= 2)
+          arrays.push_back({{"tangent1", "Float64", 3}, [&points](unsigned int i, unsigned int c) {
+                              return padded_component<dim>(points[i].frame.vectors[1], c);
+                            }});
+        if constexpr (dim == 3)
+          arrays.push_back({{"tangent2", "Float64", 3}, [&points](unsigned int i, unsigned int c) {
+                              return padded_component<dim>(points[i].frame.vectors[dim - 1], c);
+                            }});
+        arrays.push_back(
+          {{"pair", "Int32", 1}, [&points](unsigned int i, unsigned int) { return double(points[i].pair + 1); }});
+        arrays.push_back({{"friction", "Float64", 1},
+                          [&points](unsigned int i, unsigned int) { return points[i].friction_coefficient; }});
+        arrays.push_back({{"restitution", "Float64", 1},
+                          [&points](unsigned int i, unsigned int) { return points[i].restitution_coefficient; }});
+        if (has.active)
+          arrays.push_back(
+            {{"active", "Int32", 1}, [&fields](unsigned int i, unsigned int) { return fields.in_problem[i] ? 1. : 0.; }});
+        if (has.status)
+          arrays.push_back({{"status", "Int32", 1}, [&fields](unsigned int i, unsigned int) {
+                              return double(static_cast<int>(fields.status[i]));
+                            }});
+        if (has.reaction)
+          {
+            arrays.push_back({{"reaction", "Float64", 3}, [&fields](unsigned int i, unsigned int c) {
+                                return c < dim ? fields.reaction[dim * i + c] : 0.;
+                              }});
+            arrays.push_back({{"reaction_vector", "Float64", 3}, [&points, &fields](unsigned int i, unsigned int c) {
+                                dealii::Tensor<1, dim> r;
+                                for (unsigned int k = 0; k < dim; ++k)
+                                  r += fields.reaction[dim * i + k] * points[i].frame.vectors[k];
+                                return padded_component<dim>(r, c);
+                              }});
+          }
+        if (has.reaction && fields.time_step > 0.)
+          arrays.push_back(
+            {{"pressure", "Float64", 1}, [&pressure](unsigned int i, unsigned int) { return pressure[i]; }});
+        if (has.slip)
+          arrays.push_back({{"slip_velocity", "Float64", 3}, [&fields](unsigned int i, unsigned int c) {
+                              return c < dim ? fields.slip_velocity[dim * i + c] : 0.;
+                            }});
+        if (has.dissipation)
+          arrays.push_back({{"dissipated_energy", "Float64", 1},
+                            [&fields](unsigned int i, unsigned int) { return fields.dissipated_energy[i]; }});
+        return arrays;
+      }
+
+      /**
+       * One file @p path for all ranks: the points are few (a boundary's nodes), so rank 0 writes
+       * them all after a gather, in rank order. Collective.
+       */
+      void write_gathered_vtu(const std::string &path, const unsigned int n_points, const PointValue &position,
+                              const std::vector<std::pair<Field, PointValue>> &arrays, const MPI_Comm comm)
+      {
+        const std::vector<double> positions = gather_on_root(n_points, 3, position, comm);
+        std::vector<std::vector<double>> values;
+        for (const auto &array : arrays)
+          values.push_back(gather_on_root(n_points, array.first.components, array.second, comm));
+        if (dealii::Utilities::MPI::this_mpi_process(comm) != 0)
+          return;
+        std::vector<std::pair<Field, PointValue>> gathered;
+        for (std::size_t a = 0; a < arrays.size(); ++a)
+          {
+            const unsigned int components = arrays[a].first.components;
+            gathered.push_back({arrays[a].first, [&values, a, components](unsigned int i, unsigned int c) {
+                                  return values[a][components * i + c];
+                                }});
+          }
+        write_points_vtu(path, positions.size() / 3,
+                         [&](unsigned int i, unsigned int c) { return positions[3 * i + c]; }, gathered);
+      }
+
+      /** The .pvtu file @p prefix @p stem.pvtu that lists the @p n_ranks pieces and their @p arrays. */
+      void write_pvtu_index(const std::string &prefix, const std::string &stem, const unsigned int n_ranks,
+                            const std::vector<std::pair<Field, PointValue>> &arrays)
+      {
+        std::ofstream out(prefix + stem + ".pvtu");
+        if (!out)
+          throw InputError("Contact output: cannot write " + prefix + stem + ".pvtu");
+        out << "<?xml version=\"1.0\"?>\n"
+            << "<VTKFile type=\"PUnstructuredGrid\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
+            << "  <PUnstructuredGrid GhostLevel=\"0\">\n    <PPointData>\n";
+        for (const auto &array : arrays)
+          out << "      <PDataArray type=\"" << array.first.type << "\" Name=\"" << array.first.name
+              << "\" NumberOfComponents=\"" << array.first.components << "\"/>\n";
+        out << "    </PPointData>\n    <PPoints>\n"
+            << "      <PDataArray type=\"Float64\" NumberOfComponents=\"3\"/>\n    </PPoints>\n";
+        for (unsigned int r = 0; r < n_ranks; ++r)
+          out << "    <Piece Source=\"" << stem << "." << dealii::Utilities::int_to_string(r, 4) << ".vtu\"/>\n";
+        out << "  </PUnstructuredGrid>\n</VTKFile>\n";
+      }
+    } // namespace
+
     template <int dim>
     std::string write_contact_points_vtu(const ContactGeometry<dim> &geometry,
                                          const ContactPointFields &  fields,
@@ -107,28 +260,7 @@ namespace percussion
       const auto &       points   = geometry.owned_points();
       const unsigned int n_points = points.size();
       const MPI_Comm     comm     = geometry.get_communicator();
-      // Whether a field is written is decided over all ranks: a rank without contact points has
-      // empty arrays, but its piece must list the same arrays as the .pvtu written by rank 0.
-      int given[5] = {!fields.status.empty(), !fields.reaction.empty(), !fields.slip_velocity.empty(),
-                      !fields.dissipated_energy.empty(), !fields.in_problem.empty()};
-      const int ierr = MPI_Allreduce(MPI_IN_PLACE, given, 5, MPI_INT, MPI_MAX, comm);
-      AssertThrowMPI(ierr);
-      const bool has_status = given[0] != 0, has_reaction = given[1] != 0, has_slip = given[2] != 0,
-                 has_dissipation = given[3] != 0, has_active = given[4] != 0;
-      if (has_active && fields.in_problem.size() != n_points)
-        throw InputError("Contact output: active has " + std::to_string(fields.in_problem.size()) +
-                         " entries for " + std::to_string(n_points) + " contact points");
-      if (has_status && fields.status.size() != n_points)
-        throw InputError("Contact output: status has " + std::to_string(fields.status.size()) +
-                         " entries for " + std::to_string(n_points) + " contact points");
-      if (has_reaction && fields.reaction.size() != dim * n_points)
-        throw InputError("Contact output: reaction needs dim entries per contact point");
-      if (has_slip && fields.slip_velocity.size() != dim * n_points)
-        throw InputError("Contact output: slip velocity needs dim entries per contact point");
-      if (has_dissipation && fields.dissipated_energy.size() != n_points)
-        throw InputError("Contact output: dissipated energy has " +
-                         std::to_string(fields.dissipated_energy.size()) + " entries for " +
-                         std::to_string(n_points) + " contact points");
+      const GivenFields  has      = given_fields(fields, n_points, dim, comm);
 
       const unsigned int rank    = dealii::Utilities::MPI::this_mpi_process(comm);
       const unsigned int n_ranks = dealii::Utilities::MPI::n_mpi_processes(comm);
@@ -137,83 +269,17 @@ namespace percussion
         (n_ranks == 1) ? stem + ".vtu" : stem + "." + dealii::Utilities::int_to_string(rank, 4) + ".vtu";
       const std::string prefix = directory.empty() ? std::string() : directory + "/";
 
-      // Vectors are padded to 3 components, as VTK expects.
-      auto vector_component = [](const dealii::Tensor<1, dim> &v, const unsigned int c) {
-        return c < dim ? v[c] : 0.;
-      };
-      std::vector<std::pair<Field, std::function<double(unsigned int, unsigned int)>>> arrays;
-      arrays.push_back({{"gap", "Float64", 1}, [&](unsigned int i, unsigned int) { return points[i].gap; }});
-      arrays.push_back({{"normal", "Float64", 3},
-                        [&](unsigned int i, unsigned int c) { return vector_component(points[i].frame.vectors[0], c); }});
-      // The frame is (n) alone in 1D: no tangent arrays (vectors[1] does not exist).
-      if constexpr (dim >= 2)
-        arrays.push_back({{"tangent1", "Float64", 3},
-                          [&](unsigned int i, unsigned int c) { return vector_component(points[i].frame.vectors[1], c); }});
-      if constexpr (dim == 3)
-        arrays.push_back({{"tangent2", "Float64", 3}, [&](unsigned int i, unsigned int c) {
-                            return vector_component(points[i].frame.vectors[dim - 1], c);
-                          }});
-      arrays.push_back({{"pair", "Int32", 1}, [&](unsigned int i, unsigned int) { return double(points[i].pair + 1); }});
-      arrays.push_back({{"friction", "Float64", 1},
-                        [&](unsigned int i, unsigned int) { return points[i].friction_coefficient; }});
-      arrays.push_back({{"restitution", "Float64", 1},
-                        [&](unsigned int i, unsigned int) { return points[i].restitution_coefficient; }});
-      if (has_active)
-        arrays.push_back(
-          {{"active", "Int32", 1}, [&](unsigned int i, unsigned int) { return fields.in_problem[i] ? 1. : 0.; }});
-      if (has_status)
-        arrays.push_back({{"status", "Int32", 1},
-                          [&](unsigned int i, unsigned int) { return double(static_cast<int>(fields.status[i])); }});
-      if (has_reaction)
-        {
-          arrays.push_back({{"reaction", "Float64", 3}, [&](unsigned int i, unsigned int c) {
-                              return c < dim ? fields.reaction[dim * i + c] : 0.;
-                            }});
-          arrays.push_back({{"reaction_vector", "Float64", 3}, [&](unsigned int i, unsigned int c) {
-                              dealii::Tensor<1, dim> r;
-                              for (unsigned int k = 0; k < dim; ++k)
-                                r += fields.reaction[dim * i + k] * points[i].frame.vectors[k];
-                              return vector_component(r, c);
-                            }});
-        }
       std::vector<double> pressure;
-      if (has_reaction && fields.time_step > 0.)
-        {
-          // Empty on a rank without points, like the other arrays.
-          pressure = fields.reaction.empty() ? std::vector<double>() :
-                                               contact_pressure(geometry, fields.reaction, fields.time_step);
-          arrays.push_back({{"pressure", "Float64", 1}, [&](unsigned int i, unsigned int) { return pressure[i]; }});
-        }
-      if (has_slip)
-        arrays.push_back({{"slip_velocity", "Float64", 3}, [&](unsigned int i, unsigned int c) {
-                            return c < dim ? fields.slip_velocity[dim * i + c] : 0.;
-                          }});
-      if (has_dissipation)
-        arrays.push_back({{"dissipated_energy", "Float64", 1},
-                          [&](unsigned int i, unsigned int) { return fields.dissipated_energy[i]; }});
+      if (has.reaction && fields.time_step > 0.)
+        // Empty on a rank without points, like the other arrays.
+        pressure = fields.reaction.empty() ? std::vector<double>() :
+                                             contact_pressure(geometry, fields.reaction, fields.time_step);
+      const std::vector<std::pair<Field, PointValue>> arrays = point_arrays<dim>(points, fields, has, pressure);
 
-      auto position = [&](unsigned int i, unsigned int c) { return c < dim ? points[i].position[c] : 0.; };
+      const PointValue position = [&](unsigned int i, unsigned int c) { return c < dim ? points[i].position[c] : 0.; };
       if (single_file && n_ranks > 1)
         {
-          // One file for all ranks: the points are few (a boundary's nodes), so rank 0 writes
-          // them all after a gather, in rank order.
-          const std::vector<double> positions = gather_on_root(n_points, 3, position, comm);
-          std::vector<std::vector<double>> values;
-          for (const auto &array : arrays)
-            values.push_back(gather_on_root(n_points, array.first.components, array.second, comm));
-          if (rank == 0)
-            {
-              std::vector<std::pair<Field, PointValue>> gathered;
-              for (std::size_t a = 0; a < arrays.size(); ++a)
-                {
-                  const unsigned int components = arrays[a].first.components;
-                  gathered.push_back({arrays[a].first, [&values, a, components](unsigned int i, unsigned int c) {
-                                        return values[a][components * i + c];
-                                      }});
-                }
-              write_points_vtu(prefix + stem + ".vtu", positions.size() / 3,
-                               [&](unsigned int i, unsigned int c) { return positions[3 * i + c]; }, gathered);
-            }
+          write_gathered_vtu(prefix + stem + ".vtu", n_points, position, arrays, comm);
           return stem + ".vtu";
         }
 
@@ -222,22 +288,7 @@ namespace percussion
       if (n_ranks == 1)
         return piece_name;
       if (rank == 0)
-        {
-          std::ofstream out(prefix + stem + ".pvtu");
-          if (!out)
-            throw InputError("Contact output: cannot write " + prefix + stem + ".pvtu");
-          out << "<?xml version=\"1.0\"?>\n"
-              << "<VTKFile type=\"PUnstructuredGrid\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
-              << "  <PUnstructuredGrid GhostLevel=\"0\">\n    <PPointData>\n";
-          for (const auto &array : arrays)
-            out << "      <PDataArray type=\"" << array.first.type << "\" Name=\"" << array.first.name
-                << "\" NumberOfComponents=\"" << array.first.components << "\"/>\n";
-          out << "    </PPointData>\n    <PPoints>\n"
-              << "      <PDataArray type=\"Float64\" NumberOfComponents=\"3\"/>\n    </PPoints>\n";
-          for (unsigned int r = 0; r < n_ranks; ++r)
-            out << "    <Piece Source=\"" << stem << "." << dealii::Utilities::int_to_string(r, 4) << ".vtu\"/>\n";
-          out << "  </PUnstructuredGrid>\n</VTKFile>\n";
-        }
+        write_pvtu_index(prefix, stem, n_ranks, arrays);
       return stem + ".pvtu";
     }
 

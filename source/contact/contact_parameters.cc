@@ -3,7 +3,10 @@
 
 #include <deal.II/base/utilities.h>
 
+#include <array>
 #include <cmath>
+#include <optional>
+#include <utility>
 
 namespace percussion
 {
@@ -37,49 +40,63 @@ namespace percussion
       }
     } // namespace
 
+    namespace
+    {
+      // Every pair type and formulation with its name in the parameter file: the one place the
+      // names are written.
+      constexpr std::array<std::pair<PairType, const char *>, 4> pair_type_names{{{PairType::plane, "plane"},
+                                                                                  {PairType::sphere, "sphere"},
+                                                                                  {PairType::cylinder, "cylinder"},
+                                                                                  {PairType::body, "body"}}};
+      constexpr std::array<std::pair<Formulation, const char *>, 2> formulation_names{
+        {{Formulation::node_to_surface, "node-to-surface"}, {Formulation::integrated, "integrated"}}};
+
+      /// The value called @p name in @p table, if there is one.
+      template <typename Choice, std::size_t n>
+      std::optional<Choice> find_choice(const std::array<std::pair<Choice, const char *>, n> &table,
+                                        const std::string &name)
+      {
+        for (const auto &[value, known_name] : table)
+          if (name == known_name)
+            return value;
+        return std::nullopt;
+      }
+
+      /// The name of @p choice in @p table ("unknown" for a value the table lacks).
+      template <typename Choice, std::size_t n>
+      std::string choice_name(const std::array<std::pair<Choice, const char *>, n> &table, const Choice choice)
+      {
+        for (const auto &[value, name] : table)
+          if (value == choice)
+            return name;
+        return "unknown";
+      }
+    } // namespace
+
     PairType pair_type_from_string(const std::string &name, const std::string &context)
     {
-      if (name == "plane")
-        return PairType::plane;
-      if (name == "sphere")
-        return PairType::sphere;
-      if (name == "cylinder")
-        return PairType::cylinder;
-      if (name == "body")
-        return PairType::body;
+      if (const auto type = find_choice(pair_type_names, name))
+        return *type;
       throw InputError(context + ": unknown pair type '" + name +
                        "' (admissible: plane|sphere|cylinder|body)");
     }
 
     std::string to_string(const PairType type)
     {
-      switch (type)
-        {
-          case PairType::plane:
-            return "plane";
-          case PairType::sphere:
-            return "sphere";
-          case PairType::cylinder:
-            return "cylinder";
-          case PairType::body:
-            return "body";
-        }
-      return "unknown";
+      return choice_name(pair_type_names, type);
     }
 
     Formulation formulation_from_string(const std::string &name, const std::string &context)
     {
-      if (name == "node-to-surface")
-        return Formulation::node_to_surface;
-      if (name == "integrated")
-        return Formulation::integrated;
+      if (const auto formulation = find_choice(formulation_names, name))
+        return *formulation;
       throw InputError(context + ": unknown value '" + name +
                        "' (admissible: node-to-surface|integrated)");
     }
 
     std::string to_string(const Formulation formulation)
     {
-      return formulation == Formulation::integrated ? "integrated" : "node-to-surface";
+      return choice_name(formulation_names, formulation);
     }
 
     void ContactParameters::declare_parameters(dealii::ParameterHandler &prm)

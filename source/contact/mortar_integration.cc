@@ -319,37 +319,35 @@ namespace percussion
       return A;
     }
 
-    template <int dim>
-    void integrate_slave_facet(const dealii::FE_Q<dim - 1> &                                fe,
-                               const SlaveFacet<dim> &                                      slave,
-                               const std::vector<MasterFacet<dim>> &                        master_facets,
-                               const std::vector<unsigned int> &                            candidates,
-                               const double                                                 search_distance,
-                               std::map<dealii::types::global_dof_index, MortarNode<dim>> &rows)
+    namespace
     {
-      const unsigned int n_slave = slave.nodes.size();
-      // The rows this facet contributes to (the slave nodes owned by the caller).
-      std::vector<MortarNode<dim> *> row_of_node(n_slave, nullptr);
-      bool                           any = false;
-      for (unsigned int b = 0; b < n_slave; ++b)
-        {
-          const auto it = rows.find(slave.dofs[b][0]);
-          if (it != rows.end())
-            {
+      /** The rows of @p rows for the nodes of @p slave (null for a node the caller does not own). */
+      template <int dim>
+      std::vector<MortarNode<dim> *> rows_of_slave_nodes(const SlaveFacet<dim> &                                      slave,
+                                                         std::map<dealii::types::global_dof_index, MortarNode<dim>> &rows)
+      {
+        std::vector<MortarNode<dim> *> row_of_node(slave.nodes.size(), nullptr);
+        for (unsigned int b = 0; b < slave.nodes.size(); ++b)
+          {
+            const auto it = rows.find(slave.dofs[b][0]);
+            if (it != rows.end())
               row_of_node[b] = &it->second;
-              any            = true;
-            }
-        }
-      if (!any)
-        return;
+          }
+        return row_of_node;
+      }
 
-      // Support areas and averaged nodal normals (unit outward normal of the facet at the node).
+      /** Adds the facet's support areas ∫ N_b dΓ and unit outward normals at its nodes to their rows
+       *  (the normals are averaged over the facets of a node). */
+      template <int dim>
+      void add_support_areas_and_normals(const dealii::FE_Q<dim - 1> &         fe,
+                                         const SlaveFacet<dim> &               slave,
+                                         const std::vector<MortarNode<dim> *> &row_of_node)
       {
         const std::vector<double> areas       = facet_node_areas<dim>(fe, slave.nodes);
         const auto &              unit_points = fe.get_unit_support_points();
         dealii::Point<dim>                          x;
         std::array<dealii::Tensor<1, dim>, dim - 1> t;
-        for (unsigned int b = 0; b < n_slave; ++b)
+        for (unsigned int b = 0; b < slave.nodes.size(); ++b)
           if (row_of_node[b])
             {
               row_of_node[b]->support_area += areas[b];
@@ -359,13 +357,24 @@ namespace percussion
             }
       }
 
-      AuxiliaryPlane<dim> plane;
+      /** The facet's center ξ = (½, …, ½) in reference coordinates. */
+      template <int dim>
+      dealii::Point<dim - 1> reference_center()
       {
         dealii::Point<dim - 1> center;
         for (unsigned int j = 0; j < dim - 1; ++j)
           center[j] = 0.5;
+        return center;
+      }
+
+      /** The auxiliary plane of @p slave: through its center, normal n₀ its outward unit normal there,
+       *  with an orthonormal in-plane basis. */
+      template <int dim>
+      AuxiliaryPlane<dim> auxiliary_plane(const dealii::FE_Q<dim - 1> &fe, const SlaveFacet<dim> &slave)
+      {
+        AuxiliaryPlane<dim>                         plane;
         std::array<dealii::Tensor<1, dim>, dim - 1> t;
-        evaluate<dim>(fe, slave.nodes, center, plane.center, t);
+        evaluate<dim>(fe, slave.nodes, reference_center<dim>(), plane.center, t);
         plane.normal = parametric_normal<dim>(t);
         plane.normal *= slave.orientation / plane.normal.norm();
         if constexpr (dim == 2)
@@ -379,7 +388,110 @@ namespace percussion
             plane.basis[0] /= plane.basis[0].norm();
             plane.basis[1] = dealii::cross_product_3d(plane.normal, plane.basis[0]);
           }
+        return plane;
       }
+
+      /** Whether @p master and @p slave have a node in common (neighbours on one surface). */
+      template <int dim>
+      bool shares_a_node(const MasterFacet<dim> &master, const SlaveFacet<dim> &slave)
+      {
+        bool shares = false;
+        for (const auto &m : master.dofs)
+          for (const auto &s : slave.dofs)
+            shares = shares || m[0] == s[0];
+        return shares;
+      }
+
+      /** Whether @p master faces the slave side of @p plane (its outward normal at its center
+       *  points against n₀). */
+      template <int dim>
+      bool faces_slave(const dealii::FE_Q<dim - 1> &fe, const MasterFacet<dim> &master, const AuxiliaryPlane<dim> &plane)
+      {
+        dealii::Point<dim>                          xm;
+        std::array<dealii::Tensor<1, dim>, dim - 1> tm;
+        evaluate<dim>(fe, master.nodes, reference_center<dim>(), xm, tm);
+        return master.orientation * (parametric_normal<dim>(tm) * plane.normal) < 0.;
+      }
+
+      /** Whether the facets are at most @p search_distance apart along n₀ at the plane point
+       *  @p centroid. */
+      template <int dim>
+      bool within_search_distance(const dealii::FE_Q<dim - 1> &fe, const SlaveFacet<dim> &slave,
+                                  const MasterFacet<dim> &master, const AuxiliaryPlane<dim> &plane,
+                                  const dealii::Point<dim - 1> &centroid, const double search_distance)
+      {
+        dealii::Point<dim>                          xs, xm;
+        std::array<dealii::Tensor<1, dim>, dim - 1> ts, tm;
+        const auto xi  = inverse_map<dim>(fe, slave.nodes, plane, centroid);
+        const auto eta = inverse_map<dim>(fe, master.nodes, plane, centroid);
+        evaluate<dim>(fe, slave.nodes, xi, xs, ts);
+        evaluate<dim>(fe, master.nodes, eta, xm, tm);
+        return !(std::abs(plane.normal * (xm - xs)) > search_distance);
+      }
+
+      /**
+       * Adds to the rows of the slave nodes the integrals over the overlap of @p slave and @p master
+       * (quadrature @p points, @p weights in the auxiliary plane): the weighted area ∫ Ψ_j dΓ, the
+       * weighted gap ∫ Ψ_j g dΓ and the coupling entries ∫ Ψ_j N_m dΓ, with Ψ_j = Σ_k A_jk N_k.
+       */
+      template <int dim>
+      void add_overlap_integrals(const dealii::FE_Q<dim - 1> &fe, const SlaveFacet<dim> &slave,
+                                 const MasterFacet<dim> &master, const AuxiliaryPlane<dim> &plane,
+                                 const dealii::FullMatrix<double> &A, const std::vector<dealii::Point<dim - 1>> &points,
+                                 const std::vector<double> &weights, const std::vector<MortarNode<dim> *> &row_of_node)
+      {
+        const unsigned int                          n_slave = slave.nodes.size();
+        std::vector<double>                         N(n_slave);
+        dealii::Point<dim>                          xs, xm;
+        std::array<dealii::Tensor<1, dim>, dim - 1> ts, tm;
+        for (unsigned int q = 0; q < points.size(); ++q)
+          {
+            const auto xi  = inverse_map<dim>(fe, slave.nodes, plane, points[q]);
+            const auto eta = inverse_map<dim>(fe, master.nodes, plane, points[q]);
+            evaluate<dim>(fe, slave.nodes, xi, xs, ts);
+            evaluate<dim>(fe, master.nodes, eta, xm, tm);
+            // Both points project to the same plane point, so x_m − x_s ∥ n₀.
+            const double           gap = plane.normal * (xm - xs);
+            dealii::Tensor<1, dim> ns  = parametric_normal<dim>(ts);
+            const double dGamma = weights[q] / std::abs(ns * plane.normal / ns.norm());
+            for (unsigned int k = 0; k < n_slave; ++k)
+              N[k] = fe.shape_value(k, xi);
+            for (unsigned int j = 0; j < n_slave; ++j)
+              {
+                if (!row_of_node[j])
+                  continue;
+                double psi = 0.;
+                for (unsigned int k = 0; k < n_slave; ++k)
+                  psi += A(j, k) * N[k];
+                MortarNode<dim> &row = *row_of_node[j];
+                row.weighted_area += psi * dGamma;
+                row.weighted_gap += psi * gap * dGamma;
+                for (unsigned int m = 0; m < master.nodes.size(); ++m)
+                  {
+                    auto &entry = row.master[master.dofs[m][0]];
+                    entry.first = master.dofs[m];
+                    entry.second += psi * fe.shape_value(m, eta) * dGamma;
+                  }
+              }
+          }
+      }
+    } // namespace
+
+    template <int dim>
+    void integrate_slave_facet(const dealii::FE_Q<dim - 1> &                                fe,
+                               const SlaveFacet<dim> &                                      slave,
+                               const std::vector<MasterFacet<dim>> &                        master_facets,
+                               const std::vector<unsigned int> &                            candidates,
+                               const double                                                 search_distance,
+                               std::map<dealii::types::global_dof_index, MortarNode<dim>> &rows)
+    {
+      // The rows this facet contributes to (the slave nodes owned by the caller).
+      const std::vector<MortarNode<dim> *> row_of_node = rows_of_slave_nodes<dim>(slave, rows);
+      if (std::none_of(row_of_node.begin(), row_of_node.end(), [](const MortarNode<dim> *row) { return row != nullptr; }))
+        return;
+      add_support_areas_and_normals<dim>(fe, slave, row_of_node);
+
+      const AuxiliaryPlane<dim>                 plane         = auxiliary_plane<dim>(fe, slave);
       const std::vector<dealii::Point<dim - 1>> slave_polygon = projected_vertices<dim>(slave.nodes, plane);
       const dealii::FullMatrix<double>          A             = dual_basis_coefficients<dim>(fe, slave.nodes);
       // Ψ_j N_m has degree 2p per direction on straight facets (total degree 4p in 3D): p + 3
@@ -387,74 +499,24 @@ namespace percussion
       // triangles (3D, exact to total degree 2p + 4 ≥ 4p for p ≤ 2).
       const unsigned int n_gauss = fe.degree + 3;
 
-      std::vector<dealii::Point<dim - 1>>         points;
-      std::vector<double>                         weights;
-      dealii::Point<dim - 1>                      centroid;
-      std::vector<double>                         N(n_slave), Psi(n_slave);
-      dealii::Point<dim>                          xs, xm;
-      std::array<dealii::Tensor<1, dim>, dim - 1> ts, tm;
+      std::vector<dealii::Point<dim - 1>> points;
+      std::vector<double>                 weights;
+      dealii::Point<dim - 1>              centroid;
       for (const unsigned int index : candidates)
         {
           const MasterFacet<dim> &master = master_facets[index];
-          bool                    shares = false;
-          for (const auto &m : master.dofs)
-            for (const auto &s : slave.dofs)
-              shares = shares || m[0] == s[0];
-          if (shares)
-            continue;
           // Only master facets facing the slave facet.
-          {
-            dealii::Point<dim - 1> center;
-            for (unsigned int j = 0; j < dim - 1; ++j)
-              center[j] = 0.5;
-            evaluate<dim>(fe, master.nodes, center, xm, tm);
-            if (!(master.orientation * (parametric_normal<dim>(tm) * plane.normal) < 0.))
-              continue;
-          }
+          if (shares_a_node<dim>(master, slave) || !faces_slave<dim>(fe, master, plane))
+            continue;
           const std::vector<dealii::Point<dim - 1>> master_polygon = projected_vertices<dim>(master.nodes, plane);
           overlap_quadrature<dim>(slave_polygon, master_polygon, n_gauss, points, weights, centroid);
           if (points.empty())
             continue;
           // A facet farther away than the search distance along n₀ (e.g. the far side of a thin
           // master body) is not a contact partner.
-          {
-            const auto xi  = inverse_map<dim>(fe, slave.nodes, plane, centroid);
-            const auto eta = inverse_map<dim>(fe, master.nodes, plane, centroid);
-            evaluate<dim>(fe, slave.nodes, xi, xs, ts);
-            evaluate<dim>(fe, master.nodes, eta, xm, tm);
-            if (std::abs(plane.normal * (xm - xs)) > search_distance)
-              continue;
-          }
-          for (unsigned int q = 0; q < points.size(); ++q)
-            {
-              const auto xi  = inverse_map<dim>(fe, slave.nodes, plane, points[q]);
-              const auto eta = inverse_map<dim>(fe, master.nodes, plane, points[q]);
-              evaluate<dim>(fe, slave.nodes, xi, xs, ts);
-              evaluate<dim>(fe, master.nodes, eta, xm, tm);
-              // Both points project to the same plane point, so x_m − x_s ∥ n₀.
-              const double           gap = plane.normal * (xm - xs);
-              dealii::Tensor<1, dim> ns  = parametric_normal<dim>(ts);
-              const double dGamma = weights[q] / std::abs(ns * plane.normal / ns.norm());
-              for (unsigned int k = 0; k < n_slave; ++k)
-                N[k] = fe.shape_value(k, xi);
-              for (unsigned int j = 0; j < n_slave; ++j)
-                {
-                  if (!row_of_node[j])
-                    continue;
-                  double psi = 0.;
-                  for (unsigned int k = 0; k < n_slave; ++k)
-                    psi += A(j, k) * N[k];
-                  MortarNode<dim> &row = *row_of_node[j];
-                  row.weighted_area += psi * dGamma;
-                  row.weighted_gap += psi * gap * dGamma;
-                  for (unsigned int m = 0; m < master.nodes.size(); ++m)
-                    {
-                      auto &entry = row.master[master.dofs[m][0]];
-                      entry.first = master.dofs[m];
-                      entry.second += psi * fe.shape_value(m, eta) * dGamma;
-                    }
-                }
-            }
+          if (!within_search_distance<dim>(fe, slave, master, plane, centroid, search_distance))
+            continue;
+          add_overlap_integrals<dim>(fe, slave, master, plane, A, points, weights, row_of_node);
         }
     }
 

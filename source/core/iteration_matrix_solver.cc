@@ -55,11 +55,14 @@ namespace percussion
                                                MPI_Comm communicator)
     : parameters(parameters)
     , communicator(communicator)
+    , solver_type(linear_solver_type_from_name(parameters.type))
+    , preconditioner(preconditioner_type_from_name(parameters.preconditioner))
+    , direct_package(direct_solver_package_from_name(parameters.direct_package))
   {
     // 'auto' is resolved by the caller, which knows the Courant number (Simulator); a solver made
     // without that knowledge uses Jacobi.
-    if (this->parameters.preconditioner == "auto")
-      this->parameters.preconditioner = "jacobi";
+    if (preconditioner == PreconditionerType::automatic)
+      preconditioner = PreconditionerType::jacobi;
     PERCUSSION_PETSC_CALL(KSPCreate(communicator, &ksp));
   }
 
@@ -122,11 +125,32 @@ namespace percussion
       }
   }
 
+  namespace
+  {
+    /// The sequential diagonal block of @p matrix, marked symmetric positive definite: on one rank
+    /// the distributed matrix's diagonal block is the whole matrix.
+    Mat sequential_diagonal_block(Mat matrix)
+    {
+      PetscBool is_mpiaij = PETSC_FALSE;
+      PERCUSSION_PETSC_CALL(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(matrix), MATMPIAIJ, &is_mpiaij));
+      Mat diagonal_block = matrix;
+      if (is_mpiaij)
+        {
+          Mat off_diagonal;
+          const PetscInt *column_map;
+          PERCUSSION_PETSC_CALL(MatMPIAIJGetSeqAIJ(matrix, &diagonal_block, &off_diagonal, &column_map));
+        }
+      PERCUSSION_PETSC_CALL(MatSetOption(diagonal_block, MAT_SYMMETRIC, PETSC_TRUE));
+      PERCUSSION_PETSC_CALL(MatSetOption(diagonal_block, MAT_SPD, PETSC_TRUE));
+      return diagonal_block;
+    }
+  } // namespace
+
   void IterationMatrixSolver::set_matrix(Mat matrix, const unsigned int n_dofs)
   {
     dealii::Timer timer;
-    use_direct = parameters.type == "direct" ||
-                 (parameters.type == "auto" && n_dofs <= parameters.direct_solver_dof_limit);
+    use_direct = solver_type == LinearSolverType::direct ||
+                 (solver_type == LinearSolverType::automatic && n_dofs <= parameters.direct_solver_dof_limit);
 
     // Ŵ is symmetric positive definite: telling PETSc lets MUMPS compute an LDLᵀ factor, which
     // stores half the entries of an LU factor (doc/user_guide.md, "Linear solver").
@@ -142,89 +166,90 @@ namespace percussion
     // vs 1 650 steps/s). Above the limit, MUMPS' multifrontal factor is the faster one.
     use_native_cholesky =
       use_direct && n_ranks == 1 &&
-      (parameters.direct_package == "petsc" ||
-       (parameters.direct_package == "auto" && n_dofs <= parameters.native_cholesky_dof_limit));
-    if (parameters.direct_package == "petsc" && use_direct && n_ranks > 1)
+      (direct_package == DirectSolverPackage::petsc ||
+       (direct_package == DirectSolverPackage::automatic && n_dofs <= parameters.native_cholesky_dof_limit));
+    if (direct_package == DirectSolverPackage::petsc && use_direct && n_ranks > 1)
       throw InputError("Parameter 'Linear solver/Direct solver package' = petsc works on one MPI rank only; "
                        "use mumps or auto with " + std::to_string(n_ranks) + " ranks.");
     if (use_native_cholesky)
-      {
-        // With one rank the distributed matrix's diagonal block is the whole matrix.
-        PetscBool is_mpiaij = PETSC_FALSE;
-        PERCUSSION_PETSC_CALL(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(matrix), MATMPIAIJ, &is_mpiaij));
-        Mat diagonal_block = matrix;
-        if (is_mpiaij)
-          {
-            Mat off_diagonal;
-            const PetscInt *column_map;
-            PERCUSSION_PETSC_CALL(MatMPIAIJGetSeqAIJ(matrix, &diagonal_block, &off_diagonal, &column_map));
-          }
-        PERCUSSION_PETSC_CALL(MatSetOption(diagonal_block, MAT_SYMMETRIC, PETSC_TRUE));
-        PERCUSSION_PETSC_CALL(MatSetOption(diagonal_block, MAT_SPD, PETSC_TRUE));
-        matrix = diagonal_block;
-      }
+      matrix = sequential_diagonal_block(matrix);
     PERCUSSION_PETSC_CALL(KSPSetOperators(ksp, matrix, matrix));
     PC pc;
     PERCUSSION_PETSC_CALL(KSPGetPC(ksp, &pc));
     if (use_direct)
-      {
-        PERCUSSION_PETSC_CALL(KSPSetType(ksp, KSPPREONLY));
-        PERCUSSION_PETSC_CALL(PCSetType(pc, PCCHOLESKY));
-        if (use_native_cholesky)
-          {
-            PERCUSSION_PETSC_CALL(PCFactorSetMatSolverType(pc, MATSOLVERPETSC));
-            PERCUSSION_PETSC_CALL(PCFactorSetMatOrderingType(pc, MATORDERINGND));
-          }
-        else
-          {
-            PERCUSSION_PETSC_CALL(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
-            PERCUSSION_PETSC_CALL(PCFactorSetUpMatSolverType(pc));
-            Mat factor;
-            PERCUSSION_PETSC_CALL(PCFactorGetMatrix(pc, &factor));
-            // Sequential analysis (ICNTL(28) = 1): Debian's parallel MUMPS fails the parallel
-            // analysis with INFOG(1) = -38 (doc/user_guide.md, "Linear solver").
-            PERCUSSION_PETSC_CALL(MatMumpsSetIcntl(factor, 28, 1));
-            // Silence MUMPS' own printing.
-            PERCUSSION_PETSC_CALL(MatMumpsSetIcntl(factor, 4, 0));
-          }
-      }
+      set_up_factorisation(pc);
     else
-      {
-        PERCUSSION_PETSC_CALL(KSPSetType(ksp, KSPCG));
-        if (parameters.preconditioner == "boomeramg")
-          {
-            PERCUSSION_PETSC_CALL(PCSetType(pc, PCHYPRE));
-            PERCUSSION_PETSC_CALL(PCHYPRESetType(pc, "boomeramg"));
-          }
-        else if (parameters.preconditioner == "gamg")
-          {
-            // Smoothed aggregation needs the near-null space of elasticity (rigid-body modes):
-            // with constants only its coarse spaces cannot represent rotations and the iteration
-            // counts grow with the size.
-            if (near_null_space != nullptr)
-              PERCUSSION_PETSC_CALL(MatSetNearNullSpace(matrix, near_null_space));
-            // Nodal aggregation: the DoFs of a node form a block (measured at 16 × 16 × 8 cells,
-            // 10 × CFL: 27.5 → 19 iterations per solve).
-            if (near_null_space_block_size > 1)
-              PERCUSSION_PETSC_CALL(MatSetBlockSize(matrix, near_null_space_block_size));
-            PERCUSSION_PETSC_CALL(PCSetType(pc, PCGAMG));
-            // Tuning through PETSc's options (PETSC_OPTIONS="-pc_gamg_threshold 0.02 ..."),
-            // read for this preconditioner only.
-            PERCUSSION_PETSC_CALL(PCSetFromOptions(pc));
-          }
-        else if (parameters.preconditioner == "ml")
-          set_up_trilinos_ml(matrix, pc);
-        else
-          PERCUSSION_PETSC_CALL(PCSetType(pc, PCJACOBI));
-        PERCUSSION_PETSC_CALL(KSPSetTolerances(ksp, parameters.tolerance, 0.0, PETSC_DEFAULT,
-                                               parameters.max_iterations));
-        PERCUSSION_PETSC_CALL(KSPSetInitialGuessNonzero(ksp, PETSC_TRUE));
-        PERCUSSION_PETSC_CALL(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED));
-      }
+      set_up_cg(matrix, pc);
     // The matrix does not change while h is constant: keep the factor / preconditioner.
     PERCUSSION_PETSC_CALL(KSPSetReusePreconditioner(ksp, PETSC_TRUE));
     PERCUSSION_PETSC_CALL(KSPSetUp(ksp));
+    check_factorisation(pc);
+    last_setup_seconds = timer.wall_time();
+  }
 
+  void IterationMatrixSolver::set_up_factorisation(PC pc)
+  {
+    PERCUSSION_PETSC_CALL(KSPSetType(ksp, KSPPREONLY));
+    PERCUSSION_PETSC_CALL(PCSetType(pc, PCCHOLESKY));
+    if (use_native_cholesky)
+      {
+        PERCUSSION_PETSC_CALL(PCFactorSetMatSolverType(pc, MATSOLVERPETSC));
+        PERCUSSION_PETSC_CALL(PCFactorSetMatOrderingType(pc, MATORDERINGND));
+      }
+    else
+      {
+        PERCUSSION_PETSC_CALL(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
+        PERCUSSION_PETSC_CALL(PCFactorSetUpMatSolverType(pc));
+        Mat factor;
+        PERCUSSION_PETSC_CALL(PCFactorGetMatrix(pc, &factor));
+        // Sequential analysis (ICNTL(28) = 1): Debian's parallel MUMPS fails the parallel
+        // analysis with INFOG(1) = -38 (doc/user_guide.md, "Linear solver").
+        PERCUSSION_PETSC_CALL(MatMumpsSetIcntl(factor, 28, 1));
+        // Silence MUMPS' own printing.
+        PERCUSSION_PETSC_CALL(MatMumpsSetIcntl(factor, 4, 0));
+      }
+  }
+
+  void IterationMatrixSolver::set_up_cg(Mat matrix, PC pc)
+  {
+    PERCUSSION_PETSC_CALL(KSPSetType(ksp, KSPCG));
+    switch (preconditioner)
+      {
+        case PreconditionerType::boomeramg:
+          PERCUSSION_PETSC_CALL(PCSetType(pc, PCHYPRE));
+          PERCUSSION_PETSC_CALL(PCHYPRESetType(pc, "boomeramg"));
+          break;
+        case PreconditionerType::gamg:
+          // Smoothed aggregation needs the near-null space of elasticity (rigid-body modes):
+          // with constants only its coarse spaces cannot represent rotations and the iteration
+          // counts grow with the size.
+          if (near_null_space != nullptr)
+            PERCUSSION_PETSC_CALL(MatSetNearNullSpace(matrix, near_null_space));
+          // Nodal aggregation: the DoFs of a node form a block (measured at 16 × 16 × 8 cells,
+          // 10 × CFL: 27.5 → 19 iterations per solve).
+          if (near_null_space_block_size > 1)
+            PERCUSSION_PETSC_CALL(MatSetBlockSize(matrix, near_null_space_block_size));
+          PERCUSSION_PETSC_CALL(PCSetType(pc, PCGAMG));
+          // Tuning through PETSc's options (PETSC_OPTIONS="-pc_gamg_threshold 0.02 ..."),
+          // read for this preconditioner only.
+          PERCUSSION_PETSC_CALL(PCSetFromOptions(pc));
+          break;
+        case PreconditionerType::ml:
+          set_up_trilinos_ml(matrix, pc);
+          break;
+        case PreconditionerType::jacobi:
+        case PreconditionerType::automatic:
+          PERCUSSION_PETSC_CALL(PCSetType(pc, PCJACOBI));
+          break;
+      }
+    PERCUSSION_PETSC_CALL(KSPSetTolerances(ksp, parameters.tolerance, 0.0, PETSC_DEFAULT,
+                                           parameters.max_iterations));
+    PERCUSSION_PETSC_CALL(KSPSetInitialGuessNonzero(ksp, PETSC_TRUE));
+    PERCUSSION_PETSC_CALL(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED));
+  }
+
+  void IterationMatrixSolver::check_factorisation(PC pc) const
+  {
     if (use_direct && !use_native_cholesky)
       {
         Mat factor;
@@ -248,7 +273,6 @@ namespace percussion
           throw SolverError("The factorisation of the iteration matrix failed (PETSc PC reason " +
                             std::to_string(static_cast<int>(reason)) + ").");
       }
-    last_setup_seconds = timer.wall_time();
   }
 
   void IterationMatrixSolver::solve(const dealii::PETScWrappers::MPI::Vector &b,
@@ -361,8 +385,9 @@ namespace percussion
     if (use_direct)
       return use_native_cholesky ? "direct (PETSc Cholesky, nested dissection, factorised once per step size)" :
                                    "direct (MUMPS Cholesky, factorised once per step size)";
-    return "cg + " + parameters.preconditioner +
-           ((parameters.preconditioner == "gamg" || parameters.preconditioner == "ml") && near_null_space != nullptr ?
+    return "cg + " + preconditioner_type_name(preconditioner) +
+           ((preconditioner == PreconditionerType::gamg || preconditioner == PreconditionerType::ml) &&
+                near_null_space != nullptr ?
               " (rigid-body near-null space)" :
               "");
   }

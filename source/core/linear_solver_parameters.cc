@@ -1,8 +1,66 @@
 #include <percussion/core/exceptions.h>
 #include <percussion/core/linear_solver_parameters.h>
 
+#include <array>
+#include <utility>
+
 namespace percussion
 {
+  namespace
+  {
+    /// The value called @p name in @p table; an InputError naming @p entry for an unknown name.
+    template <typename Choice, std::size_t n>
+    Choice choice_from_name(const std::array<std::pair<Choice, const char *>, n> &table,
+                            const std::string &name, const std::string &entry)
+    {
+      for (const auto &[value, known_name] : table)
+        if (name == known_name)
+          return value;
+      std::string admissible;
+      for (const auto &[value, known_name] : table)
+        admissible += (admissible.empty() ? "" : "|") + std::string(known_name);
+      throw InputError("Parameter 'Linear solver/" + entry + "': unknown value '" + name + "' (admissible: " +
+                       admissible + ").");
+    }
+
+    // Every choice with its name in the parameter file: the one place the names are written.
+    constexpr std::array<std::pair<LinearSolverType, const char *>, 3> solver_type_names{
+      {{LinearSolverType::automatic, "auto"}, {LinearSolverType::direct, "direct"}, {LinearSolverType::cg, "cg"}}};
+    constexpr std::array<std::pair<PreconditionerType, const char *>, 5> preconditioner_names{
+      {{PreconditionerType::automatic, "auto"},
+       {PreconditionerType::jacobi, "jacobi"},
+       {PreconditionerType::boomeramg, "boomeramg"},
+       {PreconditionerType::gamg, "gamg"},
+       {PreconditionerType::ml, "ml"}}};
+    constexpr std::array<std::pair<DirectSolverPackage, const char *>, 3> direct_package_names{
+      {{DirectSolverPackage::automatic, "auto"},
+       {DirectSolverPackage::mumps, "mumps"},
+       {DirectSolverPackage::petsc, "petsc"}}};
+  } // namespace
+
+  LinearSolverType linear_solver_type_from_name(const std::string &name)
+  {
+    return choice_from_name(solver_type_names, name, "Type");
+  }
+
+  PreconditionerType preconditioner_type_from_name(const std::string &name)
+  {
+    return choice_from_name(preconditioner_names, name, "Preconditioner");
+  }
+
+  std::string preconditioner_type_name(const PreconditionerType type)
+  {
+    for (const auto &[value, name] : preconditioner_names)
+      if (value == type)
+        return name;
+    return "unknown";
+  }
+
+  DirectSolverPackage direct_solver_package_from_name(const std::string &name)
+  {
+    return choice_from_name(direct_package_names, name, "Direct solver package");
+  }
+
   void LinearSolverParameters::declare_parameters(dealii::ParameterHandler &prm)
   {
     using dealii::Patterns::Double;

@@ -79,140 +79,203 @@ namespace percussion
     }
 
     /**
-     * Checks the node references of an ASCII gmsh file (formats 2.2 and 4.x) before deal.II reads
-     * it: GridIn::read_msh does not, and an element naming a node that does not exist crashes it
-     * (found by benchmarks/fuzz). @throws InputError naming the file and the line.
+     * Reads an ASCII gmsh file (formats 2.2 and 4.x) line by line and checks its node references:
+     * the sections $MeshFormat, $Nodes and $Elements, every other line skipped. Errors name the file
+     * and the line.
      */
-    void check_msh_file(const std::string &file_name)
+    class MshFileChecker
     {
-      std::ifstream input(file_name);
-      const std::string where = "Parameter 'Mesh/File name': the gmsh file '" + file_name + "'";
-      std::string line;
-      unsigned long long line_number = 0;
-      auto next = [&](const char *what) -> std::string {
+    public:
+      explicit MshFileChecker(const std::string &file_name)
+        : input(file_name)
+        , where("Parameter 'Mesh/File name': the gmsh file '" + file_name + "'")
+      {}
+
+      /// @throws InputError at the first malformed section or unknown node reference.
+      void check()
+      {
+        while (std::getline(input, line))
+          {
+            ++line_number;
+            const std::string section = Utilities::trim(line);
+            if (section == "$MeshFormat")
+              {
+                if (!read_format())
+                  return; // binary: left to deal.II's reader
+              }
+            else if (section == "$Nodes")
+              read_nodes();
+            else if (section == "$Elements")
+              read_elements();
+          }
+        if (!have_nodes || !have_elements)
+          throw InputError(where + " has no " + std::string(have_nodes ? "$Elements" : "$Nodes") + " section.");
+      }
+
+    private:
+      /// The next line; a file that ends inside section @p what is an error.
+      std::string next(const char *what)
+      {
         if (!std::getline(input, line))
           throw InputError(where + " ends early (in " + what + ", after line " + std::to_string(line_number) + ").");
         ++line_number;
         return line;
-      };
-      auto numbers = [&](const char *what) {
+      }
+
+      /// The integers of the next line (reading stops at the first non-integer).
+      std::vector<long long> numbers(const char *what)
+      {
         std::istringstream in(next(what));
         std::vector<long long> values;
         long long v;
         while (in >> v)
           values.push_back(v);
         return values;
-      };
-      auto bad = [&](const std::string &message) {
+      }
+
+      /// The error @p message at the current line.
+      InputError bad(const std::string &message) const
+      {
         return InputError(where + ", line " + std::to_string(line_number) + ": " + message + ".");
-      };
-      double version = 0;
-      std::vector<long long> nodes; // the node tags defined, sorted at the end of $Nodes
+      }
+
+      /// The version line of $MeshFormat; false for a binary file.
+      bool read_format()
+      {
+        std::istringstream in(next("$MeshFormat"));
+        int file_type = -1;
+        if (!(in >> version >> file_type))
+          throw bad("malformed $MeshFormat");
+        return file_type == 0;
+      }
+
+      /// $Nodes: collects the node tags (sorted, each once).
+      void read_nodes()
+      {
+        if (version >= 4)
+          read_node_blocks();
+        else
+          read_node_lines();
+        std::sort(nodes.begin(), nodes.end());
+        if (std::adjacent_find(nodes.begin(), nodes.end()) != nodes.end())
+          throw bad("a node tag is defined twice");
+        have_nodes = true;
+      }
+
+      /// Format 4: blocks of node tags, then their coordinates.
+      void read_node_blocks()
+      {
+        const auto header = numbers("$Nodes");
+        if (header.size() < 4 || header[0] < 0 || header[1] < 0)
+          throw bad("malformed $Nodes header");
+        for (long long b = 0; b < header[0]; ++b)
+          {
+            const auto block = numbers("$Nodes");
+            if (block.size() < 4 || block[3] < 0 || block[3] > header[1])
+              throw bad("malformed node block");
+            for (long long k = 0; k < block[3]; ++k)
+              {
+                const auto tag = numbers("$Nodes");
+                if (tag.size() != 1)
+                  throw bad("a node tag expected");
+                nodes.push_back(tag[0]);
+              }
+            for (long long k = 0; k < block[3]; ++k)
+              next("$Nodes");
+          }
+      }
+
+      /// Format 2.2: one line 'tag x y z' per node.
+      void read_node_lines()
+      {
+        const auto header = numbers("$Nodes");
+        if (header.size() != 1 || header[0] < 0)
+          throw bad("malformed number of nodes");
+        for (long long k = 0; k < header[0]; ++k)
+          {
+            std::istringstream in(next("$Nodes"));
+            long long tag;
+            double x, y, z;
+            if (!(in >> tag >> x >> y >> z))
+              throw bad("a node line 'tag x y z' expected");
+            nodes.push_back(tag);
+          }
+      }
+
+      /// $Elements: every node an element names must be one of $Nodes.
+      void read_elements()
+      {
+        if (!have_nodes)
+          throw bad("$Elements before $Nodes");
+        if (version >= 4)
+          read_element_blocks();
+        else
+          read_element_lines();
+        have_elements = true;
+      }
+
+      void check_node(const long long tag) const
+      {
+        if (!std::binary_search(nodes.begin(), nodes.end(), tag))
+          throw bad("an element refers to node " + std::to_string(tag) + ", which the file does not define");
+      }
+
+      /// Format 4: blocks of lines 'tag node node ...'.
+      void read_element_blocks()
+      {
+        const auto header = numbers("$Elements");
+        if (header.size() < 4 || header[0] < 0)
+          throw bad("malformed $Elements header");
+        for (long long b = 0; b < header[0]; ++b)
+          {
+            const auto block = numbers("$Elements");
+            if (block.size() < 4 || block[3] < 0 || block[3] > header[1])
+              throw bad("malformed element block");
+            for (long long k = 0; k < block[3]; ++k)
+              {
+                const auto element = numbers("$Elements");
+                if (element.size() < 2)
+                  throw bad("an element line 'tag node node ...' expected");
+                for (std::size_t i = 1; i < element.size(); ++i)
+                  check_node(element[i]);
+              }
+          }
+      }
+
+      /// Format 2.2: lines 'tag type n_tags tags... nodes...'.
+      void read_element_lines()
+      {
+        const auto header = numbers("$Elements");
+        if (header.size() != 1 || header[0] < 0)
+          throw bad("malformed number of elements");
+        for (long long k = 0; k < header[0]; ++k)
+          {
+            const auto element = numbers("$Elements");
+            if (element.size() < 3 || element[2] < 0 || element.size() < static_cast<std::size_t>(3 + element[2] + 1))
+              throw bad("an element line 'tag type n_tags tags... nodes...' expected");
+            for (std::size_t i = 3 + element[2]; i < element.size(); ++i)
+              check_node(element[i]);
+          }
+      }
+
+      std::ifstream     input;
+      const std::string where;
+      std::string       line;
+      unsigned long long line_number = 0;
+      double            version = 0;
+      /// The node tags defined, sorted at the end of $Nodes.
+      std::vector<long long> nodes;
       bool have_nodes = false, have_elements = false;
-      while (std::getline(input, line))
-        {
-          ++line_number;
-          const std::string section = Utilities::trim(line);
-          if (section == "$MeshFormat")
-            {
-              std::istringstream in(next("$MeshFormat"));
-              int file_type = -1;
-              if (!(in >> version >> file_type))
-                throw bad("malformed $MeshFormat");
-              if (file_type != 0)
-                return; // binary: left to deal.II's reader
-            }
-          else if (section == "$Nodes")
-            {
-              if (version >= 4)
-                {
-                  const auto header = numbers("$Nodes");
-                  if (header.size() < 4 || header[0] < 0 || header[1] < 0)
-                    throw bad("malformed $Nodes header");
-                  for (long long b = 0; b < header[0]; ++b)
-                    {
-                      const auto block = numbers("$Nodes");
-                      if (block.size() < 4 || block[3] < 0 || block[3] > header[1])
-                        throw bad("malformed node block");
-                      for (long long k = 0; k < block[3]; ++k)
-                        {
-                          const auto tag = numbers("$Nodes");
-                          if (tag.size() != 1)
-                            throw bad("a node tag expected");
-                          nodes.push_back(tag[0]);
-                        }
-                      for (long long k = 0; k < block[3]; ++k)
-                        next("$Nodes");
-                    }
-                }
-              else
-                {
-                  const auto header = numbers("$Nodes");
-                  if (header.size() != 1 || header[0] < 0)
-                    throw bad("malformed number of nodes");
-                  for (long long k = 0; k < header[0]; ++k)
-                    {
-                      std::istringstream in(next("$Nodes"));
-                      long long tag;
-                      double x, y, z;
-                      if (!(in >> tag >> x >> y >> z))
-                        throw bad("a node line 'tag x y z' expected");
-                      nodes.push_back(tag);
-                    }
-                }
-              std::sort(nodes.begin(), nodes.end());
-              if (std::adjacent_find(nodes.begin(), nodes.end()) != nodes.end())
-                throw bad("a node tag is defined twice");
-              have_nodes = true;
-            }
-          else if (section == "$Elements")
-            {
-              if (!have_nodes)
-                throw bad("$Elements before $Nodes");
-              auto check_node = [&](const long long tag) {
-                if (!std::binary_search(nodes.begin(), nodes.end(), tag))
-                  throw bad("an element refers to node " + std::to_string(tag) + ", which the file does not define");
-              };
-              if (version >= 4)
-                {
-                  const auto header = numbers("$Elements");
-                  if (header.size() < 4 || header[0] < 0)
-                    throw bad("malformed $Elements header");
-                  for (long long b = 0; b < header[0]; ++b)
-                    {
-                      const auto block = numbers("$Elements");
-                      if (block.size() < 4 || block[3] < 0 || block[3] > header[1])
-                        throw bad("malformed element block");
-                      for (long long k = 0; k < block[3]; ++k)
-                        {
-                          const auto element = numbers("$Elements");
-                          if (element.size() < 2)
-                            throw bad("an element line 'tag node node ...' expected");
-                          for (std::size_t i = 1; i < element.size(); ++i)
-                            check_node(element[i]);
-                        }
-                    }
-                }
-              else
-                {
-                  const auto header = numbers("$Elements");
-                  if (header.size() != 1 || header[0] < 0)
-                    throw bad("malformed number of elements");
-                  for (long long k = 0; k < header[0]; ++k)
-                    {
-                      const auto element = numbers("$Elements");
-                      // tag type n_tags tags... nodes...
-                      if (element.size() < 3 || element[2] < 0 || element.size() < static_cast<std::size_t>(3 + element[2] + 1))
-                        throw bad("an element line 'tag type n_tags tags... nodes...' expected");
-                      for (std::size_t i = 3 + element[2]; i < element.size(); ++i)
-                        check_node(element[i]);
-                    }
-                }
-              have_elements = true;
-            }
-        }
-      if (!have_nodes || !have_elements)
-        throw InputError(where + " has no " + std::string(have_nodes ? "$Elements" : "$Nodes") + " section.");
+    };
+
+    /**
+     * Checks the node references of an ASCII gmsh file (formats 2.2 and 4.x) before deal.II reads
+     * it: GridIn::read_msh does not, and an element naming a node that does not exist crashes it
+     * (found by benchmarks/fuzz). @throws InputError naming the file and the line.
+     */
+    void check_msh_file(const std::string &file_name)
+    {
+      MshFileChecker(file_name).check();
     }
 
     template <int dim>
@@ -489,24 +552,25 @@ namespace percussion
   void generate_mesh(const MeshParameters &parameters, Triangulation<dim> &triangulation)
   {
     using Generator = void (*)(const MeshParameters &, Triangulation<dim> &);
-    static const std::map<std::string, Generator> generators{
-      {"bar", &make_bar<dim>},   {"box", &make_box<dim>},           {"boxes", &make_boxes<dim>},
-      {"ball", &make_ball<dim>}, {"cylinder", &make_cylinder<dim>}, {"gmsh", &read_gmsh<dim>}};
-    const std::string &type = parameters.type;
+    static const std::map<MeshType, Generator> generators{
+      {MeshType::bar, &make_bar<dim>},         {MeshType::box, &make_box<dim>},
+      {MeshType::boxes, &make_boxes<dim>},     {MeshType::ball, &make_ball<dim>},
+      {MeshType::cylinder, &make_cylinder<dim>}, {MeshType::gmsh, &read_gmsh<dim>}};
+    const MeshType type = parameters.type;
     const auto generator = generators.find(type);
     if (generator == generators.end())
-      throw InputError("Parameter 'Mesh/Type': unknown shape '" + type + "'.");
+      throw InputError("Parameter 'Mesh/Type': unknown shape '" + mesh_type_name(type) + "'.");
     generator->second(parameters, triangulation);
 
     // colorize = true also numbers the cells' material ids by octant; a built-in bar or box is one
     // material (id 0).
-    if (type == "bar" || type == "box")
+    if (type == MeshType::bar || type == MeshType::box)
       for (const auto &cell : triangulation.active_cell_iterators())
         cell->set_material_id(0);
     const Tensor<1, dim> shift = place_rigidly(parameters, triangulation);
     check_mesh_size<dim>(triangulation.n_active_cells(), parameters);
     triangulation.refine_global(parameters.global_refinements);
-    if (type == "ball" && parameters.ball_grading > 0)
+    if (type == MeshType::ball && parameters.ball_grading > 0)
       grade_ball(parameters, shift, triangulation);
   }
 

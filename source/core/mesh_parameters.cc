@@ -4,10 +4,39 @@
 #include <percussion/core/function_parsing.h>
 #include <percussion/core/mesh_parameters.h>
 
+#include <array>
 #include <fstream>
+#include <utility>
 
 namespace percussion
 {
+  namespace
+  {
+    /// Every MeshType with its name in the parameter file: the one place the names are written.
+    constexpr std::array<std::pair<MeshType, const char *>, 6> mesh_type_names{{{MeshType::bar, "bar"},
+                                                                               {MeshType::box, "box"},
+                                                                               {MeshType::boxes, "boxes"},
+                                                                               {MeshType::ball, "ball"},
+                                                                               {MeshType::cylinder, "cylinder"},
+                                                                               {MeshType::gmsh, "gmsh"}}};
+  } // namespace
+
+  std::string mesh_type_name(const MeshType type)
+  {
+    for (const auto &[value, name] : mesh_type_names)
+      if (value == type)
+        return name;
+    return "unknown";
+  }
+
+  MeshType mesh_type_from_name(const std::string &name)
+  {
+    for (const auto &[value, known_name] : mesh_type_names)
+      if (name == known_name)
+        return value;
+    throw InputError("Parameter 'Mesh/Type': unknown shape '" + name + "'.");
+  }
+
   void MeshParameters::declare_parameters(dealii::ParameterHandler &prm)
   {
     using namespace dealii::Patterns;
@@ -69,7 +98,7 @@ namespace percussion
   void MeshParameters::parse_parameters(dealii::ParameterHandler &prm, const unsigned int dim)
   {
     prm.enter_subsection("Mesh");
-    type = prm.get("Type");
+    type = mesh_type_from_name(prm.get("Type"));
     file_name = prm.get("File name");
     length = prm.get_double("Length");
     width = prm.get_double("Width");
@@ -95,8 +124,8 @@ namespace percussion
       throw InputError("Parameter 'Mesh/Ball grading' must lie in [0, 0.95] (got " + std::to_string(ball_grading) + ").");
     if (ball_grading > 0)
       {
-        if (type != "ball")
-          throw InputError("Parameter 'Mesh/Ball grading' applies to 'Mesh/Type' = ball only (the type is '" + type + "').");
+        if (type != MeshType::ball)
+          throw InputError("Parameter 'Mesh/Ball grading' applies to 'Mesh/Type' = ball only (the type is '" + mesh_type_name(type) + "').");
         double norm = 0;
         for (unsigned int d = 0; d < dim && d < ball_grading_direction.size(); ++d)
           norm += ball_grading_direction[d] * ball_grading_direction[d];
@@ -110,20 +139,20 @@ namespace percussion
         throw InputError("Parameter 'Mesh/" + entry + "' must be positive (got " +
                          std::to_string(value) + ").");
     };
-    if (type == "bar" || type == "cylinder")
+    if (type == MeshType::bar || type == MeshType::cylinder)
       require_positive(length, "Length");
     if (rotation_angle != 0 && dim == 1)
       throw InputError("Parameter 'Mesh/Rotation angle' needs dimension 2 or 3.");
     if (rotation_angle != 0 && dim == 3 &&
         rotation_axis[0] * rotation_axis[0] + rotation_axis[1] * rotation_axis[1] + rotation_axis[2] * rotation_axis[2] == 0)
       throw InputError("Parameter 'Mesh/Rotation axis' must not be the zero vector.");
-    if (type == "bar" && dim > 1)
+    if (type == MeshType::bar && dim > 1)
       require_positive(width, "Width");
     if (dim == 1)
       require_positive(cross_section_area, "Cross section area");
-    if (type == "ball" || type == "cylinder")
+    if (type == MeshType::ball || type == MeshType::cylinder)
       require_positive(radius, "Radius");
-    if (type == "box")
+    if (type == MeshType::box)
       {
         if (lower_corner.size() < dim || upper_corner.size() < dim)
           throw InputError("Parameters 'Mesh/Lower corner' and 'Mesh/Upper corner' need " +
@@ -133,18 +162,18 @@ namespace percussion
             throw InputError("Parameter 'Mesh/Upper corner' must exceed 'Mesh/Lower corner' in "
                              "every coordinate.");
       }
-    if ((type == "box" || type == "boxes") && subdivisions.size() != 1 && subdivisions.size() != dim)
+    if ((type == MeshType::box || type == MeshType::boxes) && subdivisions.size() != 1 && subdivisions.size() != dim)
       throw InputError("Parameter 'Mesh/Subdivisions' needs 1 or " + std::to_string(dim) + " values.");
-    if (type == "ball" && (dim == 1 || center.size() < dim))
+    if (type == MeshType::ball && (dim == 1 || center.size() < dim))
       throw InputError(dim == 1 ? "Parameter 'Mesh/Type' = ball does not exist in 1D." :
                                   "Parameter 'Mesh/Center' needs " + std::to_string(dim) +
                                     " coordinates.");
-    if (type == "cylinder" && dim != 3)
+    if (type == MeshType::cylinder && dim != 3)
       throw InputError("Parameter 'Mesh/Type' = cylinder exists only in 3D (use bar or box in " +
                        std::to_string(dim) + "D).");
-    if (type == "boxes" && boxes.empty())
+    if (type == MeshType::boxes && boxes.empty())
       throw InputError("Parameter 'Mesh/Boxes' is empty but 'Mesh/Type' = boxes.");
-    if (type == "gmsh")
+    if (type == MeshType::gmsh)
       {
         if (file_name.empty())
           throw InputError("Parameter 'Mesh/File name' is empty but 'Mesh/Type' = gmsh.");

@@ -47,6 +47,17 @@ namespace percussion::Body
     }
   };
 
+  /// `Kinematics/Formulation`: how the bodies move (see BodyParameters::kinematics).
+  enum class KinematicsFormulation
+  {
+    /// Large rotations with the Moreau–Jean schemes in 2D/3D, small displacements otherwise.
+    automatic,
+    /// x = X + q, linear in the rotation.
+    small_displacements,
+    /// A frame per body follows its rigid motion exactly; the strain, linear, is measured in it.
+    large_rotations
+  };
+
   /// A set of boundary ids with the displacement components they constrain.
   struct ConstrainedBoundary
   {
@@ -90,6 +101,8 @@ namespace percussion::Body
      * 'auto' (large rotations where the scheme supports them: the Moreau–Jean schemes in 2D/3D).
      */
     std::string kinematics = "auto";
+    /// The same choice as #kinematics, read once from the parameter file.
+    KinematicsFormulation kinematics_formulation = KinematicsFormulation::automatic;
     /// A body's frame is taken anew when its rigid fit has turned more than this (rad) from it.
     double frame_update_angle = 1e-4;
     /// With small displacements: a warning and an event when a body's rotation exceeds this (rad).

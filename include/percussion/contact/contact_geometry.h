@@ -181,6 +181,27 @@ namespace percussion
       void add_integrated_points(unsigned int p, const dealii::PETScWrappers::MPI::Vector &ghosted_displacement,
                                  const dealii::Tensor<1, dim> &reference_direction,
                                  std::vector<ContactPoint<dim>> &new_points) const;
+      /** Node-to-surface: the candidates of pair @p p at its slave nodes within the search distance. */
+      void add_node_points(unsigned int p, const dealii::PETScWrappers::MPI::Vector &ghosted_displacement,
+                           double time, const dealii::Tensor<1, dim> &reference_direction,
+                           std::vector<ContactPoint<dim>> &new_points) const;
+      /**
+       * The gap, the normal and the obstacle velocity or master DoFs of @p point (slave node
+       * @p node of pair @p p) at @p time; false if a body pair's master surface has no projection.
+       */
+      bool project_point(unsigned int p, const SlaveNode &node, double time, ContactPoint<dim> &point,
+                         dealii::Tensor<1, dim> &normal) const;
+      /**
+       * Numbers @p new_points by owning rank (this rank's after those of lower ranks), makes them
+       * the current points and repartitions the columns of H, w and u if the counts per rank
+       * changed. @return whether they changed (the same on every rank).
+       */
+      bool number_points(std::vector<ContactPoint<dim>> &&new_points);
+      /** The entries of H: column k of a point is its frame vector k on the slave DoFs and minus the
+       *  master weights times it on the master DoFs. */
+      std::vector<Entry> operator_entries() const;
+      /** The owned entries of w: −(frame vector k · obstacle velocity) per point and direction k. */
+      std::vector<double> obstacle_velocity_terms() const;
       void assemble_operator(const std::vector<Entry> &entries);
       /** @p displacement itself if it has ghost entries or none are needed, else a ghosted copy. */
       const dealii::PETScWrappers::MPI::Vector &

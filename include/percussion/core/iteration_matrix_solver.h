@@ -81,9 +81,19 @@ namespace percussion
     /// Trilinos ML on an Epetra copy of the matrix (defined in the .cc: no Trilinos headers here).
     struct TrilinosML;
     void set_up_trilinos_ml(Mat matrix, PC pc);
+    /// The direct path's factorisation: PETSc's own Cholesky or MUMPS, chosen by set_matrix().
+    void set_up_factorisation(PC pc);
+    /// The CG path: the preconditioner, the tolerances and the warm start.
+    void set_up_cg(Mat matrix, PC pc);
+    /// @throws SolverError when the factorisation of the direct path failed.
+    void check_factorisation(PC pc) const;
 
     LinearSolverParameters parameters;
     MPI_Comm               communicator;
+    /// The choices of @p parameters, read once by the constructor ('auto' preconditioner: Jacobi).
+    LinearSolverType       solver_type;
+    PreconditionerType     preconditioner;
+    DirectSolverPackage    direct_package;
     KSP                    ksp = nullptr;
     MatNullSpace           near_null_space = nullptr;
     unsigned int           near_null_space_block_size = 1;

@@ -7,6 +7,59 @@
 
 namespace percussion
 {
+  /// `Linear solver/Type`: how the iteration matrix is solved.
+  enum class LinearSolverType
+  {
+    /// Direct up to LinearSolverParameters::direct_solver_dof_limit DoFs, CG above.
+    automatic,
+    /// A Cholesky factor computed once per step size.
+    direct,
+    /// Preconditioned conjugate gradients.
+    cg
+  };
+
+  /// `Linear solver/Preconditioner`: the preconditioner of CG.
+  enum class PreconditionerType
+  {
+    /// Chosen by the Simulator from the Courant number.
+    automatic,
+    jacobi,
+    /// hypre BoomerAMG.
+    boomeramg,
+    /// PETSc smoothed aggregation.
+    gamg,
+    /// Trilinos ML smoothed aggregation.
+    ml
+  };
+
+  /// `Linear solver/Direct solver package`: which sparse Cholesky factorises the matrix.
+  enum class DirectSolverPackage
+  {
+    /// PETSc's own on one rank up to LinearSolverParameters::native_cholesky_dof_limit DoFs, MUMPS otherwise.
+    automatic,
+    mumps,
+    /// PETSc's own (one MPI rank only).
+    petsc
+  };
+
+  /**
+   * The choice called @p name ("auto", "direct", "cg") in the parameter file.
+   * @throws InputError naming 'Linear solver/Type' for any other name.
+   */
+  LinearSolverType linear_solver_type_from_name(const std::string &name);
+  /**
+   * The choice called @p name ("auto", "jacobi", "boomeramg", "gamg", "ml") in the parameter file.
+   * @throws InputError naming 'Linear solver/Preconditioner' for any other name.
+   */
+  PreconditionerType preconditioner_type_from_name(const std::string &name);
+  /// The name of @p type in the parameter file.
+  std::string preconditioner_type_name(PreconditionerType type);
+  /**
+   * The choice called @p name ("auto", "mumps", "petsc") in the parameter file.
+   * @throws InputError naming 'Linear solver/Direct solver package' for any other name.
+   */
+  DirectSolverPackage direct_solver_package_from_name(const std::string &name);
+
   /**
    * `subsection Linear solver`: how the iteration matrix Ŵ = M + hθC + h²θ²K is solved.
    * See doc/user_guide.md, "Linear solver", for the measurements behind the defaults: a stored
@@ -16,6 +69,8 @@ namespace percussion
    */
   struct LinearSolverParameters
   {
+    // The choices are kept as their names because the Simulator resolves 'auto' after reading the
+    // file; IterationMatrixSolver turns them into the enums above once, when it is made.
     /// "direct" (MUMPS Cholesky, factorised once per step size), "cg", or "auto".
     std::string type = "auto";
     /// For "cg": "jacobi", "boomeramg" (hypre), "gamg" (PETSc) or "ml" (Trilinos); "auto" is

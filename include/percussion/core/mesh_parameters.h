@@ -8,6 +8,26 @@
 
 namespace percussion
 {
+  /// The shapes of `Mesh/Type` (described at MeshParameters).
+  enum class MeshType
+  {
+    bar,
+    box,
+    boxes,
+    ball,
+    cylinder,
+    gmsh
+  };
+
+  /// The name of @p type in the parameter file ("bar", "box", "boxes", "ball", "cylinder", "gmsh").
+  std::string mesh_type_name(MeshType type);
+
+  /**
+   * The MeshType called @p name in the parameter file.
+   * @throws InputError "Parameter 'Mesh/Type': unknown shape '...'." for any other name.
+   */
+  MeshType mesh_type_from_name(const std::string &name);
+
   /**
    * `subsection Mesh`: a built-in shape or a gmsh file, its refinement and the finite element.
    *
@@ -26,7 +46,7 @@ namespace percussion
    */
   struct MeshParameters
   {
-    std::string         type = "box";
+    MeshType            type = MeshType::box;
     std::string         file_name;
     double              length = 1.0;
     double              width = 0.1;

@@ -73,7 +73,7 @@ namespace
 BOOST_AUTO_TEST_CASE(built_in_meshes_have_the_documented_ids)
 {
   MeshParameters box;
-  box.type = "box";
+  box.type = MeshType::box;
   box.upper_corner = {2, 1, 1};
   box.subdivisions = {2, 1, 1};
   dealii::Triangulation<3> tria_box;
@@ -83,7 +83,7 @@ BOOST_AUTO_TEST_CASE(built_in_meshes_have_the_documented_ids)
   BOOST_TEST((ids(tria_box).second == std::set<unsigned int>{0, 1, 2, 3, 4, 5}));
 
   MeshParameters boxes;
-  boxes.type = "boxes";
+  boxes.type = MeshType::boxes;
   boxes.boxes = "0,0 : 1,1; 0,1 : 1,2";
   boxes.subdivisions = {2};
   dealii::Triangulation<2> tria_boxes;
@@ -96,7 +96,7 @@ BOOST_AUTO_TEST_CASE(built_in_meshes_have_the_documented_ids)
   BOOST_TEST(tria_boxes.n_vertices() == 18u);
 
   MeshParameters bar;
-  bar.type = "bar";
+  bar.type = MeshType::bar;
   bar.length = 2;
   bar.subdivisions = {10};
   dealii::Triangulation<1> tria_bar;
@@ -107,7 +107,7 @@ BOOST_AUTO_TEST_CASE(built_in_meshes_have_the_documented_ids)
   // 1D boxes: bars end to end, touching at x = 1 without sharing a vertex; bar b has material id b
   // and end ids 10 b, 10 b + 1; one subdivision value means 4 cells in each bar.
   MeshParameters bars;
-  bars.type = "boxes";
+  bars.type = MeshType::boxes;
   bars.boxes = "0 : 1; 1 : 1.5";
   bars.subdivisions = {4};
   dealii::Triangulation<1> tria_bars;
@@ -134,7 +134,7 @@ BOOST_AUTO_TEST_CASE(graded_ball_keeps_the_sphere_and_shrinks_the_cells_at_the_p
   const dealii::Point<3> center(1, -2, 0.5);
   auto ball = [&](const double grading) {
     MeshParameters p;
-    p.type = "ball";
+    p.type = MeshType::ball;
     p.center = {center[0], center[1], center[2]};
     p.radius = radius;
     p.global_refinements = 3;
@@ -185,7 +185,7 @@ BOOST_AUTO_TEST_CASE(graded_ball_keeps_the_sphere_and_shrinks_the_cells_at_the_p
 BOOST_AUTO_TEST_CASE(gmsh_physical_tags_become_material_and_boundary_ids)
 {
   MeshParameters gmsh;
-  gmsh.type = "gmsh";
+  gmsh.type = MeshType::gmsh;
   gmsh.file_name = std::string(PERCUSSION_SOURCE_DIR) + "/meshes/two_blocks.msh";
   gmsh.global_refinements = 1;
   auto tria = create_triangulation<3>(MPI_COMM_WORLD);
@@ -219,7 +219,7 @@ BOOST_AUTO_TEST_CASE(gmsh_physical_tags_become_material_and_boundary_ids)
         out << line << "\n";
     }
     MeshParameters p;
-    p.type = "gmsh";
+    p.type = MeshType::gmsh;
     p.file_name = file;
     dealii::Triangulation<3> tria;
     std::string message;
