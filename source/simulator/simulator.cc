@@ -120,7 +120,7 @@ namespace percussion
       }
     if (!parameters.contact.pairs.empty() && parameters.contact_solver.projection_metric != TimeIntegration::ProjectionMetric::iteration_matrix)
       system.quasi_static_projection_time = quasi_static_time();
-    if (parameters.contact_solver.non_convergence_policy == "retry" &&
+    if (parameters.contact_solver.non_convergence_policy == TimeIntegration::NonConvergencePolicy::retry &&
         parameters.time.scheme != TimeIntegration::Scheme::moreau_jean_fremond &&
         parameters.time.scheme != TimeIntegration::Scheme::moreau_jean_standard)
       throw InputError("Parameter 'Contact solver/Non-convergence policy' = retry halves the step size, which only "
@@ -141,8 +141,8 @@ namespace percussion
         const bool moreau_jean = parameters.time.scheme == TimeIntegration::Scheme::moreau_jean_fremond ||
                                  parameters.time.scheme == TimeIntegration::Scheme::moreau_jean_standard;
         projects_positions = contact_step->is_velocity_level() &&
-                             (parameters.contact_solver.position_projection == "on" ||
-                              (parameters.contact_solver.position_projection == "auto" && moreau_jean));
+                             (parameters.contact_solver.position_projection == TimeIntegration::PositionProjection::on ||
+                              (parameters.contact_solver.position_projection == TimeIntegration::PositionProjection::automatic && moreau_jean));
         contact_step->set_closed_gap_tolerance(1e-9 * smallest_cell);
         if (dim > 1 && parameters.contact_solver.delassus_operator != TimeIntegration::DelassusOperatorChoice::dense)
           {

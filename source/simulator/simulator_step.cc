@@ -49,7 +49,7 @@ namespace percussion
     const auto unsolved = [this]() {
       return contact_result.solved && contact_result.solver.status != ContactSolvers::SolverStatus::converged;
     };
-    if (geometry && unsolved() && parameters.contact_solver.non_convergence_policy == "retry")
+    if (geometry && unsolved() && parameters.contact_solver.non_convergence_policy == TimeIntegration::NonConvergencePolicy::retry)
       {
         // Nothing of the failed attempt is kept but its impulses, the retry's warm start: the
         // scheme has not finished the step (its state is still that of t_k), and the attempt's
@@ -201,7 +201,7 @@ namespace percussion
         log << "warning: step " << step << " (t = " << integrator.time() << "): the contact problem with "
             << c.n_active << " active contact(s) was not solved: " << ContactSolvers::to_string(c.solver.status)
             << ", residual " << c.solver.error << " after " << c.solver.iterations << " iterations" << std::endl;
-        const bool stop = parameters.contact_solver.non_convergence_policy == "stop";
+        const bool stop = parameters.contact_solver.non_convergence_policy == TimeIntegration::NonConvergencePolicy::stop;
         events.add(step, integrator.time(), "contact_not_solved", c.n_active, c.solver.error,
                    ContactSolvers::to_string(c.solver.status) + "; policy: " + (stop ? "stopped" : "continued"));
         if (parameters.contact_solver.write_fclib_on_failure)

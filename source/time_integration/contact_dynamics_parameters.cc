@@ -109,13 +109,19 @@ namespace percussion::TimeIntegration
     solver = prm.get("Solver");
     tolerance = prm.get_double("Tolerance");
     max_iterations = prm.get_integer("Max iterations");
-    non_convergence_policy = prm.get("Non-convergence policy");
+    {
+      const std::string policy = prm.get("Non-convergence policy");
+      non_convergence_policy = policy == "stop"  ? NonConvergencePolicy::stop :
+                               policy == "retry" ? NonConvergencePolicy::retry :
+                                                   NonConvergencePolicy::continue_run;
+    }
     retry_step_halvings = prm.get_integer("Retry step halvings");
     write_fclib_on_failure = prm.get_bool("Write FCLIB on failure");
     write_fclib_steps.clear();
     for (const int s : dealii::Utilities::string_to_int(dealii::Utilities::split_string_list(prm.get("Write FCLIB at steps"), ',')))
       write_fclib_steps.push_back(s);
-    dissipation_range_policy = prm.get("Dissipation range policy");
+    dissipation_range_policy =
+      prm.get("Dissipation range policy") == "refuse" ? DissipationRangePolicy::refuse : DissipationRangePolicy::warn;
     delassus_column_limit = prm.get_integer("Delassus column limit");
     {
       const std::string choice = prm.get("Delassus operator");
@@ -148,7 +154,12 @@ namespace percussion::TimeIntegration
         }
     }
     probed_operator_max_iterations = prm.get_integer("Probed operator iterations");
-    position_projection = prm.get("Position projection");
+    {
+      const std::string projection = prm.get("Position projection");
+      position_projection = projection == "on"  ? PositionProjection::on :
+                            projection == "off" ? PositionProjection::off :
+                                                  PositionProjection::automatic;
+    }
     {
       const std::string metric = prm.get("Projection metric");
       projection_metric = metric == "quasi-static"     ? ProjectionMetric::quasi_static :

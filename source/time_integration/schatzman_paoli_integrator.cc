@@ -201,7 +201,7 @@ namespace percussion::TimeIntegration
         throw InputError("Parameter 'Contact/Pair " + std::to_string(i + 1) +
                          "/Friction coefficient' must be 0 with 'Time integration/Scheme' = Schatzman-Paoli "
                          "(a position-level, frictionless impact law).");
-    if (contact.position_projection == "on")
+    if (contact.position_projection == PositionProjection::on)
       throw InputError("Parameter 'Contact solver/Position projection' = on does not apply to 'Time "
                        "integration/Scheme' = Schatzman-Paoli: its law holds the gaps at position level "
                        "(set it off).");

@@ -3,11 +3,22 @@
 
 #include <deal.II/base/parameter_handler.h>
 
+#include <percussion/time_integration/scheme_contact_settings.h>
+
 #include <string>
 #include <vector>
 
 namespace percussion::TimeIntegration
 {
+  /// 'Non-convergence policy': what a step whose contact problem is not solved to the tolerance
+  /// does.
+  enum class NonConvergencePolicy
+  {
+    continue_run, ///< "continue": report it and go on
+    stop,         ///< "stop": write a checkpoint and stop with an error
+    retry         ///< "retry": solve the step again with halved steps ('Retry step halvings')
+  };
+
   /// 'Delassus operator': how W = Hᵀ𝒯H enters the step's problem.
   enum class DelassusOperatorChoice
   {
@@ -30,15 +41,15 @@ namespace percussion::TimeIntegration
     std::string  solver = "alart_curnier";
     double       tolerance = 1e-10;
     unsigned int max_iterations = 200;
-    /// "continue" or "stop" when a step's contact problem is not solved to the tolerance.
-    std::string  non_convergence_policy = "continue";
+    /// When a step's contact problem is not solved to the tolerance.
+    NonConvergencePolicy non_convergence_policy = NonConvergencePolicy::continue_run;
     unsigned int retry_step_halvings = 2;
     /// Write the contact problem of a step that did not converge to an FCLIB file.
     bool         write_fclib_on_failure = true;
     /// Steps whose contact problem is written to <output>/contact_problem_<step>.hdf5.
     std::vector<unsigned int> write_fclib_steps;
-    /// "warn" or "refuse" when the Frémond scheme runs with θ outside [½, 1/(1+max e)].
-    std::string  dissipation_range_policy = "warn";
+    /// When the Frémond scheme runs with θ outside [½, 1/(1+max e)].
+    DissipationRangePolicy dissipation_range_policy = DissipationRangePolicy::warn;
     /// Keep Ŵ⁻¹H for all candidate contacts when there are at most this many columns.
     unsigned int delassus_column_limit = 1500;
     /// How W = Hᵀ𝒯H enters the step's problem (doc/contact.md,
@@ -62,10 +73,9 @@ namespace percussion::TimeIntegration
     }
     /// Outer iterations (exact products W p) of the probed operator's solve at most.
     unsigned int probed_operator_max_iterations = 30;
-    /// "auto" (on for the velocity-level schemes), "on" or "off": project the end-of-step
-    /// displacement back onto g ≥ 0 where a contact penetrates beyond the tolerance
-    /// (FrictionalContactStep::project_positions()).
-    std::string  position_projection = "auto";
+    /// Whether to project the end-of-step displacement back onto g ≥ 0 where a contact
+    /// penetrates beyond the tolerance (FrictionalContactStep::project_positions()).
+    PositionProjection position_projection = PositionProjection::automatic;
     /// The position projection's metric (ProjectionMetric).
     ProjectionMetric projection_metric = ProjectionMetric::adaptive;
     /// Penetration tolerance of the projection, relative to the smallest cell diameter.
