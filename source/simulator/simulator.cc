@@ -77,8 +77,8 @@ namespace percussion
                             std::make_pair(material.lame_lambda(), material.lame_mu());
         };
         PETScWrappers::MPI::Vector like(bodies->locally_owned_dofs(), communicator);
-        probes = std::make_unique<Postprocess::ProbePoints<dim>>(bodies->get_dof_handler(), bodies->get_mapping(),
-                                                                 points, lame, like, communicator);
+        located_probes = std::make_unique<Postprocess::ProbePoints<dim>>(
+          bodies->get_dof_handler(), bodies->get_mapping(), points, lame, like, communicator);
       }
     for (const std::string &warning : parameters.warnings)
       log << "warning: " << warning << std::endl;
@@ -175,50 +175,26 @@ namespace percussion
   Simulator<dim>::~Simulator() = default;
 
   template <int dim>
-  std::vector<std::pair<const char *, double>> Simulator<dim>::statistics_row() const
+  Postprocess::StepView Simulator<dim>::step_view(const Postprocess::StepView::Occasion occasion, const bool last_step,
+                                                  const double step_seconds, const RunTimings *before) const
   {
-    const auto &integrator = *time_integrator;
-    const auto &c = contact_result;
-    const bool stepped = integrator.step_number() > 0;
-    const double n_candidates = geometry ? static_cast<double>(geometry->n_global_points()) : 0.0;
-    // The stable column names of statistics.csv (doc/user_guide.md), each beside its value.
-    return {{"step", static_cast<double>(integrator.step_number())},
-            {"time", integrator.time()},
-            {"kinetic_energy", audit.kinetic_energy()},
-            {"strain_energy", audit.strain_energy()},
-            {"total_energy", audit.total_energy()},
-            {"external_work", audit.external_work()},
-            {"damping_work", audit.damping_work()},
-            {"numerical_dissipation", audit.numerical_dissipation()},
-            {"contact_work_normal", audit.contact_work_normal()},
-            {"contact_work_tangential", audit.contact_work_tangential()},
-            {"impact_dissipation", 0.0 - audit.contact_work_normal()},
-            {"friction_dissipation", 0.0 - audit.contact_work_tangential()},
-            {"energy_balance_residual", audit.balance_residual()},
-            {"linear_solver_iterations", static_cast<double>(stepped ? integrator.linear_solver().last_iterations() : 0)},
-            {"contact_candidates", n_candidates},
-            {"contact_active", static_cast<double>(c.n_active)},
-            {"contact_sticking", static_cast<double>(c.n_stick)},
-            {"contact_sliding", static_cast<double>(c.n_slip)},
-            {"contact_normal_force", stepped ? c.normal_impulse / integrator.time_step() : 0.0},
-            {"contact_solver_iterations", static_cast<double>(c.solved ? c.solver.iterations : 0)},
-            {"contact_solver_error", c.solved ? c.solver.error : 0.0},
-            {"contact_positive_work_count", static_cast<double>(c.n_positive_work)},
-            {"algorithmic_energy", audit.algorithmic_energy()},
-            {"projection_energy", audit.projection_energy()},
-            {"frame_energy", audit.frame_energy()},
-            {"kinetic_energy_translation", rigid_energy(true)},
-            {"kinetic_energy_rotation", rigid_energy(false)},
-            {"min_gap", end_of_step_min_gap},
-            {"contact_penetrated_left_out", static_cast<double>(c.n_penetrated_left_out)},
-            {"contact_projected", static_cast<double>(projection_result.n_contacts)},
-            {"contact_exact_products", static_cast<double>(c.exact_products)},
-            {"contact_probing_solves", static_cast<double>(c.probing_solves)},
-            {"contact_probed_operator", c.probed_operator ? 1.0 : 0.0},
-            {"contact_held_per_rank", static_cast<double>(c.held_per_rank)},
-            {"events", static_cast<double>(events.count())},
-            {"viscoelastic_energy", audit.viscoelastic_energy()},
-            {"viscoelastic_dissipation", audit.viscoelastic_dissipation()}};
+    Postprocess::StepView::PhaseSeconds phases;
+    if (before != nullptr)
+      phases = {run_timings.contact_geometry - before->contact_geometry,
+                run_timings.free_velocity - before->free_velocity, run_timings.contact_step - before->contact_step,
+                run_timings.contact_solver - before->contact_solver, run_timings.projection - before->projection};
+    return {occasion,
+            last_step,
+            *time_integrator,
+            audit,
+            contact_result,
+            projection_result,
+            geometry ? static_cast<double>(geometry->n_global_points()) : 0.0,
+            end_of_step_min_gap,
+            rigid_motions,
+            events,
+            step_seconds,
+            phases};
   }
 
   template <int dim>
@@ -254,37 +230,6 @@ namespace percussion
   }
 
   template <int dim>
-  void Simulator<dim>::open_statistics_table()
-  {
-    std::vector<std::string> names;
-    for (const auto &column : statistics_row())
-      names.push_back(column.first);
-    table = std::make_unique<Postprocess::StatisticsTable>(names);
-    table->keep_rows_in_memory(keep_rows);
-    table->open(parameters.output.directory + "/statistics.csv",
-                Utilities::MPI::this_mpi_process(communicator) == 0 && parameters.output.write_statistics,
-                resumed_step);
-  }
-
-  template <int dim>
-  std::map<unsigned int, Matrix3> Simulator<dim>::material_rotations() const
-  {
-    std::map<unsigned int, Matrix3> rotations;
-    for (const auto &[id, b] : frames->body_of_material())
-      rotations[id] = frames->frames()[b].rotation;
-    return rotations;
-  }
-
-  template <int dim>
-  double Simulator<dim>::rigid_energy(const bool translation) const
-  {
-    double sum = 0;
-    for (const auto &m : rigid_motions)
-      sum += translation ? m.kinetic_energy_translation : m.kinetic_energy_rotation;
-    return sum;
-  }
-
-  template <int dim>
   void Simulator<dim>::update_rigid_motions()
   {
     if (!frames)
@@ -314,120 +259,12 @@ namespace percussion
   }
 
   template <int dim>
-  void Simulator<dim>::record_statistics()
+  void Simulator<dim>::record(const Postprocess::StepView &view)
   {
-    update_rigid_motions();
-    const auto row = statistics_row();
-    if (!table)
-      open_statistics_table();
-    statistics_values.clear();
-    for (const auto &column : row)
-      statistics_values.push_back(column.second);
-    table->add_row(statistics_values);
-    if (body_motion)
-      body_motion->record(time_integrator->step_number(), time_integrator->time(), time_integrator->velocity(),
-                          rigid_motions);
-    if (probes && system.frames && !frames->all_identity())
-      {
-        // Large rotations: the stress of ũ in the frames, rotated to space (write_solution()).
-        PETScWrappers::MPI::Vector unrotated(bodies->locally_owned_dofs(), communicator);
-        frames->unrotated_displacement(time_integrator->displacement(), unrotated);
-        probes->record(time_integrator->step_number(), time_integrator->time(), time_integrator->displacement(),
-                       time_integrator->velocity(), unrotated, material_rotations());
-      }
-    else if (probes)
-      probes->record(time_integrator->step_number(), time_integrator->time(), time_integrator->displacement(),
-                     time_integrator->velocity());
-  }
-
-  template <int dim>
-  void Simulator<dim>::write_solution()
-  {
-    Timer timer;
-    const auto &dof_handler = bodies->get_dof_handler();
-    PETScWrappers::MPI::Vector q(bodies->locally_owned_dofs(), bodies->locally_relevant_dofs(), communicator);
-    PETScWrappers::MPI::Vector v(bodies->locally_owned_dofs(), bodies->locally_relevant_dofs(), communicator);
-    q = time_integrator->displacement();
-    v = time_integrator->velocity();
-    if (system.frames && !frames->all_identity())
-      {
-        // Large rotations: the stress of the elastic displacement ũ in the step's frames, rotated
-        // to space by the frames (a rigid rotation has no stress).
-        PETScWrappers::MPI::Vector unrotated(bodies->locally_owned_dofs(), communicator);
-        frames->unrotated_displacement(time_integrator->displacement(), unrotated);
-        PETScWrappers::MPI::Vector strain(bodies->locally_owned_dofs(), bodies->locally_relevant_dofs(), communicator);
-        strain = unrotated;
-        bodies->set_stress_frames(material_rotations());
-        solution_output->write(time_integrator->time(), time_integrator->step_number(), dof_handler, q, v, *stress,
-                               &strain);
-        bodies->set_stress_frames({});
-      }
-    else if (system.kelvin_voigt != nullptr || !system.maxwell_branches.empty())
-      {
-        // Viscoelastic materials (Moreau–Jean only): their viscous stress and the branches' energy
-        // density as cell data.
-        const auto &integrator = dynamic_cast<const TimeIntegration::MoreauJeanIntegrator &>(*time_integrator);
-        std::vector<PETScWrappers::MPI::Vector> ghosted;
-        ghosted.reserve(integrator.maxwell_strains().size());
-        std::vector<const PETScWrappers::MPI::Vector *> strains;
-        for (const auto &e : integrator.maxwell_strains())
-          {
-            ghosted.emplace_back(bodies->locally_owned_dofs(), bodies->locally_relevant_dofs(), communicator);
-            ghosted.back() = e;
-            strains.push_back(&ghosted.back());
-          }
-        const auto fields = bodies->viscoelastic_fields(v, strains);
-        solution_output->write(time_integrator->time(), time_integrator->step_number(), dof_handler, q, v, *stress,
-                               nullptr, &fields);
-      }
-    else
-      solution_output->write(time_integrator->time(), time_integrator->step_number(), dof_handler, q, v, *stress);
-    if (geometry)
-      {
-        // The contact points of the geometry the last step started from, with that step's fields.
-        Contact::ContactPointFields fields;
-        const auto &c = contact_result;
-        if (c.state.size() == geometry->n_owned_points())
-          {
-            fields.status = c.state;
-            fields.reaction = c.impulse;
-            fields.slip_velocity = c.velocity;
-            fields.dissipated_energy = c.dissipated_energy;
-            fields.in_problem = c.in_problem;
-          }
-        else
-          {
-            // Before the first step (no contact problem solved yet): the same arrays, open and
-            // zero, so that every record of contact.pvd has the same arrays (ParaView's time
-            // series and readers expect them in every file; postprocess.vtk_readers checks it).
-            const std::size_t n = geometry->n_owned_points();
-            fields.status.assign(n, ContactSolvers::ContactState::open);
-            fields.reaction.assign(dim * n, 0.0);
-            fields.slip_velocity.assign(dim * n, 0.0);
-            fields.dissipated_energy.assign(n, 0.0);
-            fields.in_problem.assign(n, false);
-          }
-        fields.time_step = time_integrator->time_step(); // for the contact pressure r_N / (h · area)
-        contact_series->add(time_integrator->time(),
-                            Contact::write_contact_points_vtu(*geometry, fields, parameters.output.directory, "contact",
-                                                              contact_series->size(),
-                                                              parameters.output.vtu_files_per_record == 1));
-      }
-    last_written_step = time_integrator->step_number();
-    flush_tables();
-    run_timings.output += timer.wall_time();
-  }
-
-  template <int dim>
-  void Simulator<dim>::flush_tables()
-  {
-    table->flush();
-    if (body_motion)
-      body_motion->flush();
-    if (probes)
-      probes->flush();
-    if (step_timings)
-      step_timings->flush();
+    // The rigid motions enter statistics.csv and bodies.csv (and may raise an event the row counts).
+    if (view.adds_rows())
+      update_rigid_motions();
+    postprocessors.execute(view);
   }
 
   template <int dim>
@@ -437,8 +274,9 @@ namespace percussion
     // the end; a failed step and an interruption leave the output of the last good step behind.
     const unsigned int first_step = start_run();
     const unsigned int n_steps = parameters.time.n_steps();
-    Postprocess::ProgressReporter progress(std::cout, Utilities::MPI::this_mpi_process(communicator) == 0,
-                                           parameters.output.progress_interval, n_steps);
+    // The progress line comes last of the outputs of a step.
+    const auto &progress = postprocessors.add(std::make_unique<Postprocess::ProgressReporter>(
+      std::cout, Utilities::MPI::this_mpi_process(communicator) == 0, parameters.output.progress_interval, n_steps));
     const double output_before_stepping = run_timings.output;
     const InterruptionGuard interruption;
     last_checkpoint_time = std::chrono::steady_clock::now();
@@ -450,9 +288,9 @@ namespace percussion
             const RunTimings before = run_timings;
             const auto step_start = std::chrono::steady_clock::now();
             do_time_step();
-            postprocess_step(before, std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count(),
-                             k + 1 == n_steps);
-            progress.update(time_integrator->step_number(), time_integrator->time());
+            record(step_view(Postprocess::StepView::Occasion::step, k + 1 == n_steps,
+                             std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count(),
+                             &before));
             const bool checkpointed = write_checkpoint_if_due(k + 1);
             stop_if_interrupted(k + 1, n_steps, checkpointed);
           }
@@ -462,14 +300,7 @@ namespace percussion
         save_after_failed_step(k + 1);
         throw;
       }
-    {
-      // The last record written in the background is output time too.
-      Timer timer;
-      solution_output->finish();
-      run_timings.output += timer.wall_time();
-    }
-    table->flush();
-    progress.finish(time_integrator->step_number(), time_integrator->time());
+    postprocessors.finish(step_view(Postprocess::StepView::Occasion::step, true));
     run_timings.steps = n_steps - first_step;
     run_timings.time_stepping = progress.wall_time() - (run_timings.output - output_before_stepping);
     report_run(first_step, n_steps, progress.wall_time());
@@ -498,10 +329,12 @@ namespace percussion
       if (!failure.empty())
         throw InputError(failure);
     }
-    solution_output = std::make_unique<Postprocess::SolutionOutput<dim>>(
-      out.directory, communicator, out.vtu_compression, out.vtu_files_per_record, out.write_in_background);
-    if (geometry)
-      contact_series = std::make_unique<Postprocess::TimeSeries>(out.directory, "contact", communicator);
+    // (Before a checkpoint is restored: it lists the records of solution.pvd and contact.pvd.)
+    auto vtu = std::make_unique<Postprocess::VtuOutput<dim>>(
+      out, communicator, *bodies, *stress, parameters.large_rotations ? frames.get() : nullptr,
+      system.kelvin_voigt != nullptr || !system.maxwell_branches.empty(), geometry.get(),
+      [this]() { postprocessors.flush(); }, run_timings.output);
+    vtu_output = vtu.get();
 
     PETScWrappers::MPI::Vector q0(bodies->locally_owned_dofs(), communicator);
     PETScWrappers::MPI::Vector v0(bodies->locally_owned_dofs(), communicator);
@@ -525,7 +358,7 @@ namespace percussion
     unsigned int first_step = 0;
     if (resume_header)
       first_step = restore_checkpoint();
-    open_step_tables();
+    open_outputs(std::move(vtu));
     if (root && !parameters.effective_parameters.empty())
       {
         // The parameters as run (the file with its --set overrides), beside the results.
@@ -533,59 +366,43 @@ namespace percussion
         log << "parameters as run: " << out.directory << "/parameters.prm" << std::endl;
       }
     if (!resume_header)
-      {
-        record_statistics();
-        if (out.vtu_interval > 0)
-          write_solution();
-      }
+      record(step_view(Postprocess::StepView::Occasion::initial_state));
     return first_step;
   }
 
   template <int dim>
-  void Simulator<dim>::open_step_tables()
+  void Simulator<dim>::open_outputs(std::unique_ptr<Postprocess::VtuOutput<dim>> vtu)
   {
     const auto &out = parameters.output;
     const bool  root = Utilities::MPI::this_mpi_process(communicator) == 0;
+    statistics_output = &postprocessors.add(std::make_unique<Postprocess::StatisticsOutput>(
+      step_view(Postprocess::StepView::Occasion::initial_state), out.directory + "/statistics.csv",
+      root && out.write_statistics, resumed_step, keep_rows));
     if (out.write_step_timings)
-      {
-        step_timings = std::make_unique<Postprocess::StatisticsTable>(std::vector<std::string>{
-          "step", "step_seconds", "contact_geometry", "free_velocity", "contact_step", "contact_solver", "projection"});
-        step_timings->keep_rows_in_memory(keep_rows);
-        step_timings->open(out.directory + "/step_timings.csv", root, resumed_step);
-      }
+      postprocessors.add(std::make_unique<Postprocess::StepTimingsOutput>(out.directory + "/step_timings.csv", root,
+                                                                         resumed_step, keep_rows));
     if (out.write_bodies)
       {
-        body_motion = std::make_unique<Postprocess::BodyMotion<dim>>(
+        body_motion = &postprocessors.add(std::make_unique<Postprocess::BodyMotion<dim>>(
           bodies->get_dof_handler(), bodies->mass_matrix(), bodies->locally_owned_dofs(), communicator,
-          frames ? frames->body_of_material() : std::map<unsigned int, unsigned int>());
+          frames ? frames->body_of_material() : std::map<unsigned int, unsigned int>()));
         body_motion->keep_rows_in_memory(keep_rows);
         body_motion->open(out.directory + "/bodies.csv", root, resumed_step);
       }
-    if (probes)
+    if (located_probes)
       {
+        probes = &postprocessors.add(std::move(located_probes));
         probes->keep_rows_in_memory(keep_rows);
+        probes->measure_in_frames(parameters.large_rotations ? frames.get() : nullptr);
         probes->open(out.directory + "/probes.csv", root, resumed_step);
       }
+    postprocessors.add(std::make_unique<Postprocess::StepCallback>([this]() {
+      if (step_observer)
+        step_observer(*this);
+    }));
+    postprocessors.add(std::move(vtu));
     events.open(out.directory + "/events.csv", root, resumed_step,
                 resume_header ? resume_header->get_count("events") : 0);
-  }
-
-  template <int dim>
-  void Simulator<dim>::postprocess_step(const RunTimings &before, const double step_seconds, const bool last_step)
-  {
-    if (step_timings)
-      step_timings->add_row({static_cast<double>(time_integrator->step_number()), step_seconds,
-                             run_timings.contact_geometry - before.contact_geometry,
-                             run_timings.free_velocity - before.free_velocity,
-                             run_timings.contact_step - before.contact_step,
-                             run_timings.contact_solver - before.contact_solver,
-                             run_timings.projection - before.projection});
-    record_statistics();
-    if (step_observer)
-      step_observer(*this);
-    const unsigned int interval = parameters.output.vtu_interval;
-    if (interval > 0 && (time_integrator->step_number() % interval == 0 || last_step))
-      write_solution();
   }
 
   template <int dim>
@@ -622,9 +439,8 @@ namespace percussion
     const auto &out = parameters.output;
     events.add(time_integrator->step_number(), time_integrator->time(), "interrupted", 0, signal_number,
                InterruptionGuard::name(signal_number));
-    if (out.vtu_interval > 0 && last_written_step != time_integrator->step_number())
-      write_solution();
-    flush_tables();
+    record(step_view(Postprocess::StepView::Occasion::last_state));
+    postprocessors.flush();
     if (!checkpoint_written)
       write_checkpoint(nominal_steps, std::string("stopped by ") + InterruptionGuard::name(signal_number));
     std::ostringstream message;
@@ -642,12 +458,10 @@ namespace percussion
     // The integrator throws before it accepts a bad state: what it holds is the last good one.
     // The non-convergence policy 'stop' throws after its step was accepted and audited: that step
     // gets its row and a checkpoint (a resumed run may try other solver settings).
-    if (stopped_by_policy)
-      record_statistics();
-    if (parameters.output.vtu_interval > 0 && last_written_step != time_integrator->step_number())
-      write_solution();
-    solution_output->finish();
-    table->flush();
+    record(step_view(stopped_by_policy ? Postprocess::StepView::Occasion::stopped_after_step :
+                                         Postprocess::StepView::Occasion::last_state));
+    vtu_output->finish_writing();
+    statistics_output->flush();
     if (stopped_by_policy)
       write_checkpoint(nominal_steps, "contact problem not solved, policy stop");
   }

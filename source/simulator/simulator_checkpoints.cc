@@ -50,7 +50,7 @@ namespace percussion
                        {"projection_warnings", nullptr, &n_projection_warnings},
                        {"positive_work_warnings", nullptr, &n_positive_work_warnings},
                        {"unconverged_steps", nullptr, &n_unconverged_steps},
-                       {"last_written_step", nullptr, &last_written_step}};
+                       {"last_written_step", nullptr, &vtu_output->last_recorded_step()}};
     for (SavedValues layer : {time_integrator->saved_values(), audit.saved_values()})
       values.insert(values.end(), layer.begin(), layer.end());
     // The frames the next step starts from (large rotations: taken anew only past an angle, so
@@ -109,8 +109,8 @@ namespace percussion
   {
     Timer timer;
     // The records the checkpoint lists are complete on disk before it is written.
-    if (solution_output)
-      solution_output->finish();
+    if (vtu_output)
+      vtu_output->finish_writing();
     namespace fs = std::filesystem;
     const bool root = Utilities::MPI::this_mpi_process(communicator) == 0;
     const unsigned int step = time_integrator->step_number();
@@ -172,9 +172,9 @@ namespace percussion
               header.set(prefix + "_file_" + std::to_string(i), records[i].second);
             }
         };
-        series("solution", solution_output->written());
-        if (contact_series)
-          series("contact", contact_series->written());
+        series("solution", vtu_output->solution_records());
+        if (vtu_output->contact_records() != nullptr)
+          series("contact", *vtu_output->contact_records());
         if (contact_history)
           Checkpoint::write_contact_history((partial / Checkpoint::history_file).string(), *contact_history);
         // The header last: a checkpoint without one is not complete (Checkpoint::locate()).
@@ -243,12 +243,7 @@ namespace percussion
                       header.get(prefix + "_file_" + std::to_string(i))};
       return records;
     };
-    solution_output->restore(series("solution"));
-    if (contact_series)
-      contact_series->restore(series("contact"));
-    // The statistics table exists from here on, even if no step follows.
-    if (!table)
-      open_statistics_table();
+    vtu_output->restore(series("solution"), geometry ? series("contact") : std::vector<std::pair<double, std::string>>());
     return static_cast<unsigned int>(header.get_count("nominal_steps_done"));
   }
 

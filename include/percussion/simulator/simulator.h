@@ -10,9 +10,9 @@
 #include <percussion/postprocess/event_log.h>
 #include <percussion/postprocess/probe_points.h>
 #include <percussion/postprocess/energy_audit.h>
-#include <percussion/postprocess/solution_output.h>
-#include <percussion/postprocess/statistics_table.h>
-#include <percussion/postprocess/time_series.h>
+#include <percussion/postprocess/postprocessor.h>
+#include <percussion/postprocess/statistics_output.h>
+#include <percussion/postprocess/vtu_output.h>
 #include <percussion/simulator/checkpoint.h>
 #include <percussion/simulator/run_parameters.h>
 #include <percussion/time_integration/frictional_contact_step.h>
@@ -70,12 +70,13 @@ namespace percussion
      */
     void resume_from(const std::string &path);
 
-    const Postprocess::StatisticsTable &statistics() const { return *table; }
+    /// The statistics.csv table (once run() has started).
+    const Postprocess::StatisticsTable &statistics() const { return statistics_output->table(); }
     const Postprocess::EnergyAudit     &energy_audit() const { return audit; }
     /// The per-body table (nullptr unless 'Output/Write bodies').
-    const Postprocess::BodyMotion<dim> *body_table() const { return body_motion.get(); }
+    const Postprocess::BodyMotion<dim> *body_table() const { return body_motion; }
     /// The probes' table (nullptr without 'Output/Probe points').
-    const Postprocess::ProbePoints<dim> *probe_table() const { return probes.get(); }
+    const Postprocess::ProbePoints<dim> *probe_table() const { return probes; }
     const Body::ElasticBody<dim>       &body() const { return *bodies; }
     const TimeIntegration::TimeIntegrator &integrator() const { return *time_integrator; }
     /// The contact geometry (nullptr without contact pairs).
@@ -102,37 +103,35 @@ namespace percussion
     const TimeIntegration::PositionProjectionResult &last_projection() const { return projection_result; }
 
   private:
-    /// The statistics.csv columns (stable names, in order) with this step's values.
-    std::vector<std::pair<const char *, double>> statistics_row() const;
-    void record_statistics();
+    /// The state the postprocessors record, on @p occasion; after a step, whether it is the
+    /// @p last_step and its wall-clock seconds (@p before: run_timings before it).
+    Postprocess::StepView step_view(Postprocess::StepView::Occasion occasion, bool last_step = false,
+                                    double step_seconds = 0, const RunTimings *before = nullptr) const;
+    /// Runs the postprocessors on @p view, after the rigid motions of a state they add rows of.
+    /// Collective.
+    void record(const Postprocess::StepView &view);
     /// The rigid motion of each body (bodies.csv, statistics' kinetic energy split); with small
     /// displacements, a warning and an event the first time a body turns past 'Kinematics/Rotation
     /// warning angle'. Collective.
     void update_rigid_motions();
-    /// The rotation of the step frame of each material's body (large rotations), by material id.
-    std::map<unsigned int, Matrix3> material_rotations() const;
-    /// Σ over the bodies of the kinetic energy of their translation (or rotation).
-    double rigid_energy(bool translation) const;
     /// With several ranks and contact pairs (2D/3D), partitions the mesh again with cells weighted by
     /// their slave faces ('Contact/Slave face partition weight'): a step's contact work belongs to the
     /// slave nodes' owners. Before the DoFs are distributed. Collective.
     void partition_by_contact_work();
-    /// Creates the statistics table and opens statistics.csv (keeping its rows up to a resumed step).
-    void open_statistics_table();
     /// With contact and a scheme that damps no mode (e.g. θ = ½): says in the log when the step
     /// leaves the mesh's stiff modes unresolved.
     void log_unresolved_modes(double smallest_cell) const;
     /// The smallest gap of the geometry's candidates (the search distance without any). Collective.
     double smallest_candidate_gap() const;
-    void write_solution();
     /// Initial state, output files (kept up to a resumed step), the first row and record; returns
     /// the step a resumed run starts from (0 otherwise). Collective.
     unsigned int start_run();
-    /// Opens step_timings.csv, bodies.csv, probes.csv and events.csv as the output asks.
-    void open_step_tables();
-    /// After a step: its timings row, statistics row, the step observer, and the VTU record when
-    /// due (every 'VTU interval' steps and at the @p last_step).
-    void postprocess_step(const RunTimings &before, double step_seconds, bool last_step);
+    /**
+     * Opens the outputs as the output asks and lists the postprocessors in the order they write
+     * after a step: statistics.csv, step_timings.csv, bodies.csv, probes.csv, the step observer,
+     * the VTU records (@p vtu); then opens events.csv. A resumed run keeps their rows up to its step.
+     */
+    void open_outputs(std::unique_ptr<Postprocess::VtuOutput<dim>> vtu);
     /// Writes a checkpoint after @p nominal_steps when 'Checkpoint interval' or 'Checkpoint
     /// minutes' asks for one; returns whether it did. Collective.
     bool write_checkpoint_if_due(unsigned int nominal_steps);
@@ -164,8 +163,6 @@ namespace percussion
     void report_contact_step();
     /// Writes the last contact problem (rank 0) and records an fclib_dump event (every rank).
     void write_contact_problem(const std::string &reason);
-    /// Flushes statistics.csv, bodies.csv, probes.csv and step_timings.csv.
-    void flush_tables();
     /// What a checkpoint must match to continue this run (the keys resume_from() compares).
     Checkpoint::Header run_identity() const;
     /// Every scalar a checkpoint keeps, by name: the simulator's counters and extremes, the
@@ -203,8 +200,10 @@ namespace percussion
     TimeIntegration::LinearElastodynamicSystem             system;
     std::unique_ptr<TimeIntegration::TimeIntegrator>       time_integrator;
     Postprocess::EnergyAudit                               audit;
-    std::unique_ptr<Postprocess::StatisticsTable>          table;
-    std::unique_ptr<Postprocess::SolutionOutput<dim>>      solution_output;
+    /// The outputs, run after every step (open_outputs()).
+    Postprocess::PostprocessorList                         postprocessors;
+    Postprocess::StatisticsOutput                         *statistics_output = nullptr; ///< statistics.csv
+    Postprocess::VtuOutput<dim>                           *vtu_output = nullptr;        ///< solution.pvd, contact.pvd
     std::unique_ptr<Geometry>                              geometry;
     std::unique_ptr<TimeIntegration::FrictionalContactStep> contact_step;
     TimeIntegration::ContactStepResult                     contact_result;
@@ -218,14 +217,12 @@ namespace percussion
     bool projects_positions = false;
     double end_of_step_min_gap = 0, lowest_gap = std::numeric_limits<double>::infinity();
     unsigned int n_projection_steps = 0, n_projection_warnings = 0;
-    std::vector<double> statistics_values; ///< the row being written (kept: no allocation per step)
-    std::unique_ptr<Postprocess::TimeSeries>               contact_series; ///< contact.pvd
-    std::unique_ptr<Postprocess::BodyMotion<dim>>          body_motion;    ///< bodies.csv
-    std::unique_ptr<Postprocess::ProbePoints<dim>>         probes;         ///< probes.csv
-    Postprocess::EventLog                                  events;         ///< events.csv
-    std::unique_ptr<Postprocess::StatisticsTable>          step_timings;   ///< step_timings.csv
+    /// The probes, located by the constructor, until open_outputs() lists them.
+    std::unique_ptr<Postprocess::ProbePoints<dim>>         located_probes;
+    Postprocess::BodyMotion<dim>                          *body_motion = nullptr; ///< bodies.csv
+    Postprocess::ProbePoints<dim>                         *probes = nullptr;      ///< probes.csv
+    Postprocess::EventLog                                  events;                ///< events.csv
     unsigned int n_positive_work_warnings = 0, n_unconverged_steps = 0;
-    unsigned int last_written_step = static_cast<unsigned int>(-1);
     RunTimings   run_timings;
     std::chrono::steady_clock::time_point last_checkpoint_time; ///< for 'Checkpoint minutes'
     std::function<void(const Simulator<dim> &)> step_observer;
