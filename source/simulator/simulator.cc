@@ -169,6 +169,42 @@ namespace percussion
           << ", " << frames->n_bodies() << " bod" << (frames->n_bodies() == 1 ? "y" : "ies") << std::endl;
     if (geometry)
       log_unresolved_modes(GridTools::minimal_cell_diameter(*triangulation));
+    checkpointer = std::make_unique<Checkpointer<dim>>(
+      parameters, communicator, log,
+      typename Checkpointer<dim>::RunState{*triangulation, *bodies, *time_integrator, contact_step.get(), events,
+                                           [this]() { return saved_values(); },
+                                           [this]() {
+                                             // The frames the next step starts from.
+                                             if (system.frames)
+                                               frames->frames_from_values();
+                                           }},
+      run_timings.output);
+  }
+
+  template <int dim>
+  void Simulator<dim>::resume_from(const std::string &path)
+  {
+    checkpointer->resume_from(path);
+  }
+
+  template <int dim>
+  SavedValues Simulator<dim>::saved_values()
+  {
+    SavedValues values{{"lowest_gap", &lowest_gap},
+                       {"end_of_step_min_gap", &end_of_step_min_gap},
+                       {"projection_steps", nullptr, &n_projection_steps},
+                       {"projection_warnings", nullptr, &n_projection_warnings},
+                       {"positive_work_warnings", nullptr, &n_positive_work_warnings},
+                       {"unconverged_steps", nullptr, &n_unconverged_steps},
+                       {"last_written_step", nullptr, &vtu_output->last_recorded_step()}};
+    for (SavedValues layer : {time_integrator->saved_values(), audit.saved_values()})
+      values.insert(values.end(), layer.begin(), layer.end());
+    // The frames the next step starts from (large rotations: taken anew only past an angle, so
+    // they depend on the history, not on q alone).
+    if (system.frames)
+      for (std::size_t i = 0; i < frames->frame_values().size(); ++i)
+        values.push_back({"body_frame_" + std::to_string(i), &frames->frame_values()[i]});
+    return values;
   }
 
   template <int dim>
@@ -279,7 +315,7 @@ namespace percussion
       std::cout, Utilities::MPI::this_mpi_process(communicator) == 0, parameters.output.progress_interval, n_steps));
     const double output_before_stepping = run_timings.output;
     const InterruptionGuard interruption;
-    last_checkpoint_time = std::chrono::steady_clock::now();
+    checkpointer->start_clock();
     unsigned int k = first_step;
     try
       {
@@ -291,7 +327,7 @@ namespace percussion
             record(step_view(Postprocess::StepView::Occasion::step, k + 1 == n_steps,
                              std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count(),
                              &before));
-            const bool checkpointed = write_checkpoint_if_due(k + 1);
+            const bool checkpointed = checkpointer->write_if_due(k + 1);
             stop_if_interrupted(k + 1, n_steps, checkpointed);
           }
       }
@@ -356,8 +392,9 @@ namespace percussion
     // A resumed run reads its whole checkpoint before it touches any output file (a damaged
     // checkpoint stops it with the earlier output intact).
     unsigned int first_step = 0;
-    if (resume_header)
-      first_step = restore_checkpoint();
+    checkpointer->attach(*vtu);
+    if (checkpointer->resuming())
+      first_step = checkpointer->restore();
     open_outputs(std::move(vtu));
     if (root && !parameters.effective_parameters.empty())
       {
@@ -365,7 +402,7 @@ namespace percussion
         std::ofstream(out.directory + "/parameters.prm") << parameters.effective_parameters;
         log << "parameters as run: " << out.directory << "/parameters.prm" << std::endl;
       }
-    if (!resume_header)
+    if (!checkpointer->resuming())
       record(step_view(Postprocess::StepView::Occasion::initial_state));
     return first_step;
   }
@@ -375,6 +412,7 @@ namespace percussion
   {
     const auto &out = parameters.output;
     const bool  root = Utilities::MPI::this_mpi_process(communicator) == 0;
+    const std::optional<unsigned int> resumed_step = checkpointer->resumed_step();
     statistics_output = &postprocessors.add(std::make_unique<Postprocess::StatisticsOutput>(
       step_view(Postprocess::StepView::Occasion::initial_state), out.directory + "/statistics.csv",
       root && out.write_statistics, resumed_step, keep_rows));
@@ -401,30 +439,7 @@ namespace percussion
         step_observer(*this);
     }));
     postprocessors.add(std::move(vtu));
-    events.open(out.directory + "/events.csv", root, resumed_step,
-                resume_header ? resume_header->get_count("events") : 0);
-  }
-
-  template <int dim>
-  bool Simulator<dim>::write_checkpoint_if_due(const unsigned int nominal_steps)
-  {
-    // Every 'Checkpoint interval' steps and every 'Checkpoint minutes' (rank 0's clock decides, so
-    // that every rank writes its part).
-    const auto &out = parameters.output;
-    bool due = out.checkpoint_interval > 0 && nominal_steps % out.checkpoint_interval == 0;
-    if (out.checkpoint_minutes > 0)
-      due = Utilities::MPI::broadcast(
-        communicator,
-        due || std::chrono::duration<double>(std::chrono::steady_clock::now() - last_checkpoint_time).count() >=
-                 60 * out.checkpoint_minutes,
-        0);
-    if (!due)
-      return false;
-    write_checkpoint(nominal_steps, "every " + (out.checkpoint_interval > 0 ?
-                                                  std::to_string(out.checkpoint_interval) + " steps" :
-                                                  std::to_string(out.checkpoint_minutes) + " minutes"));
-    last_checkpoint_time = std::chrono::steady_clock::now();
-    return true;
+    events.open(out.directory + "/events.csv", root, resumed_step, checkpointer->resumed_events());
   }
 
   template <int dim>
@@ -442,7 +457,7 @@ namespace percussion
     record(step_view(Postprocess::StepView::Occasion::last_state));
     postprocessors.flush();
     if (!checkpoint_written)
-      write_checkpoint(nominal_steps, std::string("stopped by ") + InterruptionGuard::name(signal_number));
+      checkpointer->write_on_signal(nominal_steps, InterruptionGuard::name(signal_number));
     std::ostringstream message;
     message << "stopped by " << InterruptionGuard::name(signal_number) << " after step "
             << time_integrator->step_number() << " of " << n_steps << " (t = " << time_integrator->time()
@@ -463,7 +478,7 @@ namespace percussion
     vtu_output->finish_writing();
     statistics_output->flush();
     if (stopped_by_policy)
-      write_checkpoint(nominal_steps, "contact problem not solved, policy stop");
+      checkpointer->write_on_policy_stop(nominal_steps);
   }
 
   template <int dim>

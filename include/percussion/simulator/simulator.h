@@ -13,7 +13,7 @@
 #include <percussion/postprocess/postprocessor.h>
 #include <percussion/postprocess/statistics_output.h>
 #include <percussion/postprocess/vtu_output.h>
-#include <percussion/simulator/checkpoint.h>
+#include <percussion/simulator/checkpointer.h>
 #include <percussion/simulator/run_parameters.h>
 #include <percussion/time_integration/frictional_contact_step.h>
 #include <percussion/time_integration/linear_elastodynamic_system.h>
@@ -132,9 +132,6 @@ namespace percussion
      * the VTU records (@p vtu); then opens events.csv. A resumed run keeps their rows up to its step.
      */
     void open_outputs(std::unique_ptr<Postprocess::VtuOutput<dim>> vtu);
-    /// Writes a checkpoint after @p nominal_steps when 'Checkpoint interval' or 'Checkpoint
-    /// minutes' asks for one; returns whether it did. Collective.
-    bool write_checkpoint_if_due(unsigned int nominal_steps);
     /// After a SIGTERM/SIGINT (before the last step): the step's output, a checkpoint unless one
     /// was just written, then throws Interrupted. Collective.
     void stop_if_interrupted(unsigned int nominal_steps, unsigned int n_steps, bool checkpoint_written);
@@ -163,20 +160,10 @@ namespace percussion
     void report_contact_step();
     /// Writes the last contact problem (rank 0) and records an fclib_dump event (every rank).
     void write_contact_problem(const std::string &reason);
-    /// What a checkpoint must match to continue this run (the keys resume_from() compares).
-    Checkpoint::Header run_identity() const;
-    /// Every scalar a checkpoint keeps, by name: the simulator's counters and extremes, the
-    /// integrator's (TimeIntegrator::saved_values()) and the audit's (EnergyAudit::saved_values()).
+    /// Every scalar a checkpoint keeps, by name: the simulator's counters and extremes, the step of
+    /// the last VTU record, the integrator's (TimeIntegrator::saved_values()), the audit's
+    /// (EnergyAudit::saved_values()) and with large rotations the bodies' frames.
     SavedValues saved_values();
-    /**
-     * Writes the state after the last step, @p nominal_steps steps of the nominal size from the
-     * start, to <Output/Directory>/checkpoints/step-N, atomically (written as step-N.partial, then
-     * renamed), and deletes the checkpoints beyond 'Checkpoints kept'. Collective.
-     */
-    void write_checkpoint(unsigned int nominal_steps, const std::string &reason);
-    /// Restores the state of resume_from()'s checkpoint after initialize(); returns the number of
-    /// nominal steps it had done. Collective.
-    unsigned int restore_checkpoint();
 
     const RunParameters       parameters;
     /// The bar speed √(E/ρ) in 1D, the dilatational speed √((λ+2μ)/ρ) otherwise, of the fastest material.
@@ -224,18 +211,12 @@ namespace percussion
     Postprocess::EventLog                                  events;                ///< events.csv
     unsigned int n_positive_work_warnings = 0, n_unconverged_steps = 0;
     RunTimings   run_timings;
-    std::chrono::steady_clock::time_point last_checkpoint_time; ///< for 'Checkpoint minutes'
     std::function<void(const Simulator<dim> &)> step_observer;
-    /// The checkpoint to resume from (resume_from()) and its header.
-    std::string resume_directory;
-    std::optional<Checkpoint::Header> resume_header;
-    /// The step number (statistics' `step`) the resumed checkpoint was written after.
-    std::optional<unsigned int> resumed_step;
     /// Set when the contact 'Non-convergence policy' = stop ends the run (its step was accepted).
     bool stopped_by_policy = false;
     bool keep_rows = true; ///< keep_tables_in_memory()
-    /// Checkpoint::mesh_fingerprint() of this run's mesh, once computed (run_identity()).
-    mutable std::optional<std::uint64_t> mesh_fingerprint_value;
+    /// Writes the checkpoints, and restores the one of resume_from().
+    std::unique_ptr<Checkpointer<dim>> checkpointer;
   };
 } // namespace percussion
 
