@@ -169,6 +169,11 @@ namespace percussion
           << ", " << frames->n_bodies() << " bod" << (frames->n_bodies() == 1 ? "y" : "ies") << std::endl;
     if (geometry)
       log_unresolved_modes(GridTools::minimal_cell_diameter(*triangulation));
+    step_controller = std::make_unique<StepController>(
+      *time_integrator, contact_step.get(), contact_result, events,
+      parameters.contact_solver.non_convergence_policy == "retry", parameters.contact_solver.retry_step_halvings,
+      StepController::Phases{[this]() { update_contact_geometry(); }, [this]() { compute_free_velocity(); },
+                             [this]() { solve_contact_problem(); }, [this]() { end_step(); }});
     checkpointer = std::make_unique<Checkpointer<dim>>(
       parameters, communicator, log,
       typename Checkpointer<dim>::RunState{*triangulation, *bodies, *time_integrator, contact_step.get(), events,
@@ -323,7 +328,7 @@ namespace percussion
           {
             const RunTimings before = run_timings;
             const auto step_start = std::chrono::steady_clock::now();
-            do_time_step();
+            step_controller->advance();
             record(step_view(Postprocess::StepView::Occasion::step, k + 1 == n_steps,
                              std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count(),
                              &before));

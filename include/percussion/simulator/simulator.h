@@ -15,6 +15,7 @@
 #include <percussion/postprocess/vtu_output.h>
 #include <percussion/simulator/checkpointer.h>
 #include <percussion/simulator/run_parameters.h>
+#include <percussion/simulator/step_controller.h>
 #include <percussion/time_integration/frictional_contact_step.h>
 #include <percussion/time_integration/linear_elastodynamic_system.h>
 #include <percussion/time_integration/time_integrator.h>
@@ -140,16 +141,11 @@ namespace percussion
     void save_after_failed_step(unsigned int nominal_steps);
     /// The log's timing, energy and contact summary of the run.
     void report_run(unsigned int first_step, unsigned int n_steps, double wall_seconds);
-    /// One time step: geometry → free velocity → contact problem → end of step → gaps and
-    /// projection → audit → reports; without contact pairs only the scheme's parts and the audit.
-    void do_time_step();
-    /**
-     * One step of the present step size; with 'Non-convergence policy' = retry, a contact problem
-     * that is not solved is solved again with NSGS, and if that fails the step is replaced by two
-     * steps of half the size (@p halvings so far, up to 'Retry step halvings'), each of which may be
-     * retried the same way.
-     */
-    void advance(unsigned int halvings);
+    /// The parts of a time step StepController runs: geometry → free velocity → contact problem →
+    /// end of step (the scheme's, gaps and projection, audit, reports); without contact pairs only
+    /// the scheme's parts and the audit.
+    void compute_free_velocity();
+    void end_step();
     /// H(q_k), gaps, frames and the owned contact points of the step.
     void update_contact_geometry();
     /// The step's frictional contact problem and its impulse (FrictionalContactStep::solve).
@@ -215,6 +211,8 @@ namespace percussion
     /// Set when the contact 'Non-convergence policy' = stop ends the run (its step was accepted).
     bool stopped_by_policy = false;
     bool keep_rows = true; ///< keep_tables_in_memory()
+    /// Advances the run by a step, with the retry policy's retries and halvings.
+    std::unique_ptr<StepController> step_controller;
     /// Writes the checkpoints, and restores the one of resume_from().
     std::unique_ptr<Checkpointer<dim>> checkpointer;
   };
