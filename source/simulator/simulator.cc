@@ -34,10 +34,39 @@ namespace percussion
     , communicator(communicator)
     , log(out, Utilities::MPI::this_mpi_process(communicator) == 0)
   {
+    // Every input check comes before any computation, and before any existing output is touched.
+    check_run_input();
+    build_mesh_and_bodies();
+    stress = bodies->make_stress_postprocessor();
+    locate_probes();
+    for (const std::string &warning : parameters.warnings)
+      log << "warning: " << warning << std::endl;
+    set_up_time_integrator();
+    set_up_contact();
+    log_set_up();
+    step_controller = std::make_unique<StepController>(
+      *time_integrator, contact_step.get(), contact_result, events,
+      parameters.contact_solver.non_convergence_policy == "retry", parameters.contact_solver.retry_step_halvings,
+      StepController::Phases{[this]() { update_contact_geometry(); }, [this]() { compute_free_velocity(); },
+                             [this]() { solve_contact_problem(); }, [this]() { end_step(); }});
+    checkpointer = std::make_unique<Checkpointer<dim>>(
+      parameters, communicator, log,
+      typename Checkpointer<dim>::RunState{*triangulation, *bodies, *time_integrator, contact_step.get(), events,
+                                           [this]() { return saved_values(); },
+                                           [this]() {
+                                             // The frames the next step starts from.
+                                             if (system.frames)
+                                               frames->frames_from_values();
+                                           }},
+      run_timings.output);
+  }
+
+  template <int dim>
+  void Simulator<dim>::check_run_input() const
+  {
     if (parameters.dimension != dim)
       throw InputError("Simulator<" + std::to_string(dim) + "> cannot run a file with Dimension = " +
                        std::to_string(parameters.dimension) + ".");
-    // Every input check comes before any computation, and before any existing output is touched.
     if (parameters.linear_solver.direct_package == "petsc" && parameters.linear_solver.type != "cg" &&
         Utilities::MPI::n_mpi_processes(communicator) > 1)
       throw InputError("Parameter 'Linear solver/Direct solver package' = petsc works on one MPI rank only (this run "
@@ -45,7 +74,11 @@ namespace percussion
                        "); use mumps or auto.");
     if (Utilities::MPI::this_mpi_process(communicator) == 0)
       parameters.output.check_writable();
+  }
 
+  template <int dim>
+  void Simulator<dim>::build_mesh_and_bodies()
+  {
     Timer timer;
     triangulation = create_triangulation<dim>(communicator);
     generate_mesh(parameters.mesh, *triangulation);
@@ -66,7 +99,11 @@ namespace percussion
         rotation_warned.assign(frames->n_bodies(), false);
       }
     run_timings.setup_and_assembly = timer.wall_time();
-    stress = bodies->make_stress_postprocessor();
+  }
+
+  template <int dim>
+  void Simulator<dim>::locate_probes()
+  {
     // Probe points are located now, so that one outside the mesh stops the run before it starts.
     if (const auto points = Postprocess::parse_probe_points<dim>(parameters.output.probe_points); !points.empty())
       {
@@ -80,8 +117,11 @@ namespace percussion
         located_probes = std::make_unique<Postprocess::ProbePoints<dim>>(
           bodies->get_dof_handler(), bodies->get_mapping(), points, lame, like, communicator);
       }
-    for (const std::string &warning : parameters.warnings)
-      log << "warning: " << warning << std::endl;
+  }
+
+  template <int dim>
+  void Simulator<dim>::set_up_time_integrator()
+  {
     system.mass = &bodies->mass_matrix();
     system.stiffness = &bodies->stiffness_matrix();
     system.rayleigh_alpha = bodies->rayleigh_alpha();
@@ -120,14 +160,13 @@ namespace percussion
       }
     if (!parameters.contact.pairs.empty() && parameters.contact_solver.projection_metric != "iteration matrix")
       system.quasi_static_projection_time = quasi_static_time();
-    if (parameters.contact_solver.non_convergence_policy == "retry" &&
-        parameters.time.scheme != TimeIntegration::Scheme::moreau_jean_fremond &&
-        parameters.time.scheme != TimeIntegration::Scheme::moreau_jean_standard)
-      throw InputError("Parameter 'Contact solver/Non-convergence policy' = retry halves the step size, which only "
-                       "the Moreau-Jean schemes can do ('Time integration/Scheme'); use the policy continue or stop.");
     time_integrator = TimeIntegration::create_time_integrator(system, parameters.time, linear_solver,
                                                               bodies->locally_owned_dofs(), communicator);
+  }
 
+  template <int dim>
+  void Simulator<dim>::set_up_contact()
+  {
     if (!parameters.contact.pairs.empty())
       {
         const double smallest_cell = GridTools::minimal_cell_diameter(*triangulation);
@@ -158,7 +197,11 @@ namespace percussion
                                             has_body_pair);
           }
       }
+  }
 
+  template <int dim>
+  void Simulator<dim>::log_set_up() const
+  {
     log << "percussion: " << dim << "D, " << triangulation->n_global_active_cells() << " cells, "
         << bodies->get_dof_handler().n_dofs() << " DoFs, Q" << parameters.mesh.fe_degree << ", "
         << Utilities::MPI::n_mpi_processes(communicator) << " MPI rank(s)" << std::endl;
@@ -169,21 +212,6 @@ namespace percussion
           << ", " << frames->n_bodies() << " bod" << (frames->n_bodies() == 1 ? "y" : "ies") << std::endl;
     if (geometry)
       log_unresolved_modes(GridTools::minimal_cell_diameter(*triangulation));
-    step_controller = std::make_unique<StepController>(
-      *time_integrator, contact_step.get(), contact_result, events,
-      parameters.contact_solver.non_convergence_policy == "retry", parameters.contact_solver.retry_step_halvings,
-      StepController::Phases{[this]() { update_contact_geometry(); }, [this]() { compute_free_velocity(); },
-                             [this]() { solve_contact_problem(); }, [this]() { end_step(); }});
-    checkpointer = std::make_unique<Checkpointer<dim>>(
-      parameters, communicator, log,
-      typename Checkpointer<dim>::RunState{*triangulation, *bodies, *time_integrator, contact_step.get(), events,
-                                           [this]() { return saved_values(); },
-                                           [this]() {
-                                             // The frames the next step starts from.
-                                             if (system.frames)
-                                               frames->frames_from_values();
-                                           }},
-      run_timings.output);
   }
 
   template <int dim>

@@ -104,6 +104,21 @@ namespace percussion
     const TimeIntegration::PositionProjectionResult &last_projection() const { return projection_result; }
 
   private:
+    /// The checks of the input that need the run's dimension or its number of ranks, and that the
+    /// output directory can be written. @throws InputError.
+    void check_run_input() const;
+    /// The mesh (partitioned by contact work), the bodies' DoFs and matrices, and their frames (2D/3D).
+    void build_mesh_and_bodies();
+    /// Locates 'Output/Probe points' in the mesh. @throws InputError for a point outside it.
+    void locate_probes();
+    /// The linear elastodynamic system of the bodies and the scheme's integrator, with the
+    /// preconditioner 'auto' resolved.
+    void set_up_time_integrator();
+    /// With contact pairs: the contact geometry, the contact step and the position projection's
+    /// settings (nothing without).
+    void set_up_contact();
+    /// The log's lines on the mesh, the kinematics and the modes the step leaves unresolved.
+    void log_set_up() const;
     /// The state the postprocessors record, on @p occasion; after a step, whether it is the
     /// @p last_step and its wall-clock seconds (@p before: run_timings before it).
     Postprocess::StepView step_view(Postprocess::StepView::Occasion occasion, bool last_step = false,
