@@ -133,6 +133,13 @@ namespace percussion::Postprocess
       }
   }
 
+  template <int dim>
+  void BodyMotion<dim>::execute(const StepView &view)
+  {
+    if (view.adds_rows())
+      record(view.step(), view.time(), view.integrator.velocity(), view.rigid_motions);
+  }
+
   template class BodyMotion<1>;
   template class BodyMotion<2>;
   template class BodyMotion<3>;

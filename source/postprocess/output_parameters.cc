@@ -74,7 +74,10 @@ namespace percussion::Postprocess
     prm.enter_subsection("Output");
     directory = prm.get("Directory");
     vtu_interval = prm.get_integer("VTU interval");
-    vtu_compression = prm.get("VTU compression");
+    const std::string compression = prm.get("VTU compression");
+    vtu_compression = compression == "none"             ? VtuCompression::none :
+                      compression == "best compression" ? VtuCompression::best_compression :
+                                                          VtuCompression::best_speed;
     vtu_files_per_record = prm.get_integer("VTU files per record");
     write_in_background = prm.get_bool("Write in background");
     progress_interval = prm.get_double("Progress interval");

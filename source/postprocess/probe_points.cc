@@ -328,6 +328,23 @@ namespace percussion::Postprocess
       }
   }
 
+  template <int dim>
+  void ProbePoints<dim>::execute(const StepView &view)
+  {
+    if (!view.adds_rows())
+      return;
+    const auto &u = view.integrator.displacement();
+    if (stress_frames != nullptr && !stress_frames->all_identity())
+      {
+        // Large rotations: the stress of ũ in the frames, rotated to space (as in the VTU output).
+        dealii::PETScWrappers::MPI::Vector unrotated(u.locally_owned_elements(), communicator);
+        stress_frames->unrotated_displacement(u, unrotated);
+        record(view.step(), view.time(), u, view.integrator.velocity(), unrotated, material_rotations(*stress_frames));
+      }
+    else
+      record(view.step(), view.time(), u, view.integrator.velocity());
+  }
+
   template class ProbePoints<1>;
   template class ProbePoints<2>;
   template class ProbePoints<3>;

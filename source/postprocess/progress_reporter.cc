@@ -13,6 +13,12 @@ namespace percussion::Postprocess
     , total(total_steps)
   {}
 
+  void ProgressReporter::execute(const StepView &view)
+  {
+    if (view.occasion == StepView::Occasion::step)
+      update(view.step(), view.time());
+  }
+
   void ProgressReporter::update(const unsigned int step, const double time)
   {
     if (!active || timer.wall_time() < next_report)

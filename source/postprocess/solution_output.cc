@@ -16,15 +16,15 @@ namespace percussion::Postprocess
 
   template <int dim>
   SolutionOutput<dim>::SolutionOutput(const std::string &directory, MPI_Comm communicator,
-                                      const std::string &compression, const unsigned int files_per_record,
+                                      const VtuCompression compression, const unsigned int files_per_record,
                                       const bool in_background)
     : directory(directory)
     , communicator(communicator)
     // (deal.II's default is best_compression: on the default example zlib then took half of the
     // whole run's time, for files 7 % smaller than with best_speed.)
-    , compression_level(compression == "none"             ? DataOutBase::VtkFlags::no_compression :
-                        compression == "best compression" ? DataOutBase::VtkFlags::best_compression :
-                                                            DataOutBase::VtkFlags::best_speed)
+    , compression_level(compression == VtuCompression::none             ? DataOutBase::VtkFlags::no_compression :
+                        compression == VtuCompression::best_compression ? DataOutBase::VtkFlags::best_compression :
+                                                                          DataOutBase::VtkFlags::best_speed)
     , files_per_record(files_per_record)
     , in_background(in_background)
     , series(directory, "solution", communicator)

@@ -93,6 +93,10 @@ namespace percussion
                        "not with large rotations.");
     large_rotations = body.kinematics == "large rotations" ||
                       (body.kinematics == "auto" && moreau_jean && dimension > 1 && !viscoelastic);
+    // The retry policy's halving of the step size is written for the Moreau-Jean schemes only.
+    if (contact_solver.non_convergence_policy == TimeIntegration::NonConvergencePolicy::retry && !moreau_jean)
+      throw InputError("Parameter 'Contact solver/Non-convergence policy' = retry halves the step size, which only "
+                       "the Moreau-Jean schemes can do ('Time integration/Scheme'); use the policy continue or stop.");
   }
 
   namespace

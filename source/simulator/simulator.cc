@@ -34,10 +34,39 @@ namespace percussion
     , communicator(communicator)
     , log(out, Utilities::MPI::this_mpi_process(communicator) == 0)
   {
+    // Every input check comes before any computation, and before any existing output is touched.
+    check_run_input();
+    build_mesh_and_bodies();
+    stress = bodies->make_stress_postprocessor();
+    locate_probes();
+    for (const std::string &warning : parameters.warnings)
+      log << "warning: " << warning << std::endl;
+    set_up_time_integrator();
+    set_up_contact();
+    log_set_up();
+    step_controller = std::make_unique<StepController>(
+      *time_integrator, contact_step.get(), contact_result, events,
+      parameters.contact_solver.non_convergence_policy == TimeIntegration::NonConvergencePolicy::retry, parameters.contact_solver.retry_step_halvings,
+      StepController::Phases{[this]() { update_contact_geometry(); }, [this]() { compute_free_velocity(); },
+                             [this]() { solve_contact_problem(); }, [this]() { end_step(); }});
+    checkpointer = std::make_unique<Checkpointer<dim>>(
+      parameters, communicator, log,
+      typename Checkpointer<dim>::RunState{*triangulation, *bodies, *time_integrator, contact_step.get(), events,
+                                           [this]() { return saved_values(); },
+                                           [this]() {
+                                             // The frames the next step starts from.
+                                             if (system.frames)
+                                               frames->frames_from_values();
+                                           }},
+      run_timings.output);
+  }
+
+  template <int dim>
+  void Simulator<dim>::check_run_input() const
+  {
     if (parameters.dimension != dim)
       throw InputError("Simulator<" + std::to_string(dim) + "> cannot run a file with Dimension = " +
                        std::to_string(parameters.dimension) + ".");
-    // Every input check comes before any computation, and before any existing output is touched.
     if (parameters.linear_solver.direct_package == "petsc" && parameters.linear_solver.type != "cg" &&
         Utilities::MPI::n_mpi_processes(communicator) > 1)
       throw InputError("Parameter 'Linear solver/Direct solver package' = petsc works on one MPI rank only (this run "
@@ -45,7 +74,11 @@ namespace percussion
                        "); use mumps or auto.");
     if (Utilities::MPI::this_mpi_process(communicator) == 0)
       parameters.output.check_writable();
+  }
 
+  template <int dim>
+  void Simulator<dim>::build_mesh_and_bodies()
+  {
     Timer timer;
     triangulation = create_triangulation<dim>(communicator);
     generate_mesh(parameters.mesh, *triangulation);
@@ -66,7 +99,11 @@ namespace percussion
         rotation_warned.assign(frames->n_bodies(), false);
       }
     run_timings.setup_and_assembly = timer.wall_time();
-    stress = bodies->make_stress_postprocessor();
+  }
+
+  template <int dim>
+  void Simulator<dim>::locate_probes()
+  {
     // Probe points are located now, so that one outside the mesh stops the run before it starts.
     if (const auto points = Postprocess::parse_probe_points<dim>(parameters.output.probe_points); !points.empty())
       {
@@ -77,11 +114,14 @@ namespace percussion
                             std::make_pair(material.lame_lambda(), material.lame_mu());
         };
         PETScWrappers::MPI::Vector like(bodies->locally_owned_dofs(), communicator);
-        probes = std::make_unique<Postprocess::ProbePoints<dim>>(bodies->get_dof_handler(), bodies->get_mapping(),
-                                                                 points, lame, like, communicator);
+        located_probes = std::make_unique<Postprocess::ProbePoints<dim>>(
+          bodies->get_dof_handler(), bodies->get_mapping(), points, lame, like, communicator);
       }
-    for (const std::string &warning : parameters.warnings)
-      log << "warning: " << warning << std::endl;
+  }
+
+  template <int dim>
+  void Simulator<dim>::set_up_time_integrator()
+  {
     system.mass = &bodies->mass_matrix();
     system.stiffness = &bodies->stiffness_matrix();
     system.rayleigh_alpha = bodies->rayleigh_alpha();
@@ -120,14 +160,13 @@ namespace percussion
       }
     if (!parameters.contact.pairs.empty() && parameters.contact_solver.projection_metric != TimeIntegration::ProjectionMetric::iteration_matrix)
       system.quasi_static_projection_time = quasi_static_time();
-    if (parameters.contact_solver.non_convergence_policy == TimeIntegration::NonConvergencePolicy::retry &&
-        parameters.time.scheme != TimeIntegration::Scheme::moreau_jean_fremond &&
-        parameters.time.scheme != TimeIntegration::Scheme::moreau_jean_standard)
-      throw InputError("Parameter 'Contact solver/Non-convergence policy' = retry halves the step size, which only "
-                       "the Moreau-Jean schemes can do ('Time integration/Scheme'); use the policy continue or stop.");
     time_integrator = TimeIntegration::create_time_integrator(system, parameters.time, linear_solver,
                                                               bodies->locally_owned_dofs(), communicator);
+  }
 
+  template <int dim>
+  void Simulator<dim>::set_up_contact()
+  {
     if (!parameters.contact.pairs.empty())
       {
         const double smallest_cell = GridTools::minimal_cell_diameter(*triangulation);
@@ -158,7 +197,11 @@ namespace percussion
                                             has_body_pair);
           }
       }
+  }
 
+  template <int dim>
+  void Simulator<dim>::log_set_up() const
+  {
     log << "percussion: " << dim << "D, " << triangulation->n_global_active_cells() << " cells, "
         << bodies->get_dof_handler().n_dofs() << " DoFs, Q" << parameters.mesh.fe_degree << ", "
         << Utilities::MPI::n_mpi_processes(communicator) << " MPI rank(s)" << std::endl;
@@ -172,53 +215,55 @@ namespace percussion
   }
 
   template <int dim>
+  void Simulator<dim>::resume_from(const std::string &path)
+  {
+    checkpointer->resume_from(path);
+  }
+
+  template <int dim>
+  SavedValues Simulator<dim>::saved_values()
+  {
+    SavedValues values{{"lowest_gap", &lowest_gap},
+                       {"end_of_step_min_gap", &end_of_step_min_gap},
+                       {"projection_steps", nullptr, &n_projection_steps},
+                       {"projection_warnings", nullptr, &n_projection_warnings},
+                       {"positive_work_warnings", nullptr, &n_positive_work_warnings},
+                       {"unconverged_steps", nullptr, &n_unconverged_steps},
+                       {"last_written_step", nullptr, &vtu_output->last_recorded_step()}};
+    for (SavedValues layer : {time_integrator->saved_values(), audit.saved_values()})
+      values.insert(values.end(), layer.begin(), layer.end());
+    // The frames the next step starts from (large rotations: taken anew only past an angle, so
+    // they depend on the history, not on q alone).
+    if (system.frames)
+      for (std::size_t i = 0; i < frames->frame_values().size(); ++i)
+        values.push_back({"body_frame_" + std::to_string(i), &frames->frame_values()[i]});
+    return values;
+  }
+
+  template <int dim>
   Simulator<dim>::~Simulator() = default;
 
   template <int dim>
-  std::vector<std::pair<const char *, double>> Simulator<dim>::statistics_row() const
+  Postprocess::StepView Simulator<dim>::step_view(const Postprocess::StepView::Occasion occasion, const bool last_step,
+                                                  const double step_seconds, const RunTimings *before) const
   {
-    const auto &integrator = *time_integrator;
-    const auto &c = contact_result;
-    const bool stepped = integrator.step_number() > 0;
-    const double n_candidates = geometry ? static_cast<double>(geometry->n_global_points()) : 0.0;
-    // The stable column names of statistics.csv (doc/user_guide.md), each beside its value.
-    return {{"step", static_cast<double>(integrator.step_number())},
-            {"time", integrator.time()},
-            {"kinetic_energy", audit.kinetic_energy()},
-            {"strain_energy", audit.strain_energy()},
-            {"total_energy", audit.total_energy()},
-            {"external_work", audit.external_work()},
-            {"damping_work", audit.damping_work()},
-            {"numerical_dissipation", audit.numerical_dissipation()},
-            {"contact_work_normal", audit.contact_work_normal()},
-            {"contact_work_tangential", audit.contact_work_tangential()},
-            {"impact_dissipation", 0.0 - audit.contact_work_normal()},
-            {"friction_dissipation", 0.0 - audit.contact_work_tangential()},
-            {"energy_balance_residual", audit.balance_residual()},
-            {"linear_solver_iterations", static_cast<double>(stepped ? integrator.linear_solver().last_iterations() : 0)},
-            {"contact_candidates", n_candidates},
-            {"contact_active", static_cast<double>(c.n_active)},
-            {"contact_sticking", static_cast<double>(c.n_stick)},
-            {"contact_sliding", static_cast<double>(c.n_slip)},
-            {"contact_normal_force", stepped ? c.normal_impulse / integrator.time_step() : 0.0},
-            {"contact_solver_iterations", static_cast<double>(c.solved ? c.solver.iterations : 0)},
-            {"contact_solver_error", c.solved ? c.solver.error : 0.0},
-            {"contact_positive_work_count", static_cast<double>(c.n_positive_work)},
-            {"algorithmic_energy", audit.algorithmic_energy()},
-            {"projection_energy", audit.projection_energy()},
-            {"frame_energy", audit.frame_energy()},
-            {"kinetic_energy_translation", rigid_energy(true)},
-            {"kinetic_energy_rotation", rigid_energy(false)},
-            {"min_gap", end_of_step_min_gap},
-            {"contact_penetrated_left_out", static_cast<double>(c.n_penetrated_left_out)},
-            {"contact_projected", static_cast<double>(projection_result.n_contacts)},
-            {"contact_exact_products", static_cast<double>(c.exact_products)},
-            {"contact_probing_solves", static_cast<double>(c.probing_solves)},
-            {"contact_probed_operator", c.probed_operator ? 1.0 : 0.0},
-            {"contact_held_per_rank", static_cast<double>(c.held_per_rank)},
-            {"events", static_cast<double>(events.count())},
-            {"viscoelastic_energy", audit.viscoelastic_energy()},
-            {"viscoelastic_dissipation", audit.viscoelastic_dissipation()}};
+    Postprocess::StepView::PhaseSeconds phases;
+    if (before != nullptr)
+      phases = {run_timings.contact_geometry - before->contact_geometry,
+                run_timings.free_velocity - before->free_velocity, run_timings.contact_step - before->contact_step,
+                run_timings.contact_solver - before->contact_solver, run_timings.projection - before->projection};
+    return {occasion,
+            last_step,
+            *time_integrator,
+            audit,
+            contact_result,
+            projection_result,
+            geometry ? static_cast<double>(geometry->n_global_points()) : 0.0,
+            end_of_step_min_gap,
+            rigid_motions,
+            events,
+            step_seconds,
+            phases};
   }
 
   template <int dim>
@@ -254,37 +299,6 @@ namespace percussion
   }
 
   template <int dim>
-  void Simulator<dim>::open_statistics_table()
-  {
-    std::vector<std::string> names;
-    for (const auto &column : statistics_row())
-      names.push_back(column.first);
-    table = std::make_unique<Postprocess::StatisticsTable>(names);
-    table->keep_rows_in_memory(keep_rows);
-    table->open(parameters.output.directory + "/statistics.csv",
-                Utilities::MPI::this_mpi_process(communicator) == 0 && parameters.output.write_statistics,
-                resumed_step);
-  }
-
-  template <int dim>
-  std::map<unsigned int, Matrix3> Simulator<dim>::material_rotations() const
-  {
-    std::map<unsigned int, Matrix3> rotations;
-    for (const auto &[id, b] : frames->body_of_material())
-      rotations[id] = frames->frames()[b].rotation;
-    return rotations;
-  }
-
-  template <int dim>
-  double Simulator<dim>::rigid_energy(const bool translation) const
-  {
-    double sum = 0;
-    for (const auto &m : rigid_motions)
-      sum += translation ? m.kinetic_energy_translation : m.kinetic_energy_rotation;
-    return sum;
-  }
-
-  template <int dim>
   void Simulator<dim>::update_rigid_motions()
   {
     if (!frames)
@@ -314,120 +328,12 @@ namespace percussion
   }
 
   template <int dim>
-  void Simulator<dim>::record_statistics()
+  void Simulator<dim>::record(const Postprocess::StepView &view)
   {
-    update_rigid_motions();
-    const auto row = statistics_row();
-    if (!table)
-      open_statistics_table();
-    statistics_values.clear();
-    for (const auto &column : row)
-      statistics_values.push_back(column.second);
-    table->add_row(statistics_values);
-    if (body_motion)
-      body_motion->record(time_integrator->step_number(), time_integrator->time(), time_integrator->velocity(),
-                          rigid_motions);
-    if (probes && system.frames && !frames->all_identity())
-      {
-        // Large rotations: the stress of ũ in the frames, rotated to space (write_solution()).
-        PETScWrappers::MPI::Vector unrotated(bodies->locally_owned_dofs(), communicator);
-        frames->unrotated_displacement(time_integrator->displacement(), unrotated);
-        probes->record(time_integrator->step_number(), time_integrator->time(), time_integrator->displacement(),
-                       time_integrator->velocity(), unrotated, material_rotations());
-      }
-    else if (probes)
-      probes->record(time_integrator->step_number(), time_integrator->time(), time_integrator->displacement(),
-                     time_integrator->velocity());
-  }
-
-  template <int dim>
-  void Simulator<dim>::write_solution()
-  {
-    Timer timer;
-    const auto &dof_handler = bodies->get_dof_handler();
-    PETScWrappers::MPI::Vector q(bodies->locally_owned_dofs(), bodies->locally_relevant_dofs(), communicator);
-    PETScWrappers::MPI::Vector v(bodies->locally_owned_dofs(), bodies->locally_relevant_dofs(), communicator);
-    q = time_integrator->displacement();
-    v = time_integrator->velocity();
-    if (system.frames && !frames->all_identity())
-      {
-        // Large rotations: the stress of the elastic displacement ũ in the step's frames, rotated
-        // to space by the frames (a rigid rotation has no stress).
-        PETScWrappers::MPI::Vector unrotated(bodies->locally_owned_dofs(), communicator);
-        frames->unrotated_displacement(time_integrator->displacement(), unrotated);
-        PETScWrappers::MPI::Vector strain(bodies->locally_owned_dofs(), bodies->locally_relevant_dofs(), communicator);
-        strain = unrotated;
-        bodies->set_stress_frames(material_rotations());
-        solution_output->write(time_integrator->time(), time_integrator->step_number(), dof_handler, q, v, *stress,
-                               &strain);
-        bodies->set_stress_frames({});
-      }
-    else if (system.kelvin_voigt != nullptr || !system.maxwell_branches.empty())
-      {
-        // Viscoelastic materials (Moreau–Jean only): their viscous stress and the branches' energy
-        // density as cell data.
-        const auto &integrator = dynamic_cast<const TimeIntegration::MoreauJeanIntegrator &>(*time_integrator);
-        std::vector<PETScWrappers::MPI::Vector> ghosted;
-        ghosted.reserve(integrator.maxwell_strains().size());
-        std::vector<const PETScWrappers::MPI::Vector *> strains;
-        for (const auto &e : integrator.maxwell_strains())
-          {
-            ghosted.emplace_back(bodies->locally_owned_dofs(), bodies->locally_relevant_dofs(), communicator);
-            ghosted.back() = e;
-            strains.push_back(&ghosted.back());
-          }
-        const auto fields = bodies->viscoelastic_fields(v, strains);
-        solution_output->write(time_integrator->time(), time_integrator->step_number(), dof_handler, q, v, *stress,
-                               nullptr, &fields);
-      }
-    else
-      solution_output->write(time_integrator->time(), time_integrator->step_number(), dof_handler, q, v, *stress);
-    if (geometry)
-      {
-        // The contact points of the geometry the last step started from, with that step's fields.
-        Contact::ContactPointFields fields;
-        const auto &c = contact_result;
-        if (c.state.size() == geometry->n_owned_points())
-          {
-            fields.status = c.state;
-            fields.reaction = c.impulse;
-            fields.slip_velocity = c.velocity;
-            fields.dissipated_energy = c.dissipated_energy;
-            fields.in_problem = c.in_problem;
-          }
-        else
-          {
-            // Before the first step (no contact problem solved yet): the same arrays, open and
-            // zero, so that every record of contact.pvd has the same arrays (ParaView's time
-            // series and readers expect them in every file; postprocess.vtk_readers checks it).
-            const std::size_t n = geometry->n_owned_points();
-            fields.status.assign(n, ContactSolvers::ContactState::open);
-            fields.reaction.assign(dim * n, 0.0);
-            fields.slip_velocity.assign(dim * n, 0.0);
-            fields.dissipated_energy.assign(n, 0.0);
-            fields.in_problem.assign(n, false);
-          }
-        fields.time_step = time_integrator->time_step(); // for the contact pressure r_N / (h · area)
-        contact_series->add(time_integrator->time(),
-                            Contact::write_contact_points_vtu(*geometry, fields, parameters.output.directory, "contact",
-                                                              contact_series->size(),
-                                                              parameters.output.vtu_files_per_record == 1));
-      }
-    last_written_step = time_integrator->step_number();
-    flush_tables();
-    run_timings.output += timer.wall_time();
-  }
-
-  template <int dim>
-  void Simulator<dim>::flush_tables()
-  {
-    table->flush();
-    if (body_motion)
-      body_motion->flush();
-    if (probes)
-      probes->flush();
-    if (step_timings)
-      step_timings->flush();
+    // The rigid motions enter statistics.csv and bodies.csv (and may raise an event the row counts).
+    if (view.adds_rows())
+      update_rigid_motions();
+    postprocessors.execute(view);
   }
 
   template <int dim>
@@ -437,11 +343,12 @@ namespace percussion
     // the end; a failed step and an interruption leave the output of the last good step behind.
     const unsigned int first_step = start_run();
     const unsigned int n_steps = parameters.time.n_steps();
-    Postprocess::ProgressReporter progress(std::cout, Utilities::MPI::this_mpi_process(communicator) == 0,
-                                           parameters.output.progress_interval, n_steps);
+    // The progress line comes last of the outputs of a step.
+    const auto &progress = postprocessors.add(std::make_unique<Postprocess::ProgressReporter>(
+      std::cout, Utilities::MPI::this_mpi_process(communicator) == 0, parameters.output.progress_interval, n_steps));
     const double output_before_stepping = run_timings.output;
     const InterruptionGuard interruption;
-    last_checkpoint_time = std::chrono::steady_clock::now();
+    checkpointer->start_clock();
     unsigned int k = first_step;
     try
       {
@@ -449,11 +356,11 @@ namespace percussion
           {
             const RunTimings before = run_timings;
             const auto step_start = std::chrono::steady_clock::now();
-            do_time_step();
-            postprocess_step(before, std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count(),
-                             k + 1 == n_steps);
-            progress.update(time_integrator->step_number(), time_integrator->time());
-            const bool checkpointed = write_checkpoint_if_due(k + 1);
+            step_controller->advance();
+            record(step_view(Postprocess::StepView::Occasion::step, k + 1 == n_steps,
+                             std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count(),
+                             &before));
+            const bool checkpointed = checkpointer->write_if_due(k + 1);
             stop_if_interrupted(k + 1, n_steps, checkpointed);
           }
       }
@@ -462,14 +369,7 @@ namespace percussion
         save_after_failed_step(k + 1);
         throw;
       }
-    {
-      // The last record written in the background is output time too.
-      Timer timer;
-      solution_output->finish();
-      run_timings.output += timer.wall_time();
-    }
-    table->flush();
-    progress.finish(time_integrator->step_number(), time_integrator->time());
+    postprocessors.finish(step_view(Postprocess::StepView::Occasion::step, true));
     run_timings.steps = n_steps - first_step;
     run_timings.time_stepping = progress.wall_time() - (run_timings.output - output_before_stepping);
     report_run(first_step, n_steps, progress.wall_time());
@@ -498,10 +398,12 @@ namespace percussion
       if (!failure.empty())
         throw InputError(failure);
     }
-    solution_output = std::make_unique<Postprocess::SolutionOutput<dim>>(
-      out.directory, communicator, out.vtu_compression, out.vtu_files_per_record, out.write_in_background);
-    if (geometry)
-      contact_series = std::make_unique<Postprocess::TimeSeries>(out.directory, "contact", communicator);
+    // (Before a checkpoint is restored: it lists the records of solution.pvd and contact.pvd.)
+    auto vtu = std::make_unique<Postprocess::VtuOutput<dim>>(
+      out, communicator, *bodies, *stress, parameters.large_rotations ? frames.get() : nullptr,
+      system.kelvin_voigt != nullptr || !system.maxwell_branches.empty(), geometry.get(),
+      [this]() { postprocessors.flush(); }, run_timings.output);
+    vtu_output = vtu.get();
 
     PETScWrappers::MPI::Vector q0(bodies->locally_owned_dofs(), communicator);
     PETScWrappers::MPI::Vector v0(bodies->locally_owned_dofs(), communicator);
@@ -523,91 +425,54 @@ namespace percussion
     // A resumed run reads its whole checkpoint before it touches any output file (a damaged
     // checkpoint stops it with the earlier output intact).
     unsigned int first_step = 0;
-    if (resume_header)
-      first_step = restore_checkpoint();
-    open_step_tables();
+    checkpointer->attach(*vtu);
+    if (checkpointer->resuming())
+      first_step = checkpointer->restore();
+    open_outputs(std::move(vtu));
     if (root && !parameters.effective_parameters.empty())
       {
         // The parameters as run (the file with its --set overrides), beside the results.
         std::ofstream(out.directory + "/parameters.prm") << parameters.effective_parameters;
         log << "parameters as run: " << out.directory << "/parameters.prm" << std::endl;
       }
-    if (!resume_header)
-      {
-        record_statistics();
-        if (out.vtu_interval > 0)
-          write_solution();
-      }
+    if (!checkpointer->resuming())
+      record(step_view(Postprocess::StepView::Occasion::initial_state));
     return first_step;
   }
 
   template <int dim>
-  void Simulator<dim>::open_step_tables()
+  void Simulator<dim>::open_outputs(std::unique_ptr<Postprocess::VtuOutput<dim>> vtu)
   {
     const auto &out = parameters.output;
     const bool  root = Utilities::MPI::this_mpi_process(communicator) == 0;
+    const std::optional<unsigned int> resumed_step = checkpointer->resumed_step();
+    statistics_output = &postprocessors.add(std::make_unique<Postprocess::StatisticsOutput>(
+      step_view(Postprocess::StepView::Occasion::initial_state), out.directory + "/statistics.csv",
+      root && out.write_statistics, resumed_step, keep_rows));
     if (out.write_step_timings)
-      {
-        step_timings = std::make_unique<Postprocess::StatisticsTable>(std::vector<std::string>{
-          "step", "step_seconds", "contact_geometry", "free_velocity", "contact_step", "contact_solver", "projection"});
-        step_timings->keep_rows_in_memory(keep_rows);
-        step_timings->open(out.directory + "/step_timings.csv", root, resumed_step);
-      }
+      postprocessors.add(std::make_unique<Postprocess::StepTimingsOutput>(out.directory + "/step_timings.csv", root,
+                                                                         resumed_step, keep_rows));
     if (out.write_bodies)
       {
-        body_motion = std::make_unique<Postprocess::BodyMotion<dim>>(
+        body_motion = &postprocessors.add(std::make_unique<Postprocess::BodyMotion<dim>>(
           bodies->get_dof_handler(), bodies->mass_matrix(), bodies->locally_owned_dofs(), communicator,
-          frames ? frames->body_of_material() : std::map<unsigned int, unsigned int>());
+          frames ? frames->body_of_material() : std::map<unsigned int, unsigned int>()));
         body_motion->keep_rows_in_memory(keep_rows);
         body_motion->open(out.directory + "/bodies.csv", root, resumed_step);
       }
-    if (probes)
+    if (located_probes)
       {
+        probes = &postprocessors.add(std::move(located_probes));
         probes->keep_rows_in_memory(keep_rows);
+        probes->measure_in_frames(parameters.large_rotations ? frames.get() : nullptr);
         probes->open(out.directory + "/probes.csv", root, resumed_step);
       }
-    events.open(out.directory + "/events.csv", root, resumed_step,
-                resume_header ? resume_header->get_count("events") : 0);
-  }
-
-  template <int dim>
-  void Simulator<dim>::postprocess_step(const RunTimings &before, const double step_seconds, const bool last_step)
-  {
-    if (step_timings)
-      step_timings->add_row({static_cast<double>(time_integrator->step_number()), step_seconds,
-                             run_timings.contact_geometry - before.contact_geometry,
-                             run_timings.free_velocity - before.free_velocity,
-                             run_timings.contact_step - before.contact_step,
-                             run_timings.contact_solver - before.contact_solver,
-                             run_timings.projection - before.projection});
-    record_statistics();
-    if (step_observer)
-      step_observer(*this);
-    const unsigned int interval = parameters.output.vtu_interval;
-    if (interval > 0 && (time_integrator->step_number() % interval == 0 || last_step))
-      write_solution();
-  }
-
-  template <int dim>
-  bool Simulator<dim>::write_checkpoint_if_due(const unsigned int nominal_steps)
-  {
-    // Every 'Checkpoint interval' steps and every 'Checkpoint minutes' (rank 0's clock decides, so
-    // that every rank writes its part).
-    const auto &out = parameters.output;
-    bool due = out.checkpoint_interval > 0 && nominal_steps % out.checkpoint_interval == 0;
-    if (out.checkpoint_minutes > 0)
-      due = Utilities::MPI::broadcast(
-        communicator,
-        due || std::chrono::duration<double>(std::chrono::steady_clock::now() - last_checkpoint_time).count() >=
-                 60 * out.checkpoint_minutes,
-        0);
-    if (!due)
-      return false;
-    write_checkpoint(nominal_steps, "every " + (out.checkpoint_interval > 0 ?
-                                                  std::to_string(out.checkpoint_interval) + " steps" :
-                                                  std::to_string(out.checkpoint_minutes) + " minutes"));
-    last_checkpoint_time = std::chrono::steady_clock::now();
-    return true;
+    postprocessors.add(std::make_unique<Postprocess::StepCallback>([this]() {
+      if (step_observer)
+        step_observer(*this);
+    }));
+    postprocessors.add(std::move(vtu));
+    events.open(out.directory + "/events.csv", root, resumed_step, checkpointer->resumed_events());
   }
 
   template <int dim>
@@ -622,11 +487,10 @@ namespace percussion
     const auto &out = parameters.output;
     events.add(time_integrator->step_number(), time_integrator->time(), "interrupted", 0, signal_number,
                InterruptionGuard::name(signal_number));
-    if (out.vtu_interval > 0 && last_written_step != time_integrator->step_number())
-      write_solution();
-    flush_tables();
+    record(step_view(Postprocess::StepView::Occasion::last_state));
+    postprocessors.flush();
     if (!checkpoint_written)
-      write_checkpoint(nominal_steps, std::string("stopped by ") + InterruptionGuard::name(signal_number));
+      checkpointer->write_on_signal(nominal_steps, InterruptionGuard::name(signal_number));
     std::ostringstream message;
     message << "stopped by " << InterruptionGuard::name(signal_number) << " after step "
             << time_integrator->step_number() << " of " << n_steps << " (t = " << time_integrator->time()
@@ -642,14 +506,12 @@ namespace percussion
     // The integrator throws before it accepts a bad state: what it holds is the last good one.
     // The non-convergence policy 'stop' throws after its step was accepted and audited: that step
     // gets its row and a checkpoint (a resumed run may try other solver settings).
+    record(step_view(stopped_by_policy ? Postprocess::StepView::Occasion::stopped_after_step :
+                                         Postprocess::StepView::Occasion::last_state));
+    vtu_output->finish_writing();
+    statistics_output->flush();
     if (stopped_by_policy)
-      record_statistics();
-    if (parameters.output.vtu_interval > 0 && last_written_step != time_integrator->step_number())
-      write_solution();
-    solution_output->finish();
-    table->flush();
-    if (stopped_by_policy)
-      write_checkpoint(nominal_steps, "contact problem not solved, policy stop");
+      checkpointer->write_on_policy_stop(nominal_steps);
   }
 
   template <int dim>

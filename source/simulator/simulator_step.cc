@@ -1,5 +1,5 @@
-// One time step of the Simulator: the integrator's parts, the contact geometry, the contact
-// problem, the end-of-step gaps and projection, the reports, and the retry policy's halving.
+// The parts of one time step of the Simulator (StepController runs them): the integrator's parts,
+// the contact geometry, the contact problem, the end-of-step gaps and projection, the reports.
 #include <deal.II/base/utilities.h>
 
 #include <percussion/contact_solvers/fclib_writer.h>
@@ -28,59 +28,17 @@ namespace percussion
   } // namespace
 
   template <int dim>
-  void Simulator<dim>::do_time_step()
+  void Simulator<dim>::compute_free_velocity()
   {
-    advance(0);
+    const auto start = Clock::now();
+    time_integrator->compute_free_velocity();
+    run_timings.free_velocity += seconds_since(start);
   }
 
   template <int dim>
-  void Simulator<dim>::advance(const unsigned int halvings)
+  void Simulator<dim>::end_step()
   {
-    // One step of the scheme, with the frictional contact problem between its parts
-    // (doc/architecture.md, "One time step with contact").
     auto &integrator = *time_integrator;
-    if (geometry)
-      update_contact_geometry();
-    auto start = Clock::now();
-    integrator.compute_free_velocity();
-    run_timings.free_velocity += seconds_since(start);
-    if (geometry)
-      solve_contact_problem();
-    const auto unsolved = [this]() {
-      return contact_result.solved && contact_result.solver.status != ContactSolvers::SolverStatus::converged;
-    };
-    if (geometry && unsolved() && parameters.contact_solver.non_convergence_policy == TimeIntegration::NonConvergencePolicy::retry)
-      {
-        // Nothing of the failed attempt is kept but its impulses, the retry's warm start: the
-        // scheme has not finished the step (its state is still that of t_k), and the attempt's
-        // per-contact dissipation is taken back.
-        const unsigned int step = integrator.step_number() + 1;
-        const double t = integrator.time() + integrator.time_step();
-        std::ostringstream h_text;
-        h_text << "h = " << integrator.time_step();
-        events.add(step, t, "retry_nsgs", contact_result.n_active, contact_result.solver.error,
-                   h_text.str() + "; " + ContactSolvers::to_string(contact_result.solver.status));
-        contact_step->discard_last_solve();
-        auto &options = contact_step->solver_options();
-        const ContactSolvers::SolverOptions configured = options;
-        options.solver = "nsgs";
-        options.max_iterations = 10 * configured.max_iterations;
-        integrator.compute_free_velocity();
-        solve_contact_problem();
-        options = configured;
-        if (unsolved() && halvings < parameters.contact_solver.retry_step_halvings)
-          {
-            const double h = integrator.time_step();
-            events.add(step, t, "retry_half_steps", contact_result.n_active, contact_result.solver.error,
-                       h_text.str() + " -> two steps of h/2");
-            contact_step->discard_last_solve();
-            integrator.set_time_step(h / 2);
-            advance(halvings + 1);
-            advance(halvings + 1);
-            integrator.set_time_step(h);
-            return;
-          }
-      }
     integrator.finish_step();
     if (geometry)
       check_contact_positions();
@@ -250,8 +208,8 @@ namespace percussion
   // The step's members of Simulator, for the dimensions Simulator is instantiated for in
   // simulator.cc.
 #define PERCUSSION_INSTANTIATE(dim) \
-  template void Simulator<dim>::do_time_step(); \
-  template void Simulator<dim>::advance(unsigned int); \
+  template void Simulator<dim>::compute_free_velocity(); \
+  template void Simulator<dim>::end_step(); \
   template void Simulator<dim>::update_contact_geometry(); \
   template void Simulator<dim>::solve_contact_problem(); \
   template void Simulator<dim>::check_contact_positions(); \

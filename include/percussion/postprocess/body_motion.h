@@ -6,6 +6,7 @@
 #include <deal.II/lac/petsc_vector.h>
 
 #include <percussion/core/body_frames.h>
+#include <percussion/postprocess/postprocessor.h>
 #include <percussion/postprocess/statistics_table.h>
 
 #include <map>
@@ -31,7 +32,7 @@ namespace percussion::Postprocess
    * that of its deformation).
    */
   template <int dim>
-  class BodyMotion
+  class BodyMotion : public Postprocessor
   {
   public:
     /// Finds the bodies (material ids over all ranks) and precomputes M 1_{b,c}. Collective.
@@ -47,7 +48,9 @@ namespace percussion::Postprocess
     /// @p rigid of the frames' bodies where the table has their columns. Collective.
     void record(unsigned int step, double time, const dealii::PETScWrappers::MPI::Vector &v,
                 const std::vector<RigidMotion> &rigid = {});
-    void flush() { table->flush(); }
+    /// record() of @p view's velocity and rigid motions (all occasions but StepView::Occasion::last_state).
+    void execute(const StepView &view) override;
+    void flush() override { table->flush(); }
 
     const StatisticsTable &table_of_rows() const { return *table; }
     /// StatisticsTable::keep_rows_in_memory() of the table.

@@ -7,13 +7,21 @@
 
 namespace percussion::Postprocess
 {
+  /// The zlib level of the solution's VTU files ('Output/VTU compression').
+  enum class VtuCompression
+  {
+    best_speed,
+    best_compression,
+    none
+  };
+
   /// `subsection Output`.
   struct OutputParameters
   {
     std::string  directory = "output";
     unsigned int vtu_interval = 10;  ///< steps between VTU outputs; 0: none
     /// zlib level of the solution's VTU files: 'best speed' (default), 'best compression', 'none'.
-    std::string  vtu_compression = "best speed";
+    VtuCompression vtu_compression = VtuCompression::best_speed;
     /// Solution VTU files per record on several ranks: 0 one per rank, N ≥ 1 N files written
     /// together with MPI-IO (1: a single file; the contact points then go to one file as well).
     unsigned int vtu_files_per_record = 0;

@@ -7,6 +7,7 @@
 #include <deal.II/lac/petsc_vector.h>
 
 #include <percussion/core/body_frames.h>
+#include <percussion/postprocess/postprocessor.h>
 #include <percussion/postprocess/statistics_table.h>
 
 #include <petscvec.h>
@@ -35,7 +36,7 @@ namespace percussion::Postprocess
    * ranks to round-off.
    */
   template <int dim>
-  class ProbePoints
+  class ProbePoints : public Postprocessor
   {
   public:
     /**
@@ -67,7 +68,13 @@ namespace percussion::Postprocess
     void record(unsigned int step, double time, const dealii::PETScWrappers::MPI::Vector &u,
                 const dealii::PETScWrappers::MPI::Vector &v, const dealii::PETScWrappers::MPI::Vector &strain,
                 const std::map<unsigned int, Matrix3> &rotations);
-    void flush() { table->flush(); }
+    /// record() of @p view's displacement and velocity (all occasions but StepView::Occasion::last_state),
+    /// with the stress measured in the frames of measure_in_frames() where they are not all the identity.
+    void execute(const StepView &view) override;
+    void flush() override { table->flush(); }
+    /// Large rotations: execute() takes the stress of the elastic displacement in @p frames
+    /// (nullptr: of the displacement).
+    void measure_in_frames(const BodyFrames *frames) { stress_frames = frames; }
 
     const StatisticsTable &table_of_rows() const { return *table; }
     /// StatisticsTable::keep_rows_in_memory() of the table.
@@ -100,6 +107,7 @@ namespace percussion::Postprocess
     Vec gathered_u = nullptr, gathered_v = nullptr, gathered_strain = nullptr;
     std::vector<double> values;
     std::unique_ptr<StatisticsTable> table;
+    const BodyFrames *stress_frames = nullptr; ///< measure_in_frames()
   };
 
   /**

@@ -7,6 +7,7 @@
 #include <deal.II/lac/vector.h>
 #include <deal.II/numerics/data_postprocessor.h>
 
+#include <percussion/postprocess/output_parameters.h>
 #include <percussion/postprocess/time_series.h>
 
 #include <exception>
@@ -26,11 +27,11 @@ namespace percussion::Postprocess
   class SolutionOutput
   {
   public:
-    /// @p compression: 'best speed', 'best compression' or 'none' (OutputParameters);
+    /// @p compression: 'Output/VTU compression' (OutputParameters);
     /// @p files_per_record: 0 one .vtu per rank, N ≥ 1 N files grouped with MPI-IO.
     /// @p in_background: with one file per rank, encode, compress and write each record's file in
     /// a thread of its own while the run goes on (the patches are built before write() returns).
-    SolutionOutput(const std::string &directory, MPI_Comm communicator, const std::string &compression = "best speed",
+    SolutionOutput(const std::string &directory, MPI_Comm communicator, VtuCompression compression = VtuCompression::best_speed,
                    unsigned int files_per_record = 0, bool in_background = false);
 
     /// Waits for a record still being written (finish()).

@@ -10,11 +10,12 @@
 #include <percussion/postprocess/event_log.h>
 #include <percussion/postprocess/probe_points.h>
 #include <percussion/postprocess/energy_audit.h>
-#include <percussion/postprocess/solution_output.h>
-#include <percussion/postprocess/statistics_table.h>
-#include <percussion/postprocess/time_series.h>
-#include <percussion/simulator/checkpoint.h>
+#include <percussion/postprocess/postprocessor.h>
+#include <percussion/postprocess/statistics_output.h>
+#include <percussion/postprocess/vtu_output.h>
+#include <percussion/simulator/checkpointer.h>
 #include <percussion/simulator/run_parameters.h>
+#include <percussion/simulator/step_controller.h>
 #include <percussion/time_integration/frictional_contact_step.h>
 #include <percussion/time_integration/linear_elastodynamic_system.h>
 #include <percussion/time_integration/time_integrator.h>
@@ -70,12 +71,13 @@ namespace percussion
      */
     void resume_from(const std::string &path);
 
-    const Postprocess::StatisticsTable &statistics() const { return *table; }
+    /// The statistics.csv table (once run() has started).
+    const Postprocess::StatisticsTable &statistics() const { return statistics_output->table(); }
     const Postprocess::EnergyAudit     &energy_audit() const { return audit; }
     /// The per-body table (nullptr unless 'Output/Write bodies').
-    const Postprocess::BodyMotion<dim> *body_table() const { return body_motion.get(); }
+    const Postprocess::BodyMotion<dim> *body_table() const { return body_motion; }
     /// The probes' table (nullptr without 'Output/Probe points').
-    const Postprocess::ProbePoints<dim> *probe_table() const { return probes.get(); }
+    const Postprocess::ProbePoints<dim> *probe_table() const { return probes; }
     const Body::ElasticBody<dim>       &body() const { return *bodies; }
     const TimeIntegration::TimeIntegrator &integrator() const { return *time_integrator; }
     /// The contact geometry (nullptr without contact pairs).
@@ -102,40 +104,50 @@ namespace percussion
     const TimeIntegration::PositionProjectionResult &last_projection() const { return projection_result; }
 
   private:
-    /// The statistics.csv columns (stable names, in order) with this step's values.
-    std::vector<std::pair<const char *, double>> statistics_row() const;
-    void record_statistics();
+    /// The checks of the input that need the run's dimension or its number of ranks, and that the
+    /// output directory can be written. @throws InputError.
+    void check_run_input() const;
+    /// The mesh (partitioned by contact work), the bodies' DoFs and matrices, and their frames (2D/3D).
+    void build_mesh_and_bodies();
+    /// Locates 'Output/Probe points' in the mesh. @throws InputError for a point outside it.
+    void locate_probes();
+    /// The linear elastodynamic system of the bodies and the scheme's integrator, with the
+    /// preconditioner 'auto' resolved.
+    void set_up_time_integrator();
+    /// With contact pairs: the contact geometry, the contact step and the position projection's
+    /// settings (nothing without).
+    void set_up_contact();
+    /// The log's lines on the mesh, the kinematics and the modes the step leaves unresolved.
+    void log_set_up() const;
+    /// The state the postprocessors record, on @p occasion; after a step, whether it is the
+    /// @p last_step and its wall-clock seconds (@p before: run_timings before it).
+    Postprocess::StepView step_view(Postprocess::StepView::Occasion occasion, bool last_step = false,
+                                    double step_seconds = 0, const RunTimings *before = nullptr) const;
+    /// Runs the postprocessors on @p view, after the rigid motions of a state they add rows of.
+    /// Collective.
+    void record(const Postprocess::StepView &view);
     /// The rigid motion of each body (bodies.csv, statistics' kinetic energy split); with small
     /// displacements, a warning and an event the first time a body turns past 'Kinematics/Rotation
     /// warning angle'. Collective.
     void update_rigid_motions();
-    /// The rotation of the step frame of each material's body (large rotations), by material id.
-    std::map<unsigned int, Matrix3> material_rotations() const;
-    /// Σ over the bodies of the kinetic energy of their translation (or rotation).
-    double rigid_energy(bool translation) const;
     /// With several ranks and contact pairs (2D/3D), partitions the mesh again with cells weighted by
     /// their slave faces ('Contact/Slave face partition weight'): a step's contact work belongs to the
     /// slave nodes' owners. Before the DoFs are distributed. Collective.
     void partition_by_contact_work();
-    /// Creates the statistics table and opens statistics.csv (keeping its rows up to a resumed step).
-    void open_statistics_table();
     /// With contact and a scheme that damps no mode (e.g. θ = ½): says in the log when the step
     /// leaves the mesh's stiff modes unresolved.
     void log_unresolved_modes(double smallest_cell) const;
     /// The smallest gap of the geometry's candidates (the search distance without any). Collective.
     double smallest_candidate_gap() const;
-    void write_solution();
     /// Initial state, output files (kept up to a resumed step), the first row and record; returns
     /// the step a resumed run starts from (0 otherwise). Collective.
     unsigned int start_run();
-    /// Opens step_timings.csv, bodies.csv, probes.csv and events.csv as the output asks.
-    void open_step_tables();
-    /// After a step: its timings row, statistics row, the step observer, and the VTU record when
-    /// due (every 'VTU interval' steps and at the @p last_step).
-    void postprocess_step(const RunTimings &before, double step_seconds, bool last_step);
-    /// Writes a checkpoint after @p nominal_steps when 'Checkpoint interval' or 'Checkpoint
-    /// minutes' asks for one; returns whether it did. Collective.
-    bool write_checkpoint_if_due(unsigned int nominal_steps);
+    /**
+     * Opens the outputs as the output asks and lists the postprocessors in the order they write
+     * after a step: statistics.csv, step_timings.csv, bodies.csv, probes.csv, the step observer,
+     * the VTU records (@p vtu); then opens events.csv. A resumed run keeps their rows up to its step.
+     */
+    void open_outputs(std::unique_ptr<Postprocess::VtuOutput<dim>> vtu);
     /// After a SIGTERM/SIGINT (before the last step): the step's output, a checkpoint unless one
     /// was just written, then throws Interrupted. Collective.
     void stop_if_interrupted(unsigned int nominal_steps, unsigned int n_steps, bool checkpoint_written);
@@ -144,16 +156,11 @@ namespace percussion
     void save_after_failed_step(unsigned int nominal_steps);
     /// The log's timing, energy and contact summary of the run.
     void report_run(unsigned int first_step, unsigned int n_steps, double wall_seconds);
-    /// One time step: geometry → free velocity → contact problem → end of step → gaps and
-    /// projection → audit → reports; without contact pairs only the scheme's parts and the audit.
-    void do_time_step();
-    /**
-     * One step of the present step size; with 'Non-convergence policy' = retry, a contact problem
-     * that is not solved is solved again with NSGS, and if that fails the step is replaced by two
-     * steps of half the size (@p halvings so far, up to 'Retry step halvings'), each of which may be
-     * retried the same way.
-     */
-    void advance(unsigned int halvings);
+    /// The parts of a time step StepController runs: geometry → free velocity → contact problem →
+    /// end of step (the scheme's, gaps and projection, audit, reports); without contact pairs only
+    /// the scheme's parts and the audit.
+    void compute_free_velocity();
+    void end_step();
     /// H(q_k), gaps, frames and the owned contact points of the step.
     void update_contact_geometry();
     /// The step's frictional contact problem and its impulse (FrictionalContactStep::solve).
@@ -164,22 +171,10 @@ namespace percussion
     void report_contact_step();
     /// Writes the last contact problem (rank 0) and records an fclib_dump event (every rank).
     void write_contact_problem(const std::string &reason);
-    /// Flushes statistics.csv, bodies.csv, probes.csv and step_timings.csv.
-    void flush_tables();
-    /// What a checkpoint must match to continue this run (the keys resume_from() compares).
-    Checkpoint::Header run_identity() const;
-    /// Every scalar a checkpoint keeps, by name: the simulator's counters and extremes, the
-    /// integrator's (TimeIntegrator::saved_values()) and the audit's (EnergyAudit::saved_values()).
+    /// Every scalar a checkpoint keeps, by name: the simulator's counters and extremes, the step of
+    /// the last VTU record, the integrator's (TimeIntegrator::saved_values()), the audit's
+    /// (EnergyAudit::saved_values()) and with large rotations the bodies' frames.
     SavedValues saved_values();
-    /**
-     * Writes the state after the last step, @p nominal_steps steps of the nominal size from the
-     * start, to <Output/Directory>/checkpoints/step-N, atomically (written as step-N.partial, then
-     * renamed), and deletes the checkpoints beyond 'Checkpoints kept'. Collective.
-     */
-    void write_checkpoint(unsigned int nominal_steps, const std::string &reason);
-    /// Restores the state of resume_from()'s checkpoint after initialize(); returns the number of
-    /// nominal steps it had done. Collective.
-    unsigned int restore_checkpoint();
 
     const RunParameters       parameters;
     /// The bar speed √(E/ρ) in 1D, the dilatational speed √((λ+2μ)/ρ) otherwise, of the fastest material.
@@ -203,8 +198,10 @@ namespace percussion
     TimeIntegration::LinearElastodynamicSystem             system;
     std::unique_ptr<TimeIntegration::TimeIntegrator>       time_integrator;
     Postprocess::EnergyAudit                               audit;
-    std::unique_ptr<Postprocess::StatisticsTable>          table;
-    std::unique_ptr<Postprocess::SolutionOutput<dim>>      solution_output;
+    /// The outputs, run after every step (open_outputs()).
+    Postprocess::PostprocessorList                         postprocessors;
+    Postprocess::StatisticsOutput                         *statistics_output = nullptr; ///< statistics.csv
+    Postprocess::VtuOutput<dim>                           *vtu_output = nullptr;        ///< solution.pvd, contact.pvd
     std::unique_ptr<Geometry>                              geometry;
     std::unique_ptr<TimeIntegration::FrictionalContactStep> contact_step;
     TimeIntegration::ContactStepResult                     contact_result;
@@ -218,27 +215,21 @@ namespace percussion
     bool projects_positions = false;
     double end_of_step_min_gap = 0, lowest_gap = std::numeric_limits<double>::infinity();
     unsigned int n_projection_steps = 0, n_projection_warnings = 0;
-    std::vector<double> statistics_values; ///< the row being written (kept: no allocation per step)
-    std::unique_ptr<Postprocess::TimeSeries>               contact_series; ///< contact.pvd
-    std::unique_ptr<Postprocess::BodyMotion<dim>>          body_motion;    ///< bodies.csv
-    std::unique_ptr<Postprocess::ProbePoints<dim>>         probes;         ///< probes.csv
-    Postprocess::EventLog                                  events;         ///< events.csv
-    std::unique_ptr<Postprocess::StatisticsTable>          step_timings;   ///< step_timings.csv
+    /// The probes, located by the constructor, until open_outputs() lists them.
+    std::unique_ptr<Postprocess::ProbePoints<dim>>         located_probes;
+    Postprocess::BodyMotion<dim>                          *body_motion = nullptr; ///< bodies.csv
+    Postprocess::ProbePoints<dim>                         *probes = nullptr;      ///< probes.csv
+    Postprocess::EventLog                                  events;                ///< events.csv
     unsigned int n_positive_work_warnings = 0, n_unconverged_steps = 0;
-    unsigned int last_written_step = static_cast<unsigned int>(-1);
     RunTimings   run_timings;
-    std::chrono::steady_clock::time_point last_checkpoint_time; ///< for 'Checkpoint minutes'
     std::function<void(const Simulator<dim> &)> step_observer;
-    /// The checkpoint to resume from (resume_from()) and its header.
-    std::string resume_directory;
-    std::optional<Checkpoint::Header> resume_header;
-    /// The step number (statistics' `step`) the resumed checkpoint was written after.
-    std::optional<unsigned int> resumed_step;
     /// Set when the contact 'Non-convergence policy' = stop ends the run (its step was accepted).
     bool stopped_by_policy = false;
     bool keep_rows = true; ///< keep_tables_in_memory()
-    /// Checkpoint::mesh_fingerprint() of this run's mesh, once computed (run_identity()).
-    mutable std::optional<std::uint64_t> mesh_fingerprint_value;
+    /// Advances the run by a step, with the retry policy's retries and halvings.
+    std::unique_ptr<StepController> step_controller;
+    /// Writes the checkpoints, and restores the one of resume_from().
+    std::unique_ptr<Checkpointer<dim>> checkpointer;
   };
 } // namespace percussion
 

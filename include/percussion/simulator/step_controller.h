@@ -1,0 +1,85 @@
+#ifndef PERCUSSION_SIMULATOR_STEP_CONTROLLER_H
+#define PERCUSSION_SIMULATOR_STEP_CONTROLLER_H
+
+#include <percussion/contact_solvers/solver_options.h>
+#include <percussion/postprocess/event_log.h>
+#include <percussion/time_integration/frictional_contact_step.h>
+#include <percussion/time_integration/time_integrator.h>
+
+#include <functional>
+
+namespace percussion
+{
+  /**
+   * Replaces the contact solver's options for the time it lives (a retry with other settings) and
+   * puts the configured ones back when it ends, also when the retry throws.
+   */
+  class SolverOptionsOverride
+  {
+  public:
+    explicit SolverOptionsOverride(ContactSolvers::SolverOptions &options)
+      : options(options)
+      , configured(options)
+    {}
+    ~SolverOptionsOverride() { options = configured; }
+    SolverOptionsOverride(const SolverOptionsOverride &) = delete;
+    SolverOptionsOverride &operator=(const SolverOptionsOverride &) = delete;
+
+    /// The options in force (to be changed).
+    ContactSolvers::SolverOptions &options;
+    /// The options as configured (restored at the end).
+    const ContactSolvers::SolverOptions configured;
+  };
+
+  /**
+   * Advances the run by one step of the nominal size. With 'Contact solver/Non-convergence policy'
+   * = retry, a contact problem that is not solved is solved again with NSGS (and ten times the
+   * iterations), and if that fails too the step is replaced by two steps of half the size (up to
+   * 'Retry step halvings' times in a row), each of which may be retried the same way. Nothing of a
+   * failed attempt is kept but its impulses, the retry's warm start.
+   */
+  class StepController
+  {
+  public:
+    /// The parts of one step, in the order a step runs them (Simulator).
+    struct Phases
+    {
+      /// H(q_k), gaps and frames (with contact pairs).
+      std::function<void()> contact_geometry;
+      /// The scheme's free velocity.
+      std::function<void()> free_velocity;
+      /// The frictional contact problem and its impulse (with contact pairs).
+      std::function<void()> contact_problem;
+      /// The scheme's end of step, the end-of-step gaps, the energy audit and the reports.
+      std::function<void()> end_of_step;
+    };
+
+    /**
+     * @p contact_step: nullptr without contact pairs; @p contact_result: the result its phases
+     * leave; @p retry: whether the non-convergence policy is retry, with at most @p max_halvings
+     * halvings in a row.
+     */
+    StepController(TimeIntegration::TimeIntegrator &integrator, TimeIntegration::FrictionalContactStep *contact_step,
+                   const TimeIntegration::ContactStepResult &contact_result, Postprocess::EventLog &events, bool retry,
+                   unsigned int max_halvings, Phases phases);
+
+    /// One step of the present step size (of two halves, or more, where the retry policy halves it).
+    void advance() { advance(0); }
+
+  private:
+    /// One step after @p halvings halvings of the nominal size.
+    void advance(unsigned int halvings);
+    /// Whether the step's contact problem was posed and not solved.
+    bool unsolved() const;
+
+    TimeIntegration::TimeIntegrator &integrator;
+    TimeIntegration::FrictionalContactStep *contact_step;
+    const TimeIntegration::ContactStepResult &contact_result;
+    Postprocess::EventLog &events;
+    bool retry;
+    unsigned int max_halvings;
+    Phases phases;
+  };
+} // namespace percussion
+
+#endif

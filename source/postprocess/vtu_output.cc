@@ -1,0 +1,157 @@
+#include <deal.II/base/timer.h>
+
+#include <percussion/contact/contact_point_output.h>
+#include <percussion/postprocess/vtu_output.h>
+#include <percussion/time_integration/moreau_jean_integrator.h>
+
+namespace percussion::Postprocess
+{
+  using namespace dealii;
+
+  template <int dim>
+  VtuOutput<dim>::VtuOutput(const OutputParameters &output, MPI_Comm communicator, const Body::ElasticBody<dim> &bodies,
+                            const DataPostprocessor<dim> &stress, const BodyFrames *stress_frames,
+                            const bool viscoelastic, const Contact::ContactGeometry<dim> *geometry,
+                            std::function<void()> after_record, double &output_seconds)
+    : output(output)
+    , communicator(communicator)
+    , bodies(bodies)
+    , stress(stress)
+    , stress_frames(stress_frames)
+    , viscoelastic(viscoelastic)
+    , geometry(geometry)
+    , after_record(std::move(after_record))
+    , output_seconds(output_seconds)
+    , solution(output.directory, communicator, output.vtu_compression, output.vtu_files_per_record,
+               output.write_in_background)
+  {
+    if (geometry)
+      contact_series = std::make_unique<TimeSeries>(output.directory, "contact", communicator);
+  }
+
+  template <int dim>
+  void VtuOutput<dim>::execute(const StepView &view)
+  {
+    const unsigned int interval = output.vtu_interval;
+    if (interval == 0)
+      return;
+    bool due = false;
+    switch (view.occasion)
+      {
+        case StepView::Occasion::initial_state:
+          due = true;
+          break;
+        case StepView::Occasion::step:
+          due = view.step() % interval == 0 || view.last_step;
+          break;
+        case StepView::Occasion::stopped_after_step:
+        case StepView::Occasion::last_state:
+          // A run that stops early leaves its last state behind, once.
+          due = last_written_step != view.step();
+          break;
+      }
+    if (due)
+      write(view);
+  }
+
+  template <int dim>
+  void VtuOutput<dim>::finish(const StepView &)
+  {
+    // The last record written in the background is output time too.
+    Timer timer;
+    solution.finish();
+    output_seconds += timer.wall_time();
+  }
+
+  template <int dim>
+  void VtuOutput<dim>::restore(std::vector<std::pair<double, std::string>> solution_records,
+                               std::vector<std::pair<double, std::string>> contact_records)
+  {
+    solution.restore(std::move(solution_records));
+    if (contact_series)
+      contact_series->restore(std::move(contact_records));
+  }
+
+  template <int dim>
+  void VtuOutput<dim>::write(const StepView &view)
+  {
+    Timer timer;
+    const auto &integrator = view.integrator;
+    const auto &dof_handler = bodies.get_dof_handler();
+    PETScWrappers::MPI::Vector q(bodies.locally_owned_dofs(), bodies.locally_relevant_dofs(), communicator);
+    PETScWrappers::MPI::Vector v(bodies.locally_owned_dofs(), bodies.locally_relevant_dofs(), communicator);
+    q = integrator.displacement();
+    v = integrator.velocity();
+    if (stress_frames != nullptr && !stress_frames->all_identity())
+      {
+        // Large rotations: the stress of the elastic displacement ũ in the step's frames, rotated
+        // to space by the frames (a rigid rotation has no stress).
+        PETScWrappers::MPI::Vector unrotated(bodies.locally_owned_dofs(), communicator);
+        stress_frames->unrotated_displacement(integrator.displacement(), unrotated);
+        PETScWrappers::MPI::Vector strain(bodies.locally_owned_dofs(), bodies.locally_relevant_dofs(), communicator);
+        strain = unrotated;
+        bodies.set_stress_frames(material_rotations(*stress_frames));
+        solution.write(integrator.time(), integrator.step_number(), dof_handler, q, v, stress, &strain);
+        bodies.set_stress_frames({});
+      }
+    else if (viscoelastic)
+      {
+        // Viscoelastic materials (Moreau–Jean only): their viscous stress and the branches' energy
+        // density as cell data.
+        const auto &moreau_jean = dynamic_cast<const TimeIntegration::MoreauJeanIntegrator &>(integrator);
+        std::vector<PETScWrappers::MPI::Vector> ghosted;
+        ghosted.reserve(moreau_jean.maxwell_strains().size());
+        std::vector<const PETScWrappers::MPI::Vector *> strains;
+        for (const auto &e : moreau_jean.maxwell_strains())
+          {
+            ghosted.emplace_back(bodies.locally_owned_dofs(), bodies.locally_relevant_dofs(), communicator);
+            ghosted.back() = e;
+            strains.push_back(&ghosted.back());
+          }
+        const auto fields = bodies.viscoelastic_fields(v, strains);
+        solution.write(integrator.time(), integrator.step_number(), dof_handler, q, v, stress, nullptr, &fields);
+      }
+    else
+      solution.write(integrator.time(), integrator.step_number(), dof_handler, q, v, stress);
+    if (geometry)
+      write_contact_points(view);
+    last_written_step = integrator.step_number();
+    after_record();
+    output_seconds += timer.wall_time();
+  }
+
+  template <int dim>
+  void VtuOutput<dim>::write_contact_points(const StepView &view)
+  {
+    Contact::ContactPointFields fields;
+    const auto &c = view.contact;
+    if (c.state.size() == geometry->n_owned_points())
+      {
+        fields.status = c.state;
+        fields.reaction = c.impulse;
+        fields.slip_velocity = c.velocity;
+        fields.dissipated_energy = c.dissipated_energy;
+        fields.in_problem = c.in_problem;
+      }
+    else
+      {
+        // Before the first step (no contact problem solved yet): the same arrays, open and
+        // zero, so that every record of contact.pvd has the same arrays (ParaView's time
+        // series and readers expect them in every file; postprocess.vtk_readers checks it).
+        const std::size_t n = geometry->n_owned_points();
+        fields.status.assign(n, ContactSolvers::ContactState::open);
+        fields.reaction.assign(dim * n, 0.0);
+        fields.slip_velocity.assign(dim * n, 0.0);
+        fields.dissipated_energy.assign(n, 0.0);
+        fields.in_problem.assign(n, false);
+      }
+    fields.time_step = view.integrator.time_step(); // for the contact pressure r_N / (h · area)
+    contact_series->add(view.time(), Contact::write_contact_points_vtu(*geometry, fields, output.directory, "contact",
+                                                                       contact_series->size(),
+                                                                       output.vtu_files_per_record == 1));
+  }
+
+  template class VtuOutput<1>;
+  template class VtuOutput<2>;
+  template class VtuOutput<3>;
+} // namespace percussion::Postprocess

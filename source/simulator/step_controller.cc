@@ -1,0 +1,69 @@
+#include <percussion/simulator/step_controller.h>
+
+#include <sstream>
+
+namespace percussion
+{
+  StepController::StepController(TimeIntegration::TimeIntegrator &integrator,
+                                 TimeIntegration::FrictionalContactStep *contact_step,
+                                 const TimeIntegration::ContactStepResult &contact_result,
+                                 Postprocess::EventLog &events, const bool retry, const unsigned int max_halvings,
+                                 Phases phases)
+    : integrator(integrator)
+    , contact_step(contact_step)
+    , contact_result(contact_result)
+    , events(events)
+    , retry(retry)
+    , max_halvings(max_halvings)
+    , phases(std::move(phases))
+  {}
+
+  bool StepController::unsolved() const
+  {
+    return contact_result.solved && contact_result.solver.status != ContactSolvers::SolverStatus::converged;
+  }
+
+  void StepController::advance(const unsigned int halvings)
+  {
+    // One step of the scheme, with the frictional contact problem between its parts
+    // (doc/architecture.md, "One time step with contact").
+    if (contact_step)
+      phases.contact_geometry();
+    phases.free_velocity();
+    if (contact_step)
+      phases.contact_problem();
+    if (contact_step && unsolved() && retry)
+      {
+        // The scheme has not finished the step (its state is still that of t_k), and the attempt's
+        // per-contact dissipation is taken back.
+        const unsigned int step = integrator.step_number() + 1;
+        const double t = integrator.time() + integrator.time_step();
+        std::ostringstream h_text;
+        h_text << "h = " << integrator.time_step();
+        events.add(step, t, "retry_nsgs", contact_result.n_active, contact_result.solver.error,
+                   h_text.str() + "; " + ContactSolvers::to_string(contact_result.solver.status));
+        contact_step->discard_last_solve();
+        {
+          SolverOptionsOverride retry_options(contact_step->solver_options());
+          retry_options.options.solver = "nsgs";
+          retry_options.options.max_iterations = 10 * retry_options.configured.max_iterations;
+          // (The retry's free-velocity solve is not counted in the phase's timing.)
+          integrator.compute_free_velocity();
+          phases.contact_problem();
+        }
+        if (unsolved() && halvings < max_halvings)
+          {
+            const double h = integrator.time_step();
+            events.add(step, t, "retry_half_steps", contact_result.n_active, contact_result.solver.error,
+                       h_text.str() + " -> two steps of h/2");
+            contact_step->discard_last_solve();
+            integrator.set_time_step(h / 2);
+            advance(halvings + 1);
+            advance(halvings + 1);
+            integrator.set_time_step(h);
+            return;
+          }
+      }
+    phases.end_of_step();
+  }
+} // namespace percussion
