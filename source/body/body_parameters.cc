@@ -343,8 +343,7 @@ namespace percussion::Body
     prm.leave_subsection();
 
     prm.enter_subsection("Kinematics");
-    kinematics = prm.get("Formulation");
-    kinematics_formulation = kinematics_formulation_from_name(kinematics);
+    kinematics_formulation = kinematics_formulation_from_name(prm.get("Formulation"));
     frame_update_angle = prm.get_double("Frame update angle");
     rotation_warning_angle = prm.get_double("Rotation warning angle");
     prm.leave_subsection();

@@ -55,9 +55,9 @@ namespace percussion
                                                MPI_Comm communicator)
     : parameters(parameters)
     , communicator(communicator)
-    , solver_type(linear_solver_type_from_name(parameters.type))
-    , preconditioner(preconditioner_type_from_name(parameters.preconditioner))
-    , direct_package(direct_solver_package_from_name(parameters.direct_package))
+    , solver_type(parameters.type)
+    , preconditioner(parameters.preconditioner)
+    , direct_package(parameters.direct_package)
   {
     // 'auto' is resolved by the caller, which knows the Courant number (Simulator); a solver made
     // without that knowledge uses Jacobi.

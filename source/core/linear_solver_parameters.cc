@@ -112,13 +112,13 @@ namespace percussion
   void LinearSolverParameters::parse_parameters(dealii::ParameterHandler &prm)
   {
     prm.enter_subsection("Linear solver");
-    type = prm.get("Type");
-    preconditioner = prm.get("Preconditioner");
+    type = linear_solver_type_from_name(prm.get("Type"));
+    preconditioner = preconditioner_type_from_name(prm.get("Preconditioner"));
     amg_courant_number = prm.get_double("AMG Courant number");
     tolerance = prm.get_double("Tolerance");
     max_iterations = prm.get_integer("Max iterations");
     direct_solver_dof_limit = prm.get_integer("Direct solver DoF limit");
-    direct_package = prm.get("Direct solver package");
+    direct_package = direct_solver_package_from_name(prm.get("Direct solver package"));
     native_cholesky_dof_limit = prm.get_integer("Native Cholesky DoF limit");
     prm.leave_subsection();
     if (!(tolerance > 0))

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -91,9 +92,13 @@ namespace percussion::Postprocess
     char number[32];
     for (std::size_t i = 0; i < values.size(); ++i)
       {
-        // 17 significant digits: the file reproduces the doubles exactly.
-        const int n = std::snprintf(number, sizeof(number), i ? ",%.17g" : "%.17g", values[i]);
-        buffer.append(number, n);
+        // 17 significant digits: the file reproduces the doubles exactly. std::to_chars writes
+        // what printf's %.17g writes, at a fraction of its cost (a row is written every step).
+        if (i > 0)
+          buffer.push_back(',');
+        const std::to_chars_result written =
+          std::to_chars(number, number + sizeof(number), values[i], std::chars_format::general, 17);
+        buffer.append(number, written.ptr);
       }
     buffer.push_back('\n');
     if (buffer.size() > (1u << 16))

@@ -73,10 +73,12 @@ namespace percussion
     // The kinematics: large rotations (a frame per body) are written for the Moreau–Jean schemes.
     const bool moreau_jean = time.scheme == TimeIntegration::Scheme::moreau_jean_fremond ||
                              time.scheme == TimeIntegration::Scheme::moreau_jean_standard;
-    if (body.kinematics == "large rotations" && dimension == 1)
+    using Body::KinematicsFormulation;
+    const KinematicsFormulation kinematics = body.kinematics_formulation;
+    if (kinematics == KinematicsFormulation::large_rotations && dimension == 1)
       throw InputError("Parameter 'Kinematics/Formulation' = large rotations: a 1D bar does not rotate; use small "
                        "displacements (or auto).");
-    if (body.kinematics == "large rotations" && !moreau_jean)
+    if (kinematics == KinematicsFormulation::large_rotations && !moreau_jean)
       throw InputError("Parameter 'Kinematics/Formulation' = large rotations is available with the Moreau-Jean "
                        "schemes only ('Time integration/Scheme'); use small displacements with this scheme.");
     // Viscoelastic materials: written for the Moreau–Jean θ-step with small displacements (the
@@ -87,12 +89,12 @@ namespace percussion
                        "materials) are available with the Moreau-Jean schemes only; 'Time integration/Scheme' = " +
                        TimeIntegration::to_string(time.scheme) + " cannot take them (use the global Rayleigh pair of "
                        "'Damping' with it).");
-    if (viscoelastic && body.kinematics == "large rotations")
+    if (viscoelastic && kinematics == KinematicsFormulation::large_rotations)
       throw InputError("Parameters 'Materials/Kelvin-Voigt time' and 'Materials/Prony moduli' (viscoelastic "
                        "materials) are available with 'Kinematics/Formulation' = small displacements (or auto) only, "
                        "not with large rotations.");
-    large_rotations = body.kinematics == "large rotations" ||
-                      (body.kinematics == "auto" && moreau_jean && dimension > 1 && !viscoelastic);
+    large_rotations = kinematics == KinematicsFormulation::large_rotations ||
+                      (kinematics == KinematicsFormulation::automatic && moreau_jean && dimension > 1 && !viscoelastic);
     // The retry policy's halving of the step size is written for the Moreau-Jean schemes only.
     if (contact_solver.non_convergence_policy == TimeIntegration::NonConvergencePolicy::retry && !moreau_jean)
       throw InputError("Parameter 'Contact solver/Non-convergence policy' = retry halves the step size, which only "

@@ -67,7 +67,8 @@ namespace percussion
     if (parameters.dimension != dim)
       throw InputError("Simulator<" + std::to_string(dim) + "> cannot run a file with Dimension = " +
                        std::to_string(parameters.dimension) + ".");
-    if (parameters.linear_solver.direct_package == "petsc" && parameters.linear_solver.type != "cg" &&
+    if (parameters.linear_solver.direct_package == DirectSolverPackage::petsc &&
+        parameters.linear_solver.type != LinearSolverType::cg &&
         Utilities::MPI::n_mpi_processes(communicator) > 1)
       throw InputError("Parameter 'Linear solver/Direct solver package' = petsc works on one MPI rank only (this run "
                        "has " + std::to_string(Utilities::MPI::n_mpi_processes(communicator)) +
@@ -148,12 +149,12 @@ namespace percussion
     // CG's preconditioner 'auto': multigrid only where the step is long against the wave transit
     // time of a cell (the matrix is then stiffness-dominated), Jacobi at the CFL step.
     LinearSolverParameters linear_solver = parameters.linear_solver;
-    if (linear_solver.preconditioner == "auto")
+    if (linear_solver.preconditioner == PreconditionerType::automatic)
       {
         const double courant = courant_number(GridTools::minimal_cell_diameter(*triangulation));
-        linear_solver.preconditioner = courant > linear_solver.amg_courant_number ? "ml" : "jacobi";
+        linear_solver.preconditioner = courant > linear_solver.amg_courant_number ? PreconditionerType::ml : PreconditionerType::jacobi;
       }
-    if (linear_solver.preconditioner == "gamg" || linear_solver.preconditioner == "ml")
+    if (linear_solver.preconditioner == PreconditionerType::gamg || linear_solver.preconditioner == PreconditionerType::ml)
       {
         system.rigid_body_modes = bodies->rigid_body_modes();
         system.node_block_size = bodies->node_block_size();

@@ -47,7 +47,7 @@ namespace percussion::Body
     }
   };
 
-  /// `Kinematics/Formulation`: how the bodies move (see BodyParameters::kinematics).
+  /// `Kinematics/Formulation`: how the bodies move (see BodyParameters::kinematics_formulation).
   enum class KinematicsFormulation
   {
     /// Large rotations with the Moreau–Jean schemes in 2D/3D, small displacements otherwise.
@@ -96,12 +96,10 @@ namespace percussion::Body
     std::map<std::string, double> function_constants;
 
     /**
-     * `subsection Kinematics`: 'small displacements' (x = X + q, linear in the rotation), 'large
-     * rotations' (a frame per body, exact rigid motion with linear strain in it: BodyFrames), or
-     * 'auto' (large rotations where the scheme supports them: the Moreau–Jean schemes in 2D/3D).
+     * `subsection Kinematics`: small displacements (x = X + q, linear in the rotation), large
+     * rotations (a frame per body, exact rigid motion with linear strain in it: BodyFrames), or
+     * automatic (large rotations where the scheme supports them: the Moreau–Jean schemes in 2D/3D).
      */
-    std::string kinematics = "auto";
-    /// The same choice as #kinematics, read once from the parameter file.
     KinematicsFormulation kinematics_formulation = KinematicsFormulation::automatic;
     /// A body's frame is taken anew when its rigid fit has turned more than this (rad) from it.
     double frame_update_angle = 1e-4;

@@ -69,13 +69,10 @@ namespace percussion
    */
   struct LinearSolverParameters
   {
-    // The choices are kept as their names because the Simulator resolves 'auto' after reading the
-    // file; IterationMatrixSolver turns them into the enums above once, when it is made.
-    /// "direct" (MUMPS Cholesky, factorised once per step size), "cg", or "auto".
-    std::string type = "auto";
-    /// For "cg": "jacobi", "boomeramg" (hypre), "gamg" (PETSc) or "ml" (Trilinos); "auto" is
-    /// resolved by the Simulator from the Courant number.
-    std::string preconditioner = "auto";
+    /// Direct (a Cholesky factor, computed once per step size), CG, or auto.
+    LinearSolverType type = LinearSolverType::automatic;
+    /// For CG; automatic is resolved by the Simulator from the Courant number.
+    PreconditionerType preconditioner = PreconditionerType::automatic;
     /// auto: ml above this Courant number c h / Δx, jacobi below.
     double amg_courant_number = 8;
     /// Relative residual tolerance of CG.
@@ -84,8 +81,8 @@ namespace percussion
     unsigned int max_iterations = 2000;
     /// "auto" uses the direct solver up to this number of DoFs and CG above.
     unsigned int direct_solver_dof_limit = 150000;
-    /// Factorisation package of the direct path: "mumps", "petsc" (one rank only) or "auto".
-    std::string direct_package = "auto";
+    /// Factorisation package of the direct path.
+    DirectSolverPackage direct_package = DirectSolverPackage::automatic;
     /// "auto" uses PETSc's own Cholesky on one rank up to this number of DoFs, MUMPS above
     /// (0 in the parameter file: chosen by dimension when the run's parameters are read).
     unsigned int native_cholesky_dof_limit = 20000;

@@ -319,7 +319,7 @@ BOOST_AUTO_TEST_CASE(direct_and_cg_solves_agree_and_non_convergence_is_reported)
   b.compress(dealii::VectorOperation::insert);
 
   LinearSolverParameters direct;
-  direct.type = "direct";
+  direct.type = LinearSolverType::direct;
   IterationMatrixSolver direct_solver(direct, MPI_COMM_WORLD);
   direct_solver.set_matrix(A, n);
   BOOST_TEST(direct_solver.is_direct());
@@ -329,7 +329,7 @@ BOOST_AUTO_TEST_CASE(direct_and_cg_solves_agree_and_non_convergence_is_reported)
   BOOST_TEST(residual.l2_norm() <= 1e-10 * b.l2_norm());
 
   LinearSolverParameters cg;
-  cg.type = "cg";
+  cg.type = LinearSolverType::cg;
   cg.tolerance = 1e-13;
   cg.max_iterations = 5000;
   IterationMatrixSolver cg_solver(cg, MPI_COMM_WORLD);
@@ -358,7 +358,7 @@ BOOST_AUTO_TEST_CASE(every_cg_preconditioner_reproduces_the_direct_solve)
   const auto b = right_hand_side(owned, [](const double i) { return std::sin(0.1 * i) + 1e-3 * i; });
   dealii::PETScWrappers::MPI::Vector x_direct(owned, MPI_COMM_WORLD), x_cg(owned, MPI_COMM_WORLD);
   LinearSolverParameters direct;
-  direct.type = "direct";
+  direct.type = LinearSolverType::direct;
   IterationMatrixSolver direct_solver(direct, MPI_COMM_WORLD);
   direct_solver.set_matrix(A, n);
   direct_solver.solve(b, x_direct);
@@ -371,27 +371,28 @@ BOOST_AUTO_TEST_CASE(every_cg_preconditioner_reproduces_the_direct_solve)
   PetscReal norm_direct = 0;
   MatNorm(X_direct, NORM_FROBENIUS, &norm_direct);
 
-  for (const std::string preconditioner : {"jacobi", "boomeramg", "gamg", "ml"})
+  for (const PreconditionerType preconditioner :
+       {PreconditionerType::jacobi, PreconditionerType::boomeramg, PreconditionerType::gamg, PreconditionerType::ml})
     {
       LinearSolverParameters cg;
-      cg.type = "cg";
+      cg.type = LinearSolverType::cg;
       cg.preconditioner = preconditioner;
       cg.tolerance = 1e-13;
       cg.max_iterations = 5000;
       IterationMatrixSolver solver(cg, MPI_COMM_WORLD);
       solver.set_matrix(A, n);
-      BOOST_TEST(solver.description().find(preconditioner) != std::string::npos);
+      BOOST_TEST(solver.description().find(preconditioner_type_name(preconditioner)) != std::string::npos);
       x_cg = 0;
       solver.solve(b, x_cg);
       x_cg -= x_direct;
-      BOOST_TEST(x_cg.l2_norm() <= 1e-9 * x_direct.l2_norm(), preconditioner);
-      BOOST_TEST_MESSAGE(preconditioner << ": " << solver.last_iterations() << " CG iterations");
+      BOOST_TEST(x_cg.l2_norm() <= 1e-9 * x_direct.l2_norm(), preconditioner_type_name(preconditioner));
+      BOOST_TEST_MESSAGE(preconditioner_type_name(preconditioner) << ": " << solver.last_iterations() << " CG iterations");
       MatZeroEntries(X_cg);
       solver.solve(B, X_cg);
       MatAXPY(X_cg, -1.0, X_direct, SAME_NONZERO_PATTERN);
       PetscReal norm_difference = 0;
       MatNorm(X_cg, NORM_FROBENIUS, &norm_difference);
-      BOOST_TEST(norm_difference <= 1e-9 * norm_direct, preconditioner);
+      BOOST_TEST(norm_difference <= 1e-9 * norm_direct, preconditioner_type_name(preconditioner));
     }
   MatDestroy(&B);
   MatDestroy(&X_direct);
@@ -411,8 +412,8 @@ BOOST_AUTO_TEST_CASE(cg_columns_to_a_looser_tolerance_then_the_configured_one_ag
   Mat X, R;
   MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X);
   LinearSolverParameters cg;
-  cg.type = "cg";
-  cg.preconditioner = "jacobi";
+  cg.type = LinearSolverType::cg;
+  cg.preconditioner = PreconditionerType::jacobi;
   cg.tolerance = 1e-13;
   cg.max_iterations = 5000;
   IterationMatrixSolver solver(cg, MPI_COMM_WORLD);
@@ -454,8 +455,8 @@ BOOST_AUTO_TEST_CASE(native_and_mumps_cholesky_agree_also_for_many_right_hand_si
   dealii::PETScWrappers::MPI::Vector x_mumps(owned, MPI_COMM_WORLD), x_native(owned, MPI_COMM_WORLD);
 
   LinearSolverParameters mumps;
-  mumps.type = "direct";
-  mumps.direct_package = "mumps";
+  mumps.type = LinearSolverType::direct;
+  mumps.direct_package = DirectSolverPackage::mumps;
   IterationMatrixSolver mumps_solver(mumps, MPI_COMM_WORLD);
   mumps_solver.set_matrix(A, n);
   BOOST_TEST(mumps_solver.description().find("MUMPS") != std::string::npos);
@@ -463,7 +464,7 @@ BOOST_AUTO_TEST_CASE(native_and_mumps_cholesky_agree_also_for_many_right_hand_si
 
   // "auto" picks PETSc's own Cholesky on one rank below the limit, MUMPS otherwise.
   LinearSolverParameters automatic;
-  automatic.type = "direct";
+  automatic.type = LinearSolverType::direct;
   automatic.native_cholesky_dof_limit = n;
   IterationMatrixSolver auto_solver(automatic, MPI_COMM_WORLD);
   auto_solver.set_matrix(A, n);
@@ -491,8 +492,8 @@ BOOST_AUTO_TEST_CASE(native_and_mumps_cholesky_agree_also_for_many_right_hand_si
   if (!one_rank)
     {
       LinearSolverParameters native;
-      native.type = "direct";
-      native.direct_package = "petsc";
+      native.type = LinearSolverType::direct;
+      native.direct_package = DirectSolverPackage::petsc;
       IterationMatrixSolver refused(native, MPI_COMM_WORLD);
       BOOST_CHECK_THROW(refused.set_matrix(A, n), InputError);
     }

@@ -50,7 +50,7 @@ namespace
   LinearSolverParameters direct_solver()
   {
     LinearSolverParameters p;
-    p.type = "direct";
+    p.type = LinearSolverType::direct;
     return p;
   }
 

@@ -47,7 +47,7 @@ namespace
   LinearSolverParameters direct_solver()
   {
     LinearSolverParameters p;
-    p.type = "direct"; // a factorisation: every solve is exact to round-off
+    p.type = LinearSolverType::direct; // a factorisation: every solve is exact to round-off
     return p;
   }
 

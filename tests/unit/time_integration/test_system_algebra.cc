@@ -57,7 +57,7 @@ namespace
   LinearSolverParameters direct_solver()
   {
     LinearSolverParameters p;
-    p.type = "direct"; // a stored Cholesky factor: exact to round-off
+    p.type = LinearSolverType::direct; // a stored Cholesky factor: exact to round-off
     return p;
   }
 
