@@ -69,7 +69,8 @@ namespace percussion::ContactSolvers
         rs[i] = -c.q[i];
       if (solve_small_system(c.d, c.W, rs) && in_cone(c.d, c.mu, rs))
         {
-          std::copy(rs, rs + c.d, r);
+          for (int i = 0; i < c.d; ++i)
+            r[i] = rs[i];
           return true;
         }
       return false;
