@@ -128,6 +128,7 @@ namespace
   {
     bool          help_requested = false; ///< --help or -h: print the help and do nothing else
     std::string   filename;
+    std::string   solver_name = "alart_curnier"; ///< --solver as given (also "global_petsc")
     SolverOptions options;
     Method        method = Method::local_form;
     bool          header = false; ///< print the CSV header line first
@@ -158,7 +159,7 @@ namespace
           command_line.help_requested = true;
           break;
         case Option::solver:
-          options.solver = value();
+          command_line.solver_name = value();
           break;
         case Option::tolerance:
           options.tolerance = parse_number(arg, value());
@@ -207,13 +208,18 @@ namespace
       }
   }
 
-  /** The solving method for the solver name @p solver; percussion::InputError for an unknown name. */
-  Method method_of_solver(const std::string &solver)
+  /**
+   * The solving method for the solver name @p solver, and for the local form the solver in
+   * @p options; percussion::InputError for an unknown name.
+   */
+  Method method_of_solver(const std::string &solver, SolverOptions &options)
   {
     if (solver == "global_petsc")
       return Method::global_petsc;
-    if (!solver_kind_from_name(solver))
+    const std::optional<SolverKind> kind = solver_kind_from_name(solver);
+    if (!kind)
       throw percussion::InputError("option --solver: unknown solver '" + solver + "' (see --help)");
+    options.solver = *kind;
     return Method::local_form;
   }
 
@@ -247,7 +253,7 @@ namespace
       }
     if (command_line.filename.empty())
       throw percussion::InputError("no FCLIB file given (see --help)");
-    command_line.method = method_of_solver(command_line.options.solver);
+    command_line.method = method_of_solver(command_line.solver_name, command_line.options);
     return command_line;
   }
 
@@ -314,7 +320,7 @@ namespace
       std::printf("file,contacts,solver,status,iterations,error,seconds\n");
     std::string base = filename.substr(filename.find_last_of('/') == std::string::npos ? 0 : filename.find_last_of('/') + 1);
     std::printf("%s,%d,%s,%s,%d,%.3e,%.6g\n", base.c_str(), solution.local.number_of_contacts,
-                command_line.options.solver.c_str(), to_string(solution.result.status).c_str(), solution.result.iterations,
+                command_line.solver_name.c_str(), to_string(solution.result.status).c_str(), solution.result.iterations,
                 solution.result.error, solution.result.seconds);
   }
 } // namespace

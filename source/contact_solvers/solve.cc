@@ -56,6 +56,14 @@ namespace percussion::ContactSolvers
     return std::nullopt;
   }
 
+  std::string to_string(const SolverKind kind)
+  {
+    for (const auto &[spelling, named] : solver_names)
+      if (named == kind)
+        return spelling;
+    return "unknown";
+  }
+
   namespace
   {
     using Clock = std::chrono::steady_clock;
@@ -268,19 +276,16 @@ namespace percussion::ContactSolvers
     };
 
     /**
-     * Checks the solver name and the numeric options; percussion::InputError naming the option
-     * otherwise. Returns the solver the name selects.
+     * Checks the solver and the numeric options; percussion::InputError naming the option
+     * otherwise. Returns the solver.
      */
     SolverKind checked_solver_kind(const SolverOptions &options)
     {
-      const std::optional<SolverKind> kind = solver_kind_from_name(options.solver);
-      if (!kind)
-        {
-          std::string list;
-          for (const auto &name : available_solvers())
-            list += " " + name;
-          throw InputError("contact solver: unknown solver name '" + options.solver + "' (available:" + list + ")");
-        }
+      const bool known = options.solver == SolverKind::alart_curnier || options.solver == SolverKind::alart_curnier_pure ||
+                         options.solver == SolverKind::proximal_point || options.solver == SolverKind::nsgs;
+      if (!known)
+        throw InputError("contact solver: unknown solver (SolverOptions::solver = " +
+                         std::to_string(static_cast<int>(options.solver)) + ")");
       if (!(options.proximal_cap >= 0.0 && options.proximal_cap < 1.0) || !(options.proximal_factor >= 0.0))
         throw InputError("contact solver: proximal_cap must be in [0, 1) and proximal_factor >= 0");
       if (!(options.proximal_point_initial > 0.0) || !std::isfinite(options.proximal_point_initial))
@@ -295,7 +300,7 @@ namespace percussion::ContactSolvers
         throw InputError("contact solver: tolerance must be >= 0");
       if (options.max_iterations < 0)
         throw InputError("contact solver: max_iterations must be >= 0");
-      return *kind;
+      return options.solver;
     }
 
     /** The solver @p kind from r (in/out), u = W r + q. */
@@ -363,7 +368,7 @@ namespace percussion::ContactSolvers
     result         = run_solver(kind, problem, W, r, u, options, deadline_after(start, options.time_limit_seconds));
     result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     if (options.verbose)
-      std::fprintf(stderr, "%s: %s after %d iterations, error %.3e, %s\n", options.solver.c_str(),
+      std::fprintf(stderr, "%s: %s after %d iterations, error %.3e, %s\n", to_string(options.solver).c_str(),
                    to_string(result.status).c_str(), result.iterations, result.error, result.message.c_str());
     return result;
   }

@@ -45,7 +45,7 @@ namespace percussion
         contact_step->discard_last_solve();
         {
           SolverOptionsOverride retry_options(contact_step->solver_options());
-          retry_options.options.solver = "nsgs";
+          retry_options.options.solver = ContactSolvers::SolverKind::nsgs;
           retry_options.options.max_iterations = 10 * retry_options.configured.max_iterations;
           // (The retry's free-velocity solve is not counted in the phase's timing.)
           integrator.compute_free_velocity();

@@ -1,6 +1,7 @@
 #include <deal.II/base/utilities.h>
 
 #include <percussion/core/exceptions.h>
+#include <percussion/contact_solvers/solve.h>
 #include <percussion/time_integration/contact_dynamics_parameters.h>
 
 namespace percussion::TimeIntegration
@@ -106,7 +107,7 @@ namespace percussion::TimeIntegration
   void ContactDynamicsParameters::parse_parameters(dealii::ParameterHandler &prm)
   {
     prm.enter_subsection("Contact solver");
-    solver = prm.get("Solver");
+    solver = *ContactSolvers::solver_kind_from_name(prm.get("Solver")); // a name of the Selection
     tolerance = prm.get_double("Tolerance");
     max_iterations = prm.get_integer("Max iterations");
     {

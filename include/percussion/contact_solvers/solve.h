@@ -12,7 +12,7 @@
 namespace percussion::ContactSolvers
 {
   /**
-   * Solve the local problem (local_problem.h) with the solver options.solver.
+   * Solve the local problem (local_problem.h) with the solver options.solver (SolverKind).
    *
    * @param r_inout  warm start on entry (resized to zeros if its size is not d m), the best
    *                 reactions found on exit (the iterate with the smallest error);
@@ -37,20 +37,14 @@ namespace percussion::ContactSolvers
                      std::vector<double> &u_out,
                      const SolverOptions &options = SolverOptions());
 
-  /** The solvers that SolverOptions::solver names (see there). */
-  enum class SolverKind
-  {
-    alart_curnier,      ///< "alart_curnier": Newton with the proximal-point and NSGS fallbacks
-    alart_curnier_pure, ///< "alart_curnier_pure": the proximal Newton method alone
-    proximal_point,     ///< "proximal_point": the proximal-point outer loop alone
-    nsgs                ///< "nsgs": nonsmooth Gauss–Seidel
-  };
-
-  /** The names accepted by SolverOptions::solver. */
+  /** The names of the solvers (SolverKind), in the order of the enum. */
   std::vector<std::string> available_solvers();
 
   /** The solver named @p name (one of available_solvers()); std::nullopt for any other name. */
   std::optional<SolverKind> solver_kind_from_name(const std::string &name);
+
+  /** The name of @p kind (one of available_solvers()). */
+  std::string to_string(SolverKind kind);
 } // namespace percussion::ContactSolvers
 
 #endif

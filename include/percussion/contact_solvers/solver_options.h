@@ -6,19 +6,25 @@
 
 namespace percussion::ContactSolvers
 {
-  /**
-   * Options for solve(). The solver names:
-   *  - "alart_curnier" (default): semismooth Newton on the Alart–Curnier augmented-Lagrangian
-   *    equation with an Armijo line search and proximal regularisation; when it stalls, plain
-   *    Newton; when both stall, the proximal-point loop (proximal_point.h: singular W, e.g. more
-   *    contact unknowns than degrees of freedom); then bursts of NSGS sweeps, then Newton again;
-   *  - "alart_curnier_pure": the proximal Newton method alone (no fallback);
-   *  - "proximal_point": the proximal-point outer loop alone (proximal_point.h), for singular W;
-   *  - "nsgs": nonsmooth Gauss–Seidel, one exact / Newton one-contact solve per contact.
-   */
+  /** The solvers of solve() (their names: available_solvers(), solver_kind_from_name()). */
+  enum class SolverKind
+  {
+    /**
+     * "alart_curnier" (default): semismooth Newton on the Alart–Curnier augmented-Lagrangian
+     * equation with an Armijo line search and proximal regularisation; when it stalls, plain
+     * Newton; when both stall, the proximal-point loop (proximal_point.h: singular W, e.g. more
+     * contact unknowns than degrees of freedom); then bursts of NSGS sweeps, then Newton again.
+     */
+    alart_curnier,
+    alart_curnier_pure, ///< "alart_curnier_pure": the proximal Newton method alone (no fallback)
+    proximal_point,     ///< "proximal_point": the proximal-point outer loop alone, for singular W
+    nsgs                ///< "nsgs": nonsmooth Gauss–Seidel, one exact / Newton one-contact solve per contact
+  };
+
+  /** Options for solve(). */
   struct SolverOptions
   {
-    std::string solver = "alart_curnier";
+    SolverKind solver = SolverKind::alart_curnier;
 
     /** Stop when compute_error() ≤ tolerance (the FCLIB/Siconos measure). */
     double tolerance = 1e-8;

@@ -3,6 +3,7 @@
 
 #include <deal.II/base/parameter_handler.h>
 
+#include <percussion/contact_solvers/solver_options.h>
 #include <percussion/time_integration/scheme_contact_settings.h>
 
 #include <string>
@@ -38,7 +39,7 @@ namespace percussion::TimeIntegration
   /// `subsection Contact solver`: how each step's frictional contact problem is solved and audited.
   struct ContactDynamicsParameters
   {
-    std::string  solver = "alart_curnier";
+    ContactSolvers::SolverKind solver = ContactSolvers::SolverKind::alart_curnier;
     double       tolerance = 1e-10;
     unsigned int max_iterations = 200;
     /// When a step's contact problem is not solved to the tolerance.

@@ -50,7 +50,7 @@ namespace
     BOOST_REQUIRE(!file.is_global);
     const LocalProblem &local = file.local;
     SolverOptions       options;
-    options.solver             = solver;
+    options.solver             = *solver_kind_from_name(solver);
     options.tolerance          = 1e-8;
     options.max_iterations     = 5000;
     options.time_limit_seconds = 60.0; // the slowest takes a few seconds in Release
@@ -132,7 +132,7 @@ BOOST_AUTO_TEST_CASE(proximal_point_solver_solves_the_public_granular_flow)
   const std::string   name  = std::string(PERCUSSION_TEST_DATA_DIR) + "/fclib/fc2d_granularflowonwall_02020_00213.hdf5";
   const LocalProblem  local = read_fclib_file(name).local;
   SolverOptions       options;
-  options.solver             = "proximal_point";
+  options.solver             = SolverKind::proximal_point;
   options.time_limit_seconds = 60.0;
   std::vector<double> r, u;
   const SolverResult  result = solve(local, r, u, options);
@@ -180,7 +180,7 @@ BOOST_AUTO_TEST_CASE(proximal_point_solver_newton_only_sub_problems)
     {
       const LocalProblem local = read_fclib_file(name).local;
       SolverOptions      options;
-      options.solver                     = "proximal_point";
+      options.solver                     = SolverKind::proximal_point;
       options.proximal_point_nsgs_sweeps = 0;
       options.time_limit_seconds         = 60.0;
       std::vector<double> r, u;
@@ -204,7 +204,7 @@ BOOST_AUTO_TEST_CASE(proximal_point_solver_with_dense_storage)
       dense.W_dense(i, sparse.W_sparse.column_index[k]) += sparse.W_sparse.values[k];
   dense.W_sparse = CsrMatrix();
   SolverOptions options;
-  options.solver             = "proximal_point";
+  options.solver             = SolverKind::proximal_point;
   options.time_limit_seconds = 60.0;
   std::vector<double> r, u;
   const SolverResult  result = solve(dense, r, u, options);

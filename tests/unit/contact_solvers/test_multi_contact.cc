@@ -78,7 +78,7 @@ namespace
   SolverResult solve_and_check(const LocalProblem &p, const std::string &solver, double tol, std::vector<double> &r)
   {
     SolverOptions options;
-    options.solver             = solver;
+    options.solver             = *solver_kind_from_name(solver);
     options.tolerance          = tol;
     options.max_iterations     = 20000;
     options.time_limit_seconds = 20.0;
@@ -245,7 +245,7 @@ BOOST_AUTO_TEST_CASE(limits_are_respected_and_nothing_throws)
     {
       std::vector<double> r, u;
       SolverOptions       options;
-      options.solver         = solver;
+      options.solver         = *solver_kind_from_name(solver);
       options.tolerance      = 1e-15;
       options.max_iterations = 2;
       SolverResult result;
@@ -271,7 +271,8 @@ BOOST_AUTO_TEST_CASE(bad_input_is_reported)
   LocalProblem        p = random_problem(3, 2, 6, 19);
   std::vector<double> r, u;
   SolverOptions       options;
-  options.solver = "no_such_solver";
+  BOOST_TEST(!solver_kind_from_name("no_such_solver"));
+  options.solver = static_cast<SolverKind>(17); // not a solver
   BOOST_CHECK_THROW(solve(p, r, u, options), percussion::InputError);
   p.mu[1] = -0.1;
   BOOST_CHECK_THROW(solve(p, r, u), percussion::InputError);

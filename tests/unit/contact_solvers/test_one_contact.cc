@@ -54,7 +54,7 @@ namespace
                 problem.W_dense = DenseMatrix();
               }
             SolverOptions options;
-            options.solver    = name;
+            options.solver    = *solver_kind_from_name(name);
             options.tolerance = 1e-12;
             std::vector<double> r, u;
             const SolverResult  result = solve(problem, r, u, options);
