@@ -75,9 +75,7 @@ namespace percussion::TimeIntegration
   {
     const unsigned int d = dim;
     std::vector<ActiveContact> projected;
-    ContactSolvers::plain_all_gather(local, projected, communicator);
-    std::sort(projected.begin(), projected.end(),
-              [](const ActiveContact &x, const ActiveContact &y) { return x.point < y.point; });
+    all_gather_sorted(local, projected, communicator);
     const unsigned int n = projected.size();
     std::vector<unsigned long long> projected_points(n);
     for (unsigned int a = 0; a < n; ++a)

@@ -23,20 +23,6 @@ namespace percussion::TimeIntegration
   using dealii::PETScWrappers::MPI::Vector;
   using SystemAlgebra::reinit_like;
 
-  namespace
-  {
-
-    /// The ranks' @p local contacts, then sorted by point index, so that every rank builds the
-    /// same problem.
-    void all_gather_sorted(const std::vector<ActiveContact> &local, std::vector<ActiveContact> &all,
-                           MPI_Comm communicator)
-    {
-      plain_all_gather(local, all, communicator);
-      std::sort(all.begin(), all.end(),
-                [](const ActiveContact &a, const ActiveContact &b) { return a.point < b.point; });
-    }
-  } // namespace
-
   FrictionalContactStep::FrictionalContactStep(const ContactDynamicsParameters &parameters, const ContactLaw law,
                                                const unsigned int dim, const double gap_prediction_factor,
                                                MPI_Comm communicator)

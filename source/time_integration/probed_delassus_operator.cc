@@ -58,8 +58,7 @@ namespace percussion::TimeIntegration
     // thousand contacts would cost minutes and gigabytes per projection). Its problem, impulses,
     // partition and warm start are its own: the step's stay for the next step's warm start and for
     // what reads them after the step (an FCLIB dump).
-    std::sort(local.begin(), local.end(),
-              [](const ActiveContact &x, const ActiveContact &y) { return x.point < y.point; });
+    sort_by_point(local);
     n_contacts = std::max(n_contacts,
                           static_cast<unsigned int>(dealii::Utilities::MPI::sum(local.size(), communicator)));
     ContactSolution projection;
@@ -76,18 +75,11 @@ namespace percussion::TimeIntegration
     // The step's accepted product starts the projection's iteration (where its contacts are the
     // step's) and stays the next step's warm start: without it, every step after a projection
     // would take one more exact product.
-    // (Without a valid product the vectors are not read: the solve makes them anew.)
-    projection_start.valid = step_start.valid;
-    projection_start.operator_id = step_start.operator_id;
-    projection_start.response_version = step_start.response_version;
-    projection_start.points = step_start.points;
-    projection_start.reaction = step_start.reaction;
-    projection_start.product = step_start.product;
+    // (Without a valid product nothing of a warm start is read: the solve makes its vectors anew.)
     if (step_start.valid)
-      {
-        projection_start.generalized_impulse = step_start.generalized_impulse;
-        projection_start.response = step_start.response;
-      }
+      projection_start = step_start;
+    else
+      projection_start.valid = false;
     solver_result = solver.solve(context.integrator, context.H, context.columns_like, local, 1.0, lcp,
                                  projection.reaction, projection.velocity, projection.partition, projection.exponent,
                                  options, projection_start, counts);

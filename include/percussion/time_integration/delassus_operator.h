@@ -7,13 +7,33 @@
 #include <percussion/contact_operators/active_contact.h>
 #include <percussion/contact_solvers/distributed_sweeps.h>
 #include <percussion/contact_solvers/local_problem.h>
+#include <percussion/contact_solvers/plain_all_gather.h>
 #include <percussion/contact_solvers/solver_options.h>
 
+#include <algorithm>
 #include <vector>
 
 namespace percussion::TimeIntegration
 {
   class TimeIntegrator;
+
+  /// Sorts @p contacts by point index: the order in which every rank poses a problem.
+  inline void sort_by_point(std::vector<ContactOperators::ActiveContact> &contacts)
+  {
+    std::sort(contacts.begin(), contacts.end(),
+              [](const ContactOperators::ActiveContact &a, const ContactOperators::ActiveContact &b) {
+                return a.point < b.point;
+              });
+  }
+
+  /// The ranks' @p local contacts, then sorted by point index, so that every rank builds the
+  /// same problem. Collective.
+  inline void all_gather_sorted(const std::vector<ContactOperators::ActiveContact> &local,
+                                std::vector<ContactOperators::ActiveContact> &all, MPI_Comm communicator)
+  {
+    ContactSolvers::plain_all_gather(local, all, communicator);
+    sort_by_point(all);
+  }
 
   /// What a Delassus operator needs of the step besides its contacts.
   struct OperatorContext
