@@ -3,11 +3,21 @@
 # 500 steps, VTU every 10 steps = 51 records): for each 'Output/VTU compression', the run's wall
 # time, the time spent writing output (the log's `timing: ... output X s`), its share, and the size
 # of the output directory; then the same on 2 ranks with one file per record and one per rank.
-# Usage: bash benchmarks/output/run.sh [BUILD_DIR]   (prints a table; writes under /tmp)
+# Usage: bash benchmarks/output/run.sh [BUILD_DIR] [--default-only]   (prints a table; writes under /tmp)
+#   --default-only: the default case alone (the figure benchmarks/performance/run.sh reports)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-build=${1:-build}
-exe=$(pwd)/$build/applications/percussion/percussion
+build=build; default_only=0
+for arg in "$@"; do
+  case $arg in
+    --default-only) default_only=1 ;;
+    -*) echo "unknown option $arg (usage: run.sh [BUILD_DIR] [--default-only])" >&2; exit 2 ;;
+    *) build=$arg ;;
+  esac
+done
+case $build in /*) ;; *) build=$(pwd)/$build ;; esac   # a relative BUILD_DIR is taken from the repository root
+exe=$build/applications/percussion/percussion
+[ -x "$exe" ] || { echo "no percussion executable at $exe (build first)" >&2; exit 1; }
 prm=$(pwd)/applications/impact_3d/impact_3d.prm
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
 work=$(mktemp -d /tmp/percussion_output_bench.XXXX)
@@ -34,6 +44,7 @@ measure() { # label ranks settings...
 echo "fastest of $repeats runs each; share = output / (whole run: set-up, steps and output)"
 printf '%-34s %5s %9s %9s %9s %11s\n' case ranks "run [s]" "output [s]" share size
 measure "best speed (default)" 1
+if [ "$default_only" = 1 ]; then rm -rf "$work"; exit 0; fi
 measure "best compression" 1 "Output/VTU compression=best compression"
 measure "none" 1 "Output/VTU compression=none"
 measure "no VTU at all" 1 "Output/VTU interval=0"
