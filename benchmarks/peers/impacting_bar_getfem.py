@@ -7,16 +7,22 @@ GetFEM builds the mesh (Mesh 'cartesian'), the P1 space (MeshFem, classical FEM 
 integration (IM_GAUSS1D(2)) and assembles M (asm_mass_matrix, lumped by row sums) and K
 (asm_laplacian with coefficient E S). The scheme is explicit central differences with the lumped mass,
   u^{n+1} = 2 u^n - u^{n-1} - h² M_L^{-1} (K u^n - r^{n+1}),
-each step one GetFEM sparse mat-vec (Spmat.mult); the wall is a Lagrange multiplier at the end node
-enforced on the predicted position (forward-increment): r = m_0 (-g0 - u_pred)/h² when u_pred < -g0,
-so the node stops exactly at the wall with zero velocity (the explicit impact rule with e = 0).
+each step one GetFEM sparse mat-vec (Spmat.mult). Two treatments of the wall:
+- lumped (default): a Lagrange multiplier at the end node enforced on the predicted position
+  (forward-increment): r = m_0 (-g0 - u_pred)/h² when u_pred < -g0, so the node stops exactly at the
+  wall with zero velocity (the explicit impact rule with e = 0; the node's kinetic energy is lost);
+- singular (--mass singular): the singular mass method (Khenous, Laborde, Renard): the end node's
+  mass is moved to its neighbour, so the end node has none and follows from the quasi-static
+  condition 0 = -(K u)_0 + r, r >= 0, u_0 >= -g0, r (u_0 + g0) = 0, i.e. u_0 = max(u_1, -g0);
+  no kinetic energy is lost at impact.
 
 Printed (like benchmarks/impacting_bar/run.sh): steps/s of the time loop alone (fastest of REPEATS
 runs, default 3), E_end/E_0 with the central-difference energy
 E^{n+1/2} = ½ v^{n+1/2}ᵀ M_L v^{n+1/2} + ½ u^nᵀ K u^{n+1} (v^{n+1/2} = (u^{n+1} - u^n)/h), which the
 scheme conserves in free flight, and the contact duration: steps with a positive wall force times h
 against the exact 2L/c.
-Usage: impacting_bar_getfem.py [--repeats N] [--scipy]   (--scipy: the same loop with SciPy's mat-vec)
+Usage: impacting_bar_getfem.py [--repeats N] [--mass lumped|singular] [--scipy]
+  (--scipy: the same loop with SciPy's mat-vec instead of GetFEM's)
 """
 import argparse
 import sys
@@ -50,9 +56,17 @@ def assemble():
     return K, m_lumped, end
 
 
-def run(K, m_lumped, end, matvec):
+def run(K, m_lumped, end, matvec, singular):
     steps = int(round(T / H))
-    h2_over_m = H * H / m_lumped
+    if singular:  # the end node's mass to its neighbour (the end node is the first or the last DoF)
+        m_lumped = m_lumped.copy()
+        neighbour = end + 1 if end == 0 else end - 1
+        m_lumped[neighbour] += m_lumped[end]
+        m_lumped[end] = 0.0
+        h2_over_m = H * H / np.where(m_lumped > 0, m_lumped, 1.0)
+        h2_over_m[end] = 0.0
+    else:
+        h2_over_m = H * H / m_lumped
     u_prev = np.zeros_like(m_lumped)
     u = H * V0 * np.ones_like(m_lumped)  # u^1 = h v0 (free flight: exact for a rigid motion)
     # the first step from u^0 = 0 (no contact possible: the gap is 259 steps of flight)
@@ -62,7 +76,12 @@ def run(K, m_lumped, end, matvec):
     start = time.perf_counter()
     for _ in range(steps - 1):
         u_next = 2.0 * u - u_prev - h2_over_m * Ku
-        if u_next[end] < -GAP:  # the wall: a multiplier that puts the node on it
+        if singular:  # the massless end node: u_0 = max(u_1, -g0), a reaction when u_1 < -g0
+            u_next[end] = u_next[neighbour]
+            if u_next[end] < -GAP:
+                u_next[end] = -GAP
+                contact_steps += 1
+        elif u_next[end] < -GAP:  # the wall: a multiplier that puts the node on it
             u_next[end] = -GAP
             contact_steps += 1
         u_prev, u = u, u_next
@@ -75,6 +94,7 @@ def run(K, m_lumped, end, matvec):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--repeats', type=int, default=3)
+    parser.add_argument('--mass', choices=['lumped', 'singular'], default='lumped')
     parser.add_argument('--scipy', action='store_true', help="the mat-vec by SciPy instead of GetFEM's Spmat")
     args = parser.parse_args()
     if args.repeats < 1:
@@ -84,17 +104,18 @@ def main():
         import scipy.sparse
         ind = K.csc_ind()
         Ks = scipy.sparse.csc_matrix((K.csc_val(), ind[1], ind[0]), shape=tuple(K.size())).tocsr()
-        matvec, label = (lambda A, x: Ks @ x), 'explicit CD, lumped mass, SciPy mat-vec'
+        matvec, label = (lambda A, x: Ks @ x), f'explicit CD, {args.mass} mass, SciPy mat-vec'
     else:
-        matvec, label = (lambda A, x: A.mult(x)), 'explicit CD, lumped mass, GetFEM mat-vec'
+        matvec, label = (lambda A, x: A.mult(x)), f'explicit CD, {args.mass} mass, GetFEM mat-vec'
     best = None
     for _ in range(args.repeats):
-        r = run(K, m_lumped, end, matvec)
+        r = run(K, m_lumped, end, matvec, args.mass == 'singular')
         if best is None or r[1] < best[1]:
             best = r
     steps, seconds, ratio, n = best
     exact = 2 * L / C
-    print(f'scheme                {label}; wall: nodal multiplier on the predicted position')
+    wall = 'nodal multiplier on the predicted position' if args.mass == 'lumped' else 'massless end node, u_0 = max(u_1, -g0)'
+    print(f'scheme                {label}; wall: {wall}')
     print(f'steps/s (1 core)      {steps / seconds:10.0f}   ({steps} steps in {seconds:.4f} s, fastest of {args.repeats})')
     print(f'E_end/E_0             {ratio:10.6f}')
     print(f'duration error        {100 * (n * H - exact) / exact:9.3f} %   ({n} contact steps, exact {exact / H:.1f})')

@@ -87,24 +87,33 @@ p_steps=$(echo "$bar" | sed -n 's/.*(\([0-9]*\) contact steps.*/\1/p')
 row "percussion (Moreau-Jean Fremond, theta 1/2) steps/s" "$p_rate" "" ""
 row "  percussion E_end/E_0" "$p_energy" ">= 0.9994" "$(verdict "$p_energy" ge 0.9994)"
 row "  percussion contact duration error ($p_steps steps / 2000)" "$p_duration %" "<= 0.15 %" "$(verdict "$(echo "$p_duration" | tr -d -)" le 0.15)"
-peer() { # LABEL SCRIPT ARGS... -> rows; sets peer_rate
+peer() { # LABEL SCRIPT ARGS... -> rows; sets peer_rate and peer_accurate (1: meets the bar's accuracy targets)
   local label=$1 script=$2; shift 2
-  local out
-  peer_rate=""
+  local out energy duration
+  peer_rate=""; peer_accurate=0
   if ! out=$("$py" "$script" "$@" 2>&1); then
     row "$label" "failed: $(echo "$out" | tail -1 | cut -c1-60)" "" ""
     return 0
   fi
   peer_rate=$(echo "$out" | awk '/^steps\/s/ { print $4 }')
+  energy=$(echo "$out" | awk '/^E_end/ { print $2 }')
+  duration=$(echo "$out" | awk '/^duration error/ { print $3 }')
   row "$label steps/s" "$peer_rate" "" ""
-  row "  E_end/E_0" "$(echo "$out" | awk '/^E_end/ { print $2 }')" "(>= 0.9994)" ""
-  row "  contact duration error ($(echo "$out" | sed -n 's/.*(\([0-9]*\) contact steps.*/\1/p') steps / 2000)" "$(echo "$out" | awk '/^duration error/ { print $3 }') %" "(<= 0.15 %)" ""
+  row "  E_end/E_0" "$energy" "(>= 0.9994)" ""
+  row "  contact duration error ($(echo "$out" | sed -n 's/.*(\([0-9]*\) contact steps.*/\1/p') steps / 2000)" "$duration %" "(<= 0.15 %)" ""
+  awk -v e="$energy" -v d="$duration" 'BEGIN { exit !(e >= 0.9994 && (d < 0 ? -d : d) <= 0.15) }' && peer_accurate=1
+  return 0
 }
-g_rate=""
+# GetFEM's schemes: the ratio target is against the fastest that meets the accuracy targets.
+g_rate=""; g_label=""
 if have_module getfem; then
-  peer "GetFEM (explicit CD, lumped mass, GetFEM mat-vec)" "$root/benchmarks/peers/impacting_bar_getfem.py" --repeats $repeats
-  g_rate=$peer_rate
-  peer "GetFEM matrices, the same loop with SciPy's mat-vec" "$root/benchmarks/peers/impacting_bar_getfem.py" --repeats $repeats --scipy
+  for mass in singular lumped; do
+    peer "GetFEM (explicit CD, $mass mass, GetFEM mat-vec)" "$root/benchmarks/peers/impacting_bar_getfem.py" --repeats $repeats --mass $mass
+    if [ "$peer_accurate" = 1 ] && { [ -z "$g_rate" ] || awk -v a="$peer_rate" -v b="$g_rate" 'BEGIN { exit !(a > b) }'; }; then
+      g_rate=$peer_rate; g_label="$mass mass"
+    fi
+  done
+  peer "GetFEM matrices, singular-mass loop with SciPy's mat-vec" "$root/benchmarks/peers/impacting_bar_getfem.py" --repeats $repeats --mass singular --scipy
 else
   row "GetFEM" "not installed" "" ""
 fi
@@ -118,7 +127,9 @@ else
 fi
 if [ -n "$g_rate" ]; then
   ratio=$(awk -v a="$p_rate" -v b="$g_rate" 'BEGIN { printf "%.2f", a / b }')
-  row "percussion / GetFEM steps/s" "$ratio" ">= 3" "$(verdict "$ratio" ge 3)"
+  row "percussion / GetFEM steps/s (GetFEM: $g_label, the fastest accurate)" "$ratio" ">= 3" "$(verdict "$ratio" ge 3)"
+elif have_module getfem; then
+  row "percussion / GetFEM steps/s" "no GetFEM scheme met the accuracy targets" ">= 3" ""
 fi
 
 section "3. 3D ball on a plane (benchmarks/impact_3d), 1 rank, direct solver"
