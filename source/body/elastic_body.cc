@@ -411,10 +411,9 @@ namespace percussion::Body
     class StressPostprocessor : public DataPostprocessor<dim>
     {
     public:
-      StressPostprocessor(const std::map<unsigned int, Material> &materials,
-                          const std::map<unsigned int, Matrix3> &frames)
+      StressPostprocessor(const std::map<unsigned int, Material> &materials, std::map<unsigned int, Matrix3> frames)
         : materials(materials)
-        , frames(frames)
+        , frames(std::move(frames))
       {}
 
       void evaluate_vector_field(const DataPostprocessorInputs::Vector<dim> &inputs,
@@ -494,14 +493,15 @@ namespace percussion::Body
 
     private:
       const std::map<unsigned int, Material> &materials;
-      const std::map<unsigned int, Matrix3> &frames;
+      const std::map<unsigned int, Matrix3>   frames;
     };
   } // namespace
 
   template <int dim>
-  std::unique_ptr<DataPostprocessor<dim>> ElasticBody<dim>::make_stress_postprocessor() const
+  std::unique_ptr<DataPostprocessor<dim>>
+  ElasticBody<dim>::make_stress_postprocessor(std::map<unsigned int, Matrix3> frames) const
   {
-    return std::make_unique<StressPostprocessor<dim>>(parameters.materials, stress_frames);
+    return std::make_unique<StressPostprocessor<dim>>(parameters.materials, std::move(frames));
   }
 
   template <int dim>

@@ -32,10 +32,11 @@ namespace percussion::Postprocess
                       "for parallel file systems and runs on many ranks. No effect on one rank.");
     prm.declare_entry("Write in background", "true", Bool(),
                       "With one solution file per rank ('VTU files per record' = 0, or one rank): "
-                      "encode, compress and write each record's .vtu in a thread of its own while "
-                      "the time steps go on (the fields are copied first; the run waits for the last "
-                      "record before a checkpoint and at its end). It uses a core the ranks leave "
-                      "free; where every core runs a rank, false writes in the step loop.");
+                      "build each record's patches (the stress included) and encode, compress and "
+                      "write its .vtu in a thread of its own while the time steps go on (the fields "
+                      "are copied first; the run waits for the last record before a checkpoint and "
+                      "at its end). It uses a core the ranks leave free; where every core runs a "
+                      "rank, false writes in the step loop.");
     prm.declare_entry("Progress interval", "2", Double(0),
                       "Print a progress line (step, time, wall time, ETA) every this many wall-clock "
                       "seconds on rank 0; 0 prints none.");

@@ -1,10 +1,14 @@
 #include <deal.II/base/data_out_base.h>
 #include <deal.II/base/utilities.h>
+#include <deal.II/dofs/dof_tools.h>
+#include <deal.II/lac/la_parallel_vector.h>
 #include <deal.II/numerics/data_out.h>
 
 #include <percussion/core/exceptions.h>
+#include <percussion/core/petsc_check.h>
 #include <percussion/postprocess/solution_output.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <utility>
@@ -54,17 +58,35 @@ namespace percussion::Postprocess
 
   namespace
   {
-    /// DataOut with the names and ranges of its data sets public, and its patches to be taken,
-    /// so that a thread of its own can write them (DataOutBase::write_vtu) after the DataOut is gone.
+    /**
+     * One record's DataOut and what it reads: copies of the fields (deal.II vectors with their
+     * ghost entries, so that building the patches reads no PETSc object and makes no MPI call) and
+     * the stress postprocessor. A thread of its own can build the patches and write the file while
+     * the run goes on.
+     */
     template <int dim>
-    class DataOutWithNames : public DataOut<dim>
+    struct Record
     {
-    public:
-      std::vector<std::string> names() const { return this->get_dataset_names(); }
-      auto                     ranges() const { return this->get_nonscalar_data_ranges(); }
-      /// The patches of build_patches(), moved out (a copy cost as much as a tenth of the record).
-      std::vector<typename DataOut<dim>::Patch> take_patches() { return std::move(this->patches); }
+      DataOut<dim> data_out;
+      LinearAlgebra::distributed::Vector<double> displacement, velocity, strain_displacement;
+      Vector<float> material, subdomain;
+      std::vector<std::pair<std::string, Vector<float>>> cell_fields;
+      std::shared_ptr<const DataPostprocessor<dim>> stress;
     };
+
+    /// The locally owned entries of @p source, with the ghost entries of @p relevant brought in
+    /// (a collective call: every rank writes the record at the same step).
+    void copy_with_ghosts(const PETScWrappers::MPI::Vector &source, const IndexSet &relevant,
+                          LinearAlgebra::distributed::Vector<double> &copy)
+    {
+      const IndexSet owned = source.locally_owned_elements();
+      copy.reinit(owned, relevant, source.get_mpi_communicator());
+      const PetscScalar *values = nullptr;
+      PERCUSSION_PETSC_CALL(VecGetArrayRead(source, &values));
+      std::copy(values, values + owned.n_elements(), copy.begin());
+      PERCUSSION_PETSC_CALL(VecRestoreArrayRead(source, &values));
+      copy.update_ghost_values();
+    }
   } // namespace
 
   template <int dim>
@@ -73,47 +95,60 @@ namespace percussion::Postprocess
                                   const DoFHandler<dim> &dof_handler,
                                   const PETScWrappers::MPI::Vector &displacement,
                                   const PETScWrappers::MPI::Vector &velocity,
-                                  const DataPostprocessor<dim> &stress,
+                                  std::shared_ptr<const DataPostprocessor<dim>> stress,
                                   const PETScWrappers::MPI::Vector *strain_displacement,
-                                  const std::vector<std::pair<std::string, Vector<float>>> *cell_fields)
+                                  std::vector<std::pair<std::string, Vector<float>>> cell_fields)
   {
-    // The previous record first: one file in flight at a time, and its error reported here.
+    // The previous record first: one record in flight at a time, and its error reported here.
     finish();
-    DataOutWithNames<dim> data_out;
+    if (relevant_dofs.size() != dof_handler.n_dofs())
+      DoFTools::extract_locally_relevant_dofs(dof_handler, relevant_dofs);
+
+    auto record = std::make_unique<Record<dim>>();
+    copy_with_ghosts(displacement, relevant_dofs, record->displacement);
+    copy_with_ghosts(velocity, relevant_dofs, record->velocity);
+    if (strain_displacement != nullptr)
+      copy_with_ghosts(*strain_displacement, relevant_dofs, record->strain_displacement);
+    record->stress = std::move(stress);
+    record->cell_fields = std::move(cell_fields);
+
+    DataOut<dim> &data_out = record->data_out;
     data_out.attach_dof_handler(dof_handler);
     const std::vector<DataComponentInterpretation::DataComponentInterpretation> vector_field(
       dim, DataComponentInterpretation::component_is_part_of_vector);
-    data_out.add_data_vector(displacement, std::vector<std::string>(dim, "displacement"),
+    data_out.add_data_vector(record->displacement, std::vector<std::string>(dim, "displacement"),
                              DataOut<dim>::type_dof_data, vector_field);
-    data_out.add_data_vector(velocity, std::vector<std::string>(dim, "velocity"),
+    data_out.add_data_vector(record->velocity, std::vector<std::string>(dim, "velocity"),
                              DataOut<dim>::type_dof_data, vector_field);
-    data_out.add_data_vector(strain_displacement != nullptr ? *strain_displacement : displacement, stress);
+    data_out.add_data_vector(strain_displacement != nullptr ? record->strain_displacement : record->displacement,
+                             *record->stress);
 
     const auto &triangulation = dof_handler.get_triangulation();
-    Vector<float> material(triangulation.n_active_cells()), subdomain(triangulation.n_active_cells());
+    record->material.reinit(triangulation.n_active_cells());
+    record->subdomain.reinit(triangulation.n_active_cells());
     for (const auto &cell : triangulation.active_cell_iterators())
       if (cell->is_locally_owned())
         {
-          material(cell->active_cell_index()) = cell->material_id();
-          subdomain(cell->active_cell_index()) = cell->subdomain_id();
+          record->material(cell->active_cell_index()) = cell->material_id();
+          record->subdomain(cell->active_cell_index()) = cell->subdomain_id();
         }
-    data_out.add_data_vector(material, "material_id");
-    data_out.add_data_vector(subdomain, "subdomain");
-    if (cell_fields != nullptr)
-      for (const auto &[name, values] : *cell_fields)
-        data_out.add_data_vector(values, name);
-    data_out.build_patches(dof_handler.get_fe().degree);
+    data_out.add_data_vector(record->material, "material_id");
+    data_out.add_data_vector(record->subdomain, "subdomain");
+    for (const auto &[name, values] : record->cell_fields)
+      data_out.add_data_vector(values, name);
 
     DataOutBase::VtkFlags flags;
     flags.time = time;
     flags.cycle = step;
     flags.compression_level = compression_level;
     data_out.set_flags(flags);
+    const unsigned int degree = dof_handler.get_fe().degree;
     // (On one rank deal.II writes a single .vtu whatever the number of groups.)
     const unsigned int n_ranks = Utilities::MPI::n_mpi_processes(communicator);
     const unsigned int groups = n_ranks > 1 ? files_per_record : 0;
     if (!in_background || groups != 0)
       {
+        data_out.build_patches(degree);
         series.add(time, data_out.write_vtu_with_pvtu_record(directory + "/", "solution", series.size(), communicator,
                                                              5, groups));
         return;
@@ -121,7 +156,8 @@ namespace percussion::Postprocess
 
     // One file per rank, named as write_vtu_with_pvtu_record() names them (solution_NNNNN.R.vtu,
     // solution_NNNNN.pvtu), so that the output is the same with and without the thread. The
-    // thread makes no MPI call: rank 0 writes the .pvtu (small) here.
+    // thread makes no MPI call: rank 0 writes the .pvtu (small; it needs the data sets' names
+    // only) here.
     const std::string stem = "solution_" + Utilities::int_to_string(series.size(), 5);
     const unsigned int rank_digits = Utilities::needed_digits(n_ranks - 1);
     auto piece = [&](const unsigned int rank) { return stem + "." + Utilities::int_to_string(rank, rank_digits) + ".vtu"; };
@@ -136,12 +172,13 @@ namespace percussion::Postprocess
           throw InputError("Output: cannot write " + directory + "/" + stem + ".pvtu");
       }
     const std::string path = directory + "/" + piece(Utilities::MPI::this_mpi_process(communicator));
-    writer = std::thread([this, path, flags, names = data_out.names(), ranges = data_out.ranges(),
-                          patches = data_out.take_patches()]() {
+    // (deal.II runs build_patches() on the calling thread: the run has one task thread.)
+    writer = std::thread([this, path, degree, record = std::move(record)]() {
       try
         {
+          record->data_out.build_patches(degree);
           std::ofstream file(path);
-          DataOutBase::write_vtu(patches, names, ranges, flags, file);
+          record->data_out.write_vtu(file);
           file.close();
           if (!file)
             throw InputError("Output: cannot write " + path);

@@ -10,13 +10,13 @@ namespace percussion::Postprocess
 
   template <int dim>
   VtuOutput<dim>::VtuOutput(const OutputParameters &output, MPI_Comm communicator, const Body::ElasticBody<dim> &bodies,
-                            const DataPostprocessor<dim> &stress, const BodyFrames *stress_frames,
+                            const BodyFrames *stress_frames,
                             const bool viscoelastic, const Contact::ContactGeometry<dim> *geometry,
                             std::function<void()> after_record, double &output_seconds)
     : output(output)
     , communicator(communicator)
     , bodies(bodies)
-    , stress(stress)
+    , stress(bodies.make_stress_postprocessor())
     , stress_frames(stress_frames)
     , viscoelastic(viscoelastic)
     , geometry(geometry)
@@ -78,27 +78,24 @@ namespace percussion::Postprocess
     Timer timer;
     const auto &integrator = view.integrator;
     const auto &dof_handler = bodies.get_dof_handler();
-    PETScWrappers::MPI::Vector q(bodies.locally_owned_dofs(), bodies.locally_relevant_dofs(), communicator);
-    PETScWrappers::MPI::Vector v(bodies.locally_owned_dofs(), bodies.locally_relevant_dofs(), communicator);
-    q = integrator.displacement();
-    v = integrator.velocity();
+    const auto &q = integrator.displacement();
+    const auto &v = integrator.velocity();
     if (stress_frames != nullptr && !stress_frames->all_identity())
       {
         // Large rotations: the stress of the elastic displacement ũ in the step's frames, rotated
         // to space by the frames (a rigid rotation has no stress).
         PETScWrappers::MPI::Vector unrotated(bodies.locally_owned_dofs(), communicator);
-        stress_frames->unrotated_displacement(integrator.displacement(), unrotated);
-        PETScWrappers::MPI::Vector strain(bodies.locally_owned_dofs(), bodies.locally_relevant_dofs(), communicator);
-        strain = unrotated;
-        bodies.set_stress_frames(material_rotations(*stress_frames));
-        solution.write(integrator.time(), integrator.step_number(), dof_handler, q, v, stress, &strain);
-        bodies.set_stress_frames({});
+        stress_frames->unrotated_displacement(q, unrotated);
+        solution.write(integrator.time(), integrator.step_number(), dof_handler, q, v,
+                       bodies.make_stress_postprocessor(material_rotations(*stress_frames)), &unrotated);
       }
     else if (viscoelastic)
       {
         // Viscoelastic materials (Moreau–Jean only): their viscous stress and the branches' energy
         // density as cell data.
         const auto &moreau_jean = dynamic_cast<const TimeIntegration::MoreauJeanIntegrator &>(integrator);
+        PETScWrappers::MPI::Vector ghosted_v(bodies.locally_owned_dofs(), bodies.locally_relevant_dofs(), communicator);
+        ghosted_v = v;
         std::vector<PETScWrappers::MPI::Vector> ghosted;
         ghosted.reserve(moreau_jean.maxwell_strains().size());
         std::vector<const PETScWrappers::MPI::Vector *> strains;
@@ -108,8 +105,8 @@ namespace percussion::Postprocess
             ghosted.back() = e;
             strains.push_back(&ghosted.back());
           }
-        const auto fields = bodies.viscoelastic_fields(v, strains);
-        solution.write(integrator.time(), integrator.step_number(), dof_handler, q, v, stress, nullptr, &fields);
+        solution.write(integrator.time(), integrator.step_number(), dof_handler, q, v, stress, nullptr,
+                       bodies.viscoelastic_fields(ghosted_v, strains));
       }
     else
       solution.write(integrator.time(), integrator.step_number(), dof_handler, q, v, stress);

@@ -129,14 +129,14 @@ namespace percussion::Body
     viscoelastic_fields(const dealii::PETScWrappers::MPI::Vector &velocity,
                         const std::vector<const dealii::PETScWrappers::MPI::Vector *> &branch_strains) const;
 
-    /// Computes the stress tensor (6 or 4 or 1 components) and von Mises stress for DataOut.
-    std::unique_ptr<dealii::DataPostprocessor<dim>> make_stress_postprocessor() const;
     /**
-     * Large rotations: the rotation R of the frame of each material's body, so that the stress
-     * postprocessor, given the elastic displacement ũ in the frames, writes R σ(ũ) Rᵀ (the Cauchy
-     * stress in space, small strain). Empty: σ of the given displacement as it is.
+     * Computes the stress tensor (6 or 4 or 1 components) and von Mises stress for DataOut.
+     * @p frames (large rotations): the rotation R of the frame of each material's body, so that,
+     * given the elastic displacement ũ in the frames, it writes R σ(ũ) Rᵀ (the Cauchy stress in
+     * space, small strain); empty: σ of the given displacement as it is. The postprocessor keeps
+     * its own copy of @p frames and refers to the bodies' materials.
      */
-    void set_stress_frames(std::map<unsigned int, Matrix3> rotations) const { stress_frames = std::move(rotations); }
+    std::unique_ptr<dealii::DataPostprocessor<dim>> make_stress_postprocessor(std::map<unsigned int, Matrix3> frames = {}) const;
 
   private:
     void check_mesh_ids() const;
@@ -163,7 +163,6 @@ namespace percussion::Body
     bool has_force = false, force_depends_on_time = false, prescribed_motion = false;
 
     std::vector<dealii::types::global_dof_index> constrained;
-    mutable std::map<unsigned int, Matrix3> stress_frames; ///< set_stress_frames()
     /// Index into constrained of the DoFs that follow the prescribed displacement.
     std::vector<std::size_t> prescribed_entries;
     std::vector<dealii::Point<dim>> prescribed_support_points;

@@ -2,6 +2,7 @@
 #define PERCUSSION_POSTPROCESS_SOLUTION_OUTPUT_H
 
 #include <deal.II/base/data_out_base.h>
+#include <deal.II/base/index_set.h>
 #include <deal.II/dofs/dof_handler.h>
 #include <deal.II/lac/petsc_vector.h>
 #include <deal.II/lac/vector.h>
@@ -11,6 +12,7 @@
 #include <percussion/postprocess/time_series.h>
 
 #include <exception>
+#include <memory>
 #include <string>
 #include <thread>
 #include <utility>
@@ -29,26 +31,29 @@ namespace percussion::Postprocess
   public:
     /// @p compression: 'Output/VTU compression' (OutputParameters);
     /// @p files_per_record: 0 one .vtu per rank, N ≥ 1 N files grouped with MPI-IO.
-    /// @p in_background: with one file per rank, encode, compress and write each record's file in
-    /// a thread of its own while the run goes on (the patches are built before write() returns).
+    /// @p in_background: with one file per rank, build each record's patches (the stress
+    /// postprocessor included) and encode, compress and write its file in a thread of its own
+    /// while the run goes on; write() copies the fields and returns.
     SolutionOutput(const std::string &directory, MPI_Comm communicator, VtuCompression compression = VtuCompression::best_speed,
                    unsigned int files_per_record = 0, bool in_background = false);
 
     /// Waits for a record still being written (finish()).
     ~SolutionOutput();
 
-    /// Writes the fields at @p time; @p displacement and @p velocity must be ghosted. The stress
-    /// is computed from @p strain_displacement if given (large rotations: the elastic displacement
-    /// in the bodies' frames, ghosted), else from @p displacement. @p cell_fields: more cell data
-    /// by name (one value per active cell, e.g. Body::ElasticBody::viscoelastic_fields()).
+    /// Writes the fields at @p time (their locally owned entries are read: ghosted or not). The
+    /// stress is computed by @p stress from @p strain_displacement if given (large rotations: the
+    /// elastic displacement in the bodies' frames), else from @p displacement; the record keeps
+    /// @p stress until it is written. @p cell_fields: more cell data by name (one value per
+    /// active cell, e.g. Body::ElasticBody::viscoelastic_fields()). @p dof_handler must outlive
+    /// the record (finish()).
     void write(double time,
                unsigned int step,
                const dealii::DoFHandler<dim> &dof_handler,
                const dealii::PETScWrappers::MPI::Vector &displacement,
                const dealii::PETScWrappers::MPI::Vector &velocity,
-               const dealii::DataPostprocessor<dim> &stress,
+               std::shared_ptr<const dealii::DataPostprocessor<dim>> stress,
                const dealii::PETScWrappers::MPI::Vector *strain_displacement = nullptr,
-               const std::vector<std::pair<std::string, dealii::Vector<float>>> *cell_fields = nullptr);
+               std::vector<std::pair<std::string, dealii::Vector<float>>> cell_fields = {});
 
     /// Waits until the last record is on disk; rethrows what its writing threw (InputError if the
     /// file could not be written). Called before checkpoints and at the end of a run.
@@ -65,6 +70,7 @@ namespace percussion::Postprocess
     unsigned int files_per_record;
     bool         in_background;
     TimeSeries  series;
+    dealii::IndexSet   relevant_dofs; ///< the DoF handler's locally relevant DoFs, found at the first record
     std::thread        writer;       ///< the record being written in the background, if any
     std::exception_ptr writer_error; ///< what it threw
   };

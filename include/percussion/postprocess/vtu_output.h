@@ -30,14 +30,14 @@ namespace percussion::Postprocess
   {
   public:
     /**
-     * @p stress: the bodies' stress postprocessor; @p stress_frames: the frames the stress is
-     * measured in (large rotations; nullptr otherwise); @p viscoelastic: whether the integrator is
+     * The stress is the bodies' (ElasticBody::make_stress_postprocessor()); @p stress_frames: the
+     * frames it is measured in (large rotations; nullptr otherwise); @p viscoelastic: whether the integrator is
      * a MoreauJeanIntegrator with Maxwell strains or Kelvin-Voigt damping to write; @p geometry:
      * nullptr without contact pairs. @p after_record runs after every record (the tables are flushed
      * with it), and the seconds spent are added to @p output_seconds.
      */
     VtuOutput(const OutputParameters &output, MPI_Comm communicator, const Body::ElasticBody<dim> &bodies,
-              const dealii::DataPostprocessor<dim> &stress, const BodyFrames *stress_frames, bool viscoelastic,
+              const BodyFrames *stress_frames, bool viscoelastic,
               const Contact::ContactGeometry<dim> *geometry, std::function<void()> after_record,
               double &output_seconds);
 
@@ -68,7 +68,8 @@ namespace percussion::Postprocess
     const OutputParameters &output;
     MPI_Comm communicator;
     const Body::ElasticBody<dim> &bodies;
-    const dealii::DataPostprocessor<dim> &stress;
+    /// The stress of the bodies without frames (a record with frames gets one of its own).
+    std::shared_ptr<const dealii::DataPostprocessor<dim>> stress;
     const BodyFrames *stress_frames;
     bool viscoelastic;
     const Contact::ContactGeometry<dim> *geometry;
