@@ -2,6 +2,8 @@
 #include <percussion/time_integration/quasi_static_metric.h>
 #include <percussion/time_integration/system_algebra.h>
 
+#include <chrono>
+
 namespace percussion::TimeIntegration
 {
   QuasiStaticMetric::QuasiStaticMetric(const LinearElastodynamicSystem &system,
@@ -22,6 +24,7 @@ namespace percussion::TimeIntegration
 
   void QuasiStaticMetric::factorise()
   {
+    const auto start = std::chrono::steady_clock::now();
     const double T = system.quasi_static_projection_time;
     // K + M/T², scaled by T² (M + T²K) so that its entries are of the size of the mass matrix's.
     metric = SystemAlgebra::scaled_sum(system, 1.0, T * T);
@@ -29,6 +32,7 @@ namespace percussion::TimeIntegration
     solver = std::make_unique<IterationMatrixSolver>(solver_parameters, communicator);
     solver->set_near_null_space(system.rigid_body_modes, system.node_block_size);
     solver->set_matrix(metric, n_dofs);
+    setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
 
   void QuasiStaticMetric::solve(Mat B, Mat X)

@@ -42,8 +42,11 @@ namespace percussion
     /// Parts of the time stepping: contact geometry (search, H), free-velocity solve, contact step
     /// (Delassus columns, the local problem and its solve, the impulse), and the contact solver alone.
     double contact_geometry = 0, free_velocity = 0, contact_step = 0, contact_solver = 0;
-    /// The end-of-step gap check and the position projections.
+    /// The end-of-step gap check and the position projections (without the factorisation below).
     double projection = 0;
+    /// The quasi-static projection metric's factorisation (at the first projection; not in
+    /// time_stepping nor in projection).
+    double projection_metric_factorisation = 0;
     unsigned int steps = 0;
     double peak_memory_mib_max_rank = 0, peak_memory_mib_total = 0;
   };
@@ -188,7 +191,6 @@ namespace percussion
     dealii::ConditionalOStream log;
     std::unique_ptr<dealii::Triangulation<dim>>            triangulation;
     std::unique_ptr<Body::ElasticBody<dim>>                bodies;
-    std::unique_ptr<dealii::DataPostprocessor<dim>>        stress;
     /// The bodies' frames (2D/3D): their rigid motion, and with large rotations the kinematics.
     std::shared_ptr<BodyFrames>                            frames;
     std::vector<RigidMotion>                               rigid_motions;

@@ -109,6 +109,10 @@ namespace percussion::TimeIntegration
       quasi_static ? quasi_static->solve(B, X) : solve_in_frames(B, X, 0.0);
     }
     bool projection_is_impulse_response() const override { return !quasi_static; }
+    double projection_metric_setup_seconds() const override
+    {
+      return quasi_static ? quasi_static->factorisation_seconds() : 0.0;
+    }
     /// θ: the contact work of (56) is u_{k+θ}ᵀp.
     double contact_work_weight() const override { return theta; }
     std::string description() const override;

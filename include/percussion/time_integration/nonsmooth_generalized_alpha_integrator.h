@@ -82,6 +82,10 @@ namespace percussion::TimeIntegration
     /// X = 𝒫⁻¹B: the quasi-static metric (QuasiStaticMetric) or, without it, S⁻¹B.
     void projection_response(Mat B, Mat X) override { quasi_static ? quasi_static->solve(B, X) : solver->solve(B, X); }
     bool projection_is_impulse_response() const override { return false; }
+    double projection_metric_setup_seconds() const override
+    {
+      return quasi_static ? quasi_static->factorisation_seconds() : 0.0;
+    }
     double contact_work_weight() const override { return 0.5; }
     std::string description() const override;
     /// The velocity-level Newton law on U_{k+1} with Coulomb friction: the standard law's data.

@@ -39,6 +39,8 @@ namespace percussion::TimeIntegration
 
     /// X = 𝒫⁻¹B (𝐑𝒫⁻¹𝐑ᵀB with large rotations), rows of Dirichlet DoFs zero.
     void solve(Mat B, Mat X);
+    /// Wall seconds of the assembly and factorisation of 𝒫 (0 until the first solve()).
+    double factorisation_seconds() const { return setup_seconds; }
 
   private:
     void factorise();
@@ -49,6 +51,7 @@ namespace percussion::TimeIntegration
     MPI_Comm communicator;
     Mat metric = nullptr;
     std::unique_ptr<IterationMatrixSolver> solver;
+    double setup_seconds = 0;
   };
 } // namespace percussion::TimeIntegration
 

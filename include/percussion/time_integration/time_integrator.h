@@ -107,6 +107,9 @@ namespace percussion::TimeIntegration
     virtual void projection_response(Mat B, Mat X) = 0;
     /// Whether projection_response() is impulse_response() (then one set of columns serves both).
     virtual bool projection_is_impulse_response() const = 0;
+    /// Wall seconds spent setting up projection_response()'s own metric (the quasi-static
+    /// metric's factorisation, once per run at the first projection); 0 without one.
+    virtual double projection_metric_setup_seconds() const { return 0.0; }
     /**
      * ω such that the step's contact work in its energy balance is u_{k+ω}ᵀp,
      * u_{k+ω} = (1−ω)u_k + ω u_{k+1}: θ for Moreau–Jean (paper (56)), ½ for the generalized-α
