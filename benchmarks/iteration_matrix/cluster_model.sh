@@ -41,13 +41,13 @@ trap 'rm -rf "$work"' EXIT
 
 # The first number after the text $1 on a line of $2 (empty if absent).
 field() { grep -m1 -F -- "$1" "$2" | sed 's/.*[=:] *\([-+0-9.DEe]*\)[^=:]*$/\1/' | tr D E || true; }
-# Time per call [s] of PETSc's -log_view event $1 (columns: name, count, ratio, max time).
 # $1 with three significant digits, or '-' when it is not a number.
-sig3() { if [[ ${1:-} =~ ^[-+0-9.eE]+$ ]]; then printf '%.3g' "$1"; else printf -- '-'; fi; }
+sig3() { if [[ ${1:-} =~ ^[-+]?[0-9] ]]; then printf '%.3g' "$1"; else printf -- '-'; fi; }
+# Time per call [s] of PETSc's -log_view event $1 (columns: name, count, ratio, max time).
 per_call() { awk -v e="$1" '$1 == e && $2 > 0 { printf "%.4g", $4 / $2; f = 1 } END { if (!f) printf "-" }' "$2"; }
 
-printf '%5s %8s %2s %-7s %8s %7s %9s %9s %10s %8s %10s %9s %9s %9s %8s %6s %10s\n' \
-  N DoFs np path "asm[s]" "ana[s]" "fac[e]" "flop[e]" "est MB/r" "fac[s]" "real MB/r" "subst[s]" "matvec[s]" "solve[s]" "setup[s]" "its" "RSS MB/r"
+printf '%5s %8s %2s %-7s %8s %7s %9s %9s %10s %8s %10s %9s %9s %9s %8s %6s %8s %10s\n' \
+  N DoFs np path "asm[s]" "ana[s]" "fac[e]" "flop[e]" "est MB/r" "fac[s]" "real MB/r" "subst[s]" "matvec[s]" "solve[s]" "setup[s]" "its" "step[s]" "RSS MB/r"
 for n in $sizes; do
   for path in $paths; do
     solver=cg; pc=$path
@@ -71,7 +71,7 @@ subsection Initial conditions
 end
 subsection Time integration
   set Time step = $(awk -v n=$n 'BEGIN{printf "%.6g", (1.0/n)/5188.75}')
-  set End time = $(awk -v n=$n -v s=$steps 'BEGIN{printf "%.6g", s*(1.0/n)/5188.75*(1+1e-6)}')
+  set End time = $(awk -v n=$n -v s=$steps 'BEGIN{printf "%.6g", (s+0.5)*(1.0/n)/5188.75}')
 end
 subsection Linear solver
   set Type = $solver
@@ -108,15 +108,19 @@ PRM
       subst=$(per_call MatSolve "$log")
       grep -q "INFOG(1) = -19" "$log" && { fac=stopped; real=-; }
     else
-      its=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "linear_solver_iterations") c = i; next } NR > 1 { s += $c; k++ } END { printf "%.1f", k ? s / k : 0 }' "$work/out/statistics.csv" 2>/dev/null || echo -)
+      # CG iterations per solve: CG applies the preconditioner once per iteration and once at the
+      # start of each solve.
+      its=$(awk '$1 == "PCApply" { a = $2 } $1 == "KSPSolve" { s = $2 } END { if (s > 0) printf "%.1f", a / s - 1; else printf "-" }' "$log")
     fi
+    step=$(sed -n 's/.*time per step \([0-9.e+-]*\) s.*/\1/p' "$log")
     matvec=$(per_call MatMult "$log")
     solve=$(per_call KSPSolve "$log")
-    printf '%5s %8s %2s %-7s %8s %7s %9s %9s %10s %8s %10s %9s %9s %9s %8s %6s %10s\n' \
+    printf '%5s %8s %2s %-7s %8s %7s %9s %9s %10s %8s %10s %9s %9s %9s %8s %6s %8s %10s\n' \
       "$n" "${dofs:--}" "$ranks" "$path" "${asm:--}" "${ana:--}" "$(sig3 "$entries")" "$(sig3 "$flops")" \
-      "${est:--}" "${fac:--}" "${real:--}" "$subst" "$matvec" "$solve" "${setup:--}" "$its" "$rss"
+      "${est:--}" "${fac:--}" "${real:--}" "$subst" "$matvec" "$solve" "${setup:--}" "$its" "${step:--}" "$rss"
   done
 done
 echo "ranks: $ranks; $steps steps per run; fac[e] / flop[e]: MUMPS' estimated factor entries and elimination flops;"
 echo "est/real MB/r: MUMPS' estimated (INFOG(16)) and allocated (INFOG(18)) memory on the largest rank;"
-echo "solve: one KSPSolve (a substitution, or a CG solve); RSS MB/r: peak resident memory of the largest rank."
+echo "solve: one KSPSolve (a substitution, or a CG solve); its: CG iterations per solve; step: time per step"
+echo "(the solve, 3 mat-vecs, the energy audit); RSS MB/r: peak resident memory of the largest rank."
