@@ -89,13 +89,17 @@ PRM
     [ $solver = direct ] && options="$options -mat_mumps_icntl_4 2"
     [ $solver = direct ] && [ $analysis_only = 1 ] && options="$options -mat_mumps_icntl_23 1"
     log=$work/run.log
-    PETSC_OPTIONS="$options" mpirun -np "$ranks" --oversubscribe /usr/bin/time -f "peak RSS %M kB" \
-      "$exe" "$work/box.prm" > "$log" 2>&1 || true
+    rm -f "$work"/rss.*
+    # Each rank's peak RSS in a file of its own (the ranks' stderr lines can interleave).
+    PETSC_OPTIONS="$options" mpirun -np "$ranks" --oversubscribe sh -c \
+      '/usr/bin/time -f "%M" -o "$0.$OMPI_COMM_WORLD_RANK" "$1" "$2"' "$work/rss" "$exe" "$work/box.prm" \
+      > "$log" 2>&1 || true
     [ -n "${LOGDIR:-}" ] && mkdir -p "$LOGDIR" && cp "$log" "$LOGDIR/N${n}_np${ranks}_${path}.log"
     dofs=$(sed -n 's/.* cells, \([0-9]*\) DoFs.*/\1/p' "$log")
     asm=$(sed -n 's/.*DoFs and assembly \([0-9.e+-]*\) s.*/\1/p' "$log")
     setup=$(sed -n 's/.*set up in \([0-9.e+-]*\) s.*/\1/p' "$log")
-    rss=$(awk '/^peak RSS/ { if ($3 > m) m = $3 } END { printf "%.0f", m / 1024 }' "$log")
+    for f in "$work"/rss.*; do echo "peak RSS of rank ${f##*.}: $(tail -n 1 "$f") kB" >> "$log"; done
+    rss=$(cat "$work"/rss.* | awk '$1 ~ /^[0-9]+$/ && $1 > m { m = $1 } END { printf "%.0f", m / 1024 }')
     ana=- entries=- flops=- est=- fac=- real=- subst=- its=-
     if [ $solver = direct ]; then
       ana=$(field "Elapsed time in analysis driver" "$log")
@@ -123,4 +127,4 @@ done
 echo "ranks: $ranks; $steps steps per run; fac[e] / flop[e]: MUMPS' estimated factor entries and elimination flops;"
 echo "est/real MB/r: MUMPS' estimated (INFOG(16)) and allocated (INFOG(18)) memory on the largest rank;"
 echo "solve: one KSPSolve (a substitution, or a CG solve); its: CG iterations per solve; step: time per step"
-echo "(the solve, 3 mat-vecs, the energy audit); RSS MB/r: peak resident memory of the largest rank."
+echo "(the solve, 3 mat-vecs, the energy audit); RSS MB/r: peak resident memory of the largest rank [MiB]."
