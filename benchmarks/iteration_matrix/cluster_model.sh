@@ -94,12 +94,12 @@ PRM
     PETSC_OPTIONS="$options" mpirun -np "$ranks" --oversubscribe sh -c \
       '/usr/bin/time -f "%M" -o "$0.$OMPI_COMM_WORLD_RANK" "$1" "$2"' "$work/rss" "$exe" "$work/box.prm" \
       > "$log" 2>&1 || true
-    [ -n "${LOGDIR:-}" ] && mkdir -p "$LOGDIR" && cp "$log" "$LOGDIR/N${n}_np${ranks}_${path}.log"
     dofs=$(sed -n 's/.* cells, \([0-9]*\) DoFs.*/\1/p' "$log")
     asm=$(sed -n 's/.*DoFs and assembly \([0-9.e+-]*\) s.*/\1/p' "$log")
     setup=$(sed -n 's/.*set up in \([0-9.e+-]*\) s.*/\1/p' "$log")
     for f in "$work"/rss.*; do echo "peak RSS of rank ${f##*.}: $(tail -n 1 "$f") kB" >> "$log"; done
     rss=$(cat "$work"/rss.* | awk '$1 ~ /^[0-9]+$/ && $1 > m { m = $1 } END { printf "%.0f", m / 1024 }')
+    [ -n "${LOGDIR:-}" ] && mkdir -p "$LOGDIR" && cp "$log" "$LOGDIR/N${n}_np${ranks}_${path}.log"
     ana=- entries=- flops=- est=- fac=- real=- subst=- its=-
     if [ $solver = direct ]; then
       ana=$(field "Elapsed time in analysis driver" "$log")
