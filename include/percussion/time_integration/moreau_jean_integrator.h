@@ -113,6 +113,8 @@ namespace percussion::TimeIntegration
     {
       return quasi_static ? quasi_static->factorisation_seconds() : 0.0;
     }
+    /// M v_k: the first term of the next step's right-hand side, kept from finish_step().
+    const dealii::PETScWrappers::MPI::Vector *mass_times_velocity() const override { return &mass_v; }
     /// θ: the contact work of (56) is u_{k+θ}ᵀp.
     double contact_work_weight() const override { return theta; }
     std::string description() const override;

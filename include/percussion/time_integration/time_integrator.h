@@ -107,6 +107,9 @@ namespace percussion::TimeIntegration
     virtual void projection_response(Mat B, Mat X) = 0;
     /// Whether projection_response() is impulse_response() (then one set of columns serves both).
     virtual bool projection_is_impulse_response() const = 0;
+    /// M v of the accepted state (velocity()), where the scheme keeps it for its next step;
+    /// nullptr where it does not (the caller multiplies).
+    virtual const dealii::PETScWrappers::MPI::Vector *mass_times_velocity() const { return nullptr; }
     /// Wall seconds spent setting up projection_response()'s own metric (the quasi-static
     /// metric's factorisation, once per run at the first projection); 0 without one.
     virtual double projection_metric_setup_seconds() const { return 0.0; }
