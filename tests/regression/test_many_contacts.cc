@@ -114,12 +114,13 @@ subsection Contact solver
 
   /**
    * Largest difference of the energy columns of two runs, relative to the first's energy flow, and
-   * of the contact force, relative to its peak. The force is compared at 1e-7: Σ p_N of a body pair
-   * is known to the tolerance times the conditioning of W (nearly redundant node-to-face contacts
-   * at the block's edges; measured 2.3e-8 on the block on block), the energies to the tolerance.
+   * of the contact force, relative to its peak. The force is compared at @p force_tolerance: Σ p_N
+   * of a body pair is known to the tolerance times the conditioning of W (nearly redundant
+   * node-to-face contacts at the block's edges), the energies to the tolerance.
    */
   template <int dim>
-  double largest_difference(const percussion::Simulator<dim> &a, const percussion::Simulator<dim> &b)
+  double largest_difference(const percussion::Simulator<dim> &a, const percussion::Simulator<dim> &b,
+                            const double force_tolerance = 1e-7)
   {
     const auto &x = a.statistics();
     const auto &y = b.statistics();
@@ -142,7 +143,7 @@ subsection Contact solver
     for (std::size_t k = 0; k < f.size(); ++k)
       force_worst = std::max(force_worst, std::abs(f[k] - g[k]) / peak);
     BOOST_TEST_MESSAGE("  contact_normal_force: " << force_worst);
-    BOOST_TEST(force_worst <= 1e-7);
+    BOOST_TEST(force_worst <= force_tolerance);
     return worst;
   }
 
@@ -278,10 +279,14 @@ BOOST_AUTO_TEST_CASE(block_on_block_probed_equals_dense)
     BOOST_TEST_MESSAGE("block on block: " << total / n << " exact products per step with contact");
     BOOST_TEST(total / n <= 2.75);
   }
-  const double difference = largest_difference(*dense, *probed);
+  // The chattering edge nodes of this coarse pair amplify round-off (doc/contact.md, "Position
+  // projection"): measured 2.0e-9 / 1.5e-8 (energies / force) on 1 rank and 2.5e-9 / 2.4e-8 on
+  // 2 ranks with the reference BLAS, 3.2e-8 / 1.6e-7 on 2 ranks with OpenBLAS (other dense kernels,
+  // other round-off). A wrong operator would differ by orders of magnitude more.
+  const double difference = largest_difference(*dense, *probed, 1e-6);
   BOOST_TEST_MESSAGE("block on block: probing solves " << sum(probed->statistics().column("contact_probing_solves"))
                                                        << ", largest difference to the dense path " << difference);
-  BOOST_TEST(difference <= 1e-8);
+  BOOST_TEST(difference <= 1e-7);
 }
 
 // With many contacts the position projection (0 ≤ g + W λ ⊥ λ ≥ 0 on the contacts penetrating
