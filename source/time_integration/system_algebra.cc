@@ -21,11 +21,11 @@ namespace percussion::TimeIntegration::SystemAlgebra
 
   Mat scaled_sum(const LinearElastodynamicSystem &system, const double mass_factor, const double stiffness_factor)
   {
+    // K's pattern holds M's (M couples a component with itself only: ElasticBody::setup()).
     Mat result;
-    PERCUSSION_PETSC_CALL(MatDuplicate(petsc(*system.mass), MAT_COPY_VALUES, &result));
-    PERCUSSION_PETSC_CALL(MatScale(result, mass_factor));
-    if (stiffness_factor != 0)
-      PERCUSSION_PETSC_CALL(MatAXPY(result, stiffness_factor, petsc(*system.stiffness), SAME_NONZERO_PATTERN));
+    PERCUSSION_PETSC_CALL(MatDuplicate(petsc(*system.stiffness), MAT_COPY_VALUES, &result));
+    PERCUSSION_PETSC_CALL(MatScale(result, stiffness_factor));
+    PERCUSSION_PETSC_CALL(MatAXPY(result, mass_factor, petsc(*system.mass), SUBSET_NONZERO_PATTERN));
     return result;
   }
 

@@ -31,7 +31,7 @@ namespace percussion::TimeIntegration::SystemAlgebra
   /// The PETSc object id of @p m: a reassembled matrix (e.g. a new H) is a new object.
   PetscObjectId object_id(const dealii::PETScWrappers::MPI::SparseMatrix &m);
 
-  /// A new matrix mass_factor·M + stiffness_factor·K (the sparsity of M and K is the same).
+  /// A new matrix mass_factor·M + stiffness_factor·K, with the sparsity of K (which holds that of M).
   Mat scaled_sum(const LinearElastodynamicSystem &system, double mass_factor, double stiffness_factor);
 
   /**
