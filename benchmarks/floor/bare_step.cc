@@ -100,8 +100,10 @@ namespace
     Mat W;
     Mat M = const_cast<dealii::PETScWrappers::MPI::SparseMatrix &>(body.mass_matrix()).petsc_matrix();
     Mat K = const_cast<dealii::PETScWrappers::MPI::SparseMatrix &>(body.stiffness_matrix()).petsc_matrix();
-    PERCUSSION_PETSC_CALL(MatDuplicate(M, MAT_COPY_VALUES, &W));
-    PERCUSSION_PETSC_CALL(MatAXPY(W, h * theta * h * theta, K, SAME_NONZERO_PATTERN));
+    // (K's sparsity holds M's: ElasticBody gives M a component-diagonal pattern of its own.)
+    PERCUSSION_PETSC_CALL(MatDuplicate(K, MAT_COPY_VALUES, &W));
+    PERCUSSION_PETSC_CALL(MatScale(W, h * theta * h * theta));
+    PERCUSSION_PETSC_CALL(MatAXPY(W, 1.0, M, SUBSET_NONZERO_PATTERN));
     IterationMatrixSolver solver(solver_parameters, comm);
     solver.set_matrix(W, n_dofs);
 
