@@ -17,7 +17,11 @@ with friction, run on 1 and 2 MPI ranks, VTU output every 2 steps.
     contact .vtu per record;
   - 'Output/Write in background' = false writes the same solution files as the default background
     thread (the same data in every .vtu, to round-off on 2 ranks; .pvtu and .pvd but their date
-    line), on 1 and 2 ranks.
+    line), on 1 and 2 ranks;
+  - a box turned rigidly by 1 rad (initial displacement, at rest) with large rotations: the stress
+    of its records (each record carries its step's frames) is round-off, <= 1e-8 E, written in the
+    background and in the step loop, on 1 and 2 ranks; with small displacements it is >= 1e-2 E
+    (the rotation's stretch).
 
 Usage: check_vtk_output.py PERCUSSION_EXECUTABLE WORK_DIRECTORY
 """
@@ -277,4 +281,69 @@ for ranks in (1, 2):
                         for n in names if not n.endswith(".vtu"))
     check(len(names) > 3 and same, "%d rank(s): the %d solution files written in the background equal those written in the step loop"
           % (ranks, len(names)))
+
+# A box turned rigidly by 1 rad about its vertical axis (initial displacement R X - X, at rest):
+# with large rotations every record's stress is that of the elastic displacement in the body's
+# frame, which the record carries with it: round-off, in the background thread as in the step
+# loop, on 1 and 2 ranks. With small displacements the same displacement is a strain of
+# cos 1 - 1 = -0.46 (a stress of the order of E), which the check must tell apart.
+TURNED = """set Dimension = 3
+set Function constants = c=0.5403023058681398, s=0.8414709848078965
+subsection Mesh
+  set Type = box
+  set Lower corner = 0, 0, 0
+  set Upper corner = 0.1, 0.1, 0.05
+  set Subdivisions = 4, 4, 2
+end
+subsection Materials
+  set Young's modulus = 210e9
+  set Poisson's ratio = 0.3
+  set Density = 7800
+end
+subsection Initial conditions
+  set Displacement = (c-1)*(x-0.05) - s*(y-0.05); s*(x-0.05) + (c-1)*(y-0.05); 0
+end
+subsection Time integration
+  set Time step = 1e-6
+  set End time = 1e-5
+end
+subsection Output
+  set Directory = {directory}
+  set VTU interval = 5
+  set Progress interval = 0
+end
+"""
+
+
+def turned(ranks, formulation, label, settings=()):
+    """The largest von Mises stress over the records of the turned box, and the record count."""
+    directory = os.path.join(work, "turned_%d_%s" % (ranks, label))
+    os.makedirs(directory, exist_ok=True)
+    prm = os.path.join(directory, "turned.prm")
+    with open(prm, "w") as f:
+        f.write(TURNED.replace("{directory}", os.path.join(directory, "output")))
+    command = [exe, prm, "--set", "Kinematics/Formulation=" + formulation]
+    if ranks > 1:
+        command = ["mpirun", "-np", str(ranks), "--oversubscribe"] + command
+    for setting in settings:
+        command += ["--set", setting]
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        print(result.stdout, result.stderr)
+        sys.exit("percussion failed on the turned box (%d rank(s), %s)" % (ranks, formulation))
+    records = series(os.path.join(directory, "output"), "solution")
+    largest = max(float(abs(vtk_to_numpy(arrays(read(f))["von_mises_stress"])).max()) for _, f in records)
+    return len(records), largest
+
+
+E = 210e9
+for ranks, settings, label in ((1, (), "background"), (1, ("Output/Write in background=false",), "step_loop"),
+                               (2, (), "background")):
+    n, largest = turned(ranks, "large rotations", label, settings)
+    check(n == 3 and largest <= 1e-8 * E,
+          "box turned by 1 rad, large rotations, %d rank(s), written %s: largest von Mises stress %.3g Pa "
+          "(<= 1e-8 E)" % (ranks, "in the background" if label == "background" else "in the step loop", largest))
+n, largest = turned(1, "small displacements", "small")
+check(largest >= 1e-2 * E,
+      "box turned by 1 rad, small displacements: the rotation's stretch as stress, %.3g Pa (>= 1e-2 E)" % largest)
 sys.exit(1 if failures else 0)
