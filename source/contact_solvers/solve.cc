@@ -38,6 +38,15 @@ namespace percussion::ContactSolvers
                                                                 {"alart_curnier_pure", SolverKind::alart_curnier_pure},
                                                                 {"proximal_point", SolverKind::proximal_point},
                                                                 {"nsgs", SolverKind::nsgs}};
+
+    /** The name of @p kind in solver_names; nullptr for a value the table does not list. */
+    const char *listed_name(const SolverKind kind)
+    {
+      for (const auto &[spelling, named] : solver_names)
+        if (named == kind)
+          return spelling;
+      return nullptr;
+    }
   } // namespace
 
   std::vector<std::string> available_solvers()
@@ -58,10 +67,8 @@ namespace percussion::ContactSolvers
 
   std::string to_string(const SolverKind kind)
   {
-    for (const auto &[spelling, named] : solver_names)
-      if (named == kind)
-        return spelling;
-    return "unknown";
+    const char *name = listed_name(kind);
+    return name != nullptr ? name : "unknown";
   }
 
   namespace
@@ -281,9 +288,7 @@ namespace percussion::ContactSolvers
      */
     SolverKind checked_solver_kind(const SolverOptions &options)
     {
-      const bool known = options.solver == SolverKind::alart_curnier || options.solver == SolverKind::alart_curnier_pure ||
-                         options.solver == SolverKind::proximal_point || options.solver == SolverKind::nsgs;
-      if (!known)
+      if (listed_name(options.solver) == nullptr)
         throw InputError("contact solver: unknown solver (SolverOptions::solver = " +
                          std::to_string(static_cast<int>(options.solver)) + ")");
       if (!(options.proximal_cap >= 0.0 && options.proximal_cap < 1.0) || !(options.proximal_factor >= 0.0))
