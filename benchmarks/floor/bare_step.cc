@@ -20,6 +20,8 @@
 #include <percussion/core/mesh_generator.h>
 #include <percussion/core/mesh_parameters.h>
 #include <percussion/core/petsc_check.h>
+#include <percussion/time_integration/linear_elastodynamic_system.h>
+#include <percussion/time_integration/system_algebra.h>
 
 #include <petscmat.h>
 
@@ -97,13 +99,11 @@ namespace
     const auto &owned = body.locally_owned_dofs();
     const unsigned int n_dofs = body.get_dof_handler().n_dofs();
 
-    Mat W;
-    Mat M = const_cast<dealii::PETScWrappers::MPI::SparseMatrix &>(body.mass_matrix()).petsc_matrix();
-    Mat K = const_cast<dealii::PETScWrappers::MPI::SparseMatrix &>(body.stiffness_matrix()).petsc_matrix();
-    // (K's sparsity holds M's: ElasticBody gives M a component-diagonal pattern of its own.)
-    PERCUSSION_PETSC_CALL(MatDuplicate(K, MAT_COPY_VALUES, &W));
-    PERCUSSION_PETSC_CALL(MatScale(W, h * theta * h * theta));
-    PERCUSSION_PETSC_CALL(MatAXPY(W, 1.0, M, SUBSET_NONZERO_PATTERN));
+    // Ŵ = M + h²θ²K as a run builds it.
+    TimeIntegration::LinearElastodynamicSystem system;
+    system.mass = &body.mass_matrix();
+    system.stiffness = &body.stiffness_matrix();
+    Mat W = TimeIntegration::SystemAlgebra::scaled_sum(system, 1.0, h * theta * h * theta);
     IterationMatrixSolver solver(solver_parameters, comm);
     solver.set_matrix(W, n_dofs);
 
