@@ -25,10 +25,7 @@ except ImportError as error:
     sys.exit(f"impacting_bar_siconos: Siconos' Python interface is missing ({error}); "
              "apt-get install python3-siconos, then run with /usr/bin/python3")
 
-L, S, E, RHO = 1.0, 3.14e-4, 210e9, 7800.0
-V0, GAP = -0.1, 5e-5
-N, H, T = 1000, 1.9272476e-7, 1.5e-3
-C = (E / RHO) ** 0.5
+from bar_case import E, GAP, H, L, N, RHO, S, T, V0, fastest, report
 
 
 def matrices(mass):
@@ -83,18 +80,8 @@ def main():
     if args.repeats < 1:
         parser.error('--repeats must be at least 1')
     M, K = matrices(args.mass)
-    best = None
-    for _ in range(args.repeats):
-        r = run(M, K)
-        if best is None or r[1] < best[1]:
-            best = r
-    steps, seconds, ratio, n = best
-    exact = 2 * L / C
-    print(f'scheme                Moreau-Jean theta = 1/2, {args.mass} mass (dense), NewtonImpactNSL e = 0, LCP')
-    print(f'steps/s (1 core)      {steps / seconds:10.0f}   ({steps} steps in {seconds:.4f} s, fastest of {args.repeats})')
-    print(f'E_end/E_0             {ratio:10.6f}')
-    error = 100 * (n * H - exact) / exact
-    print(f'duration error        {error + 0.0 if abs(error) >= 5e-4 else 0.0:9.3f} %   ({n} contact steps, exact {exact / H:.1f})')
+    best = fastest(lambda: run(M, K), args.repeats)
+    report(f'Moreau-Jean theta = 1/2, {args.mass} mass (dense), NewtonImpactNSL e = 0, LCP', best, args.repeats)
 
 
 if __name__ == '__main__':
