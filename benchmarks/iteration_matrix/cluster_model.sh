@@ -52,39 +52,8 @@ for n in $sizes; do
   for path in $paths; do
     solver=cg; pc=$path
     [ "$path" = direct ] && { solver=direct; pc=jacobi; }
-    cat > "$work/box.prm" <<PRM
-set Dimension = 3
-subsection Mesh
-  set Type = box
-  set Subdivisions = $n
-end
-subsection Materials
-  set Young's modulus = 210e9
-  set Poisson's ratio = 0.3
-  set Density = 7800
-end
-subsection Boundary conditions
-  set Fixed boundary ids = 0
-end
-subsection Initial conditions
-  set Velocity = 0; 0; -0.1*x
-end
-subsection Time integration
-  set Time step = $(awk -v n=$n 'BEGIN{printf "%.6g", (1.0/n)/5188.75}')
-  set End time = $(awk -v n=$n -v s=$steps 'BEGIN{printf "%.6g", (s+0.5)*(1.0/n)/5188.75}')
-end
-subsection Linear solver
-  set Type = $solver
-  set Preconditioner = $pc
-  set Direct solver package = mumps
-  set Tolerance = 1e-10
-end
-subsection Output
-  set Directory = $work/out
-  set VTU interval = 0
-  set Progress interval = 0
-end
-PRM
+    h=$(awk -v n=$n 'BEGIN{printf "%.6g", (1.0/n)/5188.75}')
+    end=$(awk -v n=$n -v s=$steps 'BEGIN{printf "%.6g", (s+0.5)*(1.0/n)/5188.75}')
     options="-log_view"
     [ $solver = direct ] && options="$options -mat_mumps_icntl_4 2"
     [ $solver = direct ] && [ $analysis_only = 1 ] && options="$options -mat_mumps_icntl_23 1"
@@ -92,8 +61,10 @@ PRM
     rm -f "$work"/rss.*
     # Each rank's peak RSS in a file of its own (the ranks' stderr lines can interleave).
     PETSC_OPTIONS="$options" mpirun -np "$ranks" --oversubscribe sh -c \
-      '/usr/bin/time -f "%M" -o "$0.$OMPI_COMM_WORLD_RANK" "$1" "$2"' "$work/rss" "$exe" "$work/box.prm" \
-      > "$log" 2>&1 || true
+      '/usr/bin/time -f "%M" -o "$0.$OMPI_COMM_WORLD_RANK" "$@"' "$work/rss" "$exe" "$here/box.prm" \
+      --set "Mesh/Subdivisions=$n" --set "Time integration/Time step=$h" --set "Time integration/End time=$end" \
+      --set "Linear solver/Type=$solver" --set "Linear solver/Preconditioner=$pc" \
+      --set "Linear solver/Direct solver package=mumps" --set "Output/Directory=$work/out" > "$log" 2>&1 || true
     dofs=$(sed -n 's/.* cells, \([0-9]*\) DoFs.*/\1/p' "$log")
     asm=$(sed -n 's/.*DoFs and assembly \([0-9.e+-]*\) s.*/\1/p' "$log")
     setup=$(sed -n 's/.*set up in \([0-9.e+-]*\) s.*/\1/p' "$log")

@@ -32,39 +32,11 @@ steps=20
 printf '%-8s %-10s %-12s %-10s %-14s %-14s %-12s %-12s\n' cells DoFs solver "asm [s]" "factor/PC [s]" "per step [s]" "step/factor" "peak [MiB]"
 for n in $sizes; do
   for solver in direct cg; do
-    cat > "$work/box.prm" <<PRM
-set Dimension = 3
-subsection Mesh
-  set Type = box
-  set Subdivisions = $n
-end
-subsection Materials
-  set Young's modulus = 210e9
-  set Poisson's ratio = 0.3
-  set Density = 7800
-end
-subsection Boundary conditions
-  set Fixed boundary ids = 0
-end
-subsection Initial conditions
-  set Velocity = 0; 0; -0.1*x
-end
-subsection Time integration
-  # h = cell size / wave speed: the explicit-like steps of impact computations
-  set Time step = $(awk -v n=$n 'BEGIN{printf "%.6g", (1.0/n)/5188.75}')
-  set End time = $(awk -v n=$n -v s=$steps 'BEGIN{printf "%.6g", s*(1.0/n)/5188.75*(1+1e-9)}')
-end
-subsection Linear solver
-  set Type = $solver
-  set Tolerance = 1e-10
-end
-subsection Output
-  set Directory = $work/out
-  set VTU interval = 0
-  set Progress interval = 0
-end
-PRM
-    log=$(mpirun -np $ranks --oversubscribe "$exe" "$work/box.prm")
+    h=$(awk -v n=$n 'BEGIN{printf "%.6g", (1.0/n)/5188.75}')
+    end=$(awk -v n=$n -v s=$steps 'BEGIN{printf "%.6g", s*(1.0/n)/5188.75*(1+1e-9)}')
+    log=$(mpirun -np $ranks --oversubscribe "$exe" "$here/box.prm" --set "Mesh/Subdivisions=$n" \
+      --set "Time integration/Time step=$h" --set "Time integration/End time=$end" \
+      --set "Linear solver/Type=$solver" --set "Output/Directory=$work/out")
     dofs=$(echo "$log" | sed -n 's/.* cells, \([0-9]*\) DoFs.*/\1/p')
     asm=$(echo "$log" | sed -n 's/.*DoFs and assembly \([0-9.e+-]*\) s.*/\1/p')
     fac=$(echo "$log" | sed -n 's/.*factorisation \([0-9.e+-]*\) s.*/\1/p')
