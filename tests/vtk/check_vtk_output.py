@@ -91,19 +91,21 @@ end
 """.format(gap=3 * H, top=0.05 + 3 * H, h=H, end=11.5 * H, directory="{directory}")
 
 
-def run(ranks, settings=(), label=""):
+def run(ranks, settings=(), label="", case=PRM, name="landing"):
+    """Runs the parameter text @p case (the landing by default) on @p ranks ranks with the
+    overrides @p settings; returns its output directory."""
     directory = os.path.join(work, "ranks_%d%s" % (ranks, label))
     os.makedirs(directory, exist_ok=True)
-    prm = os.path.join(directory, "landing.prm")
+    prm = os.path.join(directory, name + ".prm")
     with open(prm, "w") as f:
-        f.write(PRM.replace("{directory}", os.path.join(directory, "output")))
+        f.write(case.replace("{directory}", os.path.join(directory, "output")))
     command = [exe, prm] if ranks == 1 else ["mpirun", "-np", str(ranks), "--oversubscribe", exe, prm]
     for setting in settings:
         command += ["--set", setting]
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
         print(result.stdout, result.stderr)
-        sys.exit("percussion failed on %d rank(s)" % ranks)
+        sys.exit("percussion failed on %d rank(s) (%s)" % (ranks, name))
     return os.path.join(directory, "output")
 
 
@@ -317,21 +319,9 @@ end
 
 def turned(ranks, formulation, label, settings=()):
     """The largest von Mises stress over the records of the turned box, and the record count."""
-    directory = os.path.join(work, "turned_%d_%s" % (ranks, label))
-    os.makedirs(directory, exist_ok=True)
-    prm = os.path.join(directory, "turned.prm")
-    with open(prm, "w") as f:
-        f.write(TURNED.replace("{directory}", os.path.join(directory, "output")))
-    command = [exe, prm, "--set", "Kinematics/Formulation=" + formulation]
-    if ranks > 1:
-        command = ["mpirun", "-np", str(ranks), "--oversubscribe"] + command
-    for setting in settings:
-        command += ["--set", setting]
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode != 0:
-        print(result.stdout, result.stderr)
-        sys.exit("percussion failed on the turned box (%d rank(s), %s)" % (ranks, formulation))
-    records = series(os.path.join(directory, "output"), "solution")
+    output = run(ranks, ("Kinematics/Formulation=" + formulation,) + tuple(settings), "_turned_" + label, TURNED,
+                 "turned")
+    records = series(output, "solution")
     largest = max(float(abs(vtk_to_numpy(arrays(read(f))["von_mises_stress"])).max()) for _, f in records)
     return len(records), largest
 
