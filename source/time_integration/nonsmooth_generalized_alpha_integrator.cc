@@ -282,12 +282,12 @@ namespace percussion::TimeIntegration
         e.contact_work = work * impulse;
       }
 
-    dealii::PETScWrappers::swap(q, q_new);
-    dealii::PETScWrappers::swap(v, v_new);
-    dealii::PETScWrappers::swap(a, a_new);
+    SystemAlgebra::swap_storage(q, q_new);
+    SystemAlgebra::swap_storage(v, v_new);
+    SystemAlgebra::swap_storage(a, a_new);
     if (system.has_prescribed_motion)
-      dealii::PETScWrappers::swap(reaction, reaction_new);
-    dealii::PETScWrappers::swap(force, force_new);
+      SystemAlgebra::swap_storage(reaction, reaction_new);
+    SystemAlgebra::swap_storage(force, force_new);
     accept_step(e);
   }
 

@@ -175,11 +175,11 @@ namespace percussion::TimeIntegration
         e.external_work += Algebra::inner_product(rhs, mean_velocity, system.constrained_dofs, communicator);
       }
 
-    dealii::PETScWrappers::swap(q_previous, q);
-    dealii::PETScWrappers::swap(q, q_new);
-    dealii::PETScWrappers::swap(stiffness_q_previous, stiffness_q);
-    dealii::PETScWrappers::swap(stiffness_q, stiffness_q_new);
-    dealii::PETScWrappers::swap(v, v_new);
+    SystemAlgebra::swap_storage(q_previous, q);
+    SystemAlgebra::swap_storage(q, q_new);
+    SystemAlgebra::swap_storage(stiffness_q_previous, stiffness_q);
+    SystemAlgebra::swap_storage(stiffness_q, stiffness_q_new);
+    SystemAlgebra::swap_storage(v, v_new);
     accept_step(e);
     if (system.has_external_force && system.external_force_depends_on_time)
       system.assemble_external_force(current_time, force);

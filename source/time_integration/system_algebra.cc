@@ -57,10 +57,79 @@ namespace percussion::TimeIntegration::SystemAlgebra
     x.compress(dealii::VectorOperation::insert);
   }
 
+  namespace
+  {
+    /// Names VectorBase's protected handle and state to take their member pointers (which any
+    /// VectorBase object accepts); nothing else uses this class.
+    struct VectorInternals : dealii::PETScWrappers::MPI::Vector
+    {
+      static void swap(dealii::PETScWrappers::VectorBase &a, dealii::PETScWrappers::VectorBase &b)
+      {
+        constexpr auto handle = &VectorInternals::vector;
+        constexpr auto last_action = &VectorInternals::last_action;
+        std::swap(a.*handle, b.*handle);
+        std::swap(a.*last_action, b.*last_action);
+      }
+    };
+  } // namespace
+
+  void swap_storage(Vector &a, Vector &b)
+  {
+    int same_communicator = MPI_UNEQUAL;
+    const int error = MPI_Comm_compare(a.get_mpi_communicator(), b.get_mpi_communicator(), &same_communicator);
+    AssertThrowMPI(error);
+    AssertThrow(!a.has_ghost_elements() && !b.has_ghost_elements() && a.size() == b.size() &&
+                  a.local_range() == b.local_range() &&
+                  (same_communicator == MPI_IDENT || same_communicator == MPI_CONGRUENT),
+                dealii::ExcMessage("swap_storage() exchanges vectors of one partition only."));
+    VectorInternals::swap(a, b);
+  }
+
   void reinit_like(Vector &x, const Vector &like, MPI_Comm communicator)
   {
-    if (x.size() != like.size() || x.locally_owned_elements() != like.locally_owned_elements())
+    // A PETSc vector owns one contiguous range: comparing the ranges compares the partitions,
+    // without building their index sets at every step.
+    if (x.size() != like.size() || x.local_range() != like.local_range())
       x.reinit(like.locally_owned_elements(), communicator);
+  }
+
+  void inner_products(const std::initializer_list<std::pair<const Vector *, const Vector *>> pairs, double *results,
+                      MPI_Comm communicator)
+  {
+    std::size_t k = 0;
+    for (const auto &[a, b] : pairs)
+      {
+        const PetscScalar *x = nullptr, *y = nullptr;
+        PetscInt n = 0;
+        PERCUSSION_PETSC_CALL(VecGetLocalSize(petsc(*a), &n));
+        PERCUSSION_PETSC_CALL(VecGetArrayRead(petsc(*a), &x));
+        if (b == a)
+          y = x;
+        else
+          PERCUSSION_PETSC_CALL(VecGetArrayRead(petsc(*b), &y));
+        // Four partial sums: independent additions the processor overlaps.
+        double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+        PetscInt i = 0;
+        for (; i + 3 < n; i += 4)
+          {
+            s0 += x[i] * y[i];
+            s1 += x[i + 1] * y[i + 1];
+            s2 += x[i + 2] * y[i + 2];
+            s3 += x[i + 3] * y[i + 3];
+          }
+        for (; i < n; ++i)
+          s0 += x[i] * y[i];
+        if (b != a)
+          PERCUSSION_PETSC_CALL(VecRestoreArrayRead(petsc(*b), &y));
+        PERCUSSION_PETSC_CALL(VecRestoreArrayRead(petsc(*a), &x));
+        results[k++] = (s0 + s1) + (s2 + s3);
+      }
+    if (dealii::Utilities::MPI::n_mpi_processes(communicator) > 1)
+      {
+        const int count = static_cast<int>(pairs.size());
+        const int error = MPI_Allreduce(MPI_IN_PLACE, results, count, MPI_DOUBLE, MPI_SUM, communicator);
+        AssertThrowMPI(error);
+      }
   }
 
 

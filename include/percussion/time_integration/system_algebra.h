@@ -11,6 +11,8 @@
 #include <petscmat.h>
 
 #include <functional>
+#include <initializer_list>
+#include <utility>
 
 #include <vector>
 
@@ -47,6 +49,14 @@ namespace percussion::TimeIntegration::SystemAlgebra
   /// x = 0 on @p dofs.
   void zero(Vector &x, const Dofs &dofs);
 
+  /**
+   * Exchanges the contents of @p a and @p b by exchanging their PETSc handles, in O(1). deal.II's
+   * swap() copies the entries (VecSwap), which on a small model costs a step's mat-vec: the
+   * integrators' step-to-step swaps (q ↔ q_new, …) use this one. Both must be non-ghosted
+   * vectors of the same partition and communicator (checked).
+   */
+  void swap_storage(Vector &a, Vector &b);
+
   /// Reinitialises @p x with the partition of @p like unless it has it already (work vectors kept
   /// from step to step keep their values).
   void reinit_like(Vector &x, const Vector &like, MPI_Comm communicator);
@@ -58,6 +68,14 @@ namespace percussion::TimeIntegration::SystemAlgebra
    */
   void lift(Mat full, const std::vector<double> &values, const Dofs &dofs, double diagonal, Vector &x_c,
             Vector &work, Vector &rhs);
+
+  /**
+   * The inner products aᵢᵀbᵢ of the pairs @p pairs, into @p results (one per pair), with one
+   * reduction over the ranks for all of them: a step's energy terms are a handful of products
+   * whose separate reductions (and calls) cost more than their arithmetic on small models.
+   */
+  void inner_products(std::initializer_list<std::pair<const Vector *, const Vector *>> pairs, double *results,
+                      MPI_Comm communicator);
 
   /// Σ over @p dofs (locally owned, all ranks summed) of a_i b_i.
   double inner_product(const Vector &a, const Vector &b, const Dofs &dofs, MPI_Comm communicator);
