@@ -1,3 +1,5 @@
+#include <deal.II/base/mpi.h>
+
 #include <percussion/core/exceptions.h>
 #include <percussion/core/petsc_check.h>
 #include <percussion/time_integration/system_algebra.h>
@@ -10,6 +12,7 @@
 namespace percussion::TimeIntegration
 {
   using dealii::PETScWrappers::MPI::Vector;
+  using SystemAlgebra::petsc;
 
   MoreauJeanIntegrator::MoreauJeanIntegrator(const LinearElastodynamicSystem &system,
                                              const TimeIntegrationParameters &time_parameters,
@@ -27,9 +30,12 @@ namespace percussion::TimeIntegration
   {
     if (this->system.quasi_static_projection_time > 0)
       quasi_static = std::make_unique<QuasiStaticMetric>(this->system, solver_parameters, owned.size(), communicator);
-    for (Vector *x : {&q, &v, &mass_v, &stiffness_q, &force, &q_new, &v_new, &mass_v_new, &stiffness_q_new,
-                      &force_new, &force_theta, &rhs, &work, &impulse, &prescribed_velocity, &v_theta, &scratch, &unrotated, &spin_damping})
+    for (Vector *x : {&q, &v, &mass_v, &stiffness_q, &stiffness_v, &mass_q, &force, &q_new, &v_new, &mass_v_new,
+                      &stiffness_q_new, &stiffness_v_new, &velocity_in_frames, &force_new, &force_theta, &rhs, &work,
+                      &impulse, &prescribed_velocity, &v_theta, &scratch, &unrotated, &spin_damping})
       x->reinit(owned, communicator);
+    // (lift() is collective: every rank takes the same branch.)
+    constrained_anywhere = dealii::Utilities::MPI::max(this->system.constrained_dofs.empty() ? 0 : 1, communicator) > 0;
     branch_strain.resize(this->system.maxwell_branches.size());
     branch_force.resize(this->system.maxwell_branches.size());
     for (auto *branch : {&branch_strain, &branch_force})
@@ -160,6 +166,8 @@ namespace percussion::TimeIntegration
         update_frames();
         energy.frame_correction = 0; // the initial strain energy is the one in the first frames
       }
+    stiffness_times_velocity(v, stiffness_v);
+    system.mass->vmult(mass_q, q);
   }
 
   double MoreauJeanIntegrator::elastic_force(const Vector &displacement, Vector &out)
@@ -176,6 +184,19 @@ namespace percussion::TimeIntegration
     return strain_energy;
   }
 
+  void MoreauJeanIntegrator::stiffness_times_velocity(const Vector &velocity, Vector &out)
+  {
+    if (!system.frames || system.frames->all_identity())
+      {
+        system.stiffness->vmult(out, velocity);
+        return;
+      }
+    velocity_in_frames = velocity;
+    system.frames->rotate(velocity_in_frames, true);
+    system.stiffness->vmult(out, velocity_in_frames);
+    system.frames->rotate(out, false);
+  }
+
   void MoreauJeanIntegrator::update_frames()
   {
     // The frame of a step is the rigid fit of the predicted q_{k+θ}: for a steady spin it is the
@@ -187,6 +208,7 @@ namespace percussion::TimeIntegration
     const double strain_energy = elastic_force(q, stiffness_q);
     energy.frame_correction += strain_energy - energy.strain_energy;
     energy.strain_energy = strain_energy;
+    stiffness_times_velocity(v, stiffness_v); // 𝐑K𝐑ᵀv changes with 𝐑
   }
 
   void MoreauJeanIntegrator::solve_in_frames(Mat B, Mat X, const double relative_tolerance)
@@ -213,28 +235,23 @@ namespace percussion::TimeIntegration
   void MoreauJeanIntegrator::compute_free_velocity()
   {
     const double t_new = start_time + (elapsed_steps + h / nominal_h) * nominal_h; // (as accept_step() counts it)
-    if (system.has_external_force && system.external_force_depends_on_time)
-      system.assemble_external_force(t_new, force_new);
-    else
-      force_new = force;
-    force_theta.equ(1 - theta, force);
-    force_theta.add(theta, force_new);
+    // (Without loads F, F_new and F_θ stay the zero vectors they were made.)
+    if (system.has_external_force)
+      {
+        if (system.external_force_depends_on_time)
+          system.assemble_external_force(t_new, force_new);
+        else
+          force_new = force;
+        PERCUSSION_PETSC_CALL(VecAXPBYPCZ(petsc(force_theta), 1 - theta, theta, 0.0, petsc(force), petsc(force_new)));
+      }
 
     // rhs = (1 − h(1−θ)α) M v_k − h K q_k − (h(1−θ)β + h²θ(1−θ)) K v_k + h F_{k+θ}; with large
-    // rotations K q_k is 𝐑Kũ_k (stiffness_q) and K v_k is 𝐑K𝐑ᵀv_k.
+    // rotations K q_k is 𝐑Kũ_k (stiffness_q) and K v_k is 𝐑K𝐑ᵀv_k (stiffness_v, kept from the
+    // last step: no mat-vec here).
     const bool rotated = system.frames && !system.frames->all_identity();
-    if (rotated)
-      {
-        scratch = v;
-        system.frames->rotate(scratch, true);
-        system.stiffness->vmult(work, scratch);
-        system.frames->rotate(work, false);
-      }
-    else
-      system.stiffness->vmult(work, v);
     rhs.equ(1 - h * (1 - theta) * system.rayleigh_alpha, mass_v);
     rhs.add(-h, stiffness_q);
-    rhs.add(-(h * (1 - theta) * system.rayleigh_beta + h * h * theta * (1 - theta)), work);
+    rhs.add(-(h * (1 - theta) * system.rayleigh_beta + h * h * theta * (1 - theta)), stiffness_v);
     if (system.has_external_force)
       rhs.add(h, force_theta);
     if (system.kelvin_voigt != nullptr)
@@ -291,10 +308,12 @@ namespace percussion::TimeIntegration
                                       ((prescribed_values[i] - q_c[i]) / h - (1 - theta) * v_c[i]) / theta :
                                       (prescribed_values[i] - q_c[i] - h * v_c[i]) / h;
       }
-    SystemAlgebra::lift(system.has_prescribed_motion ? iteration_full : nullptr, constrained_velocity, dofs,
-                        constrained_diagonal, prescribed_velocity, work, rhs);
+    if (constrained_anywhere)
+      SystemAlgebra::lift(system.has_prescribed_motion ? iteration_full : nullptr, constrained_velocity, dofs,
+                          constrained_diagonal, prescribed_velocity, work, rhs);
 
-    v_new = v; // initial guess for CG
+    if (!solver->is_direct())
+      v_new = v; // initial guess for CG
     if (rotated)
       {
         // 𝐑Ŵ𝐑ᵀ v = rhs: Ŵ (𝐑ᵀv) = 𝐑ᵀrhs with the factor of Ŵ (Dirichlet DoFs are on bodies
@@ -319,25 +338,49 @@ namespace percussion::TimeIntegration
 
   void MoreauJeanIntegrator::finish_step()
   {
-    v_theta.equ(1 - theta, v);
-    v_theta.add(theta, v_new);
-    q_new = q;
-    q_new.add(h, v_theta);
+    PERCUSSION_PETSC_CALL(VecAXPBYPCZ(petsc(v_theta), 1 - theta, theta, 0.0, petsc(v), petsc(v_new)));
+    PERCUSSION_PETSC_CALL(VecWAXPY(petsc(q_new), h, petsc(v_theta), petsc(q)));
+    // The step's two mat-vecs, M v_{k+1} and K v_{k+1}; then M v_θ into work, K v_θ into scratch.
     system.mass->vmult(mass_v_new, v_new);
+    stiffness_times_velocity(v_new, stiffness_v_new);
+    PERCUSSION_PETSC_CALL(VecAXPBYPCZ(petsc(work), 1 - theta, theta, 0.0, petsc(mass_v), petsc(mass_v_new)));
+    PERCUSSION_PETSC_CALL(VecAXPBYPCZ(petsc(scratch), 1 - theta, theta, 0.0, petsc(stiffness_v), petsc(stiffness_v_new)));
+    // K q_{k+1} = K q_k + h K v_θ and M q_{k+1} = M q_k + h M v_θ: the products of the update
+    // q_{k+1} = q_k + h v_θ, exact but for round-off (relative 1e-16 a step, a random walk).
+    PERCUSSION_PETSC_CALL(VecWAXPY(petsc(stiffness_q_new), h, petsc(scratch), petsc(stiffness_q)));
+    mass_q.add(h, work);
+
+    // In the step's frames (large rotations): ũ_{k+1} − ũ_k = h𝐑ᵀv_θ, so that the identity of (56)
+    // holds with ½ũᵀKũ = ½(𝐑ũ)ᵀ(𝐑Kũ) as it does with ½qᵀKq.
+    const Vector *displacement_in_frames = &q_new;
+    if (system.frames && !system.frames->all_identity())
+      {
+        system.frames->unrotated_displacement(q_new, unrotated);
+        system.frames->rotate(unrotated, false);
+        displacement_in_frames = &unrotated;
+      }
+    // Every inner product of the step's energy terms, with one reduction: kinetic and strain
+    // energy, v_θᵀM v_θ-like work of C, v_θᵀK v_θ (damping and the numerical dissipation's
+    // Δqᵀ K Δq), the loads' and the contact work, and Δvᵀ M v_{k+1}, Δvᵀ M v_k.
+    rhs.equ(1.0, v_new);
+    rhs.add(-1.0, v);
+    double products[8];
+    SystemAlgebra::inner_products({{&v_new, &mass_v_new},
+                                   {displacement_in_frames, &stiffness_q_new},
+                                   {&v_theta, &work},
+                                   {&v_theta, &scratch},
+                                   {&v_theta, &force_theta},
+                                   {&v_theta, &impulse},
+                                   {&rhs, &mass_v_new},
+                                   {&rhs, &mass_v}},
+                                  products, communicator);
+    const auto &[kinetic_2, strain_2, v_M_v, v_K_v, v_force, v_impulse, dv_M_v_new, dv_M_v] = products;
 
     StepEnergy e;
-    e.kinetic_energy = 0.5 * (v_new * mass_v_new);
-    // In the step's frames (large rotations): ũ_{k+1} − ũ_k = h𝐑ᵀv_θ, so that the identity of (56)
-    // holds with ½ũᵀKũ as it does with ½qᵀKq.
-    e.strain_energy = elastic_force(q_new, stiffness_q_new);
+    e.kinetic_energy = 0.5 * kinetic_2;
+    e.strain_energy = 0.5 * strain_2;
     check_finite(e);
-
-    // M v_θ into work, K v_θ = (K q_{k+1} − K q_k)/h into scratch.
-    work.equ(1 - theta, mass_v);
-    work.add(theta, mass_v_new);
-    scratch.equ(1.0 / h, stiffness_q_new);
-    scratch.add(-1.0 / h, stiffness_q);
-    e.damping_work = -h * (system.rayleigh_alpha * (v_theta * work) + system.rayleigh_beta * (v_theta * scratch));
+    e.damping_work = -h * (system.rayleigh_alpha * v_M_v + system.rayleigh_beta * v_K_v);
     if (system.kelvin_voigt != nullptr)
       {
         system.kelvin_voigt->vmult(kelvin_voigt_v, v_theta);
@@ -374,13 +417,11 @@ namespace percussion::TimeIntegration
       }
     if (system.frames && system.rayleigh_beta > 0)
       e.damping_work += h * (v_theta * spin_damping);
-    e.external_work = system.has_external_force ? h * (v_theta * force_theta) : 0.0;
-    e.contact_work = impulse_applied ? v_theta * impulse : 0.0;
+    e.external_work = system.has_external_force ? h * v_force : 0.0;
+    e.contact_work = impulse_applied ? v_impulse : 0.0;
 
-    const double dq_K_dq = h * h * (v_theta * scratch);
-    rhs.equ(1.0, v_new);
-    rhs.add(-1.0, v);
-    const double dv_M_dv = rhs * mass_v_new - rhs * mass_v;
+    const double dq_K_dq = h * h * v_K_v;
+    const double dv_M_dv = dv_M_v_new - dv_M_v;
     e.numerical_dissipation = (theta - 0.5) * (dv_M_dv + dq_K_dq) + branch_numerical;
 
     if (system.has_prescribed_motion)
@@ -406,11 +447,12 @@ namespace percussion::TimeIntegration
         e.external_work += SystemAlgebra::inner_product(rhs, v_theta, system.constrained_dofs, communicator);
       }
 
-    dealii::PETScWrappers::swap(q, q_new);
-    dealii::PETScWrappers::swap(v, v_new);
-    dealii::PETScWrappers::swap(mass_v, mass_v_new);
-    dealii::PETScWrappers::swap(stiffness_q, stiffness_q_new);
-    dealii::PETScWrappers::swap(force, force_new);
+    SystemAlgebra::swap_storage(q, q_new);
+    SystemAlgebra::swap_storage(v, v_new);
+    SystemAlgebra::swap_storage(mass_v, mass_v_new);
+    SystemAlgebra::swap_storage(stiffness_q, stiffness_q_new);
+    SystemAlgebra::swap_storage(stiffness_v, stiffness_v_new);
+    SystemAlgebra::swap_storage(force, force_new);
     accept_step(e);
     if (system.frames)
       update_frames();
@@ -424,7 +466,11 @@ namespace percussion::TimeIntegration
     const double strain_energy = elastic_force(q, stiffness_q);
     const double load_work = system.has_external_force ? displacement_correction * force : 0.0;
     system.mass->vmult(work, displacement_correction);
-    return book_position_correction(strain_energy, load_work, displacement_correction, work, &mass_v);
+    mass_q.add(1.0, work);
+    // K δq for K v, should the correction take energy from v (a projection step only).
+    stiffness_times_velocity(displacement_correction, scratch);
+    return book_position_correction(strain_energy, load_work, displacement_correction, work, &mass_v, &stiffness_v,
+                                    &scratch);
   }
 
   void MoreauJeanIntegrator::check_parameters(const TimeIntegrationParameters &time,

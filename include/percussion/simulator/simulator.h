@@ -197,6 +197,9 @@ namespace percussion
     std::vector<bool>                                      rotation_warned;
     /// M v, M(X + q) and X + q: scratch of update_rigid_motions().
     dealii::PETScWrappers::MPI::Vector                     mass_v, mass_x, positions;
+    /// M X, the reference positions' part of M(X + q) (computed at the first use).
+    dealii::PETScWrappers::MPI::Vector                     mass_reference;
+    bool                                                   mass_reference_computed = false;
     TimeIntegration::LinearElastodynamicSystem             system;
     std::unique_ptr<TimeIntegration::TimeIntegrator>       time_integrator;
     Postprocess::EnergyAudit                               audit;

@@ -68,7 +68,8 @@ namespace percussion::TimeIntegration
     std::vector<std::pair<std::string, dealii::PETScWrappers::MPI::Vector *>> saved_vectors() override
     {
       std::vector<std::pair<std::string, dealii::PETScWrappers::MPI::Vector *>> vectors{
-        {"q", &q}, {"v", &v}, {"mass_v", &mass_v}, {"stiffness_q", &stiffness_q}, {"force", &force}};
+        {"q", &q},           {"v", &v}, {"mass_v", &mass_v}, {"stiffness_q", &stiffness_q}, {"force", &force},
+        {"stiffness_v", &stiffness_v}, {"mass_q", &mass_q}};
       // The Maxwell branches' internal variables: their history is not a function of q and v.
       for (std::size_t i = 0; i < branch_strain.size(); ++i)
         {
@@ -115,6 +116,8 @@ namespace percussion::TimeIntegration
     }
     /// M v_k: the first term of the next step's right-hand side, kept from finish_step().
     const dealii::PETScWrappers::MPI::Vector *mass_times_velocity() const override { return &mass_v; }
+    /// M q_k, kept from step to step without a mat-vec.
+    const dealii::PETScWrappers::MPI::Vector *mass_times_displacement() const override { return &mass_q; }
     /// θ: the contact work of (56) is u_{k+θ}ᵀp.
     double contact_work_weight() const override { return theta; }
     std::string description() const override;
@@ -146,6 +149,9 @@ namespace percussion::TimeIntegration
      * returns ½ũᵀKũ, the strain energy in them.
      */
     double elastic_force(const dealii::PETScWrappers::MPI::Vector &displacement, dealii::PETScWrappers::MPI::Vector &out);
+    /// @p out = 𝐑K𝐑ᵀ@p velocity in the step's frames (K v without them).
+    void stiffness_times_velocity(const dealii::PETScWrappers::MPI::Vector &velocity,
+                                  dealii::PETScWrappers::MPI::Vector &out);
     /**
      * Large rotations, at the end of a step (and at the start): the rigid fit of each body at the
      * predicted q_{k+θ} ≈ q_k + hθv_k becomes the frame of the next step where it turned more than
@@ -179,10 +185,19 @@ namespace percussion::TimeIntegration
     std::map<double, Factorised> other_step_sizes;
 
     bool impulse_applied = false;
+    /// Whether any rank has Dirichlet DoFs (else the right-hand side needs no lifting).
+    bool constrained_anywhere = false;
 
-    // State at t_k and t_{k+1}, and the products reused across steps (3 mat-vecs per step).
-    dealii::PETScWrappers::MPI::Vector mass_v, stiffness_q, force;
-    dealii::PETScWrappers::MPI::Vector q_new, mass_v_new, stiffness_q_new, force_new;
+    /**
+     * State at t_k and t_{k+1}, and the products reused across steps. A step computes two
+     * mat-vecs, M v_{k+1} and K v_{k+1}; the others follow from q_{k+1} = q_k + h v_{k+θ}:
+     * K q_{k+1} = K q_k + h((1−θ)K v_k + θK v_{k+1}) and M q_{k+1} = M q_k + h M v_{k+θ}
+     * (with large rotations K is 𝐑K𝐑ᵀ within a step's frames, K q is 𝐑Kũ; both are recomputed
+     * where the frames change, and K q where a projection moves q). All are saved in a checkpoint.
+     */
+    dealii::PETScWrappers::MPI::Vector mass_v, stiffness_q, stiffness_v, mass_q, force;
+    dealii::PETScWrappers::MPI::Vector q_new, mass_v_new, stiffness_q_new, stiffness_v_new, force_new;
+    dealii::PETScWrappers::MPI::Vector velocity_in_frames; ///< 𝐑ᵀv (large rotations)
     dealii::PETScWrappers::MPI::Vector force_theta, rhs, work, impulse, prescribed_velocity, v_theta, scratch;
     dealii::PETScWrappers::MPI::Vector unrotated; ///< ũ (large rotations)
     /// Large rotations with β > 0: β𝐑K(Ω × ũ_k), the part of β𝐑K𝐑ᵀv that is the strain's spin.

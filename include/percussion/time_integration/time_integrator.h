@@ -110,6 +110,9 @@ namespace percussion::TimeIntegration
     /// M v of the accepted state (velocity()), where the scheme keeps it for its next step;
     /// nullptr where it does not (the caller multiplies).
     virtual const dealii::PETScWrappers::MPI::Vector *mass_times_velocity() const { return nullptr; }
+    /// M q of the accepted state (displacement()), where the scheme keeps it; nullptr where it
+    /// does not (the caller multiplies).
+    virtual const dealii::PETScWrappers::MPI::Vector *mass_times_displacement() const { return nullptr; }
     /// Wall seconds spent setting up projection_response()'s own metric (the quasi-static
     /// metric's factorisation, once per run at the first projection); 0 without one.
     virtual double projection_metric_setup_seconds() const { return 0.0; }
@@ -219,11 +222,14 @@ namespace percussion::TimeIntegration
      * F_{k+1}ᵀδq as external work and the remainder (ΔE_kin + ΔE_strain − F_{k+1}ᵀδq) as
      * position_correction, which is returned. @p mass_dq is M δq. Without @p mass_v (a scheme whose
      * state holds more than q and v, e.g. the generalized-α family's accelerations) v is kept.
+     * A scheme that keeps K v passes it as @p stiffness_v with @p stiffness_dq = K δq, updated alike.
      */
     double book_position_correction(const double strain_energy, const double load_work,
                                     const dealii::PETScWrappers::MPI::Vector &displacement_correction,
                                     const dealii::PETScWrappers::MPI::Vector &mass_dq,
-                                    dealii::PETScWrappers::MPI::Vector *mass_v)
+                                    dealii::PETScWrappers::MPI::Vector *mass_v,
+                                    dealii::PETScWrappers::MPI::Vector *stiffness_v = nullptr,
+                                    const dealii::PETScWrappers::MPI::Vector *stiffness_dq = nullptr)
     {
       const double added = strain_energy - energy.strain_energy - load_work;
       double kinetic_change = 0;
@@ -238,6 +244,8 @@ namespace percussion::TimeIntegration
               v.add(-lambda, displacement_correction);
               if (mass_v != nullptr)
                 mass_v->add(-lambda, mass_dq);
+              if (stiffness_v != nullptr)
+                stiffness_v->add(-lambda, *stiffness_dq);
             }
         }
       const double change = strain_energy - energy.strain_energy + kinetic_change - load_work;
