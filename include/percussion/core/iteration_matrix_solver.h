@@ -87,6 +87,15 @@ namespace percussion
     void set_up_cg(Mat matrix, PC pc);
     /// @throws SolverError when the factorisation of the direct path failed.
     void check_factorisation(PC pc) const;
+    /**
+     * The MUMPS path of solve(B, X): when B is sparse (at most one entry in
+     * sparse_right_hand_side_density nonzero), solves with B handed to MUMPS as a sparse right-hand
+     * side, whose forward substitution MUMPS restricts to the factor's parts that the nonzeros reach.
+     * @return false (nothing done) for a denser B. Collective.
+     */
+    bool solve_with_sparse_right_hand_sides(Mat B, Mat X);
+    /// B is solved as sparse where at most one entry in this many is nonzero.
+    static constexpr std::size_t sparse_right_hand_side_density = 10;
 
     LinearSolverParameters parameters;
     MPI_Comm               communicator;

@@ -444,6 +444,50 @@ BOOST_AUTO_TEST_CASE(cg_columns_to_a_looser_tolerance_then_the_configured_one_ag
   MatDestroy(&A);
 }
 
+BOOST_AUTO_TEST_CASE(sparse_right_hand_sides_solve_as_single_vectors)
+{
+  // Probes of a few unit entries each (ProbedDelassus) go to MUMPS in sparse form: every column of X
+  // must be the solve of that column alone, on any number of ranks (the nonzeros of the other
+  // ranks' rows are gathered to MUMPS' host).
+  const PetscInt n = 300, n_rhs = 5;
+  Mat A = laplacian(n, 1e-2);
+  const dealii::IndexSet owned = owned_rows(A);
+  LinearSolverParameters mumps;
+  mumps.type = LinearSolverType::direct;
+  mumps.direct_package = DirectSolverPackage::mumps;
+  IterationMatrixSolver solver(mumps, MPI_COMM_WORLD);
+  solver.set_matrix(A, n);
+  // Column j: 1 at rows j, j + 60, j + 120, ... (spread over both ranks' rows).
+  const auto probe = [](const double i, const double j) {
+    const long long row = static_cast<long long>(i), column = static_cast<long long>(j);
+    return row >= column && (row - column) % 60 == 0 ? 1.0 : 0.0;
+  };
+  Mat B = dense_columns(owned, n_rhs, probe);
+  Mat X;
+  MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X);
+  solver.solve(B, X);
+  for (PetscInt j = 0; j < n_rhs; ++j)
+    {
+      const auto b = right_hand_side(owned, [&](const double i) { return probe(i, static_cast<double>(j)); });
+      dealii::PETScWrappers::MPI::Vector x(owned, MPI_COMM_WORLD), column(owned, MPI_COMM_WORLD);
+      solver.solve(b, x);
+      for (const auto i : owned)
+        {
+          PetscScalar value;
+          const PetscInt row = static_cast<PetscInt>(i);
+          MatGetValues(X, 1, &row, 1, &j, &value);
+          column(i) = value;
+        }
+      column.compress(dealii::VectorOperation::insert);
+      BOOST_TEST(x.l2_norm() > 0);
+      column -= x;
+      BOOST_TEST(column.l2_norm() <= 1e-12 * x.l2_norm());
+    }
+  MatDestroy(&B);
+  MatDestroy(&X);
+  MatDestroy(&A);
+}
+
 BOOST_AUTO_TEST_CASE(native_and_mumps_cholesky_agree_also_for_many_right_hand_sides)
 {
   // The two direct packages factorise the same SPD matrix: their solutions agree to round-off,
