@@ -2,7 +2,7 @@
 # 3D impact step-cost benchmark (product target): an elastic steel ball hitting a rigid
 # plane obliquely with friction (Frémond Moreau–Jean, θ = ½, h = cell size / wave speed), at
 # increasing refinement. Prints per size: DoFs, contact candidates, steps, time per step and its
-# parts — contact geometry, free-velocity solve (one solve with Ŵ plus 3 mat-vecs), contact step
+# parts — contact geometry, free-velocity solve (one solve with the stored factor of Ŵ), contact step
 # (Delassus columns, local problem, solve, impulse), contact solver alone — and the ratios the
 # target is stated in: step / free-velocity solve (target ≤ 2) and contact share (target < 30 %).
 #

@@ -98,4 +98,4 @@ done
 echo "ranks: $ranks; $steps steps per run; fac[e] / flop[e]: MUMPS' estimated factor entries and elimination flops;"
 echo "est/real MB/r: MUMPS' estimated (INFOG(16)) and allocated (INFOG(18)) memory on the largest rank;"
 echo "solve: one KSPSolve (a substitution, or a CG solve); its: CG iterations per solve; step: time per step"
-echo "(the solve, 3 mat-vecs, the energy audit); RSS MB/r: peak resident memory of the largest rank [MiB]."
+echo "(the solve, the mat-vecs, the energy audit); RSS MB/r: peak resident memory of the largest rank [MiB]."

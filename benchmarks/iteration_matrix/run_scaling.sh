@@ -46,4 +46,4 @@ for n in $sizes; do
     printf '%-8s %-10s %-12s %-10s %-14s %-14s %-12s %-12s\n' "${n}^3" "$dofs" "$solver" "$asm" "$fac" "$per" "$ratio" "$mem"
   done
 done
-echo "ranks: $ranks; $steps steps per run; per-step time includes 3 mat-vecs, the solve and the energy audit."
+echo "ranks: $ranks; $steps steps per run; per-step time includes the mat-vecs, the solve and the energy audit."

@@ -7,8 +7,9 @@
 #      Siconos (benchmarks/peers/impacting_bar_siconos.py) in the same sitting, percussion's ratio to
 #      GetFEM, and each one's E_end/E_0 and contact-duration error;
 #   3. the 3D ball-on-plane step (benchmarks/impact_3d/run_step_cost.sh, fastest of 3 runs per size):
-#      step / free-velocity solve, the contact share, and the step against the bare step of
-#      benchmarks/floor (bare_step: one solve with the stored factor and the step's three mat-vecs);
+#      the step against its floor, the bare step of benchmarks/floor (bare_step: one solve with the
+#      stored factor and the step's two mat-vecs), the step against the log's free-velocity phase
+#      (the solve alone), and the contact share;
 #   4. the landing (benchmarks/many_contacts/run.sh, N x N x N/2 box on a plane): the mean time of a
 #      step with contact over the whole landing run against a step of the same box without contact.
 # Usage: benchmarks/performance/run.sh [BUILD_DIR] [--quick] [--large]
@@ -149,11 +150,17 @@ step_out=$(for _ in $(seq $repeats); do bash "$root/benchmarks/impact_3d/run_ste
 printf '%-68s %-26s %-12s %s\n' figure measured target verdict
 while read -r level dofs cand steps per geo free con sol ratio share; do
   [[ $level =~ ^[0-9]+$ ]] || continue
-  row "level $level, $dofs DoFs: step / free-velocity solve ($per s / $free s)" "$ratio" "<= 1.15" "$(verdict "$ratio" le 1.15)"
-  row "  contact share of the step (geometry + contact step)" "$share %" "<= 8 %" "$(verdict "$share" le 8)"
+  # The floor is the bare step: one solve with the stored factor and the step's two mat-vecs. The
+  # log's free-velocity phase holds the solve only (the mat-vecs are in the step's end), so it is
+  # the verdict's denominator only where bare_step is not built.
   if [ -n "${floor_time[$level]:-}" ]; then
-    row "  step / bare step of benchmarks/floor (${floor_time[$level]} s)" "$(awk -v a="$per" -v b="${floor_time[$level]}" 'BEGIN { printf "%.2f", a / b }')" "" ""
+    floor_ratio=$(awk -v a="$per" -v b="${floor_time[$level]}" 'BEGIN { printf "%.2f", a / b }')
+    row "level $level, $dofs DoFs: step / bare step of benchmarks/floor ($per s / ${floor_time[$level]} s)" "$floor_ratio" "<= 1.15" "$(verdict "$floor_ratio" le 1.15)"
+    row "  step / free-velocity phase of the log (the solve; $free s)" "$ratio" "" ""
+  else
+    row "level $level, $dofs DoFs: step / free-velocity phase of the log (the solve; $per s / $free s)" "$ratio" "<= 1.15" "$(verdict "$ratio" le 1.15)"
   fi
+  row "  contact share of the step (geometry + contact step)" "$share %" "<= 8 %" "$(verdict "$share" le 8)"
 done <<<"$step_out"
 
 section "4. landing: N x N x N/2 box falling flat on a plane (benchmarks/many_contacts), 1 rank"
