@@ -5,7 +5,8 @@
 //    damping, constant force); the StepEnergy terms equal their definitions and the balance
 //    residual is round-off; apply_impulse() adds Ŵ⁻¹Hp; correct_displacement() moves q, returns
 //    the strain-energy change and the next step starts from the corrected q; impulse_response()
-//    and projection_response() are Ŵ⁻¹B.
+//    and projection_response() are Ŵ⁻¹B; the products it keeps (K q, K v, M q, M v) are those of
+//    the state after 2000 steps and a projection.
 //  - nonsmooth generalized-α family: one step equals the collocation formula by hand, the
 //    impulse/projection responses are S⁻¹NM⁻¹B and S⁻¹B, Newmark's trapezoidal rule
 //    (γ = ½, β = ¼) conserves the energy of an undamped oscillator over many steps and follows
@@ -252,6 +253,49 @@ BOOST_AUTO_TEST_CASE(moreau_jean_impulse_and_displacement_correction)
   BOOST_TEST(integrator.last_step_energy().position_correction == 0.0); // a new step's record
   BOOST_TEST(std::abs(integrator.last_step_energy().residual) <=
              residual_tolerance * flow(integrator.last_step_energy(), E1));
+}
+
+// The Moreau–Jean step computes M v_{k+1} and K v_{k+1} and keeps K q, M q by the update
+// q_{k+1} = q_k + h v_θ: after many steps (with damping, a load and a projection that takes
+// energy from v) the kept products are still those of the state, to round-off. A wrong update
+// (a missing h, θ or term) would be off by O(1) after the first step.
+BOOST_AUTO_TEST_CASE(moreau_jean_kept_products_stay_the_products_of_the_state)
+{
+  const SmallSystem s(mass, stiffness, 0.3, 2e-3, {1.0, -0.5});
+  for (const double theta : {0.5, 0.7})
+    {
+      BOOST_TEST_CONTEXT("theta = " << theta)
+      {
+        TimeIntegrationParameters tp;
+        tp.theta = theta;
+        tp.time_step = time_step;
+        MoreauJeanIntegrator integrator(s.system, tp, direct_solver(), s.owned(), MPI_COMM_SELF);
+        integrator.initialize(0.0, petsc_vector(q_start), petsc_vector(v_start));
+        double worst = 0;
+        for (int step = 1; step <= 2000; ++step)
+          {
+            integrator.advance();
+            if (step == 1000) // a δq that adds strain energy: v gives it up (K v, M v follow)
+              integrator.correct_displacement(petsc_vector(DVec{1e-3, -2e-3}));
+            if (step % 500 != 0 && step != 1000)
+              continue;
+            const DVec q = to_std(integrator.displacement()), v = to_std(integrator.velocity());
+            for (const auto &[name, vector] : integrator.saved_vectors())
+              {
+                const DVec expected = name == "stiffness_q" ? matvec(s.K, q) :
+                                      name == "stiffness_v" ? matvec(s.K, v) :
+                                      name == "mass_q"      ? matvec(s.M, q) :
+                                      name == "mass_v"      ? matvec(s.M, v) :
+                                                              to_std(*vector);
+                const double error = relative_error(to_std(*vector), expected);
+                BOOST_TEST(error <= state_tolerance, name << " at step " << step << ": " << error);
+                worst = std::max(worst, error);
+              }
+          }
+        std::cout << "Moreau-Jean theta = " << theta << ": kept products K q, K v, M q, M v after 2000 steps, "
+                  << "largest relative error " << worst << std::endl;
+      }
+    }
 }
 
 BOOST_AUTO_TEST_CASE(moreau_jean_responses_are_the_inverse_iteration_matrix)

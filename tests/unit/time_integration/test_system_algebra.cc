@@ -13,7 +13,9 @@
 //  - inner_product() (the support-reaction work) is Σ over the listed DoFs of a_i b_i, here the
 //    work of the reactions R = A x − f of the lifted solve;
 //  - damping() is C v = αMv + βKv (also for β = 0) and smooth_force() is f − Kq − Cv (also
-//    without f).
+//    without f);
+//  - inner_products() are the pairs' dot products; swap_storage() exchanges two vectors'
+//    contents exactly and refuses vectors of different partitions.
 #define BOOST_TEST_MODULE time_integration_system_algebra
 #include "../../mpi_test_fixture.h"
 
@@ -319,6 +321,28 @@ BOOST_AUTO_TEST_CASE(inner_product_sums_over_the_listed_dofs)
   BOOST_TEST(SystemAlgebra::inner_product(x, y, {0, 2}, MPI_COMM_SELF) == 1.5 * 4.0 + 0.25 * -8.0);
   BOOST_TEST(SystemAlgebra::inner_product(x, y, {1}, MPI_COMM_SELF) == -6.0);
   BOOST_TEST(SystemAlgebra::inner_product(x, y, {}, MPI_COMM_SELF) == 0.0);
+}
+
+BOOST_AUTO_TEST_CASE(inner_products_and_swap_storage)
+{
+  // Five entries: the four-way partial sums and the remainder both take part.
+  const DVec a{1.5, -2.0, 0.25, 3.0, -0.75}, b{0.5, 4.0, -1.0, 2.5, 8.0}, c{-3.0, 1.0, 2.0, 0.5, 1.25};
+  PetscVector A = petsc_vector(a), B = petsc_vector(b), C = petsc_vector(c);
+  double products[3];
+  SystemAlgebra::inner_products({{&A, &B}, {&A, &A}, {&B, &C}}, products, MPI_COMM_SELF);
+  BOOST_TEST(std::abs(products[0] - dot(a, b)) <= tolerance * (std::abs(dot(a, b)) + 10));
+  BOOST_TEST(std::abs(products[1] - dot(a, a)) <= tolerance * dot(a, a));
+  BOOST_TEST(std::abs(products[2] - dot(b, c)) <= tolerance * (std::abs(dot(b, c)) + 10));
+
+  // swap_storage() exchanges the contents exactly; vectors of different partitions are refused.
+  SystemAlgebra::swap_storage(A, C);
+  BOOST_TEST((to_std(A) == c));
+  BOOST_TEST((to_std(C) == a));
+  A.add(1.0, B); // still usable: a + b where a was
+  BOOST_TEST((to_std(A) == lin(1.0, c, 1.0, b)));
+  PetscVector other = petsc_vector(DVec{1.0, 2.0, 3.0});
+  BOOST_CHECK_THROW(SystemAlgebra::swap_storage(A, other), dealii::ExceptionBase);
+  BOOST_TEST((to_std(other) == DVec{1.0, 2.0, 3.0}));
 }
 
 BOOST_AUTO_TEST_CASE(damping_and_smooth_force)
