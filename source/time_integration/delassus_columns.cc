@@ -122,9 +122,7 @@ namespace percussion::TimeIntegration
 
     // Large rotations: the support of B (every DoF of the nodes it touches) and Z on it.
     rotated = false;
-    // (The frames of large rotations even while all are the identity: Z then serves the first
-    // contact and, without a solve, every turn of the frames after it.)
-    frames = integrator.large_rotation_frames();
+    frames = integrator.response_frames();
     // Only where H stays (obstacles): where it moves at every step (body pairs) its columns are
     // solved for at every step anyway, and the support of all the master facets' nodes ever
     // touched would cost memory (brick_stack: +147 MiB, +54 % per step) for no solve saved.
