@@ -172,7 +172,7 @@ namespace percussion::TimeIntegration
 
   double MoreauJeanIntegrator::elastic_force(const Vector &displacement, Vector &out)
   {
-    if (!system.frames || system.frames->all_identity())
+    if (!frames_turned())
       {
         system.stiffness->vmult(out, displacement);
         return 0.5 * (displacement * out);
@@ -186,7 +186,7 @@ namespace percussion::TimeIntegration
 
   void MoreauJeanIntegrator::stiffness_times_velocity(const Vector &velocity, Vector &out)
   {
-    if (!system.frames || system.frames->all_identity())
+    if (!frames_turned())
       {
         system.stiffness->vmult(out, velocity);
         return;
@@ -220,7 +220,7 @@ namespace percussion::TimeIntegration
 
   void MoreauJeanIntegrator::impulse_response(const Vector &b, Vector &x)
   {
-    if (!system.frames || system.frames->all_identity())
+    if (!frames_turned())
       {
         solver->solve(b, x);
         return;
@@ -248,7 +248,7 @@ namespace percussion::TimeIntegration
     // rhs = (1 − h(1−θ)α) M v_k − h K q_k − (h(1−θ)β + h²θ(1−θ)) K v_k + h F_{k+θ}; with large
     // rotations K q_k is 𝐑Kũ_k (stiffness_q) and K v_k is 𝐑K𝐑ᵀv_k (stiffness_v, kept from the
     // last step: no mat-vec here).
-    const bool rotated = system.frames && !system.frames->all_identity();
+    const bool rotated = frames_turned();
     rhs.equ(1 - h * (1 - theta) * system.rayleigh_alpha, mass_v);
     rhs.add(-h, stiffness_q);
     rhs.add(-(h * (1 - theta) * system.rayleigh_beta + h * h * theta * (1 - theta)), stiffness_v);
@@ -353,7 +353,7 @@ namespace percussion::TimeIntegration
     // In the step's frames (large rotations): ũ_{k+1} − ũ_k = h𝐑ᵀv_θ, so that the identity of (56)
     // holds with ½ũᵀKũ = ½(𝐑ũ)ᵀ(𝐑Kũ) as it does with ½qᵀKq.
     const Vector *displacement_in_frames = &q_new;
-    if (system.frames && !system.frames->all_identity())
+    if (frames_turned())
       {
         system.frames->unrotated_displacement(q_new, unrotated);
         system.frames->rotate(unrotated, false);

@@ -97,7 +97,7 @@ namespace percussion::TimeIntegration
     bool impulse_response_is_symmetric() const override { return true; }
     const BodyFrames *response_frames() const override
     {
-      return system.frames && !system.frames->all_identity() ? system.frames.get() : nullptr;
+      return frames_turned() ? system.frames.get() : nullptr;
     }
     void unrotated_impulse_response(Mat B, Mat X) override { solver->solve(B, X); }
     void approximate_unrotated_impulse_response(Mat B, Mat X, double relative_tolerance) override
@@ -141,6 +141,9 @@ namespace percussion::TimeIntegration
                                  std::vector<std::string> &warnings);
 
   private:
+    /// Large rotations with a frame that is not the identity: K acts as 𝐑K𝐑ᵀ, the elastic force
+    /// as 𝐑Kũ (without frames, or with all of them the identity, K and K q as they are).
+    bool frames_turned() const { return system.frames && !system.frames->all_identity(); }
     void build_iteration_matrix();
     /// X = 𝐑Ŵ⁻¹𝐑ᵀB (Ŵ⁻¹B without large rotations); @p relative_tolerance > 0: CG's looser columns.
     void solve_in_frames(Mat B, Mat X, double relative_tolerance);
