@@ -94,7 +94,7 @@ namespace percussion
         // A frame per body: the rigid motion in bodies.csv, the check of the small-displacement
         // kinematics, and with large rotations the frames the elastic force is measured in.
         frames = std::make_shared<BodyFrames>(bodies->node_layout(), bodies->locally_owned_dofs(), communicator);
-        for (auto *x : {&mass_v, &mass_x, &positions, &mass_reference})
+        for (auto *x : {&mass_v, &mass_q, &mass_x, &mass_reference})
           x->reinit(bodies->locally_owned_dofs(), communicator);
         rotation_warned.assign(frames->n_bodies(), false);
       }
@@ -311,24 +311,21 @@ namespace percussion
         bodies->mass_matrix().vmult(mass_v, time_integrator->velocity());
         mass_velocity = &mass_v;
       }
-    // M(X + q) = M X + M q, with M q where the scheme keeps it: no mat-vec per row.
-    if (const auto *mass_displacement = time_integrator->mass_times_displacement(); mass_displacement != nullptr)
+    // M(X + q) = M X + M q: M X once, M q where the scheme keeps it.
+    const auto *mass_displacement = time_integrator->mass_times_displacement();
+    if (mass_displacement == nullptr)
       {
-        if (!mass_reference_computed)
-          {
-            frames->reference_positions(positions);
-            bodies->mass_matrix().vmult(mass_reference, positions);
-            mass_reference_computed = true;
-          }
-        mass_x = mass_reference;
-        mass_x.add(1.0, *mass_displacement);
+        bodies->mass_matrix().vmult(mass_q, q);
+        mass_displacement = &mass_q;
       }
-    else
+    if (!mass_reference_computed)
       {
-        frames->reference_positions(positions);
-        positions.add(1.0, q);
-        bodies->mass_matrix().vmult(mass_x, positions);
+        frames->reference_positions(mass_x); // (X, scratch until the sum below)
+        bodies->mass_matrix().vmult(mass_reference, mass_x);
+        mass_reference_computed = true;
       }
+    mass_x = mass_reference;
+    mass_x.add(1.0, *mass_displacement);
     rigid_motions = frames->motion(q, *mass_velocity, mass_x, frames->fit(q));
     if (parameters.large_rotations)
       return;

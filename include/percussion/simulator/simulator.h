@@ -195,8 +195,8 @@ namespace percussion
     std::shared_ptr<BodyFrames>                            frames;
     std::vector<RigidMotion>                               rigid_motions;
     std::vector<bool>                                      rotation_warned;
-    /// M v, M(X + q) and X + q: scratch of update_rigid_motions().
-    dealii::PETScWrappers::MPI::Vector                     mass_v, mass_x, positions;
+    /// M v, M q and M(X + q): scratch of update_rigid_motions().
+    dealii::PETScWrappers::MPI::Vector                     mass_v, mass_q, mass_x;
     /// M X, the reference positions' part of M(X + q) (computed at the first use).
     dealii::PETScWrappers::MPI::Vector                     mass_reference;
     bool                                                   mass_reference_computed = false;
