@@ -23,6 +23,7 @@ namespace percussion::Checkpoint
     const char *format_line = "percussion checkpoint, format 1";
     const char *dofs_magic = "PERCUSSION-CHECKPOINT-DOFS-1";
     const char *history_magic = "PERCUSSION-CHECKPOINT-HISTORY-1";
+    const char *cache_magic = "CACHE-STATE-1";
 
     // Binary files are written and read in the machine's byte order: a checkpoint continues a run
     // on the same kind of machine (the header records nothing that would let another one convert).
@@ -361,6 +362,16 @@ namespace percussion::Checkpoint
         out.put<std::uint64_t>(key);
         out.put<double>(energy);
       }
+    // The state of the contact step's caches that decides how the next steps compute their
+    // operator (whether H changed at the last solve; the Delassus columns' support batches), so
+    // that a resumed run takes the same paths. A section of its own, which older files lack.
+    out.put_bytes(cache_magic, std::strlen(cache_magic));
+    out.put<std::uint8_t>(history.operator_changed ? 1 : 0);
+    const auto &batches = history.support_batches;
+    out.put<std::uint64_t>(batches.dofs.size());
+    out.put_bytes(batches.dofs.data(), sizeof(std::uint64_t) * batches.dofs.size());
+    out.put<std::uint64_t>(batches.ends.size());
+    out.put_bytes(batches.ends.data(), sizeof(std::uint64_t) * batches.ends.size());
     out.close();
   }
 
@@ -389,6 +400,33 @@ namespace percussion::Checkpoint
       {
         const auto key = in.get<std::uint64_t>();
         history.dissipation[key] = in.get<double>();
+      }
+    if (in.remaining() != 0)
+      {
+        in.expect_magic(cache_magic);
+        const auto operator_changed = in.get<std::uint8_t>();
+        if (operator_changed > 1)
+          in.damaged("its operator flag is neither 0 nor 1");
+        history.operator_changed = operator_changed == 1;
+        auto &batches = history.support_batches;
+        const auto n_support = in.get<std::uint64_t>();
+        if (n_support > in.remaining() / 8)
+          in.damaged("it declares more support DoFs than it holds");
+        batches.dofs.resize(n_support);
+        in.read(batches.dofs.data(), sizeof(std::uint64_t) * n_support);
+        const auto n_batches = in.get<std::uint64_t>();
+        if (n_batches > in.remaining() / 8)
+          in.damaged("it declares more support batches than it holds");
+        batches.ends.resize(n_batches);
+        in.read(batches.ends.data(), sizeof(std::uint64_t) * n_batches);
+        std::vector<unsigned long long> sorted = batches.dofs;
+        std::sort(sorted.begin(), sorted.end());
+        if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end() ||
+            !std::is_sorted(batches.ends.begin(), batches.ends.end()) ||
+            (n_support > 0 && (batches.ends.empty() || batches.ends.front() == 0 || batches.ends.back() != n_support)) ||
+            (n_support == 0 && !batches.ends.empty()) ||
+            std::adjacent_find(batches.ends.begin(), batches.ends.end()) != batches.ends.end())
+          in.damaged("its support batches are inconsistent");
       }
     if (in.remaining() != 0)
       in.damaged("it has data after its end");
@@ -422,10 +460,28 @@ namespace percussion::Checkpoint
       return it->second;
     };
     TimeIntegration::FrictionalContactStep::History result;
+    result.operator_changed = history.operator_changed;
     for (const auto &[key, impulse] : history.impulses)
       result.impulses[new_key(key)] = impulse;
     for (const auto &[key, energy] : history.dissipation)
       result.dissipation[new_key(key)] = energy;
+
+    // The support DoFs, in their order; where one has no counterpart (cannot happen for a mesh
+    // that passed the checks above) the batches are left out: they only decide how the
+    // resumed run groups its solves.
+    std::vector<std::pair<unsigned long long, unsigned long long>> support_translated;
+    for (const unsigned long long dof : history.support_batches.dofs)
+      if (const auto it = owned_dof_map.find(dof); it != owned_dof_map.end())
+        support_translated.emplace_back(dof, it->second);
+    std::map<unsigned long long, unsigned long long> dof_map;
+    for (const auto &part : dealii::Utilities::MPI::all_gather(communicator, support_translated))
+      dof_map.insert(part.begin(), part.end());
+    if (dof_map.size() == history.support_batches.dofs.size())
+      {
+        result.support_batches.ends = history.support_batches.ends;
+        for (const unsigned long long dof : history.support_batches.dofs)
+          result.support_batches.dofs.push_back(dof_map.at(dof));
+      }
     return result;
   }
 

@@ -238,7 +238,7 @@ namespace percussion
     // (collective: each rank holds its own contacts' history)
     std::optional<TimeIntegration::FrictionalContactStep::History> contact_history;
     if (state.contact_step)
-      contact_history = state.contact_step->history();
+      contact_history = state.contact_step->history(state.integrator);
     if (Utilities::MPI::this_mpi_process(communicator) != 0)
       return;
     header.set_count("ranks", Utilities::MPI::n_mpi_processes(communicator));

@@ -122,7 +122,9 @@ namespace percussion::TimeIntegration
 
     // Large rotations: the support of B (every DoF of the nodes it touches) and Z on it.
     rotated = false;
-    frames = integrator.response_frames();
+    // (The frames of large rotations even while all are the identity: Z then serves the first
+    // contact and, without a solve, every turn of the frames after it.)
+    frames = integrator.large_rotation_frames();
     // Only where H stays (obstacles): where it moves at every step (body pairs) its columns are
     // solved for at every step anyway, and the support of all the master facets' nodes ever
     // touched would cost memory (brick_stack: +147 MiB, +54 % per step) for no solve saved.
@@ -226,24 +228,57 @@ namespace percussion::TimeIntegration
         support.clear();
         support_column.clear();
         support_response.clear();
+        support_batch_ends.clear();
         support_version = integrator.unrotated_operator_version();
       }
+    // A resumed run: the batches of the uninterrupted run first (SupportBatches), whose Z the
+    // checkpoint's run had for the same 𝒯₀.
+    const std::size_t support_before = support.size();
+    if (support.empty() && !pending_batches.dofs.empty() && pending_batches.dofs.size() <= column_limit)
+      {
+        std::size_t begin = 0;
+        for (const unsigned long long end : pending_batches.ends)
+          {
+            solve_support_batch(integrator,
+                                std::vector<PetscInt>(pending_batches.dofs.begin() + begin,
+                                                      pending_batches.dofs.begin() + end),
+                                n_rows);
+            begin = end;
+          }
+      }
+    pending_batches = {};
     std::vector<PetscInt> missing;
     for (const PetscInt dof : needed)
       if (support_column.count(dof) == 0)
         missing.push_back(dof);
-    if (missing.empty())
-      return true;
     if (support.size() + missing.size() > column_limit)
       return false;
-    // Z for the missing DoFs: one multiple-right-hand-side solve with 𝒯₀.
+    if (!missing.empty())
+      solve_support_batch(integrator, missing, n_rows);
+    if (support.size() == support_before)
+      return true;
+    // EᵀZ: the rows of Z at the support DoFs, from their owners.
+    const std::size_t k = support.size();
+    support_block.assign(k * k, 0.0);
+    for (std::size_t i = 0; i < k; ++i)
+      if (support[i] >= first_row && support[i] < first_row + local_rows)
+        for (std::size_t j = 0; j < k; ++j)
+          support_block[i * k + j] = support_response[j * local_rows + (support[i] - first_row)];
+    dealii::Utilities::MPI::sum(support_block, communicator, support_block);
+    return true;
+  }
+
+  void DelassusColumns::solve_support_batch(TimeIntegrator &integrator, const std::vector<PetscInt> &dofs,
+                                            const PetscInt n_rows)
+  {
+    // Z for the DoFs: one multiple-right-hand-side solve with 𝒯₀.
     Mat E = nullptr, Z = nullptr;
-    const PetscInt m = missing.size();
+    const PetscInt m = dofs.size();
     PERCUSSION_PETSC_CALL(MatCreateDense(communicator, local_rows, PETSC_DECIDE, n_rows, m, nullptr, &E));
     PERCUSSION_PETSC_CALL(MatCreateDense(communicator, local_rows, PETSC_DECIDE, n_rows, m, nullptr, &Z));
     for (PetscInt j = 0; j < m; ++j)
-      if (missing[j] >= first_row && missing[j] < first_row + local_rows)
-        PERCUSSION_PETSC_CALL(MatSetValue(E, missing[j], j, 1.0, INSERT_VALUES));
+      if (dofs[j] >= first_row && dofs[j] < first_row + local_rows)
+        PERCUSSION_PETSC_CALL(MatSetValue(E, dofs[j], j, 1.0, INSERT_VALUES));
     PERCUSSION_PETSC_CALL(MatAssemblyBegin(E, MAT_FINAL_ASSEMBLY));
     PERCUSSION_PETSC_CALL(MatAssemblyEnd(E, MAT_FINAL_ASSEMBLY));
     integrator.unrotated_impulse_response(E, Z);
@@ -254,21 +289,23 @@ namespace percussion::TimeIntegration
     for (PetscInt j = 0; j < m; ++j)
       {
         support_response.insert(support_response.end(), z + j * lda, z + j * lda + local_rows);
-        support_column[missing[j]] = static_cast<int>(support.size());
-        support.push_back(missing[j]);
+        support_column[dofs[j]] = static_cast<int>(support.size());
+        support.push_back(dofs[j]);
       }
     PERCUSSION_PETSC_CALL(MatDenseRestoreArrayRead(Z, &z));
     PERCUSSION_PETSC_CALL(MatDestroy(&E));
     PERCUSSION_PETSC_CALL(MatDestroy(&Z));
-    // EᵀZ: the rows of Z at the support DoFs, from their owners.
-    const std::size_t k = support.size();
-    support_block.assign(k * k, 0.0);
-    for (std::size_t i = 0; i < k; ++i)
-      if (support[i] >= first_row && support[i] < first_row + local_rows)
-        for (std::size_t j = 0; j < k; ++j)
-          support_block[i * k + j] = support_response[j * local_rows + (support[i] - first_row)];
-    dealii::Utilities::MPI::sum(support_block, communicator, support_block);
-    return true;
+    support_batch_ends.push_back(support.size());
+  }
+
+  DelassusColumns::SupportBatches DelassusColumns::support_batches(const TimeIntegrator &integrator) const
+  {
+    SupportBatches batches;
+    if (support.empty() || support_version != integrator.unrotated_operator_version())
+      return batches;
+    batches.dofs.assign(support.begin(), support.end());
+    batches.ends = support_batch_ends;
+    return batches;
   }
 
   void DelassusColumns::apply(const std::vector<unsigned long long> &impulse_points, const std::vector<double> &impulse,

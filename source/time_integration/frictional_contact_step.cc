@@ -617,7 +617,7 @@ namespace percussion::TimeIntegration
     return impulse_metric ? static_cast<DelassusOperator &>(dense) : *metric_operator;
   }
 
-  FrictionalContactStep::History FrictionalContactStep::history() const
+  FrictionalContactStep::History FrictionalContactStep::history(const TimeIntegrator &integrator) const
   {
     // Each rank holds its own contacts' history (after a restart possibly all of them, the same
     // on every rank, until the next solve()): the union.
@@ -649,6 +649,8 @@ namespace percussion::TimeIntegration
       history.impulses[record.key].assign(record.impulse.begin(), record.impulse.begin() + record.size);
     for (const DissipationRecord &record : all_dissipation)
       history.dissipation[record.key] = record.energy;
+    history.operator_changed = previous_operator_changed;
+    history.support_batches = dense.columns().support_batches(integrator);
     return history;
   }
 

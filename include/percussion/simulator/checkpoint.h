@@ -28,7 +28,8 @@ namespace percussion::Checkpoint
    *   dofs-<rank>.bin       per locally owned cell: its CellId, its DoF indices and the values of
    *                         the saved vectors there; CellIds do not depend on the partition, so
    *                         another number of ranks can read them;
-   *   contact_history.bin   the contact step's warm-start impulses and dissipated energies by key.
+   *   contact_history.bin   the contact step's warm-start impulses and dissipated energies by key,
+   *                         and the Delassus columns' support batches (large rotations).
    */
   inline const char *header_file = "header.txt";
   inline const char *history_file = "contact_history.bin";

@@ -29,9 +29,10 @@ namespace percussion::TimeIntegration
    * Which points are computed: all candidates when H is expected to stay (it did not change at two
    * calls in a row) and dim·candidates ≤ the column limit, else only the points asked for.
    *
-   * Large rotations (TimeIntegrator::response_frames()): 𝒯 = 𝐑𝒯₀𝐑ᵀ changes whenever a frame turns,
-   * but 𝒯₀ does not. Then the columns Z = 𝒯₀E of the unit vectors E on every DoF of the nodes
-   * that B touches (the support, kept and extended while 𝒯₀ is the same) are stored instead of X,
+   * Large rotations (TimeIntegrator::large_rotation_frames()): 𝒯 = 𝐑𝒯₀𝐑ᵀ changes whenever a frame
+   * turns, but 𝒯₀ does not. Then, from the first contact on (the frames still the identity), the
+   * columns Z = 𝒯₀E of the unit vectors E on every DoF of the nodes that B touches (the support,
+   * kept and extended while 𝒯₀ is the same) are stored instead of X,
    * and with C = Eᵀ𝐑ᵀB (a few entries per column): W_c = Cᵀ(EᵀZ)C and 𝒯Hp = 𝐑Z(Cp), without a
    * solve when the frames turn or H changes on the same nodes (impact_3d: doc/user_guide.md,
    * "Kinematics"). Where H moves at every step (body pairs), or above the column limit of support
@@ -92,6 +93,24 @@ namespace percussion::TimeIntegration
     void apply(const std::vector<unsigned long long> &impulse_points, const std::vector<double> &impulse,
                dealii::PETScWrappers::MPI::Vector &generalized_impulse, dealii::PETScWrappers::MPI::Vector &response);
 
+    /**
+     * How the support's columns Z = 𝒯₀E were solved for: the support DoFs (global indices) in the
+     * order of Z's columns, and the end of each multiple-right-hand-side solve among them. A
+     * column of a multiple-right-hand-side solve may differ in the last bit with the other
+     * columns of its batch (MUMPS on several ranks), so a resumed run solves for the same
+     * batches (restore_support_batches()) to continue the uninterrupted run to the bit.
+     */
+    struct SupportBatches
+    {
+      std::vector<unsigned long long> dofs;
+      std::vector<unsigned long long> ends;
+    };
+    /// The batches of the present Z; empty if there is none or it is not that of @p integrator's
+    /// present 𝒯₀ (TimeIntegrator::unrotated_operator_version()).
+    SupportBatches support_batches(const TimeIntegrator &integrator) const;
+    /// A resumed run: the first extension of the support solves for these batches first.
+    void restore_support_batches(SupportBatches batches) { pending_batches = std::move(batches); }
+
   private:
     /// A nonzero of B: its local row, its column among the cached ones, its value.
     struct Entry
@@ -122,8 +141,14 @@ namespace percussion::TimeIntegration
     std::vector<double> support_response, support_block, rotated_b;
     unsigned int support_version = static_cast<unsigned int>(-1);
     PetscInt local_rows = 0, first_row = 0;
+    /// The end of each batch of support DoFs solved for (SupportBatches::ends).
+    std::vector<unsigned long long> support_batch_ends;
+    /// A resumed run's batches, solved for at the first extension of the support.
+    SupportBatches pending_batches;
     /// Extends Z to @p needed (sorted global DoFs); false if the support would pass the column limit.
     bool extend_support(TimeIntegrator &integrator, const std::vector<PetscInt> &needed, PetscInt n_rows);
+    /// Appends Z's columns of @p dofs (not in the support yet) in one multiple-right-hand-side solve.
+    void solve_support_batch(TimeIntegrator &integrator, const std::vector<PetscInt> &dofs, PetscInt n_rows);
     /// The rotated form: C = Eᵀ𝐑ᵀB from the @p entries of B (rows from @p row_begin, @p n_columns
     /// columns) and W_c = Cᵀ(EᵀZ)C, symmetrised. Collective.
     void delassus_from_support(const std::vector<Entry> &entries, PetscInt n_columns, PetscInt row_begin);

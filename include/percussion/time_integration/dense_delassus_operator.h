@@ -46,6 +46,11 @@ namespace percussion::TimeIntegration
 
     /// The cached columns (DelassusColumns::columns_to_compute() decides the operator's choice).
     const DelassusColumns &columns() const { return delassus; }
+    /// A resumed run's support batches (DelassusColumns::restore_support_batches()).
+    void restore_support_batches(DelassusColumns::SupportBatches batches)
+    {
+      delassus.restore_support_batches(std::move(batches));
+    }
 
   private:
     const unsigned int dim;

@@ -195,22 +195,29 @@ namespace percussion::TimeIntegration
     /**
      * The contact history a checkpoint keeps, by contact key (OwnedContactPoint::key): the last
      * step's impulses (the next step's warm start) and the energy each contact has dissipated. The
-     * caches (Delassus columns, the probed operator) are rebuilt on demand.
+     * caches (Delassus columns, the probed operator) are rebuilt on demand, in the same way as
+     * the uninterrupted run's: whether H changed at the last solve (which decides whether it
+     * moves, and so which columns and which form, at the next one) and the batches the Delassus
+     * columns' support was solved in (DelassusColumns::SupportBatches) are kept.
      */
     struct History
     {
       std::map<unsigned long long, std::vector<double>> impulses;
       std::map<unsigned long long, double> dissipation;
+      bool operator_changed = false;
+      DelassusColumns::SupportBatches support_batches;
     };
     /// The history of all contacts, gathered from their owners (each rank keeps its own) on every
-    /// rank. Collective.
-    History history() const;
+    /// rank, and the support batches of the columns of @p integrator's present 𝒯₀. Collective.
+    History history(const TimeIntegrator &integrator) const;
     /// A resumed run: the history of its checkpoint (keys translated to this run's numbering); each
     /// rank keeps its own contacts' part from the next solve() on.
     void restore_history(History restored)
     {
       previous_impulse = std::move(restored.impulses);
       dissipation_by_key = std::move(restored.dissipation);
+      previous_operator_changed = restored.operator_changed;
+      dense.restore_support_batches(std::move(restored.support_batches));
       history_restored = true;
     }
 

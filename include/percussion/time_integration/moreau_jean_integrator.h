@@ -99,6 +99,7 @@ namespace percussion::TimeIntegration
     {
       return frames_turned() ? system.frames.get() : nullptr;
     }
+    const BodyFrames *large_rotation_frames() const override { return system.frames.get(); }
     void unrotated_impulse_response(Mat B, Mat X) override { solver->solve(B, X); }
     void approximate_unrotated_impulse_response(Mat B, Mat X, double relative_tolerance) override
     {

@@ -88,6 +88,13 @@ namespace percussion::TimeIntegration
      * the identity). Lets the contact operator keep 𝒯₀ on the contact nodes across frame turns.
      */
     virtual const BodyFrames *response_frames() const { return nullptr; }
+    /**
+     * The bodies' frames wherever the kinematics has large rotations, all of them the identity
+     * or not (response_frames() returns them only once one has turned); nullptr without large
+     * rotations. The Delassus columns keep 𝒯₀ on the contact nodes from the first contact on
+     * with them, so that the first turn of a frame costs no solve.
+     */
+    virtual const BodyFrames *large_rotation_frames() const { return nullptr; }
     /// X = 𝒯₀B (see response_frames()); the same as impulse_response() without frames.
     virtual void unrotated_impulse_response(Mat B, Mat X) { impulse_response(B, X); }
     /// X ≈ 𝒯₀B as approximate_impulse_response() (the probed operator's columns).
