@@ -128,6 +128,8 @@ namespace percussion::TimeIntegration
     const Response response;
     Mat B = nullptr, X = nullptr;
     Vec p_columns = nullptr;                ///< an impulse on the cached columns
+    std::vector<Entry> b_entries;           ///< B's nonzeros on this rank (apply() forms Hp from them)
+    std::vector<double> column_impulse;     ///< apply()'s impulse on the cached columns, whole
     std::vector<unsigned long long> points; ///< point indices of the cached column blocks
     std::vector<int> position;              ///< point index → block position, −1 if not cached
     std::vector<double> delassus;           ///< W_c, dense, row-major
