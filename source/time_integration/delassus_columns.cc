@@ -42,8 +42,14 @@ namespace percussion::TimeIntegration
     const PetscObjectId id = SystemAlgebra::object_id(H);
     // Columns for all candidates pay off only if H stays fixed for a while; when it changes from
     // step to step (body pairs, curved obstacles), compute the needed ones only.
+    // With the support (large rotations, H staying) a point that comes later costs the solves of
+    // its own nodes' DoFs only, and W_c on the new points is a dense product: all candidates at
+    // once would solve for nodes that may never touch (a ball: 1 of 21 candidates). (The operator
+    // choice still counts all candidates' columns, columns_to_compute(): a support of every node
+    // that a shrinking active set leaves would cost as many solves.)
     std::vector<unsigned long long> columns;
-    if (columns_to_compute(integrator, H, needed, n_candidates, operator_moves) == dim * n_candidates)
+    if (!uses_support(integrator, operator_moves) &&
+        columns_to_compute(integrator, H, needed, n_candidates, operator_moves) == dim * n_candidates)
       {
         columns.resize(n_candidates);
         std::iota(columns.begin(), columns.end(), 0ull);
@@ -65,6 +71,11 @@ namespace percussion::TimeIntegration
     if (covers(integrator, H, needed))
       return 0;
     return !operator_moves && dim * n_candidates <= column_limit ? dim * n_candidates : dim * needed.size();
+  }
+
+  bool DelassusColumns::uses_support(const TimeIntegrator &integrator, const bool operator_moves) const
+  {
+    return integrator.large_rotation_frames() != nullptr && !operator_moves && response == Response::impulse;
   }
 
   bool DelassusColumns::covers(const TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
@@ -131,7 +142,7 @@ namespace percussion::TimeIntegration
     // touched would cost memory (brick_stack: +147 MiB, +54 % per step) for no solve saved.
     // The support's Z is the impulse response's (𝒯₀ = Ŵ⁻¹): a projection metric of its own
     // (QuasiStaticMetric) is solved for directly.
-    if (frames != nullptr && !operator_moves && response == Response::impulse)
+    if (uses_support(integrator, operator_moves))
       {
         std::vector<PetscInt> local_support;
         std::array<dealii::types::global_dof_index, 3> node{};

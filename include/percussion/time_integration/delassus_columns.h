@@ -27,7 +27,9 @@ namespace percussion::TimeIntegration
    * one, also across steps where nothing asked for the columns.
    *
    * Which points are computed: all candidates when H is expected to stay (it did not change at two
-   * calls in a row) and dim·candidates ≤ the column limit, else only the points asked for.
+   * calls in a row) and dim·candidates ≤ the column limit, else only the points asked for. With
+   * the support of large rotations (below) only the points asked for: a point asked for later
+   * costs the solves on its own nodes' DoFs and no more.
    *
    * Large rotations (TimeIntegrator::large_rotation_frames()): 𝒯 = 𝐑𝒯₀𝐑ᵀ changes whenever a frame
    * turns, but 𝒯₀ does not. Then, from the first contact on (the frames still the identity), the
@@ -66,7 +68,9 @@ namespace percussion::TimeIntegration
                 const std::vector<unsigned long long> &points, unsigned long long n_candidates,
                 bool operator_moves);
 
-    /// How many columns ensure() would compute for these arguments (0 if they are cached).
+    /// How many columns ensure() would compute for these arguments without the support (0 if they
+    /// are cached): the operator choice's measure of the dense path's cost. With the support
+    /// (large rotations) ensure() computes only the points asked for, which this bounds.
     unsigned long long columns_to_compute(const TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                           const std::vector<unsigned long long> &points, unsigned long long n_candidates,
                                           bool operator_moves) const;
@@ -120,6 +124,9 @@ namespace percussion::TimeIntegration
     };
     /// Destroys B, X and the impulse vector (PETSc objects).
     void release();
+    /// Whether compute() keeps the columns in the rotated form, on the support (large rotations,
+    /// an H that stays, the impulse response); then ensure() computes the needed points only.
+    bool uses_support(const TimeIntegrator &integrator, bool operator_moves) const;
     void compute(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                  const std::vector<unsigned long long> &column_points, bool operator_moves);
 
