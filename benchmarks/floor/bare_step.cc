@@ -140,9 +140,11 @@ namespace
         best = std::min(best, seconds / steps);
       }
     PERCUSSION_PETSC_CALL(MatDestroy(&W));
+    // On every rank (a reduction), then printed by rank 0.
+    const double v_max = v.linfty_norm();
     if (dealii::Utilities::MPI::this_mpi_process(comm) == 0)
-      std::printf("%-6u %-9u %-12.4g %-10.4g %-9.4g %s\n", level, n_dofs, best, solver.setup_seconds(),
-                  v.linfty_norm(), solver.description().c_str());
+      std::printf("%-6u %-9u %-12.4g %-10.4g %-9.4g %s\n", level, n_dofs, best, solver.setup_seconds(), v_max,
+                  solver.description().c_str());
   }
 } // namespace
 

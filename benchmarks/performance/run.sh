@@ -6,7 +6,8 @@
 #      (benchmarks/impacting_bar/run.sh), GetFEM (benchmarks/peers/impacting_bar_getfem.py) and
 #      Siconos (benchmarks/peers/impacting_bar_siconos.py) in the same sitting, percussion's ratio to
 #      GetFEM, and each one's E_end/E_0 and contact-duration error;
-#   3. the 3D ball-on-plane step (benchmarks/impact_3d/run_step_cost.sh, fastest of 3 runs per size):
+#   3. the 3D ball-on-plane step on 1 and 2 ranks (benchmarks/impact_3d/run_step_cost.sh, fastest of
+#      3 runs per size):
 #      the step against its floor, the bare step of benchmarks/floor (bare_step: one solve with the
 #      stored factor and the step's two mat-vecs; fastest of 3 runs too), the step against the log's free-velocity phase
 #      (the solve alone), and the contact share;
@@ -133,10 +134,11 @@ elif have_module getfem; then
   row "percussion / GetFEM steps/s" "no GetFEM scheme met the accuracy targets" ">= 3" ""
 fi
 
-section "3. 3D ball on a plane (benchmarks/impact_3d), 1 rank, direct solver, fastest of $repeats runs per size"
 large_flag=(); [ $large = 1 ] && large_flag=(--large)
 levels="2 3"; [ $large = 1 ] && levels="2 3 4"
 floor_exe=$build/benchmarks/floor/bare_step
+for ranks in 1 2; do
+section "3. 3D ball on a plane (benchmarks/impact_3d), $ranks rank(s), direct solver, fastest of $repeats runs per size"
 declare -A floor_time=()
 if [ -x "$floor_exe" ]; then
   # fastest of $repeats runs per level, as the step itself
@@ -144,12 +146,12 @@ if [ -x "$floor_exe" ]; then
     if [ -z "${floor_time[$level]:-}" ] || awk -v a="$step" -v b="${floor_time[$level]}" 'BEGIN { exit !(a < b) }'; then
       floor_time[$level]=$step
     fi
-  done < <(for _ in $(seq $repeats); do "$floor_exe" $levels | tail -n +2; done)
+  done < <(for _ in $(seq $repeats); do mpirun -np $ranks --oversubscribe "$floor_exe" $levels | tail -n +2; done)
 else
   echo "(no $floor_exe: configure with -DPERCUSSION_BUILD_BENCHMARKS=ON and build the target bare_step; the floor column is left out)"
 fi
 # fastest of $repeats runs per level (by the time per step)
-step_out=$(for _ in $(seq $repeats); do bash "$root/benchmarks/impact_3d/run_step_cost.sh" "$build" "${large_flag[@]}"; done |
+step_out=$(for _ in $(seq $repeats); do bash "$root/benchmarks/impact_3d/run_step_cost.sh" "$build" "${large_flag[@]}" --ranks $ranks; done |
   awk '$1 ~ /^[0-9]+$/ { if (!($1 in best) || $5 < best[$1]) { best[$1] = $5; line[$1] = $0 } }
        END { for (l = 0; l <= 9; l++) if (l in line) print line[l] }')
 printf '%-68s %-26s %-12s %s\n' figure measured target verdict
@@ -167,6 +169,8 @@ while read -r level dofs cand steps per geo free con sol ratio share; do
   fi
   row "  contact share of the step (geometry + contact step)" "$share %" "<= 8 %" "$(verdict "$share" le 8)"
 done <<<"$step_out"
+unset floor_time
+done
 
 section "4. landing: N x N x N/2 box falling flat on a plane (benchmarks/many_contacts), 1 rank"
 sizes=32; [ $quick = 1 ] && sizes=16; [ $large = 1 ] && sizes="32 64"
