@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 namespace percussion::Checkpoint
@@ -115,6 +116,23 @@ namespace percussion::Checkpoint
           hash *= 1099511628211ull;
         }
       return hash;
+    }
+
+    /// Old → new index of each of @p old_dofs that some rank owns (@p owned_dof_map is this
+    /// rank's part of the translation): every rank translates its own, then all gather. Collective.
+    std::map<unsigned long long, unsigned long long>
+    translated_dofs(const std::vector<unsigned long long> &old_dofs,
+                    const std::unordered_map<global_dof_index, global_dof_index> &owned_dof_map,
+                    MPI_Comm communicator)
+    {
+      std::vector<std::pair<unsigned long long, unsigned long long>> own;
+      for (const unsigned long long dof : old_dofs)
+        if (const auto it = owned_dof_map.find(dof); it != owned_dof_map.end())
+          own.emplace_back(dof, it->second);
+      std::map<unsigned long long, unsigned long long> map;
+      for (const auto &part : dealii::Utilities::MPI::all_gather(communicator, own))
+        map.insert(part.begin(), part.end());
+      return map;
     }
   } // namespace
 
@@ -419,13 +437,14 @@ namespace percussion::Checkpoint
           in.damaged("it declares more support batches than it holds");
         batches.ends.resize(n_batches);
         in.read(batches.ends.data(), sizeof(std::uint64_t) * n_batches);
+        // Distinct DoFs, batch ends strictly increasing from above 0 to the number of DoFs.
         std::vector<unsigned long long> sorted = batches.dofs;
         std::sort(sorted.begin(), sorted.end());
-        if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end() ||
-            !std::is_sorted(batches.ends.begin(), batches.ends.end()) ||
-            (n_support > 0 && (batches.ends.empty() || batches.ends.front() == 0 || batches.ends.back() != n_support)) ||
-            (n_support == 0 && !batches.ends.empty()) ||
-            std::adjacent_find(batches.ends.begin(), batches.ends.end()) != batches.ends.end())
+        const auto &ends = batches.ends;
+        const bool ends_consistent =
+          std::adjacent_find(ends.begin(), ends.end(), std::greater_equal<>()) == ends.end() &&
+          (ends.empty() ? n_support == 0 : ends.front() > 0 && ends.back() == n_support);
+        if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end() || !ends_consistent)
           in.damaged("its support batches are inconsistent");
       }
     if (in.remaining() != 0)
@@ -438,26 +457,20 @@ namespace percussion::Checkpoint
                          const std::unordered_map<global_dof_index, global_dof_index> &owned_dof_map,
                          const global_dof_index n_dofs, MPI_Comm communicator)
   {
-    // A key is pair · n_dofs + the first slave DoF: the rank that owns that DoF now knows its new
-    // index.
-    std::vector<std::pair<unsigned long long, unsigned long long>> translated;
-    const auto translate = [&](const unsigned long long key) {
-      if (const auto it = owned_dof_map.find(key % n_dofs); it != owned_dof_map.end())
-        translated.emplace_back(key, (key / n_dofs) * n_dofs + it->second);
-    };
+    // A key is pair · n_dofs + the first slave DoF; the support batches name DoFs. One
+    // translation of all of them.
+    std::vector<unsigned long long> old_dofs = history.support_batches.dofs;
     for (const auto &entry : history.impulses)
-      translate(entry.first);
+      old_dofs.push_back(entry.first % n_dofs);
     for (const auto &entry : history.dissipation)
-      translate(entry.first);
-    std::map<unsigned long long, unsigned long long> key_map;
-    for (const auto &part : dealii::Utilities::MPI::all_gather(communicator, translated))
-      key_map.insert(part.begin(), part.end());
+      old_dofs.push_back(entry.first % n_dofs);
+    const auto dof_map = translated_dofs(old_dofs, owned_dof_map, communicator);
     const auto new_key = [&](const unsigned long long key) {
-      const auto it = key_map.find(key);
-      if (it == key_map.end())
+      const auto it = dof_map.find(key % n_dofs);
+      if (it == dof_map.end())
         throw InputError("The checkpoint's contact history names DoF " + std::to_string(key % n_dofs) +
                          ", which this run's mesh does not have.");
-      return it->second;
+      return (key / n_dofs) * n_dofs + it->second;
     };
     TimeIntegration::FrictionalContactStep::History result;
     result.operator_changed = history.operator_changed;
@@ -465,21 +478,14 @@ namespace percussion::Checkpoint
       result.impulses[new_key(key)] = impulse;
     for (const auto &[key, energy] : history.dissipation)
       result.dissipation[new_key(key)] = energy;
-
     // The support DoFs, in their order; where one has no counterpart (cannot happen for a mesh
     // that passed the checks above) the batches are left out: they only decide how the
     // resumed run groups its solves.
-    std::vector<std::pair<unsigned long long, unsigned long long>> support_translated;
-    for (const unsigned long long dof : history.support_batches.dofs)
-      if (const auto it = owned_dof_map.find(dof); it != owned_dof_map.end())
-        support_translated.emplace_back(dof, it->second);
-    std::map<unsigned long long, unsigned long long> dof_map;
-    for (const auto &part : dealii::Utilities::MPI::all_gather(communicator, support_translated))
-      dof_map.insert(part.begin(), part.end());
-    if (dof_map.size() == history.support_batches.dofs.size())
+    const auto &support = history.support_batches.dofs;
+    if (std::all_of(support.begin(), support.end(), [&](const unsigned long long dof) { return dof_map.count(dof) > 0; }))
       {
         result.support_batches.ends = history.support_batches.ends;
-        for (const unsigned long long dof : history.support_batches.dofs)
+        for (const unsigned long long dof : support)
           result.support_batches.dofs.push_back(dof_map.at(dof));
       }
     return result;

@@ -102,14 +102,11 @@ namespace percussion::TimeIntegration
     PERCUSSION_PETSC_CALL(MatGetOwnershipRange(h, &row_begin, &row_end));
     PERCUSSION_PETSC_CALL(MatGetSize(h, &n_rows, nullptr));
     const PetscInt n_local = row_end - row_begin;
-    PERCUSSION_PETSC_CALL(MatCreateDense(communicator, n_local, PETSC_DECIDE, n_rows, n_columns, nullptr, &B));
-    PERCUSSION_PETSC_CALL(MatCreateVecs(B, &p_columns, nullptr));
 
     // B = H restricted to the cached columns, with the Dirichlet rows zero (an impulse does not act
-    // on a prescribed DoF: the support takes it). Remember the entries for W_c = BᵀX.
+    // on a prescribed DoF: the support takes it): its entries, for Hp and W_c.
     const auto &constrained = integrator.constrained_dofs();
-    std::vector<Entry> &entries = b_entries;
-    entries.clear();
+    b_entries.clear();
     for (PetscInt r = row_begin; r < row_end; ++r)
       {
         if (std::binary_search(constrained.begin(), constrained.end(), static_cast<dealii::types::global_dof_index>(r)))
@@ -123,14 +120,10 @@ namespace percussion::TimeIntegration
             const int b = block(columns[k] / dim);
             if (b < 0 || values[k] == 0.0)
               continue;
-            entries.push_back({r - row_begin, static_cast<PetscInt>(dim * b + columns[k] % dim), values[k]});
+            b_entries.push_back({r - row_begin, static_cast<PetscInt>(dim * b + columns[k] % dim), values[k]});
           }
         PERCUSSION_PETSC_CALL(MatRestoreRow(h, r, &n, &columns, &values));
       }
-    for (const Entry &e : entries)
-      PERCUSSION_PETSC_CALL(MatSetValue(B, e.local_row + row_begin, e.column, e.value, INSERT_VALUES));
-    PERCUSSION_PETSC_CALL(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
-    PERCUSSION_PETSC_CALL(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
 
     // Large rotations: the support of B (every DoF of the nodes it touches) and Z on it.
     rotated = false;
@@ -148,7 +141,7 @@ namespace percussion::TimeIntegration
         std::array<dealii::types::global_dof_index, 3> node{};
         unsigned int component = 0;
         const Matrix3 *R = nullptr;
-        for (const Entry &e : entries)
+        for (const Entry &e : b_entries)
           if (frames->locate(e.local_row + row_begin, node, component, R))
             for (unsigned int k = 0; k < dim; ++k)
               local_support.push_back(static_cast<PetscInt>(node[k]));
@@ -164,10 +157,18 @@ namespace percussion::TimeIntegration
       }
     if (rotated)
       {
-        delassus_from_support(entries, n_columns, row_begin);
+        delassus_from_support(n_columns, row_begin);
         return;
       }
 
+    // X = 𝒯B: B as a dense matrix, the right-hand sides of the solve (the rotated form needs
+    // neither: its solves are on the support).
+    PERCUSSION_PETSC_CALL(MatCreateDense(communicator, n_local, PETSC_DECIDE, n_rows, n_columns, nullptr, &B));
+    PERCUSSION_PETSC_CALL(MatCreateVecs(B, &p_columns, nullptr));
+    for (const Entry &e : b_entries)
+      PERCUSSION_PETSC_CALL(MatSetValue(B, e.local_row + row_begin, e.column, e.value, INSERT_VALUES));
+    PERCUSSION_PETSC_CALL(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
+    PERCUSSION_PETSC_CALL(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
     PERCUSSION_PETSC_CALL(MatCreateDense(communicator, n_local, PETSC_DECIDE, n_rows, n_columns, nullptr, &X));
     if (response == Response::impulse)
       integrator.impulse_response(B, X);
@@ -180,7 +181,7 @@ namespace percussion::TimeIntegration
     PetscInt lda;
     PERCUSSION_PETSC_CALL(MatDenseGetLDA(X, &lda));
     PERCUSSION_PETSC_CALL(MatDenseGetArrayRead(X, &x));
-    for (const Entry &e : entries)
+    for (const Entry &e : b_entries)
       for (PetscInt j = 0; j < n_columns; ++j)
         delassus[e.column * n_columns + j] += e.value * x[e.local_row + j * lda];
     PERCUSSION_PETSC_CALL(MatDenseRestoreArrayRead(X, &x));
@@ -194,8 +195,7 @@ namespace percussion::TimeIntegration
           }
   }
 
-  void DelassusColumns::delassus_from_support(const std::vector<Entry> &entries, const PetscInt n_columns,
-                                              const PetscInt row_begin)
+  void DelassusColumns::delassus_from_support(const PetscInt n_columns, const PetscInt row_begin)
   {
     // C = Eᵀ𝐑ᵀB: an entry b of B at component a of a node adds R_{a,e} b to the row of the
     // node's component e. Then W_c = Cᵀ (EᵀZ) C.
@@ -204,7 +204,7 @@ namespace percussion::TimeIntegration
     std::array<dealii::types::global_dof_index, 3> node{};
     unsigned int a = 0;
     const Matrix3 *R = nullptr;
-    for (const Entry &e : entries)
+    for (const Entry &e : b_entries)
       if (frames->locate(e.local_row + row_begin, node, a, R))
         for (unsigned int c = 0; c < dim; ++c)
           rotated_b[support_column.at(static_cast<PetscInt>(node[c])) * n_columns + e.column] +=

@@ -92,9 +92,10 @@ namespace percussion::Checkpoint
   TimeIntegration::FrictionalContactStep::History read_contact_history(const std::string &file_name);
 
   /**
-   * The contact keys (pair · n_dofs + slave DoF) of @p history in this run's DoF numbering:
-   * @p owned_dof_map is read_dof_values()' map on this rank; every rank translates the keys of the
-   * DoFs it owns and all gather them. @throws InputError if a key's DoF is not found. Collective.
+   * The contact keys (pair · n_dofs + slave DoF) and the support batches' DoFs of @p history in
+   * this run's DoF numbering: @p owned_dof_map is read_dof_values()' map on this rank; every rank
+   * translates the DoFs it owns and all gather them. @throws InputError if a key's DoF is not
+   * found (support batches with a DoF not found are left out). Collective.
    */
   TimeIntegration::FrictionalContactStep::History
   translate_contact_keys(const TimeIntegration::FrictionalContactStep::History &history,

@@ -133,9 +133,9 @@ namespace percussion::TimeIntegration
     const unsigned int dim, column_limit;
     MPI_Comm communicator;
     const Response response;
-    Mat B = nullptr, X = nullptr;
-    Vec p_columns = nullptr;                ///< an impulse on the cached columns
-    std::vector<Entry> b_entries;           ///< B's nonzeros on this rank (apply() forms Hp from them)
+    Mat B = nullptr, X = nullptr;           ///< B and X = 𝒯B, dense; not made in the rotated form
+    Vec p_columns = nullptr;                ///< an impulse on the cached columns (for X)
+    std::vector<Entry> b_entries;           ///< B's nonzeros on this rank (Hp, W_c and C come from them)
     std::vector<double> column_impulse;     ///< apply()'s impulse on the cached columns, whole
     std::vector<unsigned long long> points; ///< point indices of the cached column blocks
     std::vector<int> position;              ///< point index → block position, −1 if not cached
@@ -158,9 +158,9 @@ namespace percussion::TimeIntegration
     bool extend_support(TimeIntegrator &integrator, const std::vector<PetscInt> &needed, PetscInt n_rows);
     /// Appends Z's columns of @p dofs (not in the support yet) in one multiple-right-hand-side solve.
     void solve_support_batch(TimeIntegrator &integrator, const std::vector<PetscInt> &dofs, PetscInt n_rows);
-    /// The rotated form: C = Eᵀ𝐑ᵀB from the @p entries of B (rows from @p row_begin, @p n_columns
-    /// columns) and W_c = Cᵀ(EᵀZ)C, symmetrised. Collective.
-    void delassus_from_support(const std::vector<Entry> &entries, PetscInt n_columns, PetscInt row_begin);
+    /// The rotated form: C = Eᵀ𝐑ᵀB from B's entries (rows from @p row_begin, @p n_columns columns)
+    /// and W_c = Cᵀ(EᵀZ)C, symmetrised. Collective.
+    void delassus_from_support(PetscInt n_columns, PetscInt row_begin);
     unsigned int response_version = 0; ///< TimeIntegrator::operator_version() of the columns
     PetscObjectId operator_id = -1;         ///< H whose columns are cached
   };
