@@ -4,8 +4,9 @@
 # h = cell / 5900 m/s); its whole bottom face lands at once after about 30 steps. Prints per size:
 # DoFs, contacts in the problem, time per step without contact (the same box without the contact
 # pair), per step of the landing (the 3 steps from the first touch: Delassus columns computed, the
-# active set changes) and per step of lasting contact after it (from Output/Write step timings, one
-# run each), the ratio of the latter to the free step, the peak memory of both runs, and the steps
+# active set changes) and per step of the contact steps after it, lasting contact and the lift-off
+# (from Output/Write step timings, one run each; the run ends 10 steps after the box lifts off),
+# the ratio of the latter to the free step, the peak memory of both runs, and the steps
 # whose contact problem was not solved, the mean number of exact products W p per contact step (one
 # solve each; probed operator only), the probing solves of the run and "held", the most contacts
 # one rank held in a step's problem (all of them on the dense path; own plus ghosts within the
@@ -42,7 +43,9 @@ projection_lines=""           # PROJECTION_TOLERANCE: position projection on, wi
   set Penetration tolerance = $PROJECTION_TOLERANCE"
 linear_solver=${LINEAR_SOLVER:-auto}   # Linear solver/Type: auto, direct or cg
 landing=28   # steps before the bottom touches (gap = 30 h at 1 m/s)
-contact_steps=${CONTACT_STEPS:-10}
+# Steps after the first 3 with contact: by default the whole landing, N + 10 (the compression wave
+# runs up the box's N/2 cells and back in about N steps, then the box lifts off; 10 steps of flight).
+contact_steps=${CONTACT_STEPS:-}
 
 # The obstacle: CASE=plane (default: a rigid plane z = 0) or CASE=slab (body to body: a steel
 # slab 0.12 x 0.12 x 0.02 m under z = 0, clamped at its base, with N x N x N/2 cells; the box's
@@ -128,7 +131,7 @@ run() {
 
 printf "%6s %8s %9s %12s %12s %12s %7s %7s %18s %9s %9s %8s %6s\n" "N" "DoFs" "contacts" "free [s]" "landing [s]" "lasting [s]" "ratio" "own" "peak MiB free/cont" "unsolved" "products" "probing" "held"
 for n in $sizes; do
-  steps=$((landing + 3 + contact_steps))
+  steps=$((landing + 3 + ${contact_steps:-$((n + 10))}))
   write_prm "$n" "$steps" 0 "$work/free.prm" "$work/free"
   write_prm "$n" "$steps" 1 "$work/contact.prm" "$work/contact"
   read -r m_free _ < <(run "$work/free.prm")

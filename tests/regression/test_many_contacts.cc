@@ -235,6 +235,40 @@ BOOST_AUTO_TEST_CASE(auto_keeps_the_probed_operator_once_probed)
   BOOST_TEST(largest_difference(*dense, *automatic) <= 1e-8);
 }
 
+BOOST_AUTO_TEST_CASE(auto_keeps_the_probed_operator_while_the_contacts_lift_off)
+{
+  // As above, but with 'Delassus column limit' below the candidates' 75 columns the dense path
+  // would compute the active contacts' columns only, fewer than the threshold's 45 once 15 or
+  // fewer contacts are left: the old rule took the dense path there. While the active set shrinks
+  // after a probed step (the box lifting off) the probed operator is kept. Without the position
+  // projection, whose quasi-static metric the column limit would replace by the impulse response
+  // (FrictionalContactStep::projection_operator()): the runs compare the step's operators only.
+  const unsigned int steps = 12;
+  const std::string no_projection = "  set Position projection = off\n";
+  const auto automatic = run_simulation<3>(
+    flat_landing(3, 4, steps, "  set Probed operator threshold = 45\n  set Delassus column limit = 30\n" + no_projection),
+    "many_auto_lift_off");
+  check_run(*automatic);
+  const auto &table = automatic->statistics();
+  const auto active = table.column("contact_active"), probed = table.column("contact_probed_operator");
+  unsigned int shrinking_below_threshold = 0;
+  double previous = 0;
+  for (std::size_t k = 0; k < active.size(); ++k)
+    if (active[k] > 0)
+      {
+        if (previous > 0 && active[k] < previous)
+          {
+            BOOST_TEST(probed[k] == 1.0, "step " << k << " with " << active[k] << " contacts after " << previous);
+            shrinking_below_threshold += 3 * active[k] <= 45.0 ? 1 : 0;
+          }
+        previous = active[k];
+      }
+  BOOST_TEST(shrinking_below_threshold >= 1u); // (measured: step 10, 14 contacts after 25)
+  const auto dense =
+    run_simulation<3>(flat_landing(3, 4, steps, "  set Delassus operator = dense\n" + no_projection), "many_dense_lift_off");
+  BOOST_TEST(largest_difference(*dense, *automatic) <= 1e-8);
+}
+
 BOOST_AUTO_TEST_CASE(flat_landing_2d_probed_equals_dense)
 {
   const auto dense = run_simulation<2>(flat_landing(2, 8, 15, "  set Delassus operator = dense\n"), "many_dense_2d");

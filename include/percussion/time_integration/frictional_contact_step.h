@@ -321,8 +321,9 @@ namespace percussion::TimeIntegration
     /**
      * Whether the problem of the contacts @p active_points is solved with the probed operator:
      * 'Delassus operator' = probed, or auto and either dim × contacts > 'Probed operator threshold'
-     * or G has been probed and the dense path would compute more columns than that threshold
-     * (all @p n_candidates' columns when H is fixed).
+     * or G has been probed and either the last contact step was probed and the active set has
+     * shrunk since on a fixed H (a body lifting off) or the dense path would compute more columns than that
+     * threshold (all @p n_candidates' columns when H is fixed).
      */
     bool uses_probed_operator(const OperatorContext &context, const std::vector<unsigned long long> &active_points) const;
 
@@ -361,6 +362,8 @@ namespace percussion::TimeIntegration
     /// in the local numbering of its partition (probed operator, last_solve_distributed).
     ContactSolution solution;
     bool last_solve_distributed = false;
+    /// The number of contacts in the last contact step's problem (all ranks; uses_probed_operator()).
+    unsigned long long last_active_count = 0;
     /// restore_history() gave every rank all contacts' history: the next solve() keeps its own.
     bool history_restored = false;
     std::map<unsigned long long, std::vector<double>> previous_impulse; ///< warm start by key
