@@ -13,6 +13,7 @@ namespace percussion::TimeIntegration
   DelassusColumns::DelassusColumns(const unsigned int dim, const unsigned int column_limit, MPI_Comm communicator,
                                    const Response response)
     : dim(dim)
+    , components(response == Response::projection ? 1 : dim)
     , column_limit(column_limit)
     , communicator(communicator)
     , response(response)
@@ -49,7 +50,7 @@ namespace percussion::TimeIntegration
     // that a shrinking active set leaves would cost as many solves.)
     std::vector<unsigned long long> columns;
     if (!uses_support(integrator, operator_moves) &&
-        columns_to_compute(integrator, H, needed, n_candidates, operator_moves) == dim * n_candidates)
+        columns_to_compute(integrator, H, needed, n_candidates, operator_moves) == components * n_candidates)
       {
         columns.resize(n_candidates);
         std::iota(columns.begin(), columns.end(), 0ull);
@@ -70,7 +71,8 @@ namespace percussion::TimeIntegration
   {
     if (covers(integrator, H, needed))
       return 0;
-    return !operator_moves && dim * n_candidates <= column_limit ? dim * n_candidates : dim * needed.size();
+    return !operator_moves && components * n_candidates <= column_limit ? components * n_candidates
+                                                                        : components * needed.size();
   }
 
   bool DelassusColumns::uses_support(const TimeIntegrator &integrator, const bool operator_moves) const
@@ -95,7 +97,7 @@ namespace percussion::TimeIntegration
     position.assign(points.empty() ? 0 : *std::max_element(points.begin(), points.end()) + 1, -1);
     for (unsigned int i = 0; i < points.size(); ++i)
       position[points[i]] = static_cast<int>(i);
-    const PetscInt n_columns = dim * points.size();
+    const PetscInt n_columns = components * points.size();
 
     Mat h = const_cast<dealii::PETScWrappers::MPI::SparseMatrix &>(H).petsc_matrix();
     PetscInt row_begin, row_end, n_rows;
@@ -104,7 +106,8 @@ namespace percussion::TimeIntegration
     const PetscInt n_local = row_end - row_begin;
 
     // B = H restricted to the cached columns, with the Dirichlet rows zero (an impulse does not act
-    // on a prescribed DoF: the support takes it): its entries, for Hp and W_c.
+    // on a prescribed DoF: the support takes it): its entries, for Hp and W_c. The projection's
+    // columns are the normal ones only (its problem is frictionless: two solves in three saved).
     const auto &constrained = integrator.constrained_dofs();
     b_entries.clear();
     for (PetscInt r = row_begin; r < row_end; ++r)
@@ -118,9 +121,10 @@ namespace percussion::TimeIntegration
         for (PetscInt k = 0; k < n; ++k)
           {
             const int b = block(columns[k] / dim);
-            if (b < 0 || values[k] == 0.0)
+            const unsigned int component = columns[k] % dim;
+            if (b < 0 || component >= components || values[k] == 0.0)
               continue;
-            b_entries.push_back({r - row_begin, static_cast<PetscInt>(dim * b + columns[k] % dim), values[k]});
+            b_entries.push_back({r - row_begin, static_cast<PetscInt>(components * b + component), values[k]});
           }
         PERCUSSION_PETSC_CALL(MatRestoreRow(h, r, &n, &columns, &values));
       }
@@ -325,11 +329,11 @@ namespace percussion::TimeIntegration
                               dealii::PETScWrappers::MPI::Vector &response)
   {
     // p on the cached columns, whole on every rank (the impulse is known whole).
-    const std::size_t n_columns = dim * points.size();
+    const std::size_t n_columns = components * points.size();
     column_impulse.assign(n_columns, 0.0);
     for (std::size_t a = 0; a < impulse_points.size(); ++a)
-      for (unsigned int c = 0; c < dim; ++c)
-        column_impulse[dim * block(impulse_points[a]) + c] = impulse[dim * a + c];
+      for (unsigned int c = 0; c < components; ++c)
+        column_impulse[components * block(impulse_points[a]) + c] = impulse[dim * a + c];
     // Hp from B's few entries per column: B is stored dense for the solves, and a dense
     // product would cost a pass over all its columns (ball level 3: 63 × 11 451, 3 % of a step).
     PetscScalar *g = nullptr;
