@@ -190,7 +190,7 @@ for n in $sizes; do
   rm -rf "$work"
   ratio=$(awk -v a="$contact_mean" -v b="$free" 'BEGIN { printf "%.2f", a / b }')
   target="<= 3"; [ "$n" = 32 ] || target="(<= 3 at 32)"
-  row "N = $n: contact step / free step, whole run ($nsteps contact steps)" "$ratio ($contact_mean s / $free s)" "$target" "$([ "$n" = 32 ] && verdict "$ratio" le 3 || echo '-')"
+  row "N = $n: contact step / free step, whole landing ($nsteps contact steps)" "$ratio ($contact_mean s / $free s)" "$target" "$([ "$n" = 32 ] && verdict "$ratio" le 3 || echo '-')"
   row "  first 3 contact steps / free step" "$(awk -v a="$landing" -v b="$free" 'BEGIN { printf "%.2f", a / b }')" "" ""
   row "  the later contact steps / free step" "$(awk -v a="$lasting" -v b="$free" 'BEGIN { printf "%.2f", a / b }')" "" ""
 done
