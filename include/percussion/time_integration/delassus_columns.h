@@ -83,21 +83,18 @@ namespace percussion::TimeIntegration
     {
       return point < position.size() ? position[point] : -1;
     }
-    /// W entry (point a, component i; point b, component j), i, j < components(); both points
-    /// must be cached.
+    /// W entry (point a, component i; point b, component j), i and j below the columns per point
+    /// (only 0, the normal, for the projection's metric); both points must be cached.
     double entry(unsigned long long a, unsigned int i, unsigned long long b, unsigned int j) const
     {
       const std::size_t n = components * points.size();
       return delassus[(components * block(a) + i) * n + components * block(b) + j];
     }
-    /// The columns per point: dim for the impulse response, 1 (the normal) for the projection's
-    /// metric, whose problem is frictionless (DenseDelassusOperator::project()).
-    unsigned int n_components() const { return components; }
 
     /**
-     * For an impulse @p impulse (dim per point of @p impulse_points, all cached; only the first
-     * n_components() of each enter): the generalized impulse H p and the response 𝒯 H p, with two
-     * dense products and no solve. Collective.
+     * For an impulse @p impulse (dim per point of @p impulse_points, all cached; for the
+     * projection's metric only the normal components enter): the generalized impulse H p and the
+     * response 𝒯 H p, with two dense products and no solve. Collective.
      */
     void apply(const std::vector<unsigned long long> &impulse_points, const std::vector<double> &impulse,
                dealii::PETScWrappers::MPI::Vector &generalized_impulse, dealii::PETScWrappers::MPI::Vector &response);
@@ -135,6 +132,8 @@ namespace percussion::TimeIntegration
     void compute(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                  const std::vector<unsigned long long> &column_points, bool operator_moves);
 
+    /// components: the columns per point, dim for the impulse response, 1 (the normal) for the
+    /// projection's metric, whose problem is frictionless (DenseDelassusOperator::project()).
     const unsigned int dim, components, column_limit;
     MPI_Comm communicator;
     const Response response;

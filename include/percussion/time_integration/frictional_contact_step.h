@@ -322,8 +322,8 @@ namespace percussion::TimeIntegration
      * Whether the problem of the contacts @p active_points is solved with the probed operator:
      * 'Delassus operator' = probed, or auto and either dim × contacts > 'Probed operator threshold'
      * or G has been probed and either the last contact step was probed and the active set has
-     * shrunk since on a fixed H (a body lifting off) or the dense path would compute more columns than that
-     * threshold (all @p n_candidates' columns when H is fixed).
+     * shrunk since on a fixed H (a body lifting off) or the dense path would compute more columns
+     * than that threshold (all @p n_candidates' columns when H is fixed).
      */
     bool uses_probed_operator(const OperatorContext &context, const std::vector<unsigned long long> &active_points) const;
 
