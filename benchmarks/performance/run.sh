@@ -9,8 +9,8 @@
 #   3. the 3D ball-on-plane step on 1 and 2 ranks (benchmarks/impact_3d/run_step_cost.sh, fastest of
 #      3 runs per size):
 #      the step against its floor, the bare step of benchmarks/floor (bare_step: one solve with the
-#      stored factor and the step's two mat-vecs; fastest of 3 runs too), the step against the log's free-velocity phase
-#      (the solve alone), and the contact share;
+#      stored factor and the step's two mat-vecs; fastest of 3 runs too), the step against the log's
+#      free-velocity phase (the solve alone), and the contact share;
 #   4. the landing (benchmarks/many_contacts/run.sh, N x N x N/2 box on a plane): the mean time of a
 #      step with contact over the whole landing run against a step of the same box without contact.
 # Usage: benchmarks/performance/run.sh [BUILD_DIR] [--quick] [--large]
@@ -138,38 +138,37 @@ large_flag=(); [ $large = 1 ] && large_flag=(--large)
 levels="2 3"; [ $large = 1 ] && levels="2 3 4"
 floor_exe=$build/benchmarks/floor/bare_step
 for ranks in 1 2; do
-section "3. 3D ball on a plane (benchmarks/impact_3d), $ranks rank(s), direct solver, fastest of $repeats runs per size"
-declare -A floor_time=()
-if [ -x "$floor_exe" ]; then
-  # fastest of $repeats runs per level, as the step itself
-  while read -r level dofs step _; do
-    if [ -z "${floor_time[$level]:-}" ] || awk -v a="$step" -v b="${floor_time[$level]}" 'BEGIN { exit !(a < b) }'; then
-      floor_time[$level]=$step
-    fi
-  done < <(for _ in $(seq $repeats); do mpirun -np $ranks --oversubscribe "$floor_exe" $levels | tail -n +2; done)
-else
-  echo "(no $floor_exe: configure with -DPERCUSSION_BUILD_BENCHMARKS=ON and build the target bare_step; the floor column is left out)"
-fi
-# fastest of $repeats runs per level (by the time per step)
-step_out=$(for _ in $(seq $repeats); do bash "$root/benchmarks/impact_3d/run_step_cost.sh" "$build" "${large_flag[@]}" --ranks $ranks; done |
-  awk '$1 ~ /^[0-9]+$/ { if (!($1 in best) || $5 < best[$1]) { best[$1] = $5; line[$1] = $0 } }
-       END { for (l = 0; l <= 9; l++) if (l in line) print line[l] }')
-printf '%-68s %-26s %-12s %s\n' figure measured target verdict
-while read -r level dofs cand steps per geo free con sol ratio share; do
-  [[ $level =~ ^[0-9]+$ ]] || continue
-  # The floor is the bare step: one solve with the stored factor and the step's two mat-vecs. The
-  # log's free-velocity phase holds the solve only (the mat-vecs are in the step's end), so it is
-  # the verdict's denominator only where bare_step is not built.
-  if [ -n "${floor_time[$level]:-}" ]; then
-    floor_ratio=$(awk -v a="$per" -v b="${floor_time[$level]}" 'BEGIN { printf "%.2f", a / b }')
-    row "level $level, $dofs DoFs: step / bare step of benchmarks/floor ($per s / ${floor_time[$level]} s)" "$floor_ratio" "<= 1.15" "$(verdict "$floor_ratio" le 1.15)"
-    row "  step / free-velocity phase of the log (the solve; $free s)" "$ratio" "" ""
+  section "3. 3D ball on a plane (benchmarks/impact_3d), $ranks rank(s), direct solver, fastest of $repeats runs per size"
+  declare -A floor_time=()
+  if [ -x "$floor_exe" ]; then
+    # fastest of $repeats runs per level, as the step itself
+    while read -r level dofs step _; do
+      if [ -z "${floor_time[$level]:-}" ] || awk -v a="$step" -v b="${floor_time[$level]}" 'BEGIN { exit !(a < b) }'; then
+        floor_time[$level]=$step
+      fi
+    done < <(for _ in $(seq $repeats); do mpirun -np $ranks --oversubscribe "$floor_exe" $levels | tail -n +2; done)
   else
-    row "level $level, $dofs DoFs: step / free-velocity phase of the log (the solve; $per s / $free s)" "$ratio" "<= 1.15" "$(verdict "$ratio" le 1.15)"
+    echo "(no $floor_exe: configure with -DPERCUSSION_BUILD_BENCHMARKS=ON and build the target bare_step; the floor column is left out)"
   fi
-  row "  contact share of the step (geometry + contact step)" "$share %" "<= 8 %" "$(verdict "$share" le 8)"
-done <<<"$step_out"
-unset floor_time
+  # fastest of $repeats runs per level (by the time per step)
+  step_out=$(for _ in $(seq $repeats); do bash "$root/benchmarks/impact_3d/run_step_cost.sh" "$build" "${large_flag[@]}" --ranks $ranks; done |
+    awk '$1 ~ /^[0-9]+$/ { if (!($1 in best) || $5 < best[$1]) { best[$1] = $5; line[$1] = $0 } }
+         END { for (l = 0; l <= 9; l++) if (l in line) print line[l] }')
+  printf '%-68s %-26s %-12s %s\n' figure measured target verdict
+  while read -r level dofs cand steps per geo free con sol ratio share; do
+    [[ $level =~ ^[0-9]+$ ]] || continue
+    # The floor is the bare step: one solve with the stored factor and the step's two mat-vecs. The
+    # log's free-velocity phase holds the solve only (the mat-vecs are in the step's end), so it is
+    # the verdict's denominator only where bare_step is not built.
+    if [ -n "${floor_time[$level]:-}" ]; then
+      floor_ratio=$(awk -v a="$per" -v b="${floor_time[$level]}" 'BEGIN { printf "%.2f", a / b }')
+      row "level $level, $dofs DoFs: step / bare step of benchmarks/floor ($per s / ${floor_time[$level]} s)" "$floor_ratio" "<= 1.15" "$(verdict "$floor_ratio" le 1.15)"
+      row "  step / free-velocity phase of the log (the solve; $free s)" "$ratio" "" ""
+    else
+      row "level $level, $dofs DoFs: step / free-velocity phase of the log (the solve; $per s / $free s)" "$ratio" "<= 1.15" "$(verdict "$ratio" le 1.15)"
+    fi
+    row "  contact share of the step (geometry + contact step)" "$share %" "<= 8 %" "$(verdict "$share" le 8)"
+  done <<<"$step_out"
 done
 
 section "4. landing: N x N x N/2 box falling flat on a plane (benchmarks/many_contacts), 1 rank"
