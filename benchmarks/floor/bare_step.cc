@@ -103,6 +103,9 @@ namespace
     TimeIntegration::LinearElastodynamicSystem system;
     system.mass = &body.mass_matrix();
     system.stiffness = &body.stiffness_matrix();
+    // The products as a run takes them (K through its block copy: BlockedMatrixProduct).
+    system.mass_product = std::make_shared<BlockedMatrixProduct>(body.mass_matrix(), body.node_block_size());
+    system.stiffness_product = std::make_shared<BlockedMatrixProduct>(body.stiffness_matrix(), body.node_block_size());
     Mat W = TimeIntegration::SystemAlgebra::scaled_sum(system, 1.0, h * theta * h * theta);
     IterationMatrixSolver solver(solver_parameters, comm);
     solver.set_matrix(W, n_dofs);
@@ -110,9 +113,9 @@ namespace
     Vector q(owned, comm), v(owned, comm), mass_v(owned, comm), stiffness_q(owned, comm),
       stiffness_v(owned, comm), stiffness_v_new(owned, comm), rhs(owned, comm), v_new(owned, comm);
     body.initial_conditions(0, q, v);
-    body.mass_matrix().vmult(mass_v, v);
-    body.stiffness_matrix().vmult(stiffness_q, q);
-    body.stiffness_matrix().vmult(stiffness_v, v);
+    system.apply_mass(mass_v, v);
+    system.apply_stiffness(stiffness_q, q);
+    system.apply_stiffness(stiffness_v, v);
 
     auto step = [&]() {
       rhs.equ(1.0, mass_v);
@@ -121,8 +124,8 @@ namespace
       v_new = v;
       solver.solve(rhs, v_new); // Ŵ v_{k+1} = rhs
       q.add(h * (1 - theta), v, h * theta, v_new);
-      body.mass_matrix().vmult(mass_v, v_new);             // M v_{k+1}
-      body.stiffness_matrix().vmult(stiffness_v_new, v_new); // K v_{k+1}
+      system.apply_mass(mass_v, v_new);             // M v_{k+1}
+      system.apply_stiffness(stiffness_v_new, v_new); // K v_{k+1}
       stiffness_q.add(h * (1 - theta), stiffness_v, h * theta, stiffness_v_new); // K q_{k+1}
       TimeIntegration::SystemAlgebra::swap_storage(v, v_new);
       TimeIntegration::SystemAlgebra::swap_storage(stiffness_v, stiffness_v_new);

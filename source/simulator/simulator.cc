@@ -124,6 +124,10 @@ namespace percussion
   {
     system.mass = &bodies->mass_matrix();
     system.stiffness = &bodies->stiffness_matrix();
+    // (K's products through its block copy: a vector field's stiffness has dense node blocks.)
+    system.mass_product = std::make_shared<BlockedMatrixProduct>(bodies->mass_matrix(), bodies->node_block_size());
+    system.stiffness_product =
+      std::make_shared<BlockedMatrixProduct>(bodies->stiffness_matrix(), bodies->node_block_size());
     system.rayleigh_alpha = bodies->rayleigh_alpha();
     system.rayleigh_beta = bodies->rayleigh_beta();
     system.kelvin_voigt = bodies->kelvin_voigt_matrix();
@@ -308,20 +312,20 @@ namespace percussion
     const auto *mass_velocity = time_integrator->mass_times_velocity();
     if (mass_velocity == nullptr)
       {
-        bodies->mass_matrix().vmult(mass_v, time_integrator->velocity());
+        system.apply_mass(mass_v, time_integrator->velocity());
         mass_velocity = &mass_v;
       }
     // M(X + q) = M X + M q: M X once, M q where the scheme keeps it.
     const auto *mass_displacement = time_integrator->mass_times_displacement();
     if (mass_displacement == nullptr)
       {
-        bodies->mass_matrix().vmult(mass_q, q);
+        system.apply_mass(mass_q, q);
         mass_displacement = &mass_q;
       }
     if (!mass_reference_computed)
       {
         frames->reference_positions(mass_x); // (X, scratch until the sum below)
-        bodies->mass_matrix().vmult(mass_reference, mass_x);
+        system.apply_mass(mass_reference, mass_x);
         mass_reference_computed = true;
       }
     mass_x = mass_reference;

@@ -144,7 +144,7 @@ namespace percussion::TimeIntegration
     start_at(start);
     q = displacement;
     v = velocity;
-    system.mass->vmult(mass_v, v);
+    system.apply_mass(mass_v, v);
     if (system.has_external_force)
       system.assemble_external_force(current_time, force);
     else
@@ -167,18 +167,18 @@ namespace percussion::TimeIntegration
         energy.frame_correction = 0; // the initial strain energy is the one in the first frames
       }
     stiffness_times_velocity(v, stiffness_v);
-    system.mass->vmult(mass_q, q);
+    system.apply_mass(mass_q, q);
   }
 
   double MoreauJeanIntegrator::elastic_force(const Vector &displacement, Vector &out)
   {
     if (!frames_turned())
       {
-        system.stiffness->vmult(out, displacement);
+        system.apply_stiffness(out, displacement);
         return 0.5 * (displacement * out);
       }
     system.frames->unrotated_displacement(displacement, unrotated);
-    system.stiffness->vmult(out, unrotated);
+    system.apply_stiffness(out, unrotated);
     const double strain_energy = 0.5 * (unrotated * out);
     system.frames->rotate(out, false);
     return strain_energy;
@@ -188,12 +188,12 @@ namespace percussion::TimeIntegration
   {
     if (!frames_turned())
       {
-        system.stiffness->vmult(out, velocity);
+        system.apply_stiffness(out, velocity);
         return;
       }
     velocity_in_frames = velocity;
     system.frames->rotate(velocity_in_frames, true);
-    system.stiffness->vmult(out, velocity_in_frames);
+    system.apply_stiffness(out, velocity_in_frames);
     system.frames->rotate(out, false);
   }
 
@@ -279,14 +279,14 @@ namespace percussion::TimeIntegration
         // without it a disk spinning at 10 rad/s with β = 0.01 loses 0.3 % of its spin in 0.3 s).
         system.frames->reference_positions(scratch);
         scratch.add(1.0, q);
-        system.mass->vmult(v_theta, scratch); // M(X + q) (v_theta is free until finish_step)
+        system.apply_mass(v_theta, scratch); // M(X + q) (v_theta is free until finish_step)
         const auto fits = system.frames->fit(q);
         const auto motions = system.frames->motion(q, mass_v, v_theta, fits);
         // ũ_k in the body's own fit at q_k: in the step's frame it holds the rotation by θhΩ
         // between them, whose spin Ω × (θhΩ × X̄) would be a spurious dilatation.
         system.frames->unrotated_displacement(q, scratch, fits);
         system.frames->spin_of(motions, scratch, v_theta);
-        system.stiffness->vmult(spin_damping, v_theta);
+        system.apply_stiffness(spin_damping, v_theta);
         spin_damping *= system.rayleigh_beta;
         system.frames->rotate(spin_damping, false);
         rhs.add(h, spin_damping);
@@ -341,7 +341,7 @@ namespace percussion::TimeIntegration
     PERCUSSION_PETSC_CALL(VecAXPBYPCZ(petsc(v_theta), 1 - theta, theta, 0.0, petsc(v), petsc(v_new)));
     PERCUSSION_PETSC_CALL(VecWAXPY(petsc(q_new), h, petsc(v_theta), petsc(q)));
     // The step's two mat-vecs, M v_{k+1} and K v_{k+1}; then M v_θ into work, K v_θ into scratch.
-    system.mass->vmult(mass_v_new, v_new);
+    system.apply_mass(mass_v_new, v_new);
     stiffness_times_velocity(v_new, stiffness_v_new);
     PERCUSSION_PETSC_CALL(VecAXPBYPCZ(petsc(work), 1 - theta, theta, 0.0, petsc(mass_v), petsc(mass_v_new)));
     PERCUSSION_PETSC_CALL(VecAXPBYPCZ(petsc(scratch), 1 - theta, theta, 0.0, petsc(stiffness_v), petsc(stiffness_v_new)));
@@ -465,7 +465,7 @@ namespace percussion::TimeIntegration
     q.add(1.0, displacement_correction);
     const double strain_energy = elastic_force(q, stiffness_q);
     const double load_work = system.has_external_force ? displacement_correction * force : 0.0;
-    system.mass->vmult(work, displacement_correction);
+    system.apply_mass(work, displacement_correction);
     mass_q.add(1.0, work);
     // K δq for K v, should the correction take energy from v (a projection step only).
     stiffness_times_velocity(displacement_correction, scratch);

@@ -107,17 +107,17 @@ namespace percussion::TimeIntegration
     // On prescribed DoFs a_0 = 0 (g'' is not known); the reaction there closes M a_0 = F_0 + R_0.
     if (system.has_prescribed_motion)
       {
-        system.mass->vmult(work, a);
+        system.apply_mass(work, a);
         work.add(-1.0, rhs);
         constrained_part(work, reaction);
       }
 
     energy = StepEnergy();
-    system.mass->vmult(work, v);
+    system.apply_mass(work, v);
     energy.kinetic_energy = 0.5 * (v * work);
-    system.stiffness->vmult(work, q);
+    system.apply_stiffness(work, q);
     energy.strain_energy = 0.5 * (q * work);
-    system.mass->vmult(work, a);
+    system.apply_mass(work, a);
     energy.algorithmic_energy = 0.25 * h * h * (2 * beta_ - gamma_) * (a * work);
   }
 
@@ -139,7 +139,7 @@ namespace percussion::TimeIntegration
     weighted_smooth_force(q_predicted, v_predicted, rhs);
     if (alpha_m_ != 0)
       {
-        system.mass->vmult(work, a);
+        system.apply_mass(work, a);
         rhs.add(-alpha_m_, work);
       }
     a_free = a; // initial guess for CG
@@ -223,12 +223,12 @@ namespace percussion::TimeIntegration
       q_new.add(0.5 * h, impulsive_velocity);
 
     StepEnergy e;
-    system.mass->vmult(work, v_new);
+    system.apply_mass(work, v_new);
     e.kinetic_energy = 0.5 * (v_new * work);
-    system.stiffness->vmult(work, q_new);
+    system.apply_stiffness(work, q_new);
     e.strain_energy = 0.5 * (q_new * work);
     const double c = 0.5 * h * h * (2 * beta_ - gamma_);
-    system.mass->vmult(work, a_new);
+    system.apply_mass(work, a_new);
     e.algorithmic_energy = 0.5 * c * (a_new * work);
     check_finite(e);
 
@@ -241,9 +241,9 @@ namespace percussion::TimeIntegration
     da.add(-1.0, a);
     v_omega = v;
     v_omega.sadd(1 - omega, omega, v_new);
-    system.stiffness->vmult(work, dq);
+    system.apply_stiffness(work, dq);
     const double dq_K_dq = dq * work;
-    system.mass->vmult(work, da);
+    system.apply_mass(work, da);
     const double da_M_da = da * work;
     const double dq_M_da = dq * work;
 
@@ -259,11 +259,11 @@ namespace percussion::TimeIntegration
       {
         // Support reactions R_{k+1} = M ã − F_{k+1−α_f} on the Dirichlet rows; their work in the
         // identity is Δqᵀ R_{k+ω} (R_{k+γ} for Newmark, from M a_{k+γ} = F_{k+γ} + R_{k+γ}).
-        system.mass->vmult(work, a_new);
+        system.apply_mass(work, a_new);
         work *= 1 - alpha_m_;
         if (alpha_m_ != 0)
           {
-            system.mass->vmult(work2, a);
+            system.apply_mass(work2, a);
             work.add(alpha_m_, work2);
           }
         weighted_smooth_force(q_new, v_new, rhs);
@@ -296,10 +296,10 @@ namespace percussion::TimeIntegration
     // Only q changes: v and a stay (the projection moves positions, not the smooth motion; the
     // scheme's algorithmic energy is written in v and a). force holds F_{k+1}.
     q.add(1.0, displacement_correction);
-    system.stiffness->vmult(work, q);
+    system.apply_stiffness(work, q);
     const double strain_energy = 0.5 * (q * work);
     const double load_work = system.has_external_force ? displacement_correction * force : 0.0;
-    system.mass->vmult(work, displacement_correction);
+    system.apply_mass(work, displacement_correction);
     return book_position_correction(strain_energy, load_work, displacement_correction, work, nullptr);
   }
 

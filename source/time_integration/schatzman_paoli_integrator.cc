@@ -52,7 +52,7 @@ namespace percussion::TimeIntegration
       system.assemble_external_force(current_time, force);
     else
       force = 0;
-    system.stiffness->vmult(stiffness_q, q);
+    system.apply_stiffness(stiffness_q, q);
 
     // The two-step scheme starts from q_{−1} = q_0 − h v_0 + (h²/2) a_0 with
     // M a_0 = f_0 − K q_0 − C v_0 (a_0 = 0 on Dirichlet DoFs): w_0 = v_0 − (h/2) a_0 approximates
@@ -74,7 +74,7 @@ namespace percussion::TimeIntegration
     v = q;
     v.add(-1.0, q_previous);
     v /= h;
-    system.stiffness->vmult(stiffness_q_previous, q_previous);
+    system.apply_stiffness(stiffness_q_previous, q_previous);
 
     // Ŵ = M + h²βK + (h/2)C with C = αM + β_R K.
     const double c_mass = 1 + 0.5 * h * system.rayleigh_alpha;
@@ -87,7 +87,7 @@ namespace percussion::TimeIntegration
     solver->set_matrix(iteration, owned.size());
 
     energy = StepEnergy();
-    system.mass->vmult(work, v);
+    system.apply_mass(work, v);
     energy.kinetic_energy = 0.5 * (v * work);
     energy.strain_energy = shadow_strain_energy(q, stiffness_q, q_previous, stiffness_q_previous);
   }
@@ -96,12 +96,12 @@ namespace percussion::TimeIntegration
   {
     const double t_new = start_time + (step + 1) * h;
     // rhs = (1 − hα/2) M w_k − hK((1−β) q_k + β q_{k−1}) − (h β_R/2) K w_k + h f_k
-    system.mass->vmult(rhs, v);
+    system.apply_mass(rhs, v);
     rhs *= 1 - 0.5 * h * system.rayleigh_alpha;
     rhs.add(-h * (1 - beta), stiffness_q, -h * beta, stiffness_q_previous);
     if (system.rayleigh_beta != 0)
       {
-        system.stiffness->vmult(work, v);
+        system.apply_stiffness(work, v);
         rhs.add(-0.5 * h * system.rayleigh_beta, work);
       }
     if (system.has_external_force)
@@ -139,10 +139,10 @@ namespace percussion::TimeIntegration
     // (The step's vectors are members: nothing is allocated per step.)
     q_new = q;
     q_new.add(h, v_new);
-    system.stiffness->vmult(stiffness_q_new, q_new);
+    system.apply_stiffness(stiffness_q_new, q_new);
 
     StepEnergy e;
-    system.mass->vmult(work, v_new);
+    system.apply_mass(work, v_new);
     e.kinetic_energy = 0.5 * (v_new * work);
     e.strain_energy = shadow_strain_energy(q_new, stiffness_q_new, q, stiffness_q);
     check_finite(e);
@@ -150,8 +150,8 @@ namespace percussion::TimeIntegration
     // v̄ = (w_k + w_{k+1})/2 = (q_{k+1} − q_{k−1})/(2h).
     mean_velocity = v;
     mean_velocity.sadd(0.5, 0.5, v_new);
-    system.mass->vmult(work, mean_velocity);
-    system.stiffness->vmult(work2, mean_velocity);
+    system.apply_mass(work, mean_velocity);
+    system.apply_stiffness(work2, mean_velocity);
     e.damping_work = -h * (system.rayleigh_alpha * (mean_velocity * work) + system.rayleigh_beta * (mean_velocity * work2));
     e.external_work = system.has_external_force ? h * (mean_velocity * force) : 0.0;
     e.contact_work = impulse_applied ? mean_velocity * impulse : 0.0;
@@ -161,8 +161,8 @@ namespace percussion::TimeIntegration
       {
         // Support reactions: the residual of the step's equation on the Dirichlet rows,
         // R = M(w_{k+1} − w_k) + hK q̂_k + (h/2)C(w_{k+1} + w_k) − h f_k − HΛ; their work is v̄ᵀR.
-        system.mass->vmult(rhs, v_new);
-        system.mass->vmult(scratch, v);
+        system.apply_mass(rhs, v_new);
+        system.apply_mass(scratch, v);
         rhs.add(-1.0, scratch);
         rhs.add(h * beta, stiffness_q_new);
         rhs.add(h * (1 - 2 * beta), stiffness_q);

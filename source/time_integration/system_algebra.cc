@@ -173,11 +173,11 @@ namespace percussion::TimeIntegration::SystemAlgebra
 
   void damping(const LinearElastodynamicSystem &system, const Vector &v, Vector &result, Vector &work)
   {
-    system.mass->vmult(result, v);
+    system.apply_mass(result, v);
     result *= system.rayleigh_alpha;
     if (system.rayleigh_beta != 0)
       {
-        system.stiffness->vmult(work, v);
+        system.apply_stiffness(work, v);
         result.add(system.rayleigh_beta, work);
       }
     if (system.kelvin_voigt != nullptr)
@@ -191,7 +191,7 @@ namespace percussion::TimeIntegration::SystemAlgebra
                     Vector &result, Vector &work)
   {
     damping(system, v, result, work);
-    system.stiffness->vmult(work, q);
+    system.apply_stiffness(work, q);
     result.add(1.0, work);
     if (force != nullptr)
       result.add(-1.0, *force);

@@ -5,6 +5,7 @@
 #include <deal.II/lac/petsc_sparse_matrix.h>
 #include <deal.II/lac/petsc_vector.h>
 
+#include <percussion/core/blocked_matrix_product.h>
 #include <percussion/core/body_frames.h>
 
 #include <functional>
@@ -22,6 +23,19 @@ namespace percussion::TimeIntegration
   {
     const dealii::PETScWrappers::MPI::SparseMatrix *mass = nullptr;
     const dealii::PETScWrappers::MPI::SparseMatrix *stiffness = nullptr;
+    /// The products with M and K (K's through its block copy, BlockedMatrixProduct); where null,
+    /// apply_mass() and apply_stiffness() use the matrices themselves.
+    std::shared_ptr<const BlockedMatrixProduct> mass_product, stiffness_product;
+    /// dst = M src.
+    void apply_mass(dealii::PETScWrappers::MPI::Vector &dst, const dealii::PETScWrappers::MPI::Vector &src) const
+    {
+      mass_product ? mass_product->vmult(dst, src) : mass->vmult(dst, src);
+    }
+    /// dst = K src.
+    void apply_stiffness(dealii::PETScWrappers::MPI::Vector &dst, const dealii::PETScWrappers::MPI::Vector &src) const
+    {
+      stiffness_product ? stiffness_product->vmult(dst, src) : stiffness->vmult(dst, src);
+    }
     double rayleigh_alpha = 0;
     double rayleigh_beta = 0;
     /// The per-material Kelvin–Voigt part of C, Σ_m τ_KV,m K_m (doc/theory.md (V1)), or nullptr:

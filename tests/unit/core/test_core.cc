@@ -1,12 +1,16 @@
 // Requirement: the core layer parses functions and constants with clear errors, generates the
 // documented meshes and ids (built-in shapes and gmsh physical tags), and solves with the
-// iteration matrix by the stored factor or by CG with the same result, reporting non-convergence.
+// iteration matrix by the stored factor or by CG with the same result, reporting non-convergence;
+// a matrix's block copy gives its products.
 #define BOOST_TEST_MODULE core
 #include "../../mpi_test_fixture.h"
 
 #include <deal.II/base/utilities.h>
+#include <deal.II/lac/dynamic_sparsity_pattern.h>
+#include <deal.II/lac/petsc_sparse_matrix.h>
 #include <deal.II/lac/petsc_vector.h>
 
+#include <percussion/core/blocked_matrix_product.h>
 #include <percussion/core/exceptions.h>
 #include <percussion/core/function_parsing.h>
 #include <percussion/core/iteration_matrix_solver.h>
@@ -545,4 +549,85 @@ BOOST_AUTO_TEST_CASE(native_and_mumps_cholesky_agree_also_for_many_right_hand_si
   MatDestroy(&X_auto);
   MatDestroy(&X_mumps);
   MatDestroy(&A);
+}
+
+namespace
+{
+  /**
+   * A symmetric matrix of nodes of 3 DoFs on a chain, each node coupled with the two next ones
+   * (across the ranks' ranges): all 3 × 3 components (@p full_blocks, a stiffness) or a component
+   * with itself only (a consistent mass). Rows split as @p rows_of_rank says.
+   */
+  void chain_matrix(const std::vector<unsigned int> &rows_of_rank, const bool full_blocks,
+                    dealii::PETScWrappers::MPI::SparseMatrix &matrix, dealii::IndexSet &owned)
+  {
+    const unsigned int rank = dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD);
+    unsigned int n = 0, begin = 0;
+    for (unsigned int r = 0; r < rows_of_rank.size(); ++r)
+      {
+        if (r == rank)
+          begin = n;
+        n += rows_of_rank[r];
+      }
+    owned = dealii::IndexSet(n);
+    owned.add_range(begin, begin + rows_of_rank[rank]);
+    auto entry = [](const unsigned int i, const unsigned int j) {
+      return i == j ? 10.0 + i : std::sin(1.0 + i + j) + std::cos(0.5 * i * j);
+    };
+    auto coupled = [&](const unsigned int i, const unsigned int j) {
+      const unsigned int a = i / 3, b = j / 3;
+      return (a > b ? a - b : b - a) <= 2 && (full_blocks || i % 3 == j % 3);
+    };
+    dealii::DynamicSparsityPattern pattern(n, n, owned);
+    for (const auto i : owned)
+      for (unsigned int j = 0; j < n; ++j)
+        if (coupled(i, j))
+          pattern.add(i, j);
+    matrix.reinit(owned, owned, pattern, MPI_COMM_WORLD);
+    for (const auto i : owned)
+      for (unsigned int j = 0; j < n; ++j)
+        if (coupled(i, j))
+          matrix.set(i, j, entry(std::min<unsigned int>(i, j), std::max<unsigned int>(i, j)));
+    matrix.compress(dealii::VectorOperation::insert);
+  }
+
+  /// max |(A x − product x)_i| / max |(A x)_i| for x_i = sin(i + 1).
+  double product_difference(const dealii::PETScWrappers::MPI::SparseMatrix &A, const BlockedMatrixProduct &product,
+                            const dealii::IndexSet &owned)
+  {
+    const auto x = right_hand_side(owned, [](const double i) { return std::sin(i + 1); });
+    dealii::PETScWrappers::MPI::Vector y(owned, MPI_COMM_WORLD), z(owned, MPI_COMM_WORLD);
+    A.vmult(y, x);
+    product.vmult(z, x);
+    z -= y;
+    return z.linfty_norm() / y.linfty_norm();
+  }
+} // namespace
+
+BOOST_AUTO_TEST_CASE(the_block_copy_gives_the_products_of_the_matrix_where_it_pays)
+{
+  const unsigned int ranks = dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD);
+  dealii::IndexSet owned;
+  // Whole nodes on every rank: a stiffness-like matrix is copied, with the same products.
+  dealii::PETScWrappers::MPI::SparseMatrix stiffness, mass, split;
+  chain_matrix(std::vector<unsigned int>(ranks, 30), true, stiffness, owned);
+  const BlockedMatrixProduct blocked(stiffness, 3);
+  BOOST_TEST(blocked.is_blocked());
+  BOOST_TEST(product_difference(stiffness, blocked, owned) <= 1e-15);
+  // Block size 1 (1D, or DoFs not numbered by node): the matrix's own product.
+  const BlockedMatrixProduct scalar(stiffness, 1);
+  BOOST_TEST(!scalar.is_blocked());
+  BOOST_TEST(product_difference(stiffness, scalar, owned) == 0.0);
+  // A mass-like matrix fills a third of its blocks: no copy.
+  chain_matrix(std::vector<unsigned int>(ranks, 30), false, mass, owned);
+  const BlockedMatrixProduct mass_product(mass, 3);
+  BOOST_TEST(!mass_product.is_blocked());
+  BOOST_TEST(product_difference(mass, mass_product, owned) == 0.0);
+  // Rows that are not whole blocks on one rank: no copy on any rank (the decision is collective).
+  std::vector<unsigned int> uneven(ranks, 30);
+  uneven[0] = 31;
+  chain_matrix(uneven, true, split, owned);
+  const BlockedMatrixProduct split_product(split, 3);
+  BOOST_TEST(!split_product.is_blocked());
+  BOOST_TEST(product_difference(split, split_product, owned) == 0.0);
 }
