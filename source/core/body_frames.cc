@@ -54,15 +54,50 @@ namespace percussion
       return a == Matrix3{{1, 0, 0, 0, 1, 0, 0, 0, 1}};
     }
 
-    /// y = R x (or Rᵀ x) for the @p dim components of a node.
-    inline void rotate_node(const unsigned int dim, const Matrix3 &R, const bool transposed, double *const x[3])
+    /**
+     * x = R x (or Rᵀ x) at the nodes of @p layout whose body has @p turned set, in the vector of
+     * locally owned DoFs @p a. The dimension is a template parameter: the nodes' small loops
+     * unrolled, a rotation of a vector costs about as much as copying it.
+     */
+    template <unsigned int dim>
+    void rotate_nodes(const NodeLayout &layout, const std::vector<RigidFit> &frames, const std::vector<char> &turned,
+                      const bool transposed, const dealii::types::global_dof_index first_owned, double *a)
     {
-      double y[3] = {0, 0, 0};
-      for (unsigned int i = 0; i < dim; ++i)
-        for (unsigned int j = 0; j < dim; ++j)
-          y[i] += (transposed ? R[3 * j + i] : R[3 * i + j]) * *x[j];
-      for (unsigned int i = 0; i < dim; ++i)
-        *x[i] = y[i];
+      for (std::size_t i = 0; i < layout.mass.size(); ++i)
+        {
+          const unsigned int b = layout.body[i];
+          if (!turned[b])
+            continue;
+          const Matrix3 &R = frames[b].rotation;
+          double *x[dim];
+          for (unsigned int d = 0; d < dim; ++d)
+            x[d] = &a[layout.dofs[i][d] - first_owned];
+          double y[dim];
+          for (unsigned int r = 0; r < dim; ++r)
+            {
+              y[r] = 0;
+              for (unsigned int c = 0; c < dim; ++c)
+                y[r] += (transposed ? R[3 * c + r] : R[3 * r + c]) * *x[c];
+            }
+          for (unsigned int d = 0; d < dim; ++d)
+            *x[d] = y[d];
+        }
+    }
+
+    void rotate_nodes(const NodeLayout &layout, const std::vector<RigidFit> &frames, const std::vector<char> &turned,
+                      const bool transposed, const dealii::types::global_dof_index first_owned, double *a)
+    {
+      switch (layout.dimension)
+        {
+          case 1:
+            rotate_nodes<1>(layout, frames, turned, transposed, first_owned, a);
+            break;
+          case 2:
+            rotate_nodes<2>(layout, frames, turned, transposed, first_owned, a);
+            break;
+          default:
+            rotate_nodes<3>(layout, frames, turned, transposed, first_owned, a);
+        }
     }
 
     /// Solves the symmetric positive definite @p J x = @p b (the upper-left dim × dim block; in 2D
@@ -118,6 +153,15 @@ namespace percussion
         }
     frame_storage.assign(12 * nb, 0.0);
     store_frames();
+    note_turned_bodies();
+  }
+
+  void BodyFrames::note_turned_bodies()
+  {
+    turned.resize(step_frames.size());
+    for (std::size_t b = 0; b < step_frames.size(); ++b)
+      turned[b] = is_identity(step_frames[b].rotation) ? 0 : 1;
+    identity = std::none_of(turned.begin(), turned.end(), [](const char t) { return t != 0; });
   }
 
   void BodyFrames::store_frames()
@@ -263,8 +307,7 @@ namespace percussion
           }
         step_frames[b].center = fits[b].center;
       }
-    identity = std::all_of(step_frames.begin(), step_frames.end(),
-                           [](const RigidFit &f) { return is_identity(f.rotation); });
+    note_turned_bodies();
     store_frames();
     return changed;
   }
@@ -276,27 +319,16 @@ namespace percussion
         std::copy(frame_storage.begin() + 12 * b, frame_storage.begin() + 12 * b + 9, step_frames[b].rotation.begin());
         std::copy(frame_storage.begin() + 12 * b + 9, frame_storage.begin() + 12 * b + 12, step_frames[b].center.begin());
       }
-    identity = std::all_of(step_frames.begin(), step_frames.end(),
-                           [](const RigidFit &f) { return is_identity(f.rotation); });
+    note_turned_bodies();
   }
 
   void BodyFrames::rotate(dealii::PETScWrappers::MPI::Vector &x, const bool transposed) const
   {
     if (identity)
       return;
-    const unsigned int dim = layout.dimension;
     PetscScalar *a = nullptr;
     PERCUSSION_PETSC_CALL(VecGetArray(x, &a));
-    for (std::size_t i = 0; i < layout.mass.size(); ++i)
-      {
-        const Matrix3 &R = step_frames[layout.body[i]].rotation;
-        if (is_identity(R))
-          continue;
-        double *node[3] = {nullptr, nullptr, nullptr};
-        for (unsigned int d = 0; d < dim; ++d)
-          node[d] = &a[layout.dofs[i][d] - first_owned];
-        rotate_node(dim, R, transposed, node);
-      }
+    rotate_nodes(layout, step_frames, turned, transposed, first_owned, a);
     PERCUSSION_PETSC_CALL(VecRestoreArray(x, &a));
   }
 
@@ -304,24 +336,13 @@ namespace percussion
   {
     if (identity)
       return;
-    const unsigned int dim = layout.dimension;
-    PetscInt local_rows = 0, columns = 0, lda = 0;
-    PERCUSSION_PETSC_CALL(MatGetLocalSize(X, &local_rows, nullptr));
+    PetscInt columns = 0, lda = 0;
     PERCUSSION_PETSC_CALL(MatGetSize(X, nullptr, &columns));
     PERCUSSION_PETSC_CALL(MatDenseGetLDA(X, &lda));
     PetscScalar *a = nullptr;
     PERCUSSION_PETSC_CALL(MatDenseGetArray(X, &a));
     for (PetscInt j = 0; j < columns; ++j)
-      for (std::size_t i = 0; i < layout.mass.size(); ++i)
-        {
-          const Matrix3 &R = step_frames[layout.body[i]].rotation;
-          if (is_identity(R))
-            continue;
-          double *node[3] = {nullptr, nullptr, nullptr};
-          for (unsigned int d = 0; d < dim; ++d)
-            node[d] = &a[j * lda + (layout.dofs[i][d] - first_owned)];
-          rotate_node(dim, R, transposed, node);
-        }
+      rotate_nodes(layout, step_frames, turned, transposed, first_owned, a + j * lda);
     PERCUSSION_PETSC_CALL(MatDenseRestoreArray(X, &a));
   }
 
@@ -346,7 +367,7 @@ namespace percussion
     for (std::size_t i = 0; i < layout.mass.size(); ++i)
       {
         const unsigned int b = layout.body[i];
-        if (is_identity(step_frames[b].rotation))
+        if (!turned[b])
           continue;
         const Matrix3 &R = fits[b].rotation;
         // x − c in the frame, less X − X_c: the translation of the centre is taken out first, so
@@ -384,7 +405,7 @@ namespace percussion
     for (std::size_t i = 0; i < layout.mass.size(); ++i)
       {
         const unsigned int b = layout.body[i];
-        if (is_identity(step_frames[b].rotation))
+        if (!turned[b])
           continue;
         double x[3] = {0, 0, 0};
         for (unsigned int d = 0; d < dim; ++d)

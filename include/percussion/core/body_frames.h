@@ -170,6 +170,10 @@ namespace percussion
     std::vector<unsigned char> component_of_dof; ///< local DoF → its component in the node
     std::vector<double> frame_storage;
     bool identity = true;
+    std::vector<char> turned; ///< per body: its step frame is not the identity
+
+    /// Sets turned and identity from the step frames.
+    void note_turned_bodies();
   };
 } // namespace percussion
 
