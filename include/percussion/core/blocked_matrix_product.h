@@ -14,10 +14,10 @@ namespace percussion
    * field's stiffness couples every component of two nodes, so each of its blocks is dense and the
    * block format reads one column index per block instead of one per entry, and its product kernel
    * works on whole blocks. Measured on the 3D ball of benchmarks/impact_3d, 1 rank, K's product
-   * in benchmarks/floor's bare step (right after the solve, K out of the caches): 11 451 DoFs
-   * 1.69 → 1.35 ms, 1 551 DoFs 0.198 → 0.172 ms; the same products in a loop (K in the caches)
-   * 1.56 → 0.45 ms and 0.053 → 0.026 ms (doc/architecture.md, core/). Both products sum each
-   * row's entries by increasing column; the unit test checks that they agree to round-off.
+   * within benchmarks/floor's bare step: 11 451 DoFs 1.69 → 1.35 ms, 1 551 DoFs 0.198 → 0.172 ms;
+   * in a loop of 200 products 1.56 → 0.45 ms and 0.053 → 0.026 ms (doc/architecture.md, core/).
+   * Both products sum each row's entries by increasing column; the unit test checks that they
+   * agree to round-off.
    *
    * The copy is made when every rank's rows and columns are whole blocks of @p block_size and
    * at least 2/3 of the entries of the blocks A touches are stored in A: a consistent mass matrix
