@@ -11,6 +11,10 @@ namespace percussion
   BlockedMatrixProduct::BlockedMatrixProduct(const dealii::PETScWrappers::MPI::SparseMatrix &matrix,
                                              const unsigned int block_size)
     : original(const_cast<dealii::PETScWrappers::MPI::SparseMatrix &>(matrix).petsc_matrix())
+    , blocked(block_copy(original, block_size))
+  {}
+
+  Mat BlockedMatrixProduct::block_copy(Mat original, const unsigned int block_size)
   {
     MPI_Comm communicator = PetscObjectComm(reinterpret_cast<PetscObject>(original));
     const PetscInt bs = block_size;
@@ -21,7 +25,7 @@ namespace percussion
     const bool whole_blocks = bs > 1 && row_begin % bs == 0 && row_end % bs == 0 && column_begin % bs == 0 &&
                               column_end % bs == 0 && rows % bs == 0 && columns % bs == 0;
     if (dealii::Utilities::MPI::min(whole_blocks ? 1 : 0, communicator) == 0)
-      return;
+      return nullptr;
 
     // Per block row: its distinct block columns, on and off this rank's column range (the
     // preallocation of the block format), and how full they are.
@@ -51,8 +55,9 @@ namespace percussion
     dealii::Utilities::MPI::sum(dealii::ArrayView<const double>(stored, 2), communicator,
                                 dealii::ArrayView<double>(stored, 2));
     if (stored[0] < 2.0 / 3.0 * stored[1])
-      return;
+      return nullptr;
 
+    Mat blocked = nullptr;
     PERCUSSION_PETSC_CALL(MatCreate(communicator, &blocked));
     PERCUSSION_PETSC_CALL(MatSetSizes(blocked, row_end - row_begin, column_end - column_begin, rows, columns));
     PERCUSSION_PETSC_CALL(MatSetType(blocked, MATBAIJ));
@@ -71,6 +76,7 @@ namespace percussion
       }
     PERCUSSION_PETSC_CALL(MatAssemblyBegin(blocked, MAT_FINAL_ASSEMBLY));
     PERCUSSION_PETSC_CALL(MatAssemblyEnd(blocked, MAT_FINAL_ASSEMBLY));
+    return blocked;
   }
 
   BlockedMatrixProduct::~BlockedMatrixProduct()

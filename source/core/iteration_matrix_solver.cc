@@ -1,5 +1,6 @@
 #include <deal.II/base/timer.h>
 
+#include <percussion/core/blocked_matrix_product.h>
 #include <percussion/core/exceptions.h>
 #include <percussion/core/iteration_matrix_solver.h>
 #include <percussion/core/petsc_check.h>
@@ -173,7 +174,13 @@ namespace percussion
                        "use mumps or auto with " + std::to_string(n_ranks) + " ranks.");
     if (use_native_cholesky)
       matrix = sequential_diagonal_block(matrix);
-    PERCUSSION_PETSC_CALL(KSPSetOperators(ksp, matrix, matrix));
+    // CG multiplies with the operator at every iteration: through its block copy where the DoFs
+    // are numbered by node (BlockedMatrixProduct), while the preconditioner is built from the
+    // matrix itself (Jacobi, hypre and ML read the AIJ format). The KSP holds the copy.
+    Mat operator_matrix = use_direct ? nullptr : BlockedMatrixProduct::block_copy(matrix, near_null_space_block_size);
+    PERCUSSION_PETSC_CALL(KSPSetOperators(ksp, operator_matrix != nullptr ? operator_matrix : matrix, matrix));
+    if (operator_matrix != nullptr)
+      PERCUSSION_PETSC_CALL(MatDestroy(&operator_matrix));
     PC pc;
     PERCUSSION_PETSC_CALL(KSPGetPC(ksp, &pc));
     if (use_direct)

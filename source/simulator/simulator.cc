@@ -158,10 +158,9 @@ namespace percussion
         linear_solver.preconditioner = courant > linear_solver.amg_courant_number ? PreconditionerType::ml : PreconditionerType::jacobi;
       }
     if (linear_solver.preconditioner == PreconditionerType::gamg || linear_solver.preconditioner == PreconditionerType::ml)
-      {
-        system.rigid_body_modes = bodies->rigid_body_modes();
-        system.node_block_size = bodies->node_block_size();
-      }
+      system.rigid_body_modes = bodies->rigid_body_modes();
+    // (Nodal aggregation, and the CG operator's block copy with every preconditioner.)
+    system.node_block_size = bodies->node_block_size();
     if (!parameters.contact.pairs.empty() && parameters.contact_solver.projection_metric != TimeIntegration::ProjectionMetric::iteration_matrix)
       system.quasi_static_projection_time = quasi_static_time();
     time_integrator = TimeIntegration::create_time_integrator(system, parameters.time, linear_solver,

@@ -39,6 +39,12 @@ namespace percussion
     /// Whether the products run on the block copy (otherwise on A itself).
     bool is_blocked() const { return blocked != nullptr; }
 
+    /**
+     * The block copy of @p matrix as described above (collective), or nullptr where it would not
+     * pay; the caller destroys it. The CG path's operator is one (IterationMatrixSolver).
+     */
+    static Mat block_copy(Mat matrix, unsigned int block_size);
+
   private:
     Mat original;
     Mat blocked = nullptr;

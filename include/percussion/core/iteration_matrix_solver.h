@@ -53,7 +53,9 @@ namespace percussion
      * elasticity the rigid-body modes (ElasticBody::rigid_body_modes()). Orthonormalised
      * here; attached to the matrix at the next set_matrix(). Ignored by the other solvers.
      * @p block_size: the number of consecutive DoFs of one node (the dimension when the DoFs are
-     * numbered node by node, 1 otherwise), for nodal aggregation.
+     * numbered node by node, 1 otherwise), for nodal aggregation, and for the CG path's operator,
+     * which is then multiplied through its block copy (BlockedMatrixProduct) with any
+     * preconditioner.
      */
     void set_near_null_space(const std::vector<dealii::PETScWrappers::MPI::Vector> &modes,
                              unsigned int block_size = 1);
