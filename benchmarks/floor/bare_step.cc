@@ -104,7 +104,6 @@ namespace
     system.mass = &body.mass_matrix();
     system.stiffness = &body.stiffness_matrix();
     // The products as a run takes them (K through its block copy: BlockedMatrixProduct).
-    system.mass_product = std::make_shared<BlockedMatrixProduct>(body.mass_matrix(), body.node_block_size());
     system.stiffness_product = std::make_shared<BlockedMatrixProduct>(body.stiffness_matrix(), body.node_block_size());
     Mat W = TimeIntegration::SystemAlgebra::scaled_sum(system, 1.0, h * theta * h * theta);
     IterationMatrixSolver solver(solver_parameters, comm);

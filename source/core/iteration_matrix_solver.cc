@@ -79,7 +79,7 @@ namespace percussion
   void IterationMatrixSolver::set_near_null_space(const std::vector<dealii::PETScWrappers::MPI::Vector> &modes,
                                                   const unsigned int block_size)
   {
-    near_null_space_block_size = block_size;
+    node_block_size = block_size;
     if (near_null_space != nullptr)
       PERCUSSION_PETSC_CALL(MatNullSpaceDestroy(&near_null_space));
     near_null_space_values.clear();
@@ -177,7 +177,7 @@ namespace percussion
     // CG multiplies with the operator at every iteration: through its block copy where the DoFs
     // are numbered by node (BlockedMatrixProduct), while the preconditioner is built from the
     // matrix itself (Jacobi, hypre and ML read the AIJ format). The KSP holds the copy.
-    Mat operator_matrix = use_direct ? nullptr : BlockedMatrixProduct::block_copy(matrix, near_null_space_block_size);
+    Mat operator_matrix = use_direct ? nullptr : BlockedMatrixProduct::block_copy(matrix, node_block_size);
     PERCUSSION_PETSC_CALL(KSPSetOperators(ksp, operator_matrix != nullptr ? operator_matrix : matrix, matrix));
     if (operator_matrix != nullptr)
       PERCUSSION_PETSC_CALL(MatDestroy(&operator_matrix));
@@ -234,8 +234,8 @@ namespace percussion
             PERCUSSION_PETSC_CALL(MatSetNearNullSpace(matrix, near_null_space));
           // Nodal aggregation: the DoFs of a node form a block (measured at 16 × 16 × 8 cells,
           // 10 × CFL: 27.5 → 19 iterations per solve).
-          if (near_null_space_block_size > 1)
-            PERCUSSION_PETSC_CALL(MatSetBlockSize(matrix, near_null_space_block_size));
+          if (node_block_size > 1)
+            PERCUSSION_PETSC_CALL(MatSetBlockSize(matrix, node_block_size));
           PERCUSSION_PETSC_CALL(PCSetType(pc, PCGAMG));
           // Tuning through PETSc's options (PETSC_OPTIONS="-pc_gamg_threshold 0.02 ..."),
           // read for this preconditioner only.
@@ -430,7 +430,7 @@ namespace percussion
     Teuchos::ParameterList list;
     ML_Epetra::SetDefaults("SA", list);
     list.set("ML output", 0);
-    list.set("PDE equations", static_cast<int>(near_null_space_block_size));
+    list.set("PDE equations", static_cast<int>(node_block_size));
     list.set("smoother: type", "Chebyshev");
     list.set("smoother: sweeps", 3);
     list.set("aggregation: type", "Uncoupled");

@@ -124,10 +124,10 @@ namespace percussion
   {
     system.mass = &bodies->mass_matrix();
     system.stiffness = &bodies->stiffness_matrix();
-    // (K's products through its block copy: a vector field's stiffness has dense node blocks.)
-    system.mass_product = std::make_shared<BlockedMatrixProduct>(bodies->mass_matrix(), bodies->node_block_size());
-    system.stiffness_product =
-      std::make_shared<BlockedMatrixProduct>(bodies->stiffness_matrix(), bodies->node_block_size());
+    // Nodal aggregation, K's block copy (a vector field's stiffness has dense node blocks) and the
+    // CG operator's block copy with every preconditioner.
+    system.node_block_size = bodies->node_block_size();
+    system.stiffness_product = std::make_shared<BlockedMatrixProduct>(bodies->stiffness_matrix(), system.node_block_size);
     system.rayleigh_alpha = bodies->rayleigh_alpha();
     system.rayleigh_beta = bodies->rayleigh_beta();
     system.kelvin_voigt = bodies->kelvin_voigt_matrix();
@@ -159,8 +159,6 @@ namespace percussion
       }
     if (linear_solver.preconditioner == PreconditionerType::gamg || linear_solver.preconditioner == PreconditionerType::ml)
       system.rigid_body_modes = bodies->rigid_body_modes();
-    // (Nodal aggregation, and the CG operator's block copy with every preconditioner.)
-    system.node_block_size = bodies->node_block_size();
     if (!parameters.contact.pairs.empty() && parameters.contact_solver.projection_metric != TimeIntegration::ProjectionMetric::iteration_matrix)
       system.quasi_static_projection_time = quasi_static_time();
     time_integrator = TimeIntegration::create_time_integrator(system, parameters.time, linear_solver,

@@ -107,7 +107,7 @@ namespace percussion
     DirectSolverPackage    direct_package;
     KSP                    ksp = nullptr;
     MatNullSpace           near_null_space = nullptr;
-    unsigned int           near_null_space_block_size = 1;
+    unsigned int           node_block_size = 1;
     /// The orthonormalised near-null space's locally owned entries, mode after mode (for ML).
     std::vector<double>    near_null_space_values;
     unsigned int           near_null_space_dimension = 0;

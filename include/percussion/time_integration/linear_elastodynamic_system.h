@@ -23,13 +23,13 @@ namespace percussion::TimeIntegration
   {
     const dealii::PETScWrappers::MPI::SparseMatrix *mass = nullptr;
     const dealii::PETScWrappers::MPI::SparseMatrix *stiffness = nullptr;
-    /// The products with M and K (K's through its block copy, BlockedMatrixProduct); where null,
-    /// apply_mass() and apply_stiffness() use the matrices themselves.
-    std::shared_ptr<const BlockedMatrixProduct> mass_product, stiffness_product;
+    /// K's products through its block copy (BlockedMatrixProduct); where null, apply_stiffness()
+    /// uses K itself. (M, a consistent mass, fills a third of its node blocks: its own product.)
+    std::shared_ptr<const BlockedMatrixProduct> stiffness_product;
     /// dst = M src.
     void apply_mass(dealii::PETScWrappers::MPI::Vector &dst, const dealii::PETScWrappers::MPI::Vector &src) const
     {
-      mass_product ? mass_product->vmult(dst, src) : mass->vmult(dst, src);
+      mass->vmult(dst, src);
     }
     /// dst = K src.
     void apply_stiffness(dealii::PETScWrappers::MPI::Vector &dst, const dealii::PETScWrappers::MPI::Vector &src) const
