@@ -9,6 +9,7 @@
 #include <deal.II/numerics/vector_tools.h>
 
 #include <percussion/body/elastic_body.h>
+#include <percussion/core/connected_bodies.h>
 #include <percussion/core/exceptions.h>
 
 #include <algorithm>
@@ -598,7 +599,6 @@ namespace percussion::Body
     // A node is the set of DoFs with the same scalar shape function of a cell; it is named by its
     // component-0 DoF. Every DoF of a node has the node's owner (deal.II owns by mesh entity).
     std::map<types::global_dof_index, std::array<types::global_dof_index, 3>> nodes;
-    std::map<types::global_dof_index, std::set<unsigned int>> node_materials;
     std::vector<types::global_dof_index> indices(fe.n_dofs_per_cell());
     std::vector<std::array<types::global_dof_index, 3>> cell_nodes(fe.base_element(0).n_dofs_per_cell());
     for (const auto &cell : dof_handler.active_cell_iterators())
@@ -612,47 +612,22 @@ namespace percussion::Body
             }
           for (const auto &node : cell_nodes)
             if (owned_dofs.is_element(node[0]))
-              {
-                nodes[node[0]] = node;
-                node_materials[node[0]].insert(cell->material_id());
-              }
+              nodes[node[0]] = node;
         }
-    // Materials that share a node form one body (union-find over material ids, the same on every rank).
-    std::vector<unsigned int> pairs;
-    std::set<unsigned int> ids;
-    for (const auto &[dof, materials] : node_materials)
-      {
-        ids.insert(materials.begin(), materials.end());
-        for (const unsigned int m : materials)
-          if (m != *materials.begin())
-            {
-              pairs.push_back(*materials.begin());
-              pairs.push_back(m);
-            }
-      }
-    std::sort(pairs.begin(), pairs.end());
-    std::map<unsigned int, unsigned int> parent;
-    const std::function<unsigned int(unsigned int)> root = [&](const unsigned int m) {
-      return parent[m] == m ? m : parent[m] = root(parent[m]);
-    };
-    for (const auto &rank_ids : Utilities::MPI::all_gather(communicator, std::vector<unsigned int>(ids.begin(), ids.end())))
-      for (const unsigned int m : rank_ids)
-        parent.emplace(m, m);
-    for (const auto &rank_pairs : Utilities::MPI::all_gather(communicator, pairs))
-      for (std::size_t k = 0; k + 1 < rank_pairs.size(); k += 2)
-        {
-          const unsigned int a = root(rank_pairs[k]), b = root(rank_pairs[k + 1]);
-          if (a != b)
-            parent[std::max(a, b)] = std::min(a, b);
-        }
-    std::map<unsigned int, unsigned int> body_of_root;
-    for (const auto &[m, p] : parent)
-      if (root(m) == m)
-        body_of_root.emplace(m, static_cast<unsigned int>(body_of_root.size()));
-    layout.n_bodies = body_of_root.size();
-    layout.body_materials.resize(layout.n_bodies);
-    for (const auto &[m, p] : parent)
-      layout.body_materials[body_of_root[root(m)]].push_back(m);
+    // The bodies are the mesh's connected parts (cells joined through shared nodes), the same on
+    // every rank; each lists the material ids of its cells (for names and the outputs by material).
+    const ConnectedBodies<dim> connected(dof_handler);
+    layout.n_bodies = connected.n_bodies();
+    std::set<std::pair<unsigned int, unsigned int>> body_material; // (body, material id)
+    for (const auto &cell : dof_handler.active_cell_iterators())
+      if (cell->is_locally_owned())
+        body_material.emplace(connected.body_of_cell(cell), cell->material_id());
+    for (const auto &rank_pairs : Utilities::MPI::all_gather(
+           communicator, std::vector<std::pair<unsigned int, unsigned int>>(body_material.begin(), body_material.end())))
+      body_material.insert(rank_pairs.begin(), rank_pairs.end());
+    layout.body_materials.assign(layout.n_bodies, {});
+    for (const auto &[body, material] : body_material) // (sorted: each body's ids in increasing order)
+      layout.body_materials[body].push_back(material);
 
     // Lumped masses: M is M_s ⊗ I, so the row sums of M over component-0 columns are the nodes' masses.
     PETScWrappers::MPI::Vector ones(owned_dofs, communicator), row_sums(owned_dofs, communicator);
@@ -668,7 +643,7 @@ namespace percussion::Body
         layout.dofs.push_back(node_dofs);
         layout.position.push_back(positions[owned_dofs.index_within_set(dof)]);
         layout.mass.push_back(row_sums[dof]);
-        const unsigned int body = body_of_root[root(*node_materials[dof].begin())];
+        const unsigned int body = connected.body_of_dof(dof);
         layout.body.push_back(body);
         for (unsigned int d = 0; d < dim; ++d)
           if (std::binary_search(constrained.begin(), constrained.end(), node[d]))

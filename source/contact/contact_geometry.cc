@@ -75,6 +75,8 @@ namespace percussion
         needs_ghosts = needs_ghosts || pair.type == PairType::body;
       if (needs_ghosts)
         dealii::DoFTools::extract_locally_relevant_dofs(dof_handler, relevant_dofs);
+      if (dim > 1 && needs_ghosts)
+        mesh_bodies = std::make_unique<ConnectedBodies<dim>>(dof_handler);
     }
 
     template <int dim>
@@ -290,7 +292,7 @@ namespace percussion
       else
         for (auto &master : masters)
           if (master)
-            master->build(*dof_handler, ghosted_displacement, parameters.search_distance);
+            master->build(*dof_handler, ghosted_displacement, parameters.search_distance, *mesh_bodies);
 
       std::vector<ContactPoint<dim>> new_points;
       for (unsigned int p = 0; p < parameters.pairs.size(); ++p)
@@ -379,7 +381,7 @@ namespace percussion
         }
       else
         {
-          if (!masters[p]->project(point.position, node.dofs[0], projection))
+          if (!masters[p]->project(point.position, node.dofs[0], mesh_bodies->body_of_dof(node.dofs[0]), projection))
             return false;
           point.gap = projection.gap;
           normal    = projection.normal;
@@ -497,8 +499,14 @@ namespace percussion
                   facet.nodes[b][c] += ghosted_displacement(facet.dofs[b][c]);
               dealii::BoundingBox<dim> box(facet.nodes);
               box.extend(parameters.search_distance);
-              integrate_slave_facet<dim>(master.get_layout().facet_fe(), facet, master.get_facets(),
-                                         master.facets_in_box(box), parameters.search_distance, rows);
+              // A body's own master facets are no contact of its slave facets.
+              std::vector<unsigned int> candidates = master.facets_in_box(box);
+              const unsigned int body = mesh_bodies->body_of_dof(facet.dofs[0][0]);
+              candidates.erase(std::remove_if(candidates.begin(), candidates.end(),
+                                              [&](const unsigned int i) { return master.get_facets()[i].body == body; }),
+                               candidates.end());
+              integrate_slave_facet<dim>(master.get_layout().facet_fe(), facet, master.get_facets(), candidates,
+                                         parameters.search_distance, rows);
             }
           for (const SlaveNode &node : slave_nodes[p])
             {

@@ -75,7 +75,8 @@ namespace percussion
     template <int dim>
     void MasterSurface<dim>::build(const dealii::DoFHandler<dim> &          dof_handler,
                                    const dealii::PETScWrappers::MPI::Vector &ghosted_displacement,
-                                   const double                              search_distance)
+                                   const double                              search_distance,
+                                   const ConnectedBodies<dim> &              bodies)
     {
       const unsigned int n_nodes = layout.nodes_per_face();
       std::vector<double>                          local_coordinates;
@@ -109,6 +110,7 @@ namespace percussion
                 const auto e = evaluate<dim>(layout.facet_fe(), reference, center, false);
                 const double side = parametric_normal<dim>(e.tangents) * (face->center() - cell->center());
                 local_coordinates.push_back(side >= 0. ? 1. : -1.);
+                local_coordinates.push_back(static_cast<double>(bodies.body_of_cell(cell)));
               }
 
       const MPI_Comm comm = dof_handler.get_triangulation().get_communicator();
@@ -116,7 +118,7 @@ namespace percussion
       const auto all_dofs        = dealii::Utilities::MPI::all_gather(comm, local_dofs);
 
       facets.clear();
-      const unsigned int doubles_per_facet = n_nodes * dim + 1;
+      const unsigned int doubles_per_facet = n_nodes * dim + 2;
       for (unsigned int rank = 0; rank < all_coordinates.size(); ++rank)
         {
           const unsigned int n_rank_facets = all_coordinates[rank].size() / doubles_per_facet;
@@ -132,6 +134,7 @@ namespace percussion
                     facet.dofs[b][c]  = all_dofs[rank][i * n_nodes * dim + b * dim + c];
                   }
               facet.orientation = all_coordinates[rank][i * doubles_per_facet + n_nodes * dim];
+              facet.body = static_cast<unsigned int>(all_coordinates[rank][i * doubles_per_facet + n_nodes * dim + 1]);
               facets.push_back(std::move(facet));
             }
         }
@@ -238,12 +241,16 @@ namespace percussion
           projection.normal = n;
           projection.gap    = normal_part;
         }
-      else if (normal_part < 0. && tangential <= boundary_extension * size)
+      else if (normal_part < 0. && tangential <= boundary_extension * size && tangential <= -normal_part)
         {
           // Behind the facet and just outside its extent: a penetrated node at the edge of the
-          // master surface (e.g. the corner of a block resting flush on another). Its gap is
-          // measured to the facet's plane extended a little beyond the edge: dropping it would
-          // leave a penetrated contact without any constraint.
+          // master surface (e.g. the corner of a block resting flush on another), or at the joint
+          // of two facets of a convex surface. Its gap is measured to the facet's plane extended a
+          // little beyond the edge: dropping it would leave a penetrated contact without any
+          // constraint. Only as far beyond the edge as it is deep: a point farther out beside the
+          // facet than behind its plane is beside the master body (closer to the face across the
+          // edge), and measuring it to the extended plane would make a penetration of a node that
+          // touches nothing (a domino's face node beside the next domino's edge).
           projection.normal = n;
           projection.gap    = normal_part;
         }
@@ -268,6 +275,7 @@ namespace percussion
     template <int dim>
     bool MasterSurface<dim>::project(const dealii::Point<dim> &            x,
                                      const dealii::types::global_dof_index slave_dof,
+                                     const unsigned int                    slave_body,
                                      MasterProjection<dim> &               projection) const
     {
       namespace bgi = boost::geometry::index;
@@ -314,6 +322,8 @@ namespace percussion
                 continue;
               visited[facet_index] = true;
               const MasterFacet<dim> &facet    = facets[facet_index];
+              if (facet.body == slave_body)
+                continue;
               bool                    adjacent = false;
               for (const auto &node : facet.dofs)
                 for (const auto dof : node)

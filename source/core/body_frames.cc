@@ -5,6 +5,7 @@
 #include <percussion/core/petsc_check.h>
 
 #include <algorithm>
+#include <set>
 #include <cmath>
 
 namespace percussion
@@ -177,9 +178,21 @@ namespace percussion
   {
     const auto &ids = layout.body_materials[b];
     std::string name = ids.size() == 1 ? "material id " : "material ids ";
+    if (!materials_name_one_body())
+      name = "body " + std::to_string(b) + " (" + name;
     for (std::size_t i = 0; i < ids.size(); ++i)
       name += (i > 0 ? ", " : "") + std::to_string(ids[i]);
-    return name;
+    return materials_name_one_body() ? name : name + ")";
+  }
+
+  bool BodyFrames::materials_name_one_body() const
+  {
+    std::set<unsigned int> seen;
+    for (const auto &ids : layout.body_materials)
+      for (const unsigned int id : ids)
+        if (!seen.insert(id).second)
+          return false;
+    return true;
   }
 
   std::map<unsigned int, unsigned int> BodyFrames::body_of_material() const

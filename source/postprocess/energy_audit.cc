@@ -2,15 +2,44 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace percussion::Postprocess
 {
+  namespace
+  {
+    double total_energy_of(const TimeIntegration::StepEnergy &e)
+    {
+      return e.kinetic_energy + e.strain_energy + e.viscoelastic_energy;
+    }
+  } // namespace
+
+  std::string EnergyAudit::largest_creating_term() const
+  {
+    const std::pair<const char *, double> terms[] = {
+      {"projection_energy", last_step.position_correction},
+      {"frame_energy", last_step.frame_correction},
+      {"contact_work", last_contact.normal + last_contact.tangential},
+      {"numerical_dissipation", -last_step.numerical_dissipation},
+      {"balance_residual", last_step.residual}};
+    std::string name = "none";
+    double largest = 0;
+    for (const auto &[term, value] : terms)
+      if (value > largest)
+        {
+          largest = value;
+          name = term;
+        }
+    return name;
+  }
+
   void EnergyAudit::start(const TimeIntegration::StepEnergy &initial)
   {
     *this = EnergyAudit();
     current = initial;
     initial_total = initial.kinetic_energy + initial.strain_energy + initial.viscoelastic_energy;
     energy_scale = std::abs(initial_total);
+    guard = std::abs(initial_total + initial.algorithmic_energy);
   }
 
   SavedValues EnergyAudit::saved_values()
@@ -27,13 +56,21 @@ namespace percussion::Postprocess
                                {"audit_frame", &frame},
                                {"audit_viscoelastic", &viscoelastic},
                                {"audit_residual", &residual},
-                               {"audit_max_relative_residual", &max_relative_residual}})
+                               {"audit_max_relative_residual", &max_relative_residual},
+                               {"audit_guard_scale", &guard},
+                               {"audit_created", &created}})
       values.push_back({name, value});
     return values;
   }
 
   void EnergyAudit::add_step(const TimeIntegration::StepEnergy &step, const ContactWorks &contact)
   {
+    const double before = total_energy() + current.algorithmic_energy;
+    last_created = total_energy_of(step) + step.algorithmic_energy - before - step.external_work - contact.obstacle;
+    if (last_created > 0)
+      created += last_created;
+    last_step = step;
+    last_contact = contact;
     current = step;
     external += step.external_work + contact.obstacle;
     damping += step.damping_work;
@@ -48,6 +85,9 @@ namespace percussion::Postprocess
     energy_scale = std::max({energy_scale, std::abs(total_energy()), std::abs(external), std::abs(damping),
                              std::abs(numerical), std::abs(contact_normal) + std::abs(contact_tangential),
                              std::abs(projection), std::abs(frame), std::abs(viscoelastic)});
+    guard = std::max({guard, std::abs(total_energy() + current.algorithmic_energy), std::abs(external),
+                      std::abs(damping), std::abs(numerical), std::abs(contact_normal) + std::abs(contact_tangential),
+                      std::abs(viscoelastic)});
     if (energy_scale > 0)
       max_relative_residual = std::max(max_relative_residual, std::abs(step.residual) / energy_scale);
   }

@@ -193,6 +193,7 @@ namespace percussion
     MPI_Barrier(communicator);
     publish(partial, final_path);
     MPI_Barrier(communicator);
+    last_path = final_path.string();
     log << "checkpoint: " << final_path.string() << " (step " << state.integrator.step_number()
         << ", t = " << state.integrator.time() << "; " << reason << ")" << std::endl;
     output_seconds += timer.wall_time();

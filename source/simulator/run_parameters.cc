@@ -99,6 +99,9 @@ namespace percussion
     if (contact_solver.non_convergence_policy == TimeIntegration::NonConvergencePolicy::retry && !moreau_jean)
       throw InputError("Parameter 'Contact solver/Non-convergence policy' = retry halves the step size, which only "
                        "the Moreau-Jean schemes can do ('Time integration/Scheme'); use the policy continue or stop.");
+    if (time.energy_creation_policy == TimeIntegration::EnergyCreationPolicy::retry && !moreau_jean)
+      throw InputError("Parameter 'Time integration/Energy creation policy' = retry halves the step size, which only "
+                       "the Moreau-Jean schemes can do ('Time integration/Scheme'); use the policy stop or continue.");
   }
 
   namespace

@@ -47,7 +47,12 @@ namespace percussion
       *time_integrator, contact_step.get(), contact_result, events,
       parameters.contact_solver.non_convergence_policy == TimeIntegration::NonConvergencePolicy::retry, parameters.contact_solver.retry_step_halvings,
       StepController::Phases{[this]() { update_contact_geometry(); }, [this]() { compute_free_velocity(); },
-                             [this]() { solve_contact_problem(); }, [this]() { end_step(); }});
+                             [this]() { solve_contact_problem(); }, [this]() { end_step(); },
+                             [this](const unsigned int level) { save_state(level); },
+                             [this](const unsigned int level) { restore_state(level); }},
+      parameters.time.energy_creation_policy == TimeIntegration::EnergyCreationPolicy::retry ?
+        parameters.time.energy_retry_halvings :
+        0);
     checkpointer = std::make_unique<Checkpointer<dim>>(
       parameters, communicator, log,
       typename Checkpointer<dim>::RunState{*triangulation, *bodies, *time_integrator, contact_step.get(), events,
@@ -97,6 +102,13 @@ namespace percussion
         for (auto *x : {&mass_v, &mass_q, &mass_x, &mass_reference})
           x->reinit(bodies->locally_owned_dofs(), communicator);
         rotation_warned.assign(frames->n_bodies(), false);
+        // The outputs by material id (bodies.csv, the stress turned out of the frames) need one
+        // frame per material id.
+        if (parameters.large_rotations && !frames->materials_name_one_body())
+          throw InputError("Mesh: the mesh has " + std::to_string(frames->n_bodies()) +
+                           " separate bodies, and a material id is shared by several of them; with large rotations "
+                           "('Kinematics/Formulation') each body needs a material id of its own (list them in "
+                           "'Materials/Material ids').");
       }
     run_timings.setup_and_assembly = timer.wall_time();
   }
@@ -230,6 +242,11 @@ namespace percussion
                        {"projection_warnings", nullptr, &n_projection_warnings},
                        {"positive_work_warnings", nullptr, &n_positive_work_warnings},
                        {"unconverged_steps", nullptr, &n_unconverged_steps},
+                       {"energy_created_steps", nullptr, &n_energy_created_steps},
+                       {"first_energy_created_step", nullptr, &first_energy_created_step},
+                       {"energy_warnings", nullptr, &n_energy_warnings},
+                       {"energy_retries", nullptr, &n_energy_retries},
+                       {"energy_created_in_flagged_steps", &energy_created_in_flagged_steps},
                        {"last_written_step", nullptr, &vtu_output->last_recorded_step()}};
     for (SavedValues layer : {time_integrator->saved_values(), audit.saved_values()})
       values.insert(values.end(), layer.begin(), layer.end());
@@ -385,6 +402,14 @@ namespace percussion
     catch (const SolverError &)
       {
         save_after_failed_step(k + 1);
+        // Where the user can go on from: the last checkpoint and the last output written.
+        const std::string &checkpoint = checkpointer->last_checkpoint();
+        log << "numerical failure in step " << time_integrator->step_number() + (stopped_by_policy ? 0 : 1)
+            << ": the last checkpoint is " << (checkpoint.empty() ? std::string("none") : checkpoint)
+            << "; statistics.csv ends with the last step computed";
+        if (vtu_output->last_recorded_step() != static_cast<unsigned int>(-1))
+          log << ", the last VTU record is of step " << vtu_output->last_recorded_step();
+        log << " (" << parameters.output.directory << ")" << std::endl;
         throw;
       }
     postprocessors.finish(step_view(Postprocess::StepView::Occasion::step, true));
@@ -533,7 +558,7 @@ namespace percussion
                                          Postprocess::StepView::Occasion::last_state));
     vtu_output->finish_writing();
     statistics_output->flush();
-    if (stopped_by_policy)
+    if (stopped_by_policy && !stopped_on_energy)
       checkpointer->write_on_policy_stop(nominal_steps);
   }
 
@@ -574,6 +599,16 @@ namespace percussion
           << " m), energy change " << audit.projection_energy() << std::endl;
     else if (geometry)
       log << "no position projection" << std::endl;
+    log << "energy guard: ";
+    if (n_energy_created_steps == 0)
+      log << "no step created energy (tolerance " << parameters.time.energy_creation_tolerance
+          << " of the energy scale " << audit.guard_scale() << ")";
+    else
+      log << n_energy_created_steps << " step(s) created energy, " << energy_created_in_flagged_steps
+          << " in all (first at step " << first_energy_created_step << "; events.csv: energy_created)";
+    if (n_energy_retries > 0)
+      log << "; " << n_energy_retries << " step(s) that created energy were made again in halves";
+    log << std::endl;
   }
 
   template <int dim>

@@ -46,6 +46,50 @@ namespace percussion
     audit.add_step(integrator.last_step_energy(), {c.work_normal, c.work_tangential, c.obstacle_work});
     if (geometry)
       report_contact_step();
+    guard_energy();
+  }
+
+  template <int dim>
+  void Simulator<dim>::guard_energy()
+  {
+    // No step may end with more energy than the previous one plus the loads' work: damping,
+    // contact (Proposition 1), numerical dissipation (θ ≥ ½) and dashpots only take energy away.
+    // The audit would close whatever a projection or a frame added (they are columns of it): the
+    // guard refuses such energy instead of explaining it.
+    const double created = audit.created_in_last_step();
+    const double allowed = parameters.time.energy_creation_tolerance * audit.guard_scale();
+    if (!(created > allowed) && std::isfinite(created))
+      return;
+    const auto &integrator = *time_integrator;
+    const unsigned int step = integrator.step_number();
+    const bool stop = parameters.time.energy_creation_policy == TimeIntegration::EnergyCreationPolicy::stop;
+    const bool retry = parameters.time.energy_creation_policy == TimeIntegration::EnergyCreationPolicy::retry;
+    ++n_energy_created_steps;
+    energy_created_in_flagged_steps += created;
+    if (first_energy_created_step == 0)
+      first_energy_created_step = step;
+    std::ostringstream detail;
+    detail << "term " << audit.largest_creating_term() << "; scale " << audit.guard_scale() << "; policy: "
+           << (stop ? "stopped" : retry ? "retried" : "continued");
+    events.add(step, integrator.time(), "energy_created", 0, created, detail.str());
+    std::ostringstream message;
+    message << "step " << step << " (t = " << integrator.time() << ") created energy " << created << " J ("
+            << created / audit.guard_scale() << " of the energy scale " << audit.guard_scale()
+            << ", tolerance 'Time integration/Energy creation tolerance' = "
+            << parameters.time.energy_creation_tolerance << "), largest in the term "
+            << audit.largest_creating_term();
+    if (stop || retry)
+      {
+        stopped_by_policy = true;
+        stopped_on_energy = true;
+        if (retry)
+          throw EnergyCreated("Energy created: " + message.str() + ", also after " +
+                              std::to_string(parameters.time.energy_retry_halvings) +
+                              " halvings of the step; 'Time integration/Energy creation policy' = retry.");
+        throw SolverError("Energy created: " + message.str() + "; 'Time integration/Energy creation policy' = stop.");
+      }
+    if (n_energy_warnings++ < 20)
+      log << "warning: " << message.str() << std::endl;
   }
 
   template <int dim>
@@ -106,7 +150,7 @@ namespace percussion
     projection_result = contact_step->project_positions(integrator, geometry->contact_operator(),
                                                         geometry->obstacle_velocity_offset(), contact_points,
                                                         displacement_increment, projects_positions,
-                                                        penetration_tolerance);
+                                                        penetration_tolerance, allowed_projection_energy());
     run_timings.projection += seconds_since(start);
     end_of_step_min_gap = geometry->n_global_points() > 0 ? projection_result.min_gap : parameters.contact.search_distance;
     lowest_gap = std::min(lowest_gap, end_of_step_min_gap);
@@ -115,15 +159,86 @@ namespace percussion
     ++n_projection_steps;
     events.add(integrator.step_number(), integrator.time(), "position_projection", projection_result.n_contacts,
                projection_result.energy_change,
-               std::string(projection_result.solver.status == ContactSolvers::SolverStatus::converged ? "solved"
-                                                                                                      : "not solved") +
-                 (projection_result.impulse_metric ? "; metric: impulse response" : "; metric: quasi-static"));
+               projection_detail());
     if (projection_result.solver.status != ContactSolvers::SolverStatus::converged && n_projection_warnings++ < 20)
       log << "warning: step " << integrator.step_number() << " (t = " << integrator.time()
           << "): the position projection of " << projection_result.n_contacts
           << " contact(s) was not solved: " << ContactSolvers::to_string(projection_result.solver.status)
           << ", residual " << projection_result.solver.error << "; smallest gap after it " << projection_result.min_gap
           << std::endl;
+  }
+
+  template <int dim>
+  void Simulator<dim>::save_state(const unsigned int level)
+  {
+    // The state a checkpoint keeps (every vector and scalar of it), in memory, and the contact
+    // history of this rank: enough to make the step again from where it started.
+    if (step_snapshots.size() <= level)
+      step_snapshots.resize(level + 1);
+    StepSnapshot &snapshot = step_snapshots[level];
+    const auto vectors = time_integrator->saved_vectors();
+    snapshot.vectors.resize(vectors.size());
+    for (std::size_t i = 0; i < vectors.size(); ++i)
+      snapshot.vectors[i] = *vectors[i].second;
+    snapshot.reals.clear();
+    snapshot.counts.clear();
+    for (const SavedValue &value : saved_values())
+      {
+        if (value.real != nullptr)
+          snapshot.reals.push_back(*value.real);
+        else
+          snapshot.counts.push_back(*value.count);
+      }
+    if (contact_step)
+      snapshot.contact = contact_step->snapshot();
+  }
+
+  template <int dim>
+  void Simulator<dim>::restore_state(const unsigned int level)
+  {
+    const StepSnapshot &snapshot = step_snapshots.at(level);
+    const auto vectors = time_integrator->saved_vectors();
+    for (std::size_t i = 0; i < vectors.size(); ++i)
+      *vectors[i].second = snapshot.vectors[i];
+    std::size_t real = 0, count = 0;
+    for (const SavedValue &value : saved_values())
+      {
+        if (value.real != nullptr)
+          *value.real = snapshot.reals[real++];
+        else
+          *value.count = snapshot.counts[count++];
+      }
+    if (system.frames)
+      frames->frames_from_values();
+    if (contact_step)
+      contact_step->restore(snapshot.contact);
+    stopped_by_policy = false;
+    stopped_on_energy = false;
+    ++n_energy_retries;
+  }
+
+  template <int dim>
+  double Simulator<dim>::allowed_projection_energy() const
+  {
+    // The scale of the energies so far and of the step's new state.
+    const auto &e = time_integrator->last_step_energy();
+    const double scale =
+      std::max(audit.guard_scale(), std::abs(e.kinetic_energy + e.strain_energy + e.viscoelastic_energy));
+    return parameters.contact_solver.projection_energy_tolerance * scale;
+  }
+
+  template <int dim>
+  std::string Simulator<dim>::projection_detail() const
+  {
+    const auto &p = projection_result;
+    std::ostringstream detail;
+    detail << (p.solver.status == ContactSolvers::SolverStatus::converged ? "solved" : "not solved")
+           << (p.impulse_metric && !p.metric_replaced ? "; metric: impulse response" : "; metric: quasi-static");
+    if (p.metric_replaced)
+      detail << " (the impulse response would have added energy)";
+    if (p.scale < 1)
+      detail << "; scaled back to " << p.scale << " (energy bound), smallest gap after it " << p.min_gap;
+    return detail.str();
   }
 
   template <int dim>
@@ -213,6 +328,11 @@ namespace percussion
   template void Simulator<dim>::update_contact_geometry(); \
   template void Simulator<dim>::solve_contact_problem(); \
   template void Simulator<dim>::check_contact_positions(); \
+  template void Simulator<dim>::guard_energy(); \
+  template void Simulator<dim>::save_state(unsigned int); \
+  template void Simulator<dim>::restore_state(unsigned int); \
+  template double Simulator<dim>::allowed_projection_energy() const; \
+  template std::string Simulator<dim>::projection_detail() const; \
   template void Simulator<dim>::report_contact_step(); \
   template double Simulator<dim>::smallest_candidate_gap() const; \
   template void Simulator<dim>::write_contact_problem(const std::string &);

@@ -8,7 +8,7 @@ namespace percussion
                                  TimeIntegration::FrictionalContactStep *contact_step,
                                  const TimeIntegration::ContactStepResult &contact_result,
                                  Postprocess::EventLog &events, const bool retry, const unsigned int max_halvings,
-                                 Phases phases)
+                                 Phases phases, const unsigned int max_energy_halvings)
     : integrator(integrator)
     , contact_step(contact_step)
     , contact_result(contact_result)
@@ -16,6 +16,7 @@ namespace percussion
     , retry(retry)
     , max_halvings(max_halvings)
     , phases(std::move(phases))
+    , max_energy_halvings(max_energy_halvings)
   {}
 
   bool StepController::unsolved() const
@@ -24,6 +25,45 @@ namespace percussion
   }
 
   void StepController::advance(const unsigned int halvings)
+  {
+    if (max_energy_halvings == 0)
+      {
+        attempt(halvings);
+        return;
+      }
+    phases.save_state(halvings);
+    try
+      {
+        attempt(halvings);
+      }
+    catch (const EnergyCreated &)
+      {
+        if (halvings >= max_energy_halvings)
+          throw;
+        // The step is accepted and audited when the guard finds the energy it created: the state
+        // before it is put back, and the step is made again in halves (smaller steps resolve the
+        // impact and its penetration better, and create less).
+        const double h = integrator.time_step();
+        const unsigned int step = integrator.step_number();
+        const double t = integrator.time();
+        phases.restore_state(halvings);
+        std::ostringstream h_text;
+        h_text << "h = " << h << " -> two steps of h/2 (energy created)";
+        events.add(step, t, "retry_half_steps", 0, 0.0, h_text.str());
+        advance_in_halves(halvings);
+      }
+  }
+
+  void StepController::advance_in_halves(const unsigned int halvings)
+  {
+    const double h = integrator.time_step();
+    integrator.set_time_step(h / 2);
+    advance(halvings + 1);
+    advance(halvings + 1);
+    integrator.set_time_step(h);
+  }
+
+  void StepController::attempt(const unsigned int halvings)
   {
     // One step of the scheme, with the frictional contact problem between its parts
     // (doc/architecture.md, "One time step with contact").
@@ -53,14 +93,10 @@ namespace percussion
         }
         if (unsolved() && halvings < max_halvings)
           {
-            const double h = integrator.time_step();
             events.add(step, t, "retry_half_steps", contact_result.n_active, contact_result.solver.error,
                        h_text.str() + " -> two steps of h/2");
             contact_step->discard_last_solve();
-            integrator.set_time_step(h / 2);
-            advance(halvings + 1);
-            advance(halvings + 1);
-            integrator.set_time_step(h);
+            advance_in_halves(halvings);
             return;
           }
       }

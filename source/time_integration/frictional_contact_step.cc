@@ -185,6 +185,12 @@ namespace percussion::TimeIntegration
     reinit_like(u_free, w, communicator);
     H.Tvmult(u_free, integrator.new_velocity());
     u_free += w;
+    // A state that has blown up reaches the contact problem first: it is a numerical failure of
+    // the step, not bad input of the contact solver.
+    if (const double largest = u_free.linfty_norm(); !std::isfinite(largest))
+      throw SolverError("The free velocity at the contact points is not finite in the step from t = " +
+                        std::to_string(integrator.time()) + " (step " + std::to_string(integrator.step_number() + 1) +
+                        "): the state has blown up.");
 
     // The threshold of a lasting contact: the previous step's largest normal impulse, all ranks.
     lasting_impulse = lasting_threshold();
@@ -509,7 +515,8 @@ namespace percussion::TimeIntegration
                                                                     const Vector &w,
                                                                     const std::vector<OwnedContactPoint> &points,
                                                                     const Vector &displacement_increment,
-                                                                    const bool project, const double tolerance)
+                                                                    const bool project, const double tolerance,
+                                                                    const double allowed_energy)
   {
     const unsigned int d = dim;
     const double h = integrator.time_step();
@@ -549,9 +556,7 @@ namespace percussion::TimeIntegration
     // only and not kept. Projections are rare (impact steps), and columns kept from an earlier
     // projection would make a run resumed from a checkpoint differ from the uninterrupted one in
     // the last bits (another set of right-hand sides per solve).
-    if (!impulse_metric)
-      metric_operator = std::make_unique<DenseDelassusOperator>(d, parameters.delassus_column_limit, communicator,
-                                                                DelassusColumns::Response::projection);
+    metric_operator.reset();
     const int rank = dealii::Utilities::MPI::this_mpi_process(communicator);
     // A pass may push a contact outside the problem below −tolerance through the coupling of W:
     // a few passes, each with the contacts then within the tolerance of penetration.
@@ -571,12 +576,7 @@ namespace percussion::TimeIntegration
               a.position = points[i].position;
               local.push_back(a);
             }
-        DelassusOperator &metric = projection_operator(local, impulse_metric);
-        // (The quasi-static metric's columns are computed for every pass's contacts.)
-        const OperatorContext context{integrator, H, u_free, w.size() / d, operator_moves || !impulse_metric};
-        const Vector &response = metric.project(context, local, options, result.solver, result.n_contacts);
-        if (probed && &metric != probed.get())
-          probed->forget_warm_start(); // its vectors are no longer the last accepted Hp and 𝒯Hp
+        const Vector &response = energy_safe_correction(integrator, H, w, local, impulse_metric, allowed_energy, result);
         result.energy_change += integrator.correct_displacement(response);
 
         // The gaps after the pass, for every candidate.
@@ -589,8 +589,73 @@ namespace percussion::TimeIntegration
             min_gap = std::min(min_gap, end_gap[i]);
           }
         result.min_gap = dealii::Utilities::MPI::min(min_gap, communicator);
+        if (result.scale < 1)
+          break; // a further pass would meet the same energy bound
       }
     return result;
+  }
+
+  const dealii::PETScWrappers::MPI::Vector &
+  FrictionalContactStep::projected_response(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                            const Vector &w, std::vector<ActiveContact> &local,
+                                            const bool impulse_metric, PositionProjectionResult &result)
+  {
+    if (!impulse_metric && !metric_operator)
+      metric_operator = std::make_unique<DenseDelassusOperator>(dim, parameters.delassus_column_limit, communicator,
+                                                                DelassusColumns::Response::projection);
+    DelassusOperator &metric = projection_operator(local, impulse_metric);
+    // (The quasi-static metric's columns are computed for every pass's contacts.)
+    const OperatorContext context{integrator, H, u_free, w.size() / dim, operator_moves || !impulse_metric};
+    const Vector &response = metric.project(context, local, options, result.solver, result.n_contacts);
+    if (probed && &metric != probed.get())
+      probed->forget_warm_start(); // its vectors are no longer the last accepted Hp and 𝒯Hp
+    return response;
+  }
+
+  const dealii::PETScWrappers::MPI::Vector &
+  FrictionalContactStep::energy_safe_correction(TimeIntegrator &integrator,
+                                                const dealii::PETScWrappers::MPI::SparseMatrix &H, const Vector &w,
+                                                std::vector<ActiveContact> &local, const bool impulse_metric,
+                                                const double allowed_energy, PositionProjectionResult &result)
+  {
+    // The energy guarantee of the projection (doc/contact.md, "Position projection"): the
+    // correction δq may not add more than allowed_energy after the velocity has given up what it
+    // holds along δq. The impulse response's δq is concentrated on the contact nodes, so its strain
+    // energy ½δqᵀKδq grows with the local stiffness times the penetration squared and can exceed by
+    // far what the step's velocity holds there (a stiff body struck at speed); the quasi-static
+    // metric moves the body as a whole and stores little. So: the impulse response where it adds
+    // no energy; else the quasi-static metric where it does better; and the correction of either
+    // scaled back to the largest fraction that adds at most allowed_energy. What remains of the
+    // penetration is held by the lasting-contact law (its gap does not decrease) and corrected
+    // later where the energy allows.
+    const Vector &first = projected_response(integrator, H, w, local, impulse_metric, result);
+    PositionCorrectionCost cost = integrator.position_correction_cost(first);
+    double scale = cost.largest_scale(allowed_energy);
+    const Vector *chosen = &first;
+    if (scale < 1 && impulse_metric && parameters.projection_metric == ProjectionMetric::adaptive &&
+        !integrator.projection_is_impulse_response() && &projection_operator(local, false) != &projection_operator(local, true))
+      {
+        // (The impulse response's δq is kept in the dense operator's vectors, the quasi-static
+        // one's in metric_operator's: both stay valid.)
+        PositionProjectionResult alternative;
+        const Vector &second = projected_response(integrator, H, w, local, false, alternative);
+        const PositionCorrectionCost second_cost = integrator.position_correction_cost(second);
+        const double second_scale = second_cost.largest_scale(allowed_energy);
+        if (second_scale > scale && alternative.solver.status == ContactSolvers::SolverStatus::converged)
+          {
+            chosen = &second;
+            cost = second_cost;
+            scale = second_scale;
+            result.solver = alternative.solver;
+            result.metric_replaced = true;
+          }
+      }
+    result.scale = std::min(result.scale, scale);
+    if (scale == 1)
+      return *chosen;
+    reinit_like(scaled_correction, *chosen, communicator);
+    scaled_correction.equ(scale, *chosen);
+    return scaled_correction;
   }
 
   bool FrictionalContactStep::impact_beside_lasting_contact(const std::vector<OwnedContactPoint> &points,

@@ -303,6 +303,18 @@ namespace percussion::TimeIntegration
     return book_position_correction(strain_energy, load_work, displacement_correction, work, nullptr);
   }
 
+  PositionCorrectionCost NonsmoothGeneralizedAlphaIntegrator::position_correction_cost(const Vector &displacement_correction)
+  {
+    // correct_displacement() keeps v: only the strain energy and the loads' work change.
+    PositionCorrectionCost cost;
+    system.apply_stiffness(work, displacement_correction);
+    cost.quadratic = 0.5 * (displacement_correction * work);
+    cost.linear = q * work;
+    if (system.has_external_force)
+      cost.linear -= displacement_correction * force;
+    return cost;
+  }
+
   void NonsmoothGeneralizedAlphaIntegrator::check_parameters(const TimeIntegrationParameters &time,
                                                             const SchemeContactSettings &,
                                                             std::vector<std::string> &warnings)

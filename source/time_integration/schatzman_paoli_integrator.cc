@@ -192,6 +192,11 @@ namespace percussion::TimeIntegration
     throw std::logic_error("Schatzman-Paoli: a position correction of q_k alone is not defined.");
   }
 
+  PositionCorrectionCost SchatzmanPaoliIntegrator::position_correction_cost(const Vector &)
+  {
+    throw std::logic_error("Schatzman-Paoli: a position correction of q_k alone is not defined.");
+  }
+
   void SchatzmanPaoliIntegrator::check_parameters(const TimeIntegrationParameters &time,
                                                  const SchemeContactSettings &contact,
                                                  std::vector<std::string> &warnings)

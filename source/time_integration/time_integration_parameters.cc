@@ -89,6 +89,24 @@ namespace percussion::TimeIntegration
     prm.declare_entry("End time", "1", Double(),
                       "The run takes floor((End time - Start time)/Time step) steps; when that does not "
                       "reach End time exactly, the run says so at the start.");
+    prm.declare_entry("Energy creation tolerance", "1e-5", Double(0),
+                      "The energy guard: a step whose total energy (kinetic + strain + viscoelastic, "
+                      "with the generalized-alpha family's algorithmic energy) exceeds the previous "
+                      "step's plus the loads' work by more than this times the energy scale (the "
+                      "largest energy and cumulated work of the run so far) created energy, which "
+                      "no term of a dissipative scheme can do: an event 'energy_created' that "
+                      "follows 'Energy creation policy'.");
+    prm.declare_entry("Energy creation policy", "stop", Selection("stop|retry|continue"),
+                      "What a step that created energy does: 'stop' the run as a numerical failure "
+                      "(exit status 2; that step's statistics row and output are written, no "
+                      "checkpoint of its state); 'retry': take the step back and redo it as two "
+                      "steps of h/2 (the iteration matrix of h/2 factorised once and kept), each "
+                      "retried the same way down to h/2^'Energy retry halvings', then stop "
+                      "(Moreau-Jean schemes); or 'continue' with a warning. Each event names the "
+                      "step, the energy created and the term of the balance that created it, and "
+                      "the summary gives the total.");
+    prm.declare_entry("Energy retry halvings", "3", Integer(1, 10),
+                      "With 'Energy creation policy' = retry: how many times a step may be halved.");
     prm.leave_subsection();
   }
 
@@ -124,6 +142,14 @@ namespace percussion::TimeIntegration
     time_step = prm.get_double("Time step");
     start_time = prm.get_double("Start time");
     end_time = prm.get_double("End time");
+    energy_creation_tolerance = prm.get_double("Energy creation tolerance");
+    {
+      const std::string policy = prm.get("Energy creation policy");
+      energy_creation_policy = policy == "retry"    ? EnergyCreationPolicy::retry :
+                               policy == "continue" ? EnergyCreationPolicy::continue_run :
+                                                      EnergyCreationPolicy::stop;
+    }
+    energy_retry_halvings = prm.get_integer("Energy retry halvings");
     prm.leave_subsection();
     if (!(theta >= 0 && theta <= 1))
       throw InputError("Parameter 'Time integration/Theta' must lie in [0, 1] (got " + std::to_string(theta) + ").");

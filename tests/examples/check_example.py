@@ -23,6 +23,13 @@ QUANTITY is one of
     F(COLUMN)             F = first, last, max, min or sum of a column of statistics.csv over the steps
     F(FILE:COLUMN)        the same in FILE (bodies.csv, probes.csv: the rows of its first body or probe)
     F(FILE:COLUMN, KEY=V) ... the rows whose column KEY is V (e.g. body=2, probe=1)
+    energy_created        the largest energy a step created, (E + algorithmic energy)_k − (...)_(k−1)
+                          − (W_ext,k − W_ext,(k−1)), relative to the largest |E| and |W_ext| up to step k
+                          (the energy guard's check, from the table): <= 0 up to round-off for a
+                          dissipative run
+    energy_excess         max over the steps of (E_k − E_0 − W_ext,k) / max(E_0, max |W_ext|): the run
+                          never holds more energy than it was given
+    events(NAME)          the number of rows of events.csv whose event is NAME (e.g. contact_not_solved)
 
 Usage: check_example.py PERCUSSION_EXECUTABLE EXAMPLE.prm WORK_DIRECTORY [--ranks N]
 An example with a brief-run line and no check line fails: every example asserts something."""
@@ -77,7 +84,24 @@ def contact_forces():
     return [float(r["contact_normal_force"]) for r in statistics if float(r["contact_normal_force"]) != 0.0]
 
 
+def energy_quantity(text):
+    energy = [float(r["total_energy"]) + float(r["algorithmic_energy"]) for r in statistics]
+    external = [float(r["external_work"]) for r in statistics]
+    if text == "energy_excess":
+        scale = max([abs(energy[0])] + [abs(w) for w in external])
+        return max(e - energy[0] - w for e, w in zip(energy, external)) / scale
+    largest, scale = 0.0, abs(energy[0])
+    for k in range(1, len(energy)):
+        scale = max(scale, abs(energy[k]), abs(external[k]))
+        largest = max(largest, (energy[k] - energy[k - 1] - (external[k] - external[k - 1])) / scale)
+    return largest
+
+
 def quantity(text):
+    if text in ("energy_created", "energy_excess"):
+        return energy_quantity(text)
+    if text.startswith("events(") and text.endswith(")"):
+        return sum(1 for r in table("events.csv") if r["event"] == text[len("events("):-1])
     if text == "energy_ratio":
         return float(statistics[-1]["total_energy"]) / float(statistics[0]["total_energy"])
     if text == "contact_steps":

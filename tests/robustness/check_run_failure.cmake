@@ -2,7 +2,8 @@
 # match EXPECT, and that every file in FILES (relative to the run directory) exists afterwards.
 file(REMOVE_RECURSE ${WORKDIR})
 file(MAKE_DIRECTORY ${WORKDIR})
-execute_process(COMMAND ${EXE} ${PRM} WORKING_DIRECTORY ${WORKDIR}
+# ARGS: further command-line arguments (a ;-list, e.g. "--set;Section/Entry=value").
+execute_process(COMMAND ${EXE} ${PRM} ${ARGS} WORKING_DIRECTORY ${WORKDIR}
                 RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT status EQUAL ${STATUS})
   message(FATAL_ERROR "expected exit status ${STATUS}, got '${status}'.\nstdout: ${out}\nstderr: ${err}")

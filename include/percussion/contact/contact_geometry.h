@@ -4,6 +4,7 @@
 #include <percussion/contact/contact_parameters.h>
 #include <percussion/contact/contact_point.h>
 #include <percussion/contact/master_surface.h>
+#include <percussion/core/connected_bodies.h>
 #include <percussion/contact/mortar_integration.h>
 #include <percussion/contact/rigid_obstacle.h>
 
@@ -213,6 +214,8 @@ namespace percussion
 
       std::vector<std::unique_ptr<RigidObstacle<dim>>> obstacles;
       std::vector<std::unique_ptr<MasterSurfaceType>>  masters;
+      /** The mesh's connected bodies (with body pairs): a node is never paired with its own body. */
+      std::unique_ptr<ConnectedBodies<dim>>            mesh_bodies;
       std::vector<std::vector<MasterNode>>             master_nodes;
       std::vector<std::vector<SlaveNode>>              slave_nodes;
       /** Integrated pairs: the slave facets (reference node positions) with an owned node. */

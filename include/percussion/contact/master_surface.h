@@ -2,6 +2,7 @@
 #define PERCUSSION_CONTACT_MASTER_SURFACE_H
 
 #include <percussion/contact/face_node_layout.h>
+#include <percussion/core/connected_bodies.h>
 
 #include <deal.II/base/bounding_box.h>
 #include <deal.II/base/point.h>
@@ -27,6 +28,8 @@ namespace percussion
       std::vector<std::array<dealii::types::global_dof_index, dim>> dofs;
       /** +1 if the parametric normal (∂x/∂ξ rotated by −90° in 2D, ∂x/∂ξ1 × ∂x/∂ξ2 in 3D) points out of the master body, −1 otherwise. */
       double orientation = 1.;
+      /** The body (ConnectedBodies) the facet is a face of: never paired with its own body's nodes. */
+      unsigned int body = 0;
     };
 
     /** Closest-point projection of a slave node onto a master surface. */
@@ -63,20 +66,24 @@ namespace percussion
     public:
       MasterSurface(const dealii::FiniteElement<dim> &fe, dealii::types::boundary_id boundary_id);
 
-      /** Gather the facets (collective over the DoFHandler's communicator). */
+      /** Gather the facets with their @p bodies (collective over the DoFHandler's communicator). */
       void build(const dealii::DoFHandler<dim> &         dof_handler,
                  const dealii::PETScWrappers::MPI::Vector &ghosted_displacement,
-                 double                                    search_distance);
+                 double                                    search_distance,
+                 const ConnectedBodies<dim> &              bodies);
 
       /**
        * Project @p x on the closest facet (facets farther than the search distance are ignored
        * unless a closer one was found), skipping facets that have
-       * @p slave_dof among their DoFs (self contact of adjacent surfaces). A facet is rejected if the
-       * point lies behind it outside its extent (beside the master body). Returns false if no facet
-       * is accepted. Among accepted facets the one with the smallest distance wins.
+       * @p slave_dof among their DoFs (self contact of adjacent surfaces) and the facets of the slave
+       * node's own body @p slave_body (a body's faces are never paired with each other: a brick's
+       * bottom node is not a contact of its own top face, whatever the search distance). A facet is
+       * rejected if the point lies behind it outside its extent (beside the master body). Returns
+       * false if no facet is accepted. Among accepted facets the one with the smallest distance wins.
        */
       bool project(const dealii::Point<dim> &           x,
                    dealii::types::global_dof_index      slave_dof,
+                   unsigned int                         slave_body,
                    MasterProjection<dim> &              projection) const;
 
       /**

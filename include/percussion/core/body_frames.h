@@ -21,7 +21,7 @@ namespace percussion
    * The nodes of the bodies as the rigid-body kinematics needs them (Body::ElasticBody::node_layout()):
    * per locally owned node its DoFs (one per component, all owned by this rank), reference position,
    * lumped mass (row sum of the consistent mass matrix) and body; per body whether it has Dirichlet
-   * DoFs and which material ids form it. A body is a set of material ids whose cells share nodes.
+   * DoFs and which material ids form it. A body is a connected part of the mesh (ConnectedBodies).
    */
   struct NodeLayout
   {
@@ -80,8 +80,11 @@ namespace percussion
     bool is_free(const unsigned int b) const { return !layout.body_constrained[b]; }
     /// The material ids of body @p b, for messages ("material ids 1, 2").
     std::string body_name(unsigned int b) const;
-    /// The body of each material id.
+    /// The body of each material id (of the last body it is in, where materials_name_one_body() is false).
     std::map<unsigned int, unsigned int> body_of_material() const;
+    /// Whether each material id is in one body only (then the outputs by material id, bodies.csv
+    /// and the stress rotated out of the frames, are each one body's).
+    bool materials_name_one_body() const;
 
     /// The best rigid fit of each body at positions X + @p q + @p s @p v (@p v may be null). Collective.
     std::vector<RigidFit> fit(const dealii::PETScWrappers::MPI::Vector &q,

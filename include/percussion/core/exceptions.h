@@ -31,6 +31,16 @@ namespace percussion
       : std::runtime_error(message)
     {}
   };
+
+  /// A step that created energy (the energy guard), where the policy may retry it with smaller
+  /// steps; a SolverError where nothing retries it.
+  class EnergyCreated : public SolverError
+  {
+  public:
+    explicit EnergyCreated(const std::string &message)
+      : SolverError(message)
+    {}
+  };
 } // namespace percussion
 
 #endif

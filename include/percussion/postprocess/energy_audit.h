@@ -4,6 +4,8 @@
 #include <percussion/core/saved_value.h>
 #include <percussion/time_integration/step_energy.h>
 
+#include <string>
+
 namespace percussion::Postprocess
 {
   /// The contact works of one step, from the contact step (paper (59) and the obstacles' part).
@@ -71,6 +73,28 @@ namespace percussion::Postprocess
     double balance_residual() const { return residual; }
     /// The largest |per-step residual| relative to the energy scale seen so far.
     double max_relative_step_residual() const { return max_relative_residual; }
+    /**
+     * The energy the last step created: (E + algorithmic energy)_{k+1} − (E + algorithmic
+     * energy)_k − W_ext − W_obstacle, which every other term of the balance (damping, numerical
+     * dissipation for θ ≥ ½, the contact work of a dissipative law, the viscous dissipation) can
+     * only lower; > 0 where the step, its position projection or its frames created energy.
+     */
+    double created_in_last_step() const { return last_created; }
+    /**
+     * The scale the energy guard judges a step's created energy against: the largest of |E| (with
+     * the algorithmic energy) and of the cumulated works of the loads, damping, numerical
+     * dissipation, contact and dashpots, up to and including the last step — not the energies of
+     * projections and frames, which are what the guard watches.
+     */
+    double guard_scale() const { return guard; }
+    /// Σ of the energy created in the steps where it was positive (created_in_last_step() > 0).
+    double created_energy() const { return created; }
+    /**
+     * The largest positive term of the last step's balance beyond the loads' work, as the name of
+     * its column: projection_energy, frame_energy, contact_work (normal and tangential),
+     * numerical_dissipation (θ < ½), balance_residual; "none" where no term is positive.
+     */
+    std::string largest_creating_term() const;
     /// Every sum of the audit by name (a checkpoint saves and restores them).
     SavedValues saved_values();
 
@@ -80,6 +104,9 @@ namespace percussion::Postprocess
     double external = 0, damping = 0, numerical = 0, contact_normal = 0, contact_tangential = 0, projection = 0,
            frame = 0, residual = 0, viscoelastic = 0;
     double max_relative_residual = 0;
+    double guard = 0, created = 0, last_created = 0;
+    TimeIntegration::StepEnergy last_step;
+    ContactWorks last_contact;
   };
 } // namespace percussion::Postprocess
 

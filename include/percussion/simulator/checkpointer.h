@@ -89,6 +89,8 @@ namespace percussion
      * renamed), and deletes the checkpoints beyond 'Checkpoints kept'. Collective.
      */
     void write(unsigned int nominal_steps, const std::string &reason);
+    /// The folder of the last checkpoint this run wrote, or the one it resumed from; empty if none.
+    const std::string &last_checkpoint() const { return last_path.empty() ? directory_to_resume : last_path; }
 
   private:
     /// Rank 0 makes @p partial afresh; an error there stops every rank. Collective.
@@ -109,6 +111,7 @@ namespace percussion
     std::optional<Checkpoint::Header> header_to_resume;
     std::optional<unsigned int> step_to_resume;
     std::chrono::steady_clock::time_point last_written; ///< for 'Checkpoint minutes'
+    std::string last_path; ///< last_checkpoint()
     /// Checkpoint::mesh_fingerprint() of this run's mesh, once computed (run_identity()).
     mutable std::optional<std::uint64_t> mesh_fingerprint_value;
   };

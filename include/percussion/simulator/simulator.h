@@ -170,8 +170,25 @@ namespace percussion
     void solve_contact_problem();
     /// The end-of-step gaps and the optional position projection.
     void check_contact_positions();
+    /// The most energy the step's position projection may add: 'Contact solver/Projection energy
+    /// tolerance' × the energy scale (the audit's, and the step's new energy).
+    double allowed_projection_energy() const;
+    /// The detail of a position_projection event: solved, metric, scale.
+    std::string projection_detail() const;
     /// Warnings, FCLIB dumps and the non-convergence policy of the step's contact problem.
     void report_contact_step();
+    /**
+     * The energy guard, after the step is audited: a step whose energy exceeds the previous one
+     * plus the loads' work by more than 'Time integration/Energy creation tolerance' × the energy
+     * scale is an `energy_created` event, and 'Energy creation policy' stops the run (SolverError)
+     * or warns.
+     */
+    void guard_energy();
+    /// Keeps the run's state before a step at halving level @p level (the vectors and scalars a
+    /// checkpoint keeps, and the contact history), for the energy guard's retry.
+    void save_state(unsigned int level);
+    /// Puts back the state save_state(@p level) kept, and counts the retry.
+    void restore_state(unsigned int level);
     /// Writes the last contact problem (rank 0) and records an fclib_dump event (every rank).
     void write_contact_problem(const std::string &reason);
     /// Every scalar a checkpoint keeps, by name: the simulator's counters and extremes, the step of
@@ -226,6 +243,23 @@ namespace percussion
     Postprocess::ProbePoints<dim>                         *probes = nullptr;      ///< probes.csv
     Postprocess::EventLog                                  events;                ///< events.csv
     unsigned int n_positive_work_warnings = 0, n_unconverged_steps = 0;
+    /// The energy guard (guard_energy()): steps that created energy, the first of them, what they
+    /// created in all, warnings written.
+    unsigned int n_energy_created_steps = 0, first_energy_created_step = 0, n_energy_warnings = 0;
+    double energy_created_in_flagged_steps = 0;
+    /// Set when 'Energy creation policy' = stop ends the run (no checkpoint of that state).
+    bool stopped_on_energy = false;
+    /// Steps taken back and made again in halves by 'Energy creation policy' = retry.
+    unsigned int n_energy_retries = 0;
+    /// The state before a step, per halving level (save_state()).
+    struct StepSnapshot
+    {
+      std::vector<dealii::PETScWrappers::MPI::Vector> vectors;
+      std::vector<double> reals;
+      std::vector<unsigned int> counts;
+      TimeIntegration::FrictionalContactStep::Snapshot contact;
+    };
+    std::vector<StepSnapshot> step_snapshots;
     RunTimings   run_timings;
     std::function<void(const Simulator<dim> &)> step_observer;
     /// Set when the contact 'Non-convergence policy' = stop ends the run (its step was accepted).

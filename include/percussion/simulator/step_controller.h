@@ -2,6 +2,7 @@
 #define PERCUSSION_SIMULATOR_STEP_CONTROLLER_H
 
 #include <percussion/contact_solvers/solver_options.h>
+#include <percussion/core/exceptions.h>
 #include <percussion/postprocess/event_log.h>
 #include <percussion/time_integration/frictional_contact_step.h>
 #include <percussion/time_integration/time_integrator.h>
@@ -36,7 +37,10 @@ namespace percussion
    * = retry, a contact problem that is not solved is solved again with NSGS (and ten times the
    * iterations), and if that fails too the step is replaced by two steps of half the size (up to
    * 'Retry step halvings' times in a row), each of which may be retried the same way. Nothing of a
-   * failed attempt is kept but its impulses, the retry's warm start.
+   * failed attempt is kept but its impulses, the retry's warm start. With 'Time integration/Energy
+   * creation policy' = retry, a step whose end-of-step energy guard throws EnergyCreated is taken
+   * back (Phases::restore_state) and replaced by two steps of half the size, up to @p
+   * max_energy_halvings times in a row; past that the EnergyCreated goes on to the caller.
    */
   class StepController
   {
@@ -52,6 +56,9 @@ namespace percussion
       std::function<void()> contact_problem;
       /// The scheme's end of step, the end-of-step gaps, the energy audit and the reports.
       std::function<void()> end_of_step;
+      /// Keeps the run's state before a step at halving level k (the energy guard's retry), and
+      /// puts it back; empty where the energy creation policy is not retry.
+      std::function<void(unsigned int)> save_state, restore_state;
     };
 
     /**
@@ -61,14 +68,18 @@ namespace percussion
      */
     StepController(TimeIntegration::TimeIntegrator &integrator, TimeIntegration::FrictionalContactStep *contact_step,
                    const TimeIntegration::ContactStepResult &contact_result, Postprocess::EventLog &events, bool retry,
-                   unsigned int max_halvings, Phases phases);
+                   unsigned int max_halvings, Phases phases, unsigned int max_energy_halvings = 0);
 
     /// One step of the present step size (of two halves, or more, where the retry policy halves it).
     void advance() { advance(0); }
 
   private:
-    /// One step after @p halvings halvings of the nominal size.
+    /// One step after @p halvings halvings of the nominal size, retried where it created energy.
     void advance(unsigned int halvings);
+    /// The step's phases, with the contact retry policy's retries.
+    void attempt(unsigned int halvings);
+    /// Two steps of half the present size in place of one, at @p halvings + 1.
+    void advance_in_halves(unsigned int halvings);
     /// Whether the step's contact problem was posed and not solved.
     bool unsolved() const;
 
@@ -79,6 +90,7 @@ namespace percussion
     bool retry;
     unsigned int max_halvings;
     Phases phases;
+    unsigned int max_energy_halvings;
   };
 } // namespace percussion
 

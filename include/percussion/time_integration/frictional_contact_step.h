@@ -92,6 +92,12 @@ namespace percussion::TimeIntegration
     /// Whether the projection's metric was the step's impulse response 𝒯 (else the quasi-static
     /// metric); with 'Projection metric' = adaptive, 𝒯 where an impact left the penetration.
     bool impulse_metric = false;
+    /// Whether the adaptive rule's impulse response would have added energy and the quasi-static
+    /// metric, which adds less, corrected the positions instead.
+    bool metric_replaced = false;
+    /// The fraction of the projection's correction that was applied (the smallest of its passes):
+    /// below 1 where the whole correction would have added more energy than allowed.
+    double scale = 1;
     ContactSolvers::SolverResult solver;
   };
 
@@ -157,14 +163,18 @@ namespace percussion::TimeIntegration
      * for plane obstacles), and, if @p project and some g_{k+1} < −@p tolerance, the direct
      * projection of q_{k+1} onto g ≥ 0: the contacts with g_{k+1} < @p tolerance enter the
      * frictionless problem 0 ≤ g_{k+1} + W p̃ ⊥ p̃ ≥ 0 (W = Hᵀ𝒯H of the step), and
-     * TimeIntegrator::correct_displacement(𝒯 H p̃). Velocities are not changed. Collective.
+     * TimeIntegrator::correct_displacement(𝒯 H p̃), the velocity giving up along the correction
+     * what the correction would add beyond its loads' work. No pass adds more than
+     * @p allowed_energy beyond that (energy_safe_correction()): a correction that would is taken
+     * in the quasi-static metric where that adds less, and scaled back (PositionProjectionResult::
+     * scale). Collective.
      */
     PositionProjectionResult project_positions(TimeIntegrator &integrator,
                                                const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                                const dealii::PETScWrappers::MPI::Vector &w,
                                                const std::vector<OwnedContactPoint> &points,
                                                const dealii::PETScWrappers::MPI::Vector &displacement_increment,
-                                               bool project, double tolerance);
+                                               bool project, double tolerance, double allowed_energy);
 
     /**
      * Enables the probed operator ('Delassus operator' = auto or probed, 2D/3D): the reference
@@ -234,6 +244,35 @@ namespace percussion::TimeIntegration
     /// into the next step.
     void forget_impulses() { previous_impulse.clear(); }
 
+    /// What a step changes of the contact step's history, kept in memory to take a step back
+    /// (the energy guard's retry): this rank's part, no communication.
+    struct Snapshot
+    {
+      std::map<unsigned long long, std::vector<double>> impulses;
+      std::map<unsigned long long, double> dissipation;
+      std::vector<unsigned long long> lasting_keys;
+      double lasting_impulse = 0;
+      bool previous_operator_changed = false, operator_moves = false;
+    };
+    /// The history before a step.
+    Snapshot snapshot() const
+    {
+      return {previous_impulse, dissipation_by_key, lasting_own_keys, lasting_impulse, previous_operator_changed,
+              operator_moves};
+    }
+    /// Back to @p saved (taken by snapshot() on this rank); the caches built from the impulse
+    /// response stay, keyed by its version, which a retry's new step size changes.
+    void restore(const Snapshot &saved)
+    {
+      previous_impulse = saved.impulses;
+      dissipation_by_key = saved.dissipation;
+      lasting_own_keys = saved.lasting_keys;
+      lasting_impulse = saved.lasting_impulse;
+      previous_operator_changed = saved.previous_operator_changed;
+      operator_moves = saved.operator_moves;
+      last_dissipation.clear();
+    }
+
   private:
     /// Dimension of the local problem: the body's, except 2 for 1D (see pose_law()).
     unsigned int local_dimension() const { return dim == 1 ? 2 : dim; }
@@ -298,6 +337,27 @@ namespace percussion::TimeIntegration
      * see project_positions()). Collective.
      */
     DelassusOperator &projection_operator(const std::vector<ActiveContact> &local, bool impulse_metric);
+    /// One projection pass's δq = 𝒫⁻¹H p̃ for this rank's contacts @p local in the step's impulse
+    /// response (@p impulse_metric) or the quasi-static metric; the solver's result in @p result.
+    /// Collective.
+    const dealii::PETScWrappers::MPI::Vector &projected_response(TimeIntegrator &integrator,
+                                                                 const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                                                 const dealii::PETScWrappers::MPI::Vector &w,
+                                                                 std::vector<ActiveContact> &local,
+                                                                 bool impulse_metric, PositionProjectionResult &result);
+    /**
+     * The correction of one projection pass that adds at most @p allowed_energy (after the
+     * velocity's share, TimeIntegrator::position_correction_cost()): projected_response() in the
+     * pass's metric; where that would add more and the metric is the adaptive rule's impulse
+     * response, the quasi-static metric's if it can be taken further; the chosen one scaled by
+     * PositionCorrectionCost::largest_scale(). Collective.
+     */
+    const dealii::PETScWrappers::MPI::Vector &energy_safe_correction(TimeIntegrator &integrator,
+                                                                     const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                                                     const dealii::PETScWrappers::MPI::Vector &w,
+                                                                     std::vector<ActiveContact> &local,
+                                                                     bool impulse_metric, double allowed_energy,
+                                                                     PositionProjectionResult &result);
     /// Whether the adaptive metric takes the impulse response for the end-of-step gaps @p end_gap
     /// of @p points: a contact not in lasting contact penetrates beyond @p tolerance while one in
     /// lasting contact is closed (doc/contact.md, "Position projection"). Collective.
@@ -348,6 +408,8 @@ namespace percussion::TimeIntegration
     // Work vectors kept from step to step (column partition of H): u_free and Hᵀ of a
     // displacement change.
     dealii::PETScWrappers::MPI::Vector u_free, gap_increment;
+    /// A projection pass's correction scaled back to what the energy bound allows.
+    dealii::PETScWrappers::MPI::Vector scaled_correction;
 
     /// Buffers kept from step to step (select_own(), project_positions()).
     struct Scratch

@@ -84,6 +84,7 @@ namespace percussion::TimeIntegration
     /// The Maxwell branches' eᵢ at t_k (sᵢ = Kᵢeᵢ), in the order of the system's branches.
     const std::vector<dealii::PETScWrappers::MPI::Vector> &maxwell_strains() const { return branch_strain; }
     double correct_displacement(const dealii::PETScWrappers::MPI::Vector &displacement_correction) override;
+    PositionCorrectionCost position_correction_cost(const dealii::PETScWrappers::MPI::Vector &displacement_correction) override;
 
     /// X = Ŵ⁻¹B, one multiple-right-hand-side sweep through the stored factor (with large
     /// rotations 𝐑Ŵ⁻¹𝐑ᵀB in the step's body frames: the same factor).
@@ -160,14 +161,21 @@ namespace percussion::TimeIntegration
      * Large rotations, at the end of a step (and at the start): the rigid fit of each body at the
      * predicted q_{k+θ} ≈ q_k + hθv_k becomes the frame of the next step where it turned more than
      * 'Frame update angle'; K q and the strain energy follow it (StepEnergy::frame_correction),
-     * and the impulse response changes (operator_version()).
+     * and the impulse response changes (operator_version()). Where @p bounded (every step but the
+     * start) and the new frames would raise the strain energy by more than frame_energy_bound(),
+     * the old frames are kept: re-measuring the strain may not create energy.
      */
-    void update_frames();
+    void update_frames(bool bounded);
+    /// What a frame taken anew may raise the strain energy by: 'Energy creation tolerance' ×
+    /// (E_kin + E_strain + Ψ), the energy guard's bound.
+    double frame_energy_bound() const;
     bool can_change_time_step() const override { return true; }
     void set_time_step(double new_time_step) override;
 
     const LinearElastodynamicSystem system;
     const double theta;
+    /// 'Time integration/Energy creation tolerance' (frame_energy_bound()).
+    const double frame_energy_tolerance;
     const ContactLaw law;
     const dealii::IndexSet owned;
     MPI_Comm communicator;

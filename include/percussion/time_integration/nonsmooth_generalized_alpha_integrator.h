@@ -73,6 +73,7 @@ namespace percussion::TimeIntegration
       return {{"q", &q}, {"v", &v}, {"a", &a}, {"force", &force}, {"reaction", &reaction}};
     }
     double correct_displacement(const dealii::PETScWrappers::MPI::Vector &displacement_correction) override;
+    PositionCorrectionCost position_correction_cost(const dealii::PETScWrappers::MPI::Vector &displacement_correction) override;
 
     /// X = S⁻¹ N M⁻¹ B with N = (1−α_m)M + (1−α_f)h²(β−γ/2)K.
     void impulse_response(Mat B, Mat X) override;

@@ -64,6 +64,7 @@ namespace percussion::TimeIntegration
       return {{"q_previous", &q_previous}, {"q", &q}, {"stiffness_q_previous", &stiffness_q_previous}, {"stiffness_q", &stiffness_q}, {"v", &v}, {"force", &force}};
     }
     double correct_displacement(const dealii::PETScWrappers::MPI::Vector &displacement_correction) override;
+    PositionCorrectionCost position_correction_cost(const dealii::PETScWrappers::MPI::Vector &displacement_correction) override;
 
     /// X = Ŵ⁻¹B.
     void impulse_response(Mat B, Mat X) override { solver->solve(B, X); }

@@ -10,9 +10,26 @@
 
 namespace percussion::TimeIntegration
 {
+  /// 'Energy creation policy': what a step that created energy beyond the tolerance does.
+  enum class EnergyCreationPolicy
+  {
+    stop,        ///< "stop": write the step's row and output, exit as a numerical failure
+    retry,       ///< "retry": take the step back and redo it as two steps of h/2 (Moreau–Jean schemes)
+    continue_run ///< "continue": report it (log, events.csv, summary) and go on
+  };
+
   /// `subsection Time integration`.
   struct TimeIntegrationParameters
   {
+    /**
+     * The energy guard: a step with (E + algorithmic energy)_{k+1} − (…)_k − W_ext above this
+     * times the energy scale (Postprocess::EnergyAudit::guard_scale()) created energy: an
+     * `energy_created` event that follows energy_creation_policy.
+     */
+    double energy_creation_tolerance = 1e-5;
+    EnergyCreationPolicy energy_creation_policy = EnergyCreationPolicy::stop;
+    /// With the retry policy: how many times a step may be halved ('Energy retry halvings').
+    unsigned int energy_retry_halvings = 3;
     /// The scheme (parsed once from its name; see Scheme).
     Scheme      scheme = Scheme::moreau_jean_fremond;
     /// θ of the Moreau–Jean schemes; with `Theta = auto` resolved by resolve_auto_theta().

@@ -14,6 +14,7 @@
 
 #include <petscmat.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -33,6 +34,33 @@ namespace percussion::TimeIntegration
    *   3. finish_step(): q_{k+1}, the step's energy balance, the new state becomes current.
    * The contact law sits between 1 and 2 (FrictionalContactStep), so every scheme shares it.
    */
+  /// The energy a position correction s δq would add: linear s + quadratic s² − kinetic_release
+  /// (TimeIntegrator::position_correction_cost()).
+  struct PositionCorrectionCost
+  {
+    double linear = 0;          ///< δqᵀK q − F_{k+1}ᵀδq: the strain energy's slope less the loads' work
+    double quadratic = 0;       ///< ½ δqᵀKδq ≥ 0
+    double kinetic_release = 0; ///< (vᵀMδq)²/(2δqᵀMδq) ≥ 0: what the velocity can give up along δq
+
+    /// The energy added by the correction s δq, after the velocity's share.
+    double added(const double s) const { return s * linear + s * s * quadratic - kinetic_release; }
+    /**
+     * The largest s ∈ [0, 1] with added(s) ≤ @p allowed (≥ 0): 1 where the whole correction adds
+     * at most @p allowed, else the positive root of quadratic s² + linear s = kinetic_release +
+     * allowed (added() is convex and added(0) = −kinetic_release ≤ allowed).
+     */
+    double largest_scale(const double allowed) const
+    {
+      if (!(added(1.0) > allowed))
+        return 1.0;
+      const double c = kinetic_release + allowed;
+      const double root = std::sqrt(linear * linear + 4 * quadratic * c);
+      // 2c / (linear + root) is the positive root without cancellation (linear + root > 0 here).
+      const double s = linear + root > 0 ? 2 * c / (linear + root) : 0.0;
+      return std::clamp(s, 0.0, 1.0);
+    }
+  };
+
   class TimeIntegrator
   {
   public:
@@ -57,6 +85,15 @@ namespace percussion::TimeIntegration
      * Schemes whose state cannot take a correction of q throw.
      */
     virtual double correct_displacement(const dealii::PETScWrappers::MPI::Vector &displacement_correction) = 0;
+    /**
+     * What correct_displacement(s δq) would add to the energy, as a function of the scale s,
+     * without changing anything: added(s) = linear s + quadratic s² − kinetic_release, with
+     * linear = δqᵀK q − F_{k+1}ᵀδq (in the frames: δqᵀ𝐑Kũ), quadratic = ½δqᵀKδq (𝐑K𝐑ᵀ) and
+     * kinetic_release = (vᵀMδq)²/(2δqᵀMδq), the most the velocity can give up along δq (0 where
+     * the scheme keeps v). Lets a position projection scale back a correction that would create
+     * energy (doc/contact.md, "Position projection", energy guarantee).
+     */
+    virtual PositionCorrectionCost position_correction_cost(const dealii::PETScWrappers::MPI::Vector &displacement_correction) = 0;
     /// A whole step without contact.
     void advance()
     {

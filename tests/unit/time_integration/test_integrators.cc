@@ -173,6 +173,24 @@ BOOST_AUTO_TEST_CASE(moreau_jean_step_matches_the_theta_scheme_by_hand)
     }
 }
 
+// PositionCorrectionCost::largest_scale(A): the root of 2s² + 3s − 1 = A + 1 (linear 3, quadratic 2,
+// kinetic release 1) for A = 0.5, s = (−3 + √21)/4; 1 where the whole correction adds at most A;
+// 0 where even a small part adds more (release and A zero, linear > 0).
+BOOST_AUTO_TEST_CASE(position_correction_scale_is_the_root_of_the_energy_bound)
+{
+  PositionCorrectionCost cost;
+  cost.linear = 3;
+  cost.quadratic = 2;
+  cost.kinetic_release = 1;
+  BOOST_TEST(std::abs(cost.largest_scale(0.5) - (-3 + std::sqrt(21.0)) / 4) <= 1e-15);
+  BOOST_TEST(std::abs(cost.added(cost.largest_scale(0.5)) - 0.5) <= 1e-14);
+  BOOST_TEST(cost.largest_scale(4.0) == 1.0);
+  cost.kinetic_release = 0;
+  BOOST_TEST(cost.largest_scale(0.0) == 0.0);
+  cost.linear = -3; // a correction that first releases energy: added(s) ≤ 0 up to s = 1.5
+  BOOST_TEST(cost.largest_scale(0.0) == 1.0);
+}
+
 BOOST_AUTO_TEST_CASE(moreau_jean_impulse_and_displacement_correction)
 {
   const SmallSystem s(mass, stiffness, 0.3, 2e-3, {1.0, -0.5});
@@ -216,6 +234,18 @@ BOOST_AUTO_TEST_CASE(moreau_jean_impulse_and_displacement_correction)
   BOOST_TEST(by_hand.strain_change - by_hand.load_work > 0.0); // the case that moves v
   const double kinetic_before = integrator.last_step_energy().kinetic_energy;
   const double external_before = integrator.last_step_energy().external_work;
+  {
+    // position_correction_cost(δq) predicts, without moving anything, what correct_displacement(s δq)
+    // adds: ΔΠ = strain change − loads' work at s = 1, less what the velocity can give up; and its
+    // largest_scale(A) is the fraction that adds exactly A where the whole δq would add more.
+    const PositionCorrectionCost cost = integrator.position_correction_cost(petsc_vector(dq));
+    BOOST_TEST(relative(cost.linear + cost.quadratic, by_hand.strain_change - by_hand.load_work) <=
+               energy_term_tolerance);
+    BOOST_TEST(std::abs(std::max(cost.added(1.0), 0.0) - by_hand.added) <=
+               energy_term_tolerance * std::abs(by_hand.strain_change));
+    BOOST_TEST(cost.largest_scale(std::max(cost.added(1.0), 0.0)) == 1.0);
+    BOOST_TEST((to_std(integrator.velocity()) == v1)); // nothing moved
+  }
   const double change = integrator.correct_displacement(petsc_vector(dq));
   BOOST_TEST(std::abs(change - by_hand.added) <= energy_term_tolerance * std::abs(by_hand.strain_change));
   BOOST_TEST(relative_error(to_std(integrator.displacement()), q1c) <= state_tolerance);
