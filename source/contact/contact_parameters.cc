@@ -3,9 +3,12 @@
 
 #include <deal.II/base/utilities.h>
 
+#include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <optional>
+#include <set>
 #include <utility>
 
 namespace percussion
@@ -73,6 +76,90 @@ namespace percussion
       }
     } // namespace
 
+    namespace
+    {
+      /// Every entry of a subsection `Pair i`, as declare_parameters() declares them.
+      constexpr std::array<const char *, 12> pair_entry_names{
+        {"Type", "Slave boundary id", "Master boundary id", "Formulation", "Friction coefficient",
+         "Restitution coefficient", "Point", "Normal", "Radius", "Axis", "Obstacle velocity",
+         "Tangent reference direction"}};
+
+      /// The entries a used pair of @p type must set in @p dimension: what defines its surfaces.
+      std::vector<std::string> required_entries(const PairType type, const unsigned int dimension)
+      {
+        std::vector<std::string> entries{"Type", "Slave boundary id"};
+        switch (type)
+          {
+            case PairType::plane:
+              entries.insert(entries.end(), {"Point", "Normal"});
+              break;
+            case PairType::sphere:
+              entries.insert(entries.end(), {"Point", "Radius"});
+              break;
+            case PairType::cylinder:
+              entries.insert(entries.end(), {"Point", "Radius"});
+              if (dimension == 3)
+                entries.emplace_back("Axis");
+              break;
+            case PairType::body:
+              entries.emplace_back("Master boundary id");
+              break;
+          }
+        return entries;
+      }
+
+      /**
+       * The name under which deal.II's ParameterHandler lists the entry @p entry of `Contact/Pair i`
+       * in get_entries_wrongly_not_set(): the names of the path, each mangled as ParameterHandler
+       * stores names (letters and digits kept, any other character written as '_' and its two
+       * lower-case hexadecimal digits), joined by '.'.
+       */
+      std::string set_status_key(const unsigned int i, const std::string &entry)
+      {
+        const auto mangle = [](const std::string &name) {
+          static const char hex[] = "0123456789abcdef";
+          std::string mangled;
+          for (const char c : name)
+            if (std::isalnum(static_cast<unsigned char>(c)))
+              mangled += c;
+            else
+              mangled += {'_', hex[static_cast<unsigned char>(c) / 16], hex[static_cast<unsigned char>(c) % 16]};
+          return mangled;
+        };
+        return mangle("Contact") + "." + mangle("Pair " + std::to_string(i)) + "." + mangle(entry);
+      }
+
+      /**
+       * Throws InputError naming `Contact/Pair i` if the input (the file and the overrides), whose
+       * unset entries are @p not_set, leaves an entry the pair needs at its default: a pair
+       * counted by 'Number of pairs' (@p n_pairs) but missing from the file would otherwise be a
+       * plane z = 0 touched by boundary id 0, which is no surface of the problem.
+       */
+      void check_pair_is_set(const std::set<std::string> &not_set, const unsigned int i, const unsigned int n_pairs,
+                             const PairType type, const unsigned int dimension)
+      {
+        const auto is_set = [&](const std::string &entry) { return not_set.count(set_status_key(i, entry)) == 0; };
+        const std::string needs =
+          "a used pair sets 'Type' and 'Slave boundary id' and what its type needs (plane: 'Point', 'Normal'; "
+          "sphere: 'Point', 'Radius'; cylinder: 'Point', 'Radius' and in 3D 'Axis'; body: 'Master boundary id'); "
+          "the defaults, a plane z = 0 touched by boundary id 0, are no surface of this problem";
+        const std::string name = "Contact/Pair " + std::to_string(i);
+        if (std::none_of(pair_entry_names.begin(), pair_entry_names.end(), is_set))
+          throw InputError(name + ": 'Contact/Number of pairs' = " + std::to_string(n_pairs) +
+                           " uses it, but the subsection 'Pair " + std::to_string(i) +
+                           "' is missing from 'Contact' or sets none of 'Type', 'Slave boundary id': " + needs +
+                           " (or lower 'Number of pairs').");
+        // Without a Type, the type-dependent entries are not known: the two that every pair needs.
+        std::string missing;
+        for (const std::string &entry : required_entries(type, dimension))
+          if ((is_set("Type") || entry == "Slave boundary id" || entry == "Type") && !is_set(entry))
+            missing += (missing.empty() ? "'" : ", '") + entry + "'";
+        if (!missing.empty())
+          throw InputError(name + (is_set("Type") ? " (Type = " + to_string(type) + ")" : "") + " does not set " +
+                           missing + ": " + needs + ".");
+      }
+    } // namespace
+
     PairType pair_type_from_string(const std::string &name, const std::string &context)
     {
       if (const auto type = find_choice(pair_type_names, name))
@@ -126,56 +213,70 @@ namespace percussion
                           "a slab (doc/contact.md, \"Many contacts\"): 30 shares the contact surface and "
                           "saves 7 % per step, 10 and 100 cost 17-20 % (the cut shapes the linear solves), "
                           "hence no weight by default.");
+        // Every entry of a pair is declared "to be set": deal.II then records whether the file or an
+        // override set it (ParameterHandler::get_entries_wrongly_not_set()), which is how
+        // parse_parameters() tells a used pair the input describes from one it left at the
+        // defaults. Unused pairs are not checked.
+        const auto declare_pair_entry = [&prm](const std::string &name, const std::string &default_value,
+                                               const dealii::Patterns::PatternBase &pattern,
+                                               const std::string &documentation) {
+          prm.declare_entry(name, default_value, pattern, documentation, true);
+        };
         for (unsigned int i = 1; i <= max_pairs; ++i)
           {
             prm.enter_subsection("Pair " + std::to_string(i));
-            prm.declare_entry("Type", "plane", Selection("plane|sphere|cylinder|body"),
-                              "What the slave surface touches: a rigid plane, the exterior of a "
-                              "rigid sphere or cylinder (a disc in 2D, the exterior of the interval "
-                              "[center - radius, center + radius] in 1D), or a master surface of a "
-                              "deformable body of the same mesh (body; node-to-node in 1D).");
-            prm.declare_entry("Slave boundary id", "0", Integer(0),
-                              "Boundary id of the slave surface; its nodes are the contact points.");
-            prm.declare_entry("Master boundary id", "1", Integer(0),
-                              "Boundary id of the master surface (Type = body only).");
+            declare_pair_entry("Type", "plane", Selection("plane|sphere|cylinder|body"),
+                               "What the slave surface touches: a rigid plane, the exterior of a "
+                               "rigid sphere or cylinder (a disc in 2D, the exterior of the interval "
+                               "[center - radius, center + radius] in 1D), or a master surface of a "
+                               "deformable body of the same mesh (body; node-to-node in 1D). Every used "
+                               "pair must set it, with the entries its type needs: Point and Normal "
+                               "(plane), Point and Radius (sphere), Point, Radius and in 3D Axis "
+                               "(cylinder), Master boundary id (body).");
+            declare_pair_entry("Slave boundary id", "0", Integer(0),
+                               "Boundary id of the slave surface; its nodes are the contact points. "
+                               "Every used pair must set it.");
+            declare_pair_entry("Master boundary id", "1", Integer(0),
+                               "Boundary id of the master surface (Type = body only, which must set it).");
             // Anything() rather than Selection(): a wrong value is reported by
             // formulation_from_string() as an InputError naming the pair and the parameter.
-            prm.declare_entry("Formulation", "node-to-surface", dealii::Patterns::Anything(),
-                              "Type = body only, 2D and 3D: node-to-surface (each slave node projected on "
-                              "the master surface, point impulses) or integrated (dual mortar: weighted "
-                              "gaps and coupling matrices integrated over the clipped overlap of slave and "
-                              "master facets; passes the contact patch test, doc/contact.md).");
-            prm.declare_entry("Friction coefficient", "0", Double(),
-                              "Coulomb friction coefficient mu >= 0.");
-            prm.declare_entry("Restitution coefficient", "0", Double(),
-                              "Newton restitution coefficient e in [0, 1].");
-            prm.declare_entry("Point", "0, 0, 0", List(Double(), 1, 3),
-                              "Plane point, sphere center or cylinder axis point at t = 0 "
-                              "(dim entries; surplus entries must be 0). In 1D the plane is a point wall "
-                              "at Point.");
-            prm.declare_entry("Normal", "0, 0, 1", List(Double(), 1, 3),
-                              "Plane normal, pointing from the obstacle toward the slave body "
-                              "(in 1D: +1 or -1).");
-            prm.declare_entry("Radius", "1", Double(),
-                              "Sphere or cylinder radius (> 0).");
-            prm.declare_entry("Axis", "0, 0, 1", List(Double(), 1, 3),
-                              "Cylinder axis direction (3D; ignored in 2D).");
-            prm.declare_entry("Obstacle velocity", "0; 0; 0", dealii::Patterns::Anything(),
-                              "Velocity of the rigid obstacle as a function of time t: one "
-                              "muparser expression per component separated by ';' "
-                              "(e.g. '0; -0.1*t'). The obstacle translates by its time integral.");
-            prm.declare_entry("Tangent reference direction", "", List(Double(), 0, 3),
-                              "Direction projected on the tangent plane to build t1 in 3D; "
-                              "empty = automatic (coordinate axis least aligned with n).");
+            declare_pair_entry("Formulation", "node-to-surface", dealii::Patterns::Anything(),
+                               "Type = body only, 2D and 3D: node-to-surface (each slave node projected on "
+                               "the master surface, point impulses) or integrated (dual mortar: weighted "
+                               "gaps and coupling matrices integrated over the clipped overlap of slave and "
+                               "master facets; passes the contact patch test, doc/contact.md).");
+            declare_pair_entry("Friction coefficient", "0", Double(),
+                               "Coulomb friction coefficient mu >= 0.");
+            declare_pair_entry("Restitution coefficient", "0", Double(),
+                               "Newton restitution coefficient e in [0, 1].");
+            declare_pair_entry("Point", "0, 0, 0", List(Double(), 1, 3),
+                               "Plane point, sphere center or cylinder axis point at t = 0 "
+                               "(dim entries; surplus entries must be 0). In 1D the plane is a point wall "
+                               "at Point.");
+            declare_pair_entry("Normal", "0, 0, 1", List(Double(), 1, 3),
+                               "Plane normal, pointing from the obstacle toward the slave body "
+                               "(in 1D: +1 or -1).");
+            declare_pair_entry("Radius", "1", Double(),
+                               "Sphere or cylinder radius (> 0).");
+            declare_pair_entry("Axis", "0, 0, 1", List(Double(), 1, 3),
+                               "Cylinder axis direction (3D; ignored in 2D).");
+            declare_pair_entry("Obstacle velocity", "0; 0; 0", dealii::Patterns::Anything(),
+                               "Velocity of the rigid obstacle as a function of time t: one "
+                               "muparser expression per component separated by ';' "
+                               "(e.g. '0; -0.1*t'). The obstacle translates by its time integral.");
+            declare_pair_entry("Tangent reference direction", "", List(Double(), 0, 3),
+                               "Direction projected on the tangent plane to build t1 in 3D; "
+                               "empty = automatic (coordinate axis least aligned with n).");
             prm.leave_subsection();
           }
       }
       prm.leave_subsection();
     }
 
-    void ContactParameters::parse_parameters(dealii::ParameterHandler &prm)
+    void ContactParameters::parse_parameters(dealii::ParameterHandler &prm, const unsigned int dimension)
     {
       pairs.clear();
+      const std::set<std::string> not_set = prm.get_entries_wrongly_not_set();
       prm.enter_subsection("Contact");
       {
         const unsigned int n_pairs = prm.get_integer("Number of pairs");
@@ -188,6 +289,7 @@ namespace percussion
             pair.name = "Contact/Pair " + std::to_string(i);
             prm.enter_subsection("Pair " + std::to_string(i));
             pair.type = pair_type_from_string(prm.get("Type"), pair.name);
+            check_pair_is_set(not_set, i, n_pairs, pair.type, dimension);
             pair.slave_boundary_id       = prm.get_integer("Slave boundary id");
             pair.master_boundary_id      = prm.get_integer("Master boundary id");
             pair.formulation = formulation_from_string(prm.get("Formulation"), pair.name + "/Formulation");

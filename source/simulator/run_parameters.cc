@@ -42,7 +42,7 @@ namespace percussion
     if (linear_solver.native_cholesky_dof_limit == 0)
       linear_solver.native_cholesky_dof_limit = dimension < 3 ? 50000 : 5000;
     output.parse_parameters(prm);
-    contact.parse_parameters(prm);
+    contact.parse_parameters(prm, dimension);
     contact_solver.parse_parameters(prm);
     {
       std::vector<double> restitution;

@@ -428,6 +428,16 @@ namespace percussion
   {
     const auto &out = parameters.output;
     const bool  root = Utilities::MPI::this_mpi_process(communicator) == 0;
+    PETScWrappers::MPI::Vector q0(bodies->locally_owned_dofs(), communicator);
+    PETScWrappers::MPI::Vector v0(bodies->locally_owned_dofs(), communicator);
+    bodies->initial_conditions(parameters.time.start_time, q0, v0);
+    if (geometry)
+      {
+        // The initial gaps (the first step reuses this geometry's H), checked before anything is
+        // written or factorised: bodies that start inside an obstacle or each other are bad input.
+        geometry->update(q0, parameters.time.start_time);
+        check_initial_overlap();
+      }
     {
       // The output directory is created only now, when the whole input (and a checkpoint to resume
       // from) has been accepted: a refused run leaves nothing on disk. Every rank stops if rank 0
@@ -453,9 +463,6 @@ namespace percussion
       [this]() { postprocessors.flush(); }, run_timings.output);
     vtu_output = vtu.get();
 
-    PETScWrappers::MPI::Vector q0(bodies->locally_owned_dofs(), communicator);
-    PETScWrappers::MPI::Vector v0(bodies->locally_owned_dofs(), communicator);
-    bodies->initial_conditions(parameters.time.start_time, q0, v0);
     time_integrator->initialize(parameters.time.start_time, q0, v0);
     displacement_increment.reinit(bodies->locally_owned_dofs(), communicator);
     run_timings.factorisation = time_integrator->linear_solver().setup_seconds();
@@ -465,11 +472,7 @@ namespace percussion
 
     audit.start(time_integrator->last_step_energy());
     if (geometry)
-      {
-        // The initial gaps, for the first row's min_gap (the first step reuses this geometry's H).
-        geometry->update(time_integrator->displacement(), time_integrator->time());
-        end_of_step_min_gap = smallest_candidate_gap();
-      }
+      end_of_step_min_gap = smallest_candidate_gap(); // (the first row's min_gap)
     // A resumed run reads its whole checkpoint before it touches any output file (a damaged
     // checkpoint stops it with the earlier output intact).
     unsigned int first_step = 0;
@@ -486,6 +489,61 @@ namespace percussion
     if (!checkpointer->resuming())
       record(step_view(Postprocess::StepView::Occasion::initial_state));
     return first_step;
+  }
+
+  template <int dim>
+  void Simulator<dim>::check_initial_overlap() const
+  {
+    // The tolerance of the run's position projection: a start within it is a contact, not an overlap.
+    const Contact::ContactPoint<dim> *deepest = nullptr;
+    unsigned int n_overlapping = 0;
+    for (const auto &point : geometry->owned_points())
+      if (point.gap < -penetration_tolerance)
+        {
+          ++n_overlapping;
+          if (deepest == nullptr || point.gap < deepest->gap)
+            deepest = &point;
+        }
+    n_overlapping = Utilities::MPI::sum(n_overlapping, communicator);
+    if (n_overlapping == 0)
+      return;
+    // The rank of the deepest node (the lowest among equal gaps) describes it; every rank throws.
+    struct
+    {
+      double gap;
+      int    rank;
+    } local{deepest != nullptr ? deepest->gap : std::numeric_limits<double>::infinity(),
+            static_cast<int>(Utilities::MPI::this_mpi_process(communicator))},
+      global{};
+    MPI_Allreduce(&local, &global, 1, MPI_DOUBLE_INT, MPI_MINLOC, communicator);
+    const NodeLayout layout = bodies->node_layout(); // (collective: the body the node belongs to)
+    std::string message;
+    if (static_cast<int>(Utilities::MPI::this_mpi_process(communicator)) == global.rank)
+      {
+        const auto &pair = parameters.contact.pairs[deepest->pair];
+        std::string body;
+        for (std::size_t i = 0; i < layout.dofs.size(); ++i)
+          if (layout.dofs[i][0] == deepest->slave_dofs[0])
+            for (const unsigned int id : layout.body_materials[layout.body[i]])
+              body += (body.empty() ? "" : ", ") + std::to_string(id);
+        std::ostringstream text;
+        text << pair.name << ": the slave surface (boundary id " << pair.slave_boundary_id;
+        if (!body.empty())
+          text << ", the body of material id" << (body.find(',') == std::string::npos ? " " : "s ") << body;
+        text << ") starts " << std::setprecision(3) << -deepest->gap << " m inside "
+             << (pair.type == Contact::PairType::body ? "the master surface (boundary id " +
+                                                          std::to_string(pair.master_boundary_id) + ")" :
+                                                        "the " + Contact::to_string(pair.type) + " obstacle")
+             << " at t = " << parameters.time.start_time << ", its deepest node at (";
+        for (unsigned int d = 0; d < dim; ++d)
+          text << (d > 0 ? ", " : "") << std::setprecision(6) << deepest->position[d];
+        text << "); " << n_overlapping << " slave node(s) of the contact pairs start deeper than the penetration "
+             << "tolerance " << std::setprecision(3) << penetration_tolerance
+             << " m ('Contact solver/Penetration tolerance' x the smallest cell diameter). Move the bodies apart "
+             << "(the mesh, 'Initial conditions/Displacement' or the obstacle's 'Point'), or start them touching.";
+        message = text.str();
+      }
+    throw InputError(Utilities::MPI::broadcast(communicator, message, global.rank));
   }
 
   template <int dim>

@@ -109,7 +109,9 @@ namespace percussion::TimeIntegration
     prm.declare_entry("Penetration tolerance", "1e-6", Double(0),
                       "Gaps below -tolerance x (smallest cell diameter) at the end of a step trigger "
                       "the position projection; the contacts with gaps below +tolerance x (smallest "
-                      "cell diameter) take part in it.");
+                      "cell diameter) take part in it. A slave node whose gap is below -tolerance x "
+                      "(smallest cell diameter) at the start (bodies that start inside an obstacle "
+                      "or each other) is an input error.");
     prm.leave_subsection();
   }
 

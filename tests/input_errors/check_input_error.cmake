@@ -6,13 +6,18 @@
 #   - created nothing in the scratch directory (a refused run leaves nothing on disk; e.g. an
 #     Output/Directory set to a new name by ARGS is not created).
 # Variables: EXE, EXPECT, WORKDIR, and PRM and ARGS (optional; ARGS a ;-list after PRM, e.g. --set
-# overrides).
+# overrides), RANKS and MPIEXEC (optional: with RANKS > 1 the program runs under
+# `MPIEXEC -np RANKS --oversubscribe`, whose exit status is the ranks' 1).
 file(REMOVE_RECURSE ${WORKDIR})
 file(MAKE_DIRECTORY ${WORKDIR}/output)
 file(WRITE ${WORKDIR}/output/statistics.csv "results of an earlier run\n")
 file(WRITE ${WORKDIR}/not_a_directory "a regular file\n")
 file(GLOB_RECURSE before LIST_DIRECTORIES true RELATIVE ${WORKDIR} ${WORKDIR}/*)
-execute_process(COMMAND ${EXE} ${PRM} ${ARGS} WORKING_DIRECTORY ${WORKDIR}
+set(launcher)
+if(RANKS AND NOT RANKS EQUAL 1)
+  set(launcher ${MPIEXEC} -np ${RANKS} --oversubscribe)
+endif()
+execute_process(COMMAND ${launcher} ${EXE} ${PRM} ${ARGS} WORKING_DIRECTORY ${WORKDIR}
                 RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT status EQUAL 1)
   message(FATAL_ERROR "expected exit status 1, got '${status}'.\nstdout: ${out}\nstderr: ${err}")

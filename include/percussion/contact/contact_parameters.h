@@ -81,7 +81,8 @@ namespace percussion
      * `subsection Contact` of a dealii::ParameterHandler.
      *
      * Because ParameterHandler declares entries statically, up to max_pairs subsections
-     * `Pair 1` … `Pair 8` are always declared; `Number of pairs` says how many are used.
+     * `Pair 1` … `Pair 8` are always declared; `Number of pairs` says how many are used. Their
+     * entries are declared "to be set" so that parse_parameters() knows which ones the input set.
      *
      * Errors in values (μ < 0, e ∉ [0,1], zero normal, non-positive radius, zero axis, wrong
      * number of components) throw percussion::InputError naming the pair. Checks that need the
@@ -104,7 +105,15 @@ namespace percussion
       double slave_face_partition_weight = 0.;
 
       static void declare_parameters(dealii::ParameterHandler &prm);
-      void        parse_parameters(dealii::ParameterHandler &prm);
+      /**
+       * Reads the first 'Number of pairs' pairs for a run in @p dimension (1, 2, 3) and validate()s
+       * them. @throws InputError naming the pair when the input (the parameter file, or an
+       * override applied with ParameterHandler::set()) leaves one of them at the defaults: a used
+       * pair must set 'Type' and 'Slave boundary id', and what its type needs ('Point' and
+       * 'Normal' for a plane, 'Point' and 'Radius' for a sphere, also 'Axis' for a cylinder in 3D,
+       * 'Master boundary id' for a body pair).
+       */
+      void parse_parameters(dealii::ParameterHandler &prm, unsigned int dimension);
 
       /** Check the values that do not need the mesh; throws InputError. */
       void validate() const;

@@ -142,9 +142,18 @@ namespace percussion
     void log_unresolved_modes(double smallest_cell) const;
     /// The smallest gap of the geometry's candidates (the search distance without any). Collective.
     double smallest_candidate_gap() const;
-    /// Initial state, output files (kept up to a resumed step), the first row and record; returns
-    /// the step a resumed run starts from (0 otherwise). Collective.
+    /// Initial state (its contact geometry checked first), output files (kept up to a resumed
+    /// step), the first row and record; returns the step a resumed run starts from (0 otherwise).
+    /// Collective.
     unsigned int start_run();
+    /**
+     * With the geometry of the initial displacement q0: @throws InputError, on every rank, when a
+     * slave node starts inside its obstacle or master surface by more than the position
+     * projection's tolerance ('Contact solver/Penetration tolerance' × the smallest cell
+     * diameter), naming the pair, the slave surface and its body, the depth and the deepest node.
+     * Before the output directory is created and the iteration matrix factorised. Collective.
+     */
+    void check_initial_overlap() const;
     /**
      * Opens the outputs as the output asks and lists the postprocessors in the order they write
      * after a step: statistics.csv, step_timings.csv, bodies.csv, probes.csv, the step observer,

@@ -289,7 +289,7 @@ subsection Contact
 end
 )");
   ContactParameters parsed;
-  parsed.parse_parameters(prm);
+  parsed.parse_parameters(prm, 1);
   BOOST_TEST(parsed.pairs.size() == 2u);
   const percussion::Contact::RigidObstacle<1> wall(parsed.pairs[0]);
   BOOST_TEST(std::abs(wall.displacement(2.)[0] - (-0.2)) < 1e-14);

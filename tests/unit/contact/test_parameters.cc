@@ -18,7 +18,7 @@ namespace
     ContactParameters::declare_parameters(prm);
     prm.parse_input_from_string(text);
     ContactParameters parameters;
-    parameters.parse_parameters(prm);
+    parameters.parse_parameters(prm, 3);
     return parameters;
   }
 
@@ -64,9 +64,18 @@ subsection Contact
 end
 )";
 
+  // Two pairs: a complete Pair 1 and @p entries as Pair 2.
   std::string with_pair2(const std::string &entries)
   {
-    return "subsection Contact\n set Number of pairs = 2\n subsection Pair 2\n" + entries + "\n end\nend\n";
+    return "subsection Contact\n set Number of pairs = 2\n subsection Pair 1\n set Type = plane\n"
+           " set Slave boundary id = 0\n set Point = 0, 0, 0\n set Normal = 0, 0, 1\n end\n subsection Pair 2\n" +
+           entries + "\n end\nend\n";
+  }
+
+  // @p entries as a Pair 2 of the given type that sets what its type needs.
+  std::string body_pair2(const std::string &entries)
+  {
+    return with_pair2("set Type = body\nset Slave boundary id = 1\nset Master boundary id = 2\n" + entries);
   }
 } // namespace
 
@@ -100,16 +109,16 @@ BOOST_AUTO_TEST_CASE(parse_two_pairs)
 
 BOOST_AUTO_TEST_CASE(bad_values)
 {
-  check_input_error([] { parse(with_pair2("set Friction coefficient = -0.1")); }, {"Contact/Pair 2", "friction"});
-  check_input_error([] { parse(with_pair2("set Restitution coefficient = 1.5")); }, {"Contact/Pair 2", "restitution"});
-  check_input_error([] { parse(with_pair2("set Restitution coefficient = -0.5")); }, {"Contact/Pair 2", "restitution"});
-  check_input_error([] { parse(with_pair2("set Type = plane\nset Normal = 0, 0, 0")); },
+  check_input_error([] { parse(body_pair2("set Friction coefficient = -0.1")); }, {"Contact/Pair 2", "friction"});
+  check_input_error([] { parse(body_pair2("set Restitution coefficient = 1.5")); }, {"Contact/Pair 2", "restitution"});
+  check_input_error([] { parse(body_pair2("set Restitution coefficient = -0.5")); }, {"Contact/Pair 2", "restitution"});
+  check_input_error([] { parse(with_pair2("set Type = plane\nset Slave boundary id = 1\nset Point = 0, 0, 0\nset Normal = 0, 0, 0")); },
                     {"Contact/Pair 2", "normal is zero"});
-  check_input_error([] { parse(with_pair2("set Type = sphere\nset Radius = 0")); },
+  check_input_error([] { parse(with_pair2("set Type = sphere\nset Slave boundary id = 1\nset Point = 0, 0, 0\nset Radius = 0")); },
                     {"Contact/Pair 2", "radius"});
-  check_input_error([] { parse(with_pair2("set Type = cylinder\nset Radius = -1")); },
+  check_input_error([] { parse(with_pair2("set Type = cylinder\nset Slave boundary id = 1\nset Point = 0, 0, 0\nset Axis = 1, 0, 0\nset Radius = -1")); },
                     {"Contact/Pair 2", "radius"});
-  check_input_error([] { parse(with_pair2("set Type = cylinder\nset Axis = 0, 0, 0")); },
+  check_input_error([] { parse(with_pair2("set Type = cylinder\nset Slave boundary id = 1\nset Point = 0, 0, 0\nset Radius = 1\nset Axis = 0, 0, 0")); },
                     {"Contact/Pair 2", "axis is zero"});
   check_input_error([] { parse(with_pair2("set Type = body\nset Slave boundary id = 3\nset Master boundary id = 3")); },
                     {"Contact/Pair 2", "master boundary id 3", "slave"});
@@ -135,6 +144,46 @@ BOOST_AUTO_TEST_CASE(bad_values)
                     {"Contact/Pair 1/Normal", "must be 0 in 1D"});
   pair.normal = {-2.};
   BOOST_TEST(percussion::Contact::RigidObstacle<1>(pair).project(Point<1>(0.25), 0.).gap == 0.25);
+}
+
+BOOST_AUTO_TEST_CASE(used_pairs_must_be_set)
+{
+  // A pair that 'Number of pairs' counts and the input does not describe is refused, not run as the
+  // defaults (a plane z = 0 touched by boundary id 0).
+  check_input_error([] { parse(with_pair2("")); }, {"Contact/Pair 2", "'Contact/Number of pairs' = 2",
+                                                    "is missing from 'Contact' or sets none of 'Type', 'Slave boundary id'"});
+  check_input_error([] { parse("subsection Contact\n set Number of pairs = 1\nend\n"); },
+                    {"Contact/Pair 1", "is missing"});
+  check_input_error([] { parse(with_pair2("set Friction coefficient = 0.3")); },
+                    {"Contact/Pair 2 does not set 'Type', 'Slave boundary id'"});
+  check_input_error([] { parse(with_pair2("set Type = plane\nset Slave boundary id = 1\nset Normal = 0, 0, 1")); },
+                    {"Contact/Pair 2 (Type = plane) does not set 'Point'"});
+  check_input_error([] { parse(with_pair2("set Type = sphere\nset Slave boundary id = 1")); },
+                    {"Contact/Pair 2 (Type = sphere) does not set 'Point', 'Radius'"});
+  check_input_error([] { parse(with_pair2("set Type = body\nset Slave boundary id = 1")); },
+                    {"Contact/Pair 2 (Type = body) does not set 'Master boundary id'"});
+  check_input_error([] { parse(with_pair2("set Type = cylinder\nset Slave boundary id = 1\nset Point = 0, 0, 0\nset Radius = 1")); },
+                    {"Contact/Pair 2 (Type = cylinder) does not set 'Axis'"});
+  // A value equal to the default counts as set, in the file or by ParameterHandler::set() (the
+  // command line's --set); a cylinder's axis is needed in 3D only.
+  BOOST_TEST(parse(with_pair2("set Type = plane\nset Slave boundary id = 0\nset Point = 0, 0, 0\nset Normal = 0, 0, 1"))
+               .pairs.size() == 2u);
+  {
+    ParameterHandler prm;
+    ContactParameters::declare_parameters(prm);
+    prm.parse_input_from_string(with_pair2("set Type = cylinder\nset Slave boundary id = 1\nset Point = 0, 0\nset Radius = 1"));
+    ContactParameters in_2d;
+    in_2d.parse_parameters(prm, 2);
+    BOOST_TEST((in_2d.pairs[1].type == PairType::cylinder));
+    prm.enter_subsection("Contact");
+    prm.enter_subsection("Pair 2");
+    prm.set("Axis", "0, 0, 1");
+    prm.leave_subsection();
+    prm.leave_subsection();
+    ContactParameters in_3d;
+    in_3d.parse_parameters(prm, 3);
+    BOOST_TEST(in_3d.pairs.size() == 2u);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(boundary_ids_must_exist)
