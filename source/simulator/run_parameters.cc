@@ -1,6 +1,7 @@
 #include <deal.II/base/exceptions.h>
 #include <deal.II/base/utilities.h>
 
+#include <algorithm>
 #include <percussion/core/exceptions.h>
 #include <percussion/simulator/run_parameters.h>
 #include <percussion/time_integration/time_integrator_factory.h>
@@ -49,6 +50,18 @@ namespace percussion
       for (const auto &pair : contact.pairs)
         restitution.push_back(pair.restitution_coefficient);
       time.resolve_auto_theta(restitution);
+      // 'Energy creation policy' = auto: stop where the scheme provably dissipates (Proposition 1:
+      // the Frémond scheme with ½ ≤ θ ≤ 1/(1+max e); without contact ½ ≤ θ), warn elsewhere.
+      if (time.energy_creation_policy == TimeIntegration::EnergyCreationPolicy::automatic)
+        {
+          double max_e = 0;
+          for (const double e : restitution)
+            max_e = std::max(max_e, e);
+          const bool dissipative = time.scheme == TimeIntegration::Scheme::moreau_jean_fremond &&
+                                   time.theta >= 0.5 - 1e-14 && time.theta <= 1.0 / (1.0 + max_e) + 1e-14;
+          time.energy_creation_policy =
+            dissipative ? TimeIntegration::EnergyCreationPolicy::stop : TimeIntegration::EnergyCreationPolicy::continue_run;
+        }
     }
 
     const double last_time = time.start_time + time.n_steps() * time.time_step;

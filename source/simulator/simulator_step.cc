@@ -214,7 +214,9 @@ namespace percussion
       contact_step->restore(snapshot.contact);
     stopped_by_policy = false;
     stopped_on_energy = false;
-    ++n_energy_retries;
+    if (n_energy_retries++ < 20)
+      log << "energy created: the step from t = " << time_integrator->time()
+          << " is taken back and made again in halves (events.csv: retry_half_steps)" << std::endl;
   }
 
   template <int dim>
@@ -259,6 +261,10 @@ namespace percussion
           << " contact(s) did positive work; largest " << c.largest_positive_work << " at ("
           << c.largest_positive_work_position[0] << ", " << c.largest_positive_work_position[1] << ", "
           << c.largest_positive_work_position[2] << ")" << std::endl;
+    if (c.dense_fallback)
+      events.add(step, integrator.time(), "dense_fallback", c.n_active, c.probed_error,
+                 "the probed operator did not solve the step; solved again with the dense W: " +
+                   ContactSolvers::to_string(c.solver.status));
     const auto &dump_steps = parameters.contact_solver.write_fclib_steps;
     if (std::find(dump_steps.begin(), dump_steps.end(), step) != dump_steps.end())
       {

@@ -96,8 +96,13 @@ namespace percussion::TimeIntegration
                       "largest energy and cumulated work of the run so far) created energy, which "
                       "no term of a dissipative scheme can do: an event 'energy_created' that "
                       "follows 'Energy creation policy'.");
-    prm.declare_entry("Energy creation policy", "stop", Selection("stop|retry|continue"),
-                      "What a step that created energy does: 'stop' the run as a numerical failure "
+    prm.declare_entry("Energy creation policy", "auto", Selection("auto|stop|retry|continue"),
+                      "What a step that created energy does: 'auto' (default): stop for the Fremond "
+                      "Moreau-Jean scheme with 1/2 <= theta <= 1/(1+max e), which provably dissipates "
+                      "(any energy created there is an error), continue with a warning for the "
+                      "schemes and thetas that may create energy by design (theta < 1/2, the "
+                      "standard Moreau-Jean scheme, the generalized-alpha family, Schatzman-Paoli); "
+                      "'stop' the run as a numerical failure "
                       "(exit status 2; that step's statistics row and output are written, no "
                       "checkpoint of its state); 'retry': take the step back and redo it as two "
                       "steps of h/2 (the iteration matrix of h/2 factorised once and kept), each "
@@ -147,7 +152,8 @@ namespace percussion::TimeIntegration
       const std::string policy = prm.get("Energy creation policy");
       energy_creation_policy = policy == "retry"    ? EnergyCreationPolicy::retry :
                                policy == "continue" ? EnergyCreationPolicy::continue_run :
-                                                      EnergyCreationPolicy::stop;
+                               policy == "stop"     ? EnergyCreationPolicy::stop :
+                                                      EnergyCreationPolicy::automatic;
     }
     energy_retry_halvings = prm.get_integer("Energy retry halvings");
     prm.leave_subsection();

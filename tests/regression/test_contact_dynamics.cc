@@ -213,6 +213,13 @@ end
 subsection Loads
   set Gravity = 0, -10
 end
+# The contact laws' works compared in the paper's setting (the bar's own rotation stays below
+# 0.05 rad within the run); with large rotations the frames that would raise the strain energy
+# are not taken (doc/theory.md) and the standard law's positive tangential work comes later.
+subsection Kinematics
+  set Formulation = small displacements
+  set Rotation warning angle = 3.14
+end
 subsection Initial conditions
   set Velocity = -0.5; -1
 end
@@ -221,6 +228,8 @@ subsection Time integration
   set Theta = 0.5
   set Time step = 1e-3
   set End time = 0.1
+  # (The standard scheme creates energy here by design: the audit's flags are what is tested.)
+  set Energy creation tolerance = 1
 end
 subsection Contact
   set Number of pairs = 1

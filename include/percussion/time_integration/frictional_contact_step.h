@@ -62,6 +62,10 @@ namespace percussion::TimeIntegration
     /// (one solve each) and the probing solves of this step (0 unless G was (re)computed).
     bool probed_operator = false;
     unsigned int exact_products = 0, probing_solves = 0;
+    /// Whether the probed operator's solve did not meet the law and the step was solved again with
+    /// the dense W (dim × contacts within 'Delassus column limit'), and the probed residual then.
+    bool dense_fallback = false;
+    double probed_error = 0;
     /// The most contacts a rank held in the step's problem: all active ones on the dense path
     /// (gathered on every rank), own plus ghosts on the probed path (ContactPartition).
     unsigned int held_per_rank = 0;

@@ -13,6 +13,7 @@ namespace percussion::TimeIntegration
   /// 'Energy creation policy': what a step that created energy beyond the tolerance does.
   enum class EnergyCreationPolicy
   {
+    automatic,   ///< "auto": stop for the Frémond scheme inside its dissipation range, else continue
     stop,        ///< "stop": write the step's row and output, exit as a numerical failure
     retry,       ///< "retry": take the step back and redo it as two steps of h/2 (Moreau–Jean schemes)
     continue_run ///< "continue": report it (log, events.csv, summary) and go on
@@ -27,7 +28,7 @@ namespace percussion::TimeIntegration
      * `energy_created` event that follows energy_creation_policy.
      */
     double energy_creation_tolerance = 1e-5;
-    EnergyCreationPolicy energy_creation_policy = EnergyCreationPolicy::stop;
+    EnergyCreationPolicy energy_creation_policy = EnergyCreationPolicy::automatic;
     /// With the retry policy: how many times a step may be halved ('Energy retry halvings').
     unsigned int energy_retry_halvings = 3;
     /// The scheme (parsed once from its name; see Scheme).

@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <iostream>
 #include <string>
 
@@ -458,7 +459,9 @@ BOOST_AUTO_TEST_CASE(position_projection_reopens_a_penetrated_gap)
         const double g_end = points[0].gap + dot(normal, dq);
         BOOST_REQUIRE(points[1].gap - dq[1] > tolerance); // point 1 stays open
         BOOST_REQUIRE(g_end < -tolerance);
-        const auto off = step.project_positions(*integrator, *H, w, points, petsc_vector(dq), false, tolerance);
+        const double unbounded = std::numeric_limits<double>::infinity();
+        const auto off =
+          step.project_positions(*integrator, *H, w, points, petsc_vector(dq), false, tolerance, unbounded);
         BOOST_TEST(std::abs(off.min_gap_before - g_end) <= 1e-12 * std::abs(points[0].gap));
         BOOST_TEST(off.min_gap == off.min_gap_before);
         BOOST_TEST(off.n_contacts == 0u);
@@ -479,7 +482,7 @@ BOOST_AUTO_TEST_CASE(position_projection_reopens_a_penetrated_gap)
             by_hand.kinetic_change = 0;
             by_hand.added = by_hand.strain_change - by_hand.load_work;
           }
-        const auto on = step.project_positions(*integrator, *H, w, points, petsc_vector(dq), true, tolerance);
+        const auto on = step.project_positions(*integrator, *H, w, points, petsc_vector(dq), true, tolerance, unbounded);
         BOOST_TEST(on.n_contacts == 1u); // point 1 is open: not in the projection problem
         BOOST_TEST((on.solver.status == ContactSolvers::SolverStatus::converged));
         BOOST_TEST(std::abs(on.min_gap_before - g_end) <= 1e-12 * std::abs(points[0].gap));
@@ -499,6 +502,23 @@ BOOST_AUTO_TEST_CASE(position_projection_reopens_a_penetrated_gap)
                   << ", |q - hand|/|q| = " << error_q << ", strain change " << by_hand.strain_change
                   << ", loads' work " << by_hand.load_work << ", kinetic change " << by_hand.kinetic_change
                   << ", energy added " << on.energy_change << " (hand " << by_hand.added << ")" << std::endl;
+
+        // The energy bound: the same step projected with no energy allowed adds none; where the
+        // whole correction adds energy (by hand), it is scaled back by the fraction whose added
+        // energy is zero, and the gap is closed only that far.
+        integrator->initialize(0.0, petsc_vector(q_start), petsc_vector(v0));
+        integrator->advance();
+        const auto bounded = step.project_positions(*integrator, *H, w, points, petsc_vector(dq), true, tolerance, 0.0);
+        BOOST_TEST(bounded.energy_change <= 1e-12 * scale);
+        if (by_hand.added > 1e-12 * scale)
+          {
+            BOOST_TEST(bounded.scale < 1.0);
+            BOOST_TEST(std::abs(bounded.min_gap - (1 - bounded.scale) * g_end) <= impulse_tolerance * std::abs(g_end));
+          }
+        else
+          BOOST_TEST(bounded.scale == 1.0);
+        std::cout << "  with no energy allowed: scale " << bounded.scale << ", energy added " << bounded.energy_change
+                  << ", end gap " << bounded.min_gap << std::endl;
       }
     }
 }
