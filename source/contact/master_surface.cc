@@ -15,6 +15,9 @@ namespace percussion
       /// How far (relative to the facet size) a penetrated node may lie beside a master facet's
       /// edge and still be in contact with it (the facet's plane extended that far).
       constexpr double boundary_extension = 0.25;
+      /// How far beside the edge a node counts as flush with it whatever its depth (a block's
+      /// corner resting on the edge of another moves that little by round-off and strain).
+      constexpr double flush_extension = 0.01;
 
       /** Parametric normal of a facet from its tangent vectors ∂x/∂ξ_j. */
       template <int dim>
@@ -241,14 +244,15 @@ namespace percussion
           projection.normal = n;
           projection.gap    = normal_part;
         }
-      else if (normal_part < 0. && tangential <= boundary_extension * size && tangential <= -normal_part)
+      else if (normal_part < 0. && tangential <= boundary_extension * size &&
+               tangential <= std::max(-normal_part, flush_extension * size))
         {
           // Behind the facet and just outside its extent: a penetrated node at the edge of the
           // master surface (e.g. the corner of a block resting flush on another), or at the joint
           // of two facets of a convex surface. Its gap is measured to the facet's plane extended a
           // little beyond the edge: dropping it would leave a penetrated contact without any
-          // constraint. Only as far beyond the edge as it is deep: a point farther out beside the
-          // facet than behind its plane is beside the master body (closer to the face across the
+          // constraint. Only as far beyond the edge as it is deep (or 1 % of the facet, flush): a
+          // point farther out beside the facet than behind its plane is beside the master body (closer to the face across the
           // edge), and measuring it to the extended plane would make a penetration of a node that
           // touches nothing (a domino's face node beside the next domino's edge).
           projection.normal = n;

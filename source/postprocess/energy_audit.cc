@@ -18,7 +18,6 @@ namespace percussion::Postprocess
   {
     const std::pair<const char *, double> terms[] = {
       {"projection_energy", last_step.position_correction},
-      {"frame_energy", last_step.frame_correction},
       {"contact_work", last_contact.normal + last_contact.tangential},
       {"numerical_dissipation", -last_step.numerical_dissipation},
       {"balance_residual", last_step.residual}};
@@ -66,7 +65,10 @@ namespace percussion::Postprocess
   void EnergyAudit::add_step(const TimeIntegration::StepEnergy &step, const ContactWorks &contact)
   {
     const double before = total_energy() + current.algorithmic_energy;
-    last_created = total_energy_of(step) + step.algorithmic_energy - before - step.external_work - contact.obstacle;
+    // (The frames' re-measure of the strain, StepEnergy::frame_correction, is bounded where it is
+    // made, MoreauJeanIntegrator::update_frames(), and reported apart.)
+    last_created = total_energy_of(step) + step.algorithmic_energy - before - step.external_work - contact.obstacle -
+                   step.frame_correction;
     if (last_created > 0)
       created += last_created;
     last_step = step;

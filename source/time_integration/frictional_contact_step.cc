@@ -146,9 +146,9 @@ namespace percussion::TimeIntegration
     OperatorSolveCounts counts;
     result.solver = chosen->solve(context, *held_contacts, local_law->operator_factor(theta), solution, options, counts);
     if (result.solver.status != ContactSolvers::SolverStatus::converged && chosen->is_distributed() &&
-        n_total * d <= parameters.delassus_column_limit)
+        parameters.delassus_operator == DelassusOperatorChoice::automatic && n_total * d <= parameters.delassus_column_limit)
       {
-        // The probed operator's outer iteration did not meet the law where the exact columns are
+        // The automatic choice's probed operator did not meet the law where the exact columns are
         // affordable: the same problem with the dense W (bodies in contact with each other: the
         // dumped problems of such steps solve in a few Newton iterations with the exact W).
         all_gather_sorted(own, scratch.gathered, communicator);
@@ -647,8 +647,7 @@ namespace percussion::TimeIntegration
     // penetration is held by the lasting-contact law (its gap does not decrease) and corrected
     // later where the energy allows.
     const Vector &first = projected_response(integrator, H, w, local, impulse_metric, result);
-    PositionCorrectionCost cost = integrator.position_correction_cost(first);
-    double scale = cost.largest_scale(allowed_energy);
+    double scale = integrator.position_correction_cost(first).largest_scale(allowed_energy);
     const Vector *chosen = &first;
     // (Only where the impulse response can be applied by less than half: the quasi-static metric
     // lifts a loaded body, which then falls back, and dissipates more than a local correction:
@@ -661,12 +660,10 @@ namespace percussion::TimeIntegration
         // one's in metric_operator's: both stay valid.)
         PositionProjectionResult alternative;
         const Vector &second = projected_response(integrator, H, w, local, false, alternative);
-        const PositionCorrectionCost second_cost = integrator.position_correction_cost(second);
-        const double second_scale = second_cost.largest_scale(allowed_energy);
+        const double second_scale = integrator.position_correction_cost(second).largest_scale(allowed_energy);
         if (second_scale > scale && alternative.solver.status == ContactSolvers::SolverStatus::converged)
           {
             chosen = &second;
-            cost = second_cost;
             scale = second_scale;
             result.solver = alternative.solver;
             result.metric_replaced = true;

@@ -75,9 +75,11 @@ namespace percussion::Postprocess
     double max_relative_step_residual() const { return max_relative_residual; }
     /**
      * The energy the last step created: (E + algorithmic energy)_{k+1} − (E + algorithmic
-     * energy)_k − W_ext − W_obstacle, which every other term of the balance (damping, numerical
-     * dissipation for θ ≥ ½, the contact work of a dissipative law, the viscous dissipation) can
-     * only lower; > 0 where the step, its position projection or its frames created energy.
+     * energy)_k − W_ext − W_obstacle − E_frame, which every other term of the balance (damping,
+     * numerical dissipation for θ ≥ ½, the contact work of a dissipative law, the viscous
+     * dissipation) can only lower; > 0 where the step or its position projection created energy.
+     * The change of the strain's measure when a frame is taken anew (E_frame, first order in the
+     * frame's turn, either sign) is bounded where it is made and reported apart.
      */
     double created_in_last_step() const { return last_created; }
     /**
@@ -91,7 +93,7 @@ namespace percussion::Postprocess
     double created_energy() const { return created; }
     /**
      * The largest positive term of the last step's balance beyond the loads' work, as the name of
-     * its column: projection_energy, frame_energy, contact_work (normal and tangential),
+     * its column: projection_energy, contact_work (normal and tangential),
      * numerical_dissipation (θ < ½), balance_residual; "none" where no term is positive.
      */
     std::string largest_creating_term() const;

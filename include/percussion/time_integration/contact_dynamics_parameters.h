@@ -79,8 +79,8 @@ namespace percussion::TimeIntegration
     PositionProjection position_projection = PositionProjection::automatic;
     /// The most energy one position projection may add (after the velocity's share), relative
     /// to the energy scale: a correction that would add more is scaled back
-    /// (FrictionalContactStep::energy_safe_correction()).
-    double projection_energy_tolerance = 1e-8;
+    /// (FrictionalContactStep::energy_safe_correction()); 1 bounds nothing in practice.
+    double projection_energy_tolerance = 1;
     /// The position projection's metric (ProjectionMetric).
     ProjectionMetric projection_metric = ProjectionMetric::adaptive;
     /// Penetration tolerance of the projection, relative to the smallest cell diameter.

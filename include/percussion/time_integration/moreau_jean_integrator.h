@@ -166,9 +166,9 @@ namespace percussion::TimeIntegration
      * the old frames are kept: re-measuring the strain may not create energy.
      */
     void update_frames(bool bounded);
-    /// What a frame taken anew may raise the strain energy by: 'Energy creation tolerance' ×
-    /// (E_kin + E_strain + Ψ), the energy guard's bound.
-    double frame_energy_bound() const;
+    /// What a frame turned from @p previous may raise the strain energy's measure by: (2δ + 'Energy
+    /// creation tolerance') × (E_kin + E_strain + Ψ), δ the largest angle by which a body's frame turns.
+    double frame_energy_bound(const std::vector<RigidFit> &previous) const;
     bool can_change_time_step() const override { return true; }
     void set_time_step(double new_time_step) override;
 
