@@ -618,9 +618,6 @@ namespace percussion::TimeIntegration
                                             const Vector &w, std::vector<ActiveContact> &local,
                                             const bool impulse_metric, PositionProjectionResult &result)
   {
-    if (!impulse_metric && !metric_operator)
-      metric_operator = std::make_unique<DenseDelassusOperator>(dim, parameters.delassus_column_limit, communicator,
-                                                                DelassusColumns::Response::projection);
     DelassusOperator &metric = projection_operator(local, impulse_metric);
     // (The quasi-static metric's columns are computed for every pass's contacts.)
     const OperatorContext context{integrator, H, u_free, w.size() / dim, operator_moves || !impulse_metric};
@@ -711,7 +708,14 @@ namespace percussion::TimeIntegration
                       parameters.delassus_column_limit;
     if (last_solve_distributed && dim > 1 && (impulse_metric || many))
       return *probed;
-    return impulse_metric ? static_cast<DelassusOperator &>(dense) : *metric_operator;
+    if (impulse_metric)
+      return dense;
+    // The quasi-static metric's operator is made at a projection's first use of it (see
+    // project_positions()).
+    if (!metric_operator)
+      metric_operator = std::make_unique<DenseDelassusOperator>(dim, parameters.delassus_column_limit, communicator,
+                                                                DelassusColumns::Response::projection);
+    return *metric_operator;
   }
 
   FrictionalContactStep::History FrictionalContactStep::history(const TimeIntegrator &integrator) const

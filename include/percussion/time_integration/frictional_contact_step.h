@@ -337,8 +337,8 @@ namespace percussion::TimeIntegration
      * The operator of a position projection's pass over this rank's contacts @p local: the probed
      * one where the step's problem took it (2D/3D) and either the metric is the impulse response
      * or the contacts need more than 'Delassus column limit' columns; else the dense operator of
-     * the step (@p impulse_metric) or of the quasi-static metric (made anew for this projection:
-     * see project_positions()). Collective.
+     * the step (@p impulse_metric) or of the quasi-static metric (made at each projection's first
+     * use of it: see project_positions()). Collective.
      */
     DelassusOperator &projection_operator(const std::vector<ActiveContact> &local, bool impulse_metric);
     /// One projection pass's δq = 𝒫⁻¹H p̃ for this rank's contacts @p local in the step's impulse
