@@ -432,6 +432,40 @@ namespace percussion
     PERCUSSION_PETSC_CALL(VecRestoreArrayRead(u, &ua));
   }
 
+  void BodyFrames::deformation_velocity(const std::vector<RigidMotion> &motions,
+                                        const dealii::PETScWrappers::MPI::Vector &q,
+                                        const dealii::PETScWrappers::MPI::Vector &v, const std::vector<char> &bodies,
+                                        dealii::PETScWrappers::MPI::Vector &out) const
+  {
+    out = 0;
+    const unsigned int dim = layout.dimension;
+    const PetscScalar *qa = nullptr, *va = nullptr;
+    PetscScalar *oa = nullptr;
+    PERCUSSION_PETSC_CALL(VecGetArrayRead(q, &qa));
+    PERCUSSION_PETSC_CALL(VecGetArrayRead(v, &va));
+    PERCUSSION_PETSC_CALL(VecGetArray(out, &oa));
+    for (std::size_t i = 0; i < layout.mass.size(); ++i)
+      {
+        const unsigned int b = layout.body[i];
+        const RigidMotion &m = motions[b];
+        if (!bodies[b] || !(m.mass > 0))
+          continue;
+        double r[3] = {0, 0, 0};
+        for (unsigned int d = 0; d < dim; ++d)
+          r[d] = layout.position[i][d] + qa[layout.dofs[i][d] - first_owned] - m.center[d];
+        const auto &w = m.angular_velocity;
+        const double spin[3] = {w[1] * r[2] - w[2] * r[1], w[2] * r[0] - w[0] * r[2], w[0] * r[1] - w[1] * r[0]};
+        for (unsigned int d = 0; d < dim; ++d)
+          {
+            const auto k = layout.dofs[i][d] - first_owned;
+            oa[k] = va[k] - m.momentum[d] / m.mass - spin[d];
+          }
+      }
+    PERCUSSION_PETSC_CALL(VecRestoreArray(out, &oa));
+    PERCUSSION_PETSC_CALL(VecRestoreArrayRead(v, &va));
+    PERCUSSION_PETSC_CALL(VecRestoreArrayRead(q, &qa));
+  }
+
   bool BodyFrames::locate(const dealii::types::global_dof_index dof,
                           std::array<dealii::types::global_dof_index, 3> &node_dofs, unsigned int &component,
                           const Matrix3 *&rotation) const

@@ -141,6 +141,16 @@ namespace percussion
     void spin_of(const std::vector<RigidMotion> &motions, const dealii::PETScWrappers::MPI::Vector &u,
                  dealii::PETScWrappers::MPI::Vector &out) const;
     /**
+     * @p out = v − (V_b + ω_b × (x − c_b)) at the nodes of the bodies b with @p bodies[b] set (0
+     * elsewhere): body b's deformation velocity, with V_b = P_b/m_b, ω_b and c_b of @p motions
+     * (motion() at the displacement @p q). It carries no momentum and no angular momentum
+     * (Σ(M(V + ω × r)) = P, Σ r × M(V + ω × r) = Jω = L), so ½vᵀMv = E_rigid + ½v_defᵀMv_def per body
+     * and scaling v_def changes neither P nor L. No communication.
+     */
+    void deformation_velocity(const std::vector<RigidMotion> &motions, const dealii::PETScWrappers::MPI::Vector &q,
+                              const dealii::PETScWrappers::MPI::Vector &v, const std::vector<char> &bodies,
+                              dealii::PETScWrappers::MPI::Vector &out) const;
+    /**
      * The node of the locally owned DoF @p dof: its DoFs (dimension() of them), the component
      * @p dof is, and the rotation of its body's step frame. False if @p dof is no node's here.
      */

@@ -162,10 +162,22 @@ namespace percussion::TimeIntegration
      * predicted q_{k+θ} ≈ q_k + hθv_k becomes the frame of the next step where it turned more than
      * 'Frame update angle'; K q and the strain energy follow it (StepEnergy::frame_correction),
      * and the impulse response changes (operator_version()). Where @p bounded (every step but the
-     * start) and the new frames would raise the strain energy by more than frame_energy_bound(),
-     * the old frames are kept: re-measuring the strain may not create energy.
+     * start), the change of the strain energy is exchanged with the deformation velocity of the
+     * bodies whose frames turned (deformation_energy_of_turned_bodies(); a fall up to doubling its
+     * energy): the total energy, momentum and angular momentum stay as they were (doc/theory.md,
+     * "Large rotations"). Where it cannot pay all of a rise and the rest would pass
+     * frame_energy_bound(), the old frames are kept: re-measuring the strain may not create energy.
      */
     void update_frames(bool bounded);
+    /**
+     * ½ v_defᵀ M v_def of the bodies whose frame differs from @p previous, with v_def their
+     * deformation velocity (BodyFrames::deformation_velocity()) left in @p v_def and M v_def in
+     * @p mass_v_def: the kinetic energy a frame's re-measure may take (v ← v − (1 − α) v_def
+     * keeps P and L). Collective.
+     */
+    double deformation_energy_of_turned_bodies(const std::vector<RigidFit> &previous,
+                                               dealii::PETScWrappers::MPI::Vector &v_def,
+                                               dealii::PETScWrappers::MPI::Vector &mass_v_def);
     /// What a frame turned from @p previous may raise the strain energy's measure by: (2δ + 'Energy
     /// creation tolerance') × (E_kin + E_strain + Ψ), δ the largest angle by which a body's frame turns.
     double frame_energy_bound(const std::vector<RigidFit> &previous) const;

@@ -1,7 +1,7 @@
 // Requirement: the core layer parses functions and constants with clear errors, generates the
 // documented meshes and ids (built-in shapes and gmsh physical tags), and solves with the
 // iteration matrix by the stored factor or by CG with the same result, reporting non-convergence;
-// a matrix's block copy gives its products.
+// a matrix's block copy gives its products; a body's deformation velocity carries no momentum.
 #define BOOST_TEST_MODULE core
 #include "../../mpi_test_fixture.h"
 
@@ -11,6 +11,7 @@
 #include <deal.II/lac/petsc_vector.h>
 
 #include <percussion/core/blocked_matrix_product.h>
+#include <percussion/core/body_frames.h>
 #include <percussion/core/exceptions.h>
 #include <percussion/core/function_parsing.h>
 #include <percussion/core/iteration_matrix_solver.h>
@@ -660,4 +661,105 @@ BOOST_AUTO_TEST_CASE(the_block_copy_gives_the_products_of_the_matrix_where_it_pa
       x_cg -= x_direct;
       BOOST_TEST(x_cg.l2_norm() <= 1e-10 * x_direct.l2_norm(), preconditioner_type_name(preconditioner));
     }
+}
+
+BOOST_AUTO_TEST_CASE(the_deformation_velocity_carries_no_momentum_and_splits_the_kinetic_energy)
+{
+  // Two bodies of 8 nodes (the corners of boxes), node i in body i % 2, the nodes split by rank;
+  // a lumped M = diag(m_i) (BodyFrames' formulas hold for any M = M_s ⊗ I).
+  const unsigned int ranks = dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD);
+  const unsigned int rank = dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD);
+  const unsigned int n_nodes = 16, first = rank * n_nodes / ranks, last = (rank + 1) * n_nodes / ranks;
+  dealii::IndexSet owned(3 * n_nodes);
+  owned.add_range(3 * first, 3 * last);
+  NodeLayout layout;
+  layout.dimension = 3;
+  layout.n_bodies = 2;
+  layout.body_constrained = {false, false};
+  layout.body_materials = {{0}, {1}};
+  for (unsigned int i = first; i < last; ++i)
+    {
+      const unsigned int corner = i / 2;
+      layout.dofs.push_back({{3 * i, 3 * i + 1, 3 * i + 2}});
+      layout.position.push_back({{1.0 * (corner % 2) + 5.0 * (i % 2), 2.0 * ((corner / 2) % 2), 3.0 * (corner / 4)}});
+      layout.mass.push_back(1 + 0.1 * i);
+      layout.body.push_back(i % 2);
+    }
+  const BodyFrames frames(layout, owned, MPI_COMM_WORLD);
+  using Vector = dealii::PETScWrappers::MPI::Vector;
+  Vector q(owned, MPI_COMM_WORLD), v(owned, MPI_COMM_WORLD), x(owned, MPI_COMM_WORLD),
+    mass_v(owned, MPI_COMM_WORLD), mass_x(owned, MPI_COMM_WORLD), v_def(owned, MPI_COMM_WORLD);
+  const std::array<double, 3> V[2] = {{{0.5, -1, 2}}, {{0, 0.3, 0}}}, w[2] = {{{0.2, -0.7, 1.1}}, {{3, 0, -1}}};
+  const auto make_velocity = [&](const double vibration) {
+    frames.reference_positions(x);
+    x += q;
+    const auto fits = frames.fit(q);
+    for (std::size_t n = 0; n < layout.mass.size(); ++n)
+      {
+        const unsigned int b = layout.body[n];
+        double r[3];
+        for (unsigned int d = 0; d < 3; ++d)
+          r[d] = x[layout.dofs[n][d]] - fits[b].center[d];
+        const double spin[3] = {w[b][1] * r[2] - w[b][2] * r[1], w[b][2] * r[0] - w[b][0] * r[2],
+                                w[b][0] * r[1] - w[b][1] * r[0]};
+        for (unsigned int d = 0; d < 3; ++d)
+          v[layout.dofs[n][d]] = V[b][d] + spin[d] + vibration * std::cos(3.0 * layout.dofs[n][d] + 1);
+      }
+    v.compress(dealii::VectorOperation::insert);
+    for (const auto i : owned)
+      {
+        const double m = layout.mass[(i - 3 * first) / 3];
+        mass_v[i] = m * v[i];
+        mass_x[i] = m * x[i];
+      }
+    mass_v.compress(dealii::VectorOperation::insert);
+    mass_x.compress(dealii::VectorOperation::insert);
+    return frames.motion(q, mass_v, mass_x, fits);
+  };
+  for (const auto i : owned)
+    q[i] = 0.05 * std::sin(1.0 * i); // a rigid turn and a strain, at once
+  q.compress(dealii::VectorOperation::insert);
+
+  // A rigid velocity field has no deformation velocity.
+  auto motions = make_velocity(0.0);
+  frames.deformation_velocity(motions, q, v, {1, 1}, v_def);
+  BOOST_TEST(v_def.linfty_norm() <= 1e-13 * v.linfty_norm());
+
+  // With a vibration: v_def has no momentum and no angular momentum about each body's centre, and
+  // ½vᵀMv = Σ_b E_rigid,b + ½v_defᵀMv_def.
+  motions = make_velocity(0.4);
+  frames.deformation_velocity(motions, q, v, {1, 1}, v_def);
+  BOOST_TEST(v_def.linfty_norm() > 0.1);
+  std::vector<double> sums(12, 0.0);
+  double deformation = 0;
+  for (std::size_t n = 0; n < layout.mass.size(); ++n)
+    {
+      const unsigned int b = layout.body[n];
+      double r[3], p[3];
+      for (unsigned int d = 0; d < 3; ++d)
+        {
+          r[d] = x[layout.dofs[n][d]] - motions[b].center[d];
+          p[d] = layout.mass[n] * v_def[layout.dofs[n][d]];
+          sums[6 * b + d] += p[d];
+          deformation += 0.5 * p[d] * v_def[layout.dofs[n][d]];
+        }
+      sums[6 * b + 3] += r[1] * p[2] - r[2] * p[1];
+      sums[6 * b + 4] += r[2] * p[0] - r[0] * p[2];
+      sums[6 * b + 5] += r[0] * p[1] - r[1] * p[0];
+    }
+  dealii::Utilities::MPI::sum(sums, MPI_COMM_WORLD, sums);
+  deformation = dealii::Utilities::MPI::sum(deformation, MPI_COMM_WORLD);
+  for (const double s : sums)
+    BOOST_TEST(std::abs(s) <= 1e-12);
+  const double kinetic = 0.5 * (v * mass_v);
+  double rigid = 0;
+  for (const auto &m : motions)
+    rigid += m.kinetic_energy_translation + m.kinetic_energy_rotation;
+  BOOST_TEST(std::abs(rigid + deformation - kinetic) <= 1e-13 * kinetic);
+
+  // Only the bodies asked for.
+  frames.deformation_velocity(motions, q, v, {1, 0}, v_def);
+  for (std::size_t n = 0; n < layout.mass.size(); ++n)
+    for (unsigned int d = 0; d < 3; ++d)
+      BOOST_TEST((v_def[layout.dofs[n][d]] == 0.0) == (layout.body[n] == 1));
 }
