@@ -54,8 +54,7 @@ for entry in "${cases[@]}"; do
 import csv, os, sys
 out, name, status = sys.argv[1], sys.argv[2], sys.argv[3]
 rows = list(csv.DictReader(open(os.path.join(out, "statistics.csv"))))
-# (less the frames' re-measure of the strain, which the energy guard leaves out too)
-energy = [float(r["total_energy"]) + float(r["algorithmic_energy"]) - float(r["frame_energy"]) for r in rows]
+energy = [float(r["total_energy"]) + float(r["algorithmic_energy"]) for r in rows]
 external = [float(r["external_work"]) for r in rows]
 scale, created = abs(energy[0]), 0.0
 for k in range(1, len(rows)):

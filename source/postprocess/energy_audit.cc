@@ -18,6 +18,7 @@ namespace percussion::Postprocess
   {
     const std::pair<const char *, double> terms[] = {
       {"projection_energy", last_step.position_correction},
+      {"frame_energy", last_step.frame_correction},
       {"contact_work", last_contact.normal + last_contact.tangential},
       {"numerical_dissipation", -last_step.numerical_dissipation},
       {"balance_residual", last_step.residual}};
@@ -62,13 +63,17 @@ namespace percussion::Postprocess
     return values;
   }
 
-  void EnergyAudit::add_step(const TimeIntegration::StepEnergy &step, const ContactWorks &contact)
+  double EnergyAudit::energy_created_by(const TimeIntegration::StepEnergy &step, const ContactWorks &contact) const
   {
     const double before = total_energy() + current.algorithmic_energy;
-    // (The frames' re-measure of the strain, StepEnergy::frame_correction, is bounded where it is
-    // made, MoreauJeanIntegrator::update_frames(), and reported apart.)
-    last_created = total_energy_of(step) + step.algorithmic_energy - before - step.external_work - contact.obstacle -
-                   step.frame_correction;
+    // (A frame's re-measure of the strain, StepEnergy::frame_correction, is paid from the bodies'
+    // vibration where it rises, MoreauJeanIntegrator::update_frames(): what remains is judged too.)
+    return total_energy_of(step) + step.algorithmic_energy - before - step.external_work - contact.obstacle;
+  }
+
+  void EnergyAudit::add_step(const TimeIntegration::StepEnergy &step, const ContactWorks &contact)
+  {
+    last_created = energy_created_by(step, contact);
     if (last_created > 0)
       created += last_created;
     last_step = step;

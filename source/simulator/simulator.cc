@@ -471,6 +471,7 @@ namespace percussion
         << std::setprecision(3) << time_integrator->linear_solver().setup_seconds() << " s" << std::endl;
 
     audit.start(time_integrator->last_step_energy());
+    energy_round_off = round_off_energy();
     if (geometry)
       end_of_step_min_gap = smallest_candidate_gap(); // (the first row's min_gap)
     // A resumed run reads its whole checkpoint before it touches any output file (a damaged

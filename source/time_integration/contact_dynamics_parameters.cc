@@ -99,17 +99,14 @@ namespace percussion::TimeIntegration
                       "iteration matrix where a contact that was not in lasting contact penetrates "
                       "(an impact: what an impulse within the step would have prevented), "
                       "quasi-static where only contacts in lasting contact drifted under load.");
-    prm.declare_entry("Projection energy tolerance", "1", Double(0, 1),
-                      "The most energy a position projection may add, relative to the energy scale "
-                      "(the largest energy and cumulated work of the run so far), after the velocity "
-                      "has given up what it holds along the correction: a correction that would add "
-                      "more is taken in the quasi-static metric where that adds less, and scaled "
-                      "back to the fraction that adds at most this; the rest of the penetration is "
-                      "held by the lasting-contact law (its gap does not decrease). The default, 1, "
-                      "bounds nothing in practice: a bound such as 1e-8 keeps struck bodies from "
-                      "gaining energy (applications/brick_wall, dominoes) but leaves bodies resting "
-                      "under gravity sinking by their landing's overshoot, which their zero velocity "
-                      "cannot pay to lift.");
+    prm.declare_entry("Projection energy tolerance", "1e-8", Double(0, 1),
+                      "The most energy a position projection may add beyond what its step took out "
+                      "before it (the impact's dissipation), relative to the energy scale (the largest "
+                      "energy and cumulated work of the run so far), after the velocity has given up "
+                      "what it holds along the correction: a correction that would add more is taken "
+                      "in the quasi-static metric where that adds less, and scaled back to the "
+                      "fraction that adds no more; the rest of the penetration is held by the "
+                      "lasting-contact law (its gap does not decrease). 1 bounds nothing in practice.");
     prm.declare_entry("Penetration tolerance", "1e-6", Double(0),
                       "Gaps below -tolerance x (smallest cell diameter) at the end of a step trigger "
                       "the position projection; the contacts with gaps below +tolerance x (smallest "

@@ -594,7 +594,9 @@ namespace percussion::TimeIntegration
               a.position = points[i].position;
               local.push_back(a);
             }
-        const Vector &response = energy_safe_correction(integrator, H, w, local, impulse_metric, allowed_energy, result);
+        // (Each pass spends what the passes before it left of the allowance.)
+        const Vector &response = energy_safe_correction(integrator, H, w, local, impulse_metric,
+                                                        std::max(0.0, allowed_energy - result.energy_change), result);
         result.energy_change += integrator.correct_displacement(response);
 
         // The gaps after the pass, for every candidate.

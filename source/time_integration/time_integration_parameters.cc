@@ -96,8 +96,8 @@ namespace percussion::TimeIntegration
                       "largest energy and cumulated work of the run so far) created energy, which "
                       "no term of a dissipative scheme can do: an event 'energy_created' that "
                       "follows 'Energy creation policy'.");
-    prm.declare_entry("Energy creation policy", "continue", Selection("auto|stop|retry|continue"),
-                      "What a step that created energy does: 'auto': stop for the Fremond "
+    prm.declare_entry("Energy creation policy", "auto", Selection("auto|stop|retry|continue"),
+                      "What a step that created energy does: 'auto' (default): stop for the Fremond "
                       "Moreau-Jean scheme with 1/2 <= theta <= 1/(1+max e), which provably dissipates "
                       "(any energy created there is an error), continue with a warning for the "
                       "schemes and thetas that may create energy by design (theta < 1/2, the "
@@ -107,7 +107,7 @@ namespace percussion::TimeIntegration
                       "checkpoint of its state); 'retry': take the step back and redo it as two "
                       "steps of h/2 (the iteration matrix of h/2 factorised once and kept), each "
                       "retried the same way down to h/2^'Energy retry halvings', then stop "
-                      "(Moreau-Jean schemes); or 'continue' (default) with a warning. Each event names the "
+                      "(Moreau-Jean schemes); or 'continue' with a warning. Each event names the "
                       "step, the energy created and the term of the balance that created it, and "
                       "the summary gives the total.");
     prm.declare_entry("Energy retry halvings", "3", Integer(1, 10),

@@ -23,11 +23,11 @@ QUANTITY is one of
     F(COLUMN)             F = first, last, max, min or sum of a column of statistics.csv over the steps
     F(FILE:COLUMN)        the same in FILE (bodies.csv, probes.csv: the rows of its first body or probe)
     F(FILE:COLUMN, KEY=V) ... the rows whose column KEY is V (e.g. body=2, probe=1)
-    energy_created        the largest energy a step created, (E + algorithmic energy − E_frame)_k
+    energy_created        the largest energy a step created, (E + algorithmic energy)_k
                           − (...)_(k−1) − (W_ext,k − W_ext,(k−1)), relative to the largest |E| and |W_ext| up to step k
                           (the energy guard's check, from the table): <= 0 up to round-off for a
                           dissipative run
-    energy_excess         max over the steps of (E_k − E_frame,k − E_0 − W_ext,k) / max(E_0, max |W_ext|): the run
+    energy_excess         max over the steps of (E_k − E_0 − W_ext,k) / max(E_0, max |W_ext|): the run
                           never holds more energy than it was given
     events(NAME)          the number of rows of events.csv whose event is NAME (e.g. contact_not_solved)
 
@@ -85,8 +85,7 @@ def contact_forces():
 
 
 def energy_quantity(text):
-    # (less the frames' re-measure of the strain, which the energy guard leaves out too)
-    energy = [float(r["total_energy"]) + float(r["algorithmic_energy"]) - float(r["frame_energy"]) for r in statistics]
+    energy = [float(r["total_energy"]) + float(r["algorithmic_energy"]) for r in statistics]
     external = [float(r["external_work"]) for r in statistics]
     if text == "energy_excess":
         scale = max([abs(energy[0])] + [abs(w) for w in external])

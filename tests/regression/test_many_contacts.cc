@@ -61,9 +61,13 @@ namespace
   /// with the default (adaptive) metric this coarse pair chatters at the edge nodes of its
   /// contact face (21–25 contacts alternating, a projection with the impulse response at every
   /// step), which amplifies the paths' round-off to 4e-6 of the energy flow on 2 ranks in 60
-  /// steps (the quasi-static metric: within 1e-8; doc/contact.md, "Position projection").
+  /// steps (the quasi-static metric: within 1e-8; doc/contact.md, "Position projection"). 40 steps:
+  /// the energy bound of the projections scales the lifts of the pressed block back (39 of 55
+  /// projections in 60 steps) and leaves up to 0.36 mm penetrated, and from step 24 on the edge
+  /// nodes' chatter amplifies the paths' round-off about tenfold every four steps (measured:
+  /// 4e-12 at step 20, 2.4e-9 at step 36, 2.7e-6 at step 60).
   std::string block_on_block(const std::string &contact_solver_lines, const std::string &contact_lines = "",
-                             const std::string &subdivisions = "4, 4, 2", const std::string &end_time = "0.06")
+                             const std::string &subdivisions = "4, 4, 2", const std::string &end_time = "0.04")
   {
     return R"(
 set Dimension = 3
@@ -309,9 +313,11 @@ BOOST_AUTO_TEST_CASE(block_on_block_probed_equals_dense)
         }
     // H moves at every step: the warm start's product comes from the last step's (ProbedDelassus
     // G applied to the change of Hp) instead of a solve. Measured 2.49 exact products per step
-    // with it, 3.49 with an exact product at the warm start.
+    // with it, 3.49 with an exact product at the warm start, before the projections' energy bound;
+    // with it 3.2: the active set changes more from step to step (3 to 23 contacts) around the
+    // penetrations the bound leaves, and the warm start is further off.
     BOOST_TEST_MESSAGE("block on block: " << total / n << " exact products per step with contact");
-    BOOST_TEST(total / n <= 2.75);
+    BOOST_TEST(total / n <= 3.4);
   }
   // The chattering edge nodes of this coarse pair amplify round-off (doc/contact.md, "Position
   // projection"): measured 2.0e-9 / 1.5e-8 (energies / force) on 1 rank and 2.5e-9 / 2.4e-8 on

@@ -75,18 +75,25 @@ namespace percussion::Postprocess
     double max_relative_step_residual() const { return max_relative_residual; }
     /**
      * The energy the last step created: (E + algorithmic energy)_{k+1} − (E + algorithmic
-     * energy)_k − W_ext − W_obstacle − E_frame, which every other term of the balance (damping,
+     * energy)_k − W_ext − W_obstacle, which every other term of the balance (damping,
      * numerical dissipation for θ ≥ ½, the contact work of a dissipative law, the viscous
-     * dissipation) can only lower; > 0 where the step or its position projection created energy.
-     * The change of the strain's measure when a frame is taken anew (E_frame, first order in the
-     * frame's turn, either sign) is bounded where it is made and reported apart.
+     * dissipation) can only lower; > 0 where the step, its position projection or a frame taken
+     * anew created energy (E_frame: what the bodies' vibration could not pay of a rise of the
+     * strain's measure, MoreauJeanIntegrator::update_frames()).
      */
     double created_in_last_step() const { return last_created; }
+    /**
+     * The energy a step ending in @p step with the contact works @p contact would create, in the
+     * sense of created_in_last_step(), without adding it: negative by what the step dissipated.
+     * The position projection may spend that margin (Simulator::allowed_projection_energy()).
+     */
+    double energy_created_by(const TimeIntegration::StepEnergy &step, const ContactWorks &contact) const;
     /**
      * The scale the energy guard judges a step's created energy against: the largest of |E| (with
      * the algorithmic energy) and of the cumulated works of the loads, damping, numerical
      * dissipation, contact and dashpots, up to and including the last step — not the energies of
-     * projections and frames, which are what the guard watches.
+     * projections and frames, which are what the guard watches. (The guard's tolerance has a
+     * floor at the energy of round-off, Simulator::round_off_energy().)
      */
     double guard_scale() const { return guard; }
     /// Σ of the energy created in the steps where it was positive (created_in_last_step() > 0).

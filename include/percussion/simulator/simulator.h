@@ -179,8 +179,9 @@ namespace percussion
     void solve_contact_problem();
     /// The end-of-step gaps and the optional position projection.
     void check_contact_positions();
-    /// The most energy the step's position projection may add: 'Contact solver/Projection energy
-    /// tolerance' × the energy scale (the audit's, and the step's new energy).
+    /// The most energy the step's position projection may add: what the step took out before it
+    /// (E_k + W_ext − E_{k+1}, where positive) plus 'Contact solver/Projection energy tolerance' ×
+    /// the energy scale (the audit's, and the step's new energy).
     double allowed_projection_energy() const;
     /// The detail of a position_projection event: solved, metric, scale.
     std::string projection_detail() const;
@@ -189,10 +190,17 @@ namespace percussion
     /**
      * The energy guard, after the step is audited: a step whose energy exceeds the previous one
      * plus the loads' work by more than 'Time integration/Energy creation tolerance' × the energy
-     * scale is an `energy_created` event, and 'Energy creation policy' stops the run (SolverError)
-     * or warns.
+     * scale (and than the energy of round-off, round_off_energy()) is an `energy_created` event,
+     * and 'Energy creation policy' stops the run (SolverError) or warns.
      */
     void guard_energy();
+    /**
+     * The strain energy of the round-off in the positions: ½(ε D)² tr K, the mean of ½δᵀKδ for
+     * independent errors δ_i of size ε D in every DoF (ε the machine epsilon, D the largest
+     * |coordinate| of the mesh). A body at rest has no energy above it: a change below it is
+     * round-off (a box turned rigidly at rest: 1e-25 J). Collective.
+     */
+    double round_off_energy() const;
     /// Keeps the run's state before a step at halving level @p level (the vectors and scalars a
     /// checkpoint keeps, and the contact history), for the energy guard's retry.
     void save_state(unsigned int level);
@@ -256,6 +264,7 @@ namespace percussion
     /// created in all, warnings written.
     unsigned int n_energy_created_steps = 0, first_energy_created_step = 0, n_energy_warnings = 0;
     double energy_created_in_flagged_steps = 0;
+    double energy_round_off = 0; ///< round_off_energy(), at the set-up
     /// Set when 'Energy creation policy' = stop ends the run (no checkpoint of that state).
     bool stopped_on_energy = false;
     /// Steps taken back and made again in halves by 'Energy creation policy' = retry.

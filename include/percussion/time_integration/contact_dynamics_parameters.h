@@ -77,10 +77,11 @@ namespace percussion::TimeIntegration
     /// Whether to project the end-of-step displacement back onto g ≥ 0 where a contact
     /// penetrates beyond the tolerance (FrictionalContactStep::project_positions()).
     PositionProjection position_projection = PositionProjection::automatic;
-    /// The most energy one position projection may add (after the velocity's share), relative
-    /// to the energy scale: a correction that would add more is scaled back
-    /// (FrictionalContactStep::energy_safe_correction()); 1 bounds nothing in practice.
-    double projection_energy_tolerance = 1;
+    /// The most energy one position projection may add (after the velocity's share) beyond what
+    /// its step dissipated before it, relative to the energy scale: a correction that would add
+    /// more is scaled back (FrictionalContactStep::energy_safe_correction(),
+    /// Simulator::allowed_projection_energy()); 1 bounds nothing in practice.
+    double projection_energy_tolerance = 1e-8;
     /// The position projection's metric (ProjectionMetric).
     ProjectionMetric projection_metric = ProjectionMetric::adaptive;
     /// Penetration tolerance of the projection, relative to the smallest cell diameter.

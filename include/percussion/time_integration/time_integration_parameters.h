@@ -28,7 +28,7 @@ namespace percussion::TimeIntegration
      * `energy_created` event that follows energy_creation_policy.
      */
     double energy_creation_tolerance = 1e-5;
-    EnergyCreationPolicy energy_creation_policy = EnergyCreationPolicy::continue_run;
+    EnergyCreationPolicy energy_creation_policy = EnergyCreationPolicy::automatic;
     /// With the retry policy: how many times a step may be halved ('Energy retry halvings').
     unsigned int energy_retry_halvings = 3;
     /// The scheme (parsed once from its name; see Scheme).
