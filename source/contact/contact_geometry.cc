@@ -56,8 +56,7 @@ namespace percussion
             {
               obstacles.emplace_back();
               if constexpr (dim > 1)
-                masters.push_back(std::make_unique<MasterSurface<dim>>(dof_handler.get_fe(),
-                                                                        pair.master_boundary_id));
+                masters.push_back(std::make_unique<MasterSurface<dim>>(dof_handler.get_fe(), pair.master_boundary));
               else
                 masters.emplace_back();
             }
@@ -111,12 +110,14 @@ namespace percussion
         all_ids.insert(ids.begin(), ids.end());
       for (const PairParameters &pair : parameters.pairs)
         {
-          if (all_ids.count(pair.slave_boundary_id) == 0)
-            throw InputError(pair.name + ": slave boundary id " + std::to_string(pair.slave_boundary_id) +
-                             " does not exist in the mesh");
-          if (pair.type == PairType::body && all_ids.count(pair.master_boundary_id) == 0)
-            throw InputError(pair.name + ": master boundary id " +
-                             std::to_string(pair.master_boundary_id) + " does not exist in the mesh");
+          for (const unsigned int id : pair.slave_boundary.ids)
+            if (all_ids.count(id) == 0)
+              throw InputError(pair.name + ": slave boundary id " + std::to_string(id) + " does not exist in the mesh");
+          if (pair.type == PairType::body)
+            for (const unsigned int id : pair.master_boundary.ids)
+              if (all_ids.count(id) == 0)
+                throw InputError(pair.name + ": master boundary id " + std::to_string(id) +
+                                 " does not exist in the mesh");
         }
     }
 
@@ -141,7 +142,7 @@ namespace percussion
                 if (!cell->is_artificial())
                   for (const unsigned int f : cell->face_indices())
                     if (cell->face(f)->at_boundary() &&
-                        cell->face(f)->boundary_id() == parameters.pairs[p].slave_boundary_id)
+                        parameters.pairs[p].slave_boundary.contains(cell->face(f)->boundary_id()))
                       {
                         const dealii::types::global_dof_index dof = cell->vertex_dof_index(f, 0);
                         if (owned_dofs.is_element(dof))
@@ -186,7 +187,7 @@ namespace percussion
                 if (!cell->is_artificial())
                   for (const unsigned int f : cell->face_indices())
                     if (cell->face(f)->at_boundary() &&
-                        cell->face(f)->boundary_id() == parameters.pairs[p].slave_boundary_id)
+                        parameters.pairs[p].slave_boundary.contains(cell->face(f)->boundary_id()))
                       {
                         layout.get_nodes(cell->face(f), node_dofs, reference);
                         // Each boundary face belongs to one cell: the areas of the faces around
@@ -235,7 +236,7 @@ namespace percussion
             if (cell->is_locally_owned())
               for (const unsigned int f : cell->face_indices())
                 if (cell->face(f)->at_boundary() &&
-                    cell->face(f)->boundary_id() == parameters.pairs[p].master_boundary_id)
+                    parameters.pairs[p].master_boundary.contains(cell->face(f)->boundary_id()))
                   {
                     const dealii::types::global_dof_index dof = cell->vertex_dof_index(f, 0);
                     local.push_back(static_cast<double>(dof));

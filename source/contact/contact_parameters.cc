@@ -9,6 +9,7 @@
 #include <cmath>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <utility>
 
 namespace percussion
@@ -160,6 +161,53 @@ namespace percussion
       }
     } // namespace
 
+    std::string BoundaryIds::to_string() const
+    {
+      if (all)
+        return "all";
+      std::string text;
+      for (const unsigned int id : ids)
+        text += (text.empty() ? "" : ", ") + std::to_string(id);
+      return text;
+    }
+
+    BoundaryIds boundary_ids_from_string(const std::string &text, const std::string &parameter)
+    {
+      BoundaryIds result;
+      std::string trimmed = text;
+      trimmed.erase(0, trimmed.find_first_not_of(" \t"));
+      trimmed.erase(trimmed.find_last_not_of(" \t") + 1);
+      if (trimmed == "all")
+        {
+          result.all = true;
+          return result;
+        }
+      std::stringstream stream(trimmed);
+      std::string item;
+      while (std::getline(stream, item, ','))
+        {
+          std::size_t used = 0;
+          long value = -1;
+          try
+            {
+              value = std::stol(item, &used);
+            }
+          catch (const std::exception &)
+            {
+              used = 0;
+            }
+          if (used == 0 || item.find_first_not_of(" \t", used) != std::string::npos || value < 0 ||
+              value > 255)
+            throw InputError("Parameter '" + parameter + "' = '" + text +
+                             "': expected 'all' or a comma-separated list of boundary ids (integers 0-255).");
+          if (std::find(result.ids.begin(), result.ids.end(), value) == result.ids.end())
+            result.ids.push_back(static_cast<unsigned int>(value));
+        }
+      if (result.ids.empty())
+        throw InputError("Parameter '" + parameter + "' is empty: expected 'all' or a list of boundary ids.");
+      return result;
+    }
+
     PairType pair_type_from_string(const std::string &name, const std::string &context)
     {
       if (const auto type = find_choice(pair_type_names, name))
@@ -229,15 +277,18 @@ namespace percussion
                                "What the slave surface touches: a rigid plane, the exterior of a "
                                "rigid sphere or cylinder (a disc in 2D, the exterior of the interval "
                                "[center - radius, center + radius] in 1D), or a master surface of a "
-                               "deformable body of the same mesh (body; node-to-node in 1D). Every used "
+                               "deformable body of the same mesh (body; node-to-node in 1D); a node is "
+                               "never paired with its own body's faces. Every used "
                                "pair must set it, with the entries its type needs: Point and Normal "
                                "(plane), Point and Radius (sphere), Point, Radius and in 3D Axis "
                                "(cylinder), Master boundary id (body).");
-            declare_pair_entry("Slave boundary id", "0", Integer(0),
-                               "Boundary id of the slave surface; its nodes are the contact points. "
-                               "Every used pair must set it.");
-            declare_pair_entry("Master boundary id", "1", Integer(0),
-                               "Boundary id of the master surface (Type = body only, which must set it).");
+            declare_pair_entry("Slave boundary id", "0", dealii::Patterns::Anything(),
+                               "Boundary ids of the slave surface, a comma-separated list or 'all' (every "
+                               "boundary face); its nodes are the contact points. Every used pair must "
+                               "set it.");
+            declare_pair_entry("Master boundary id", "1", dealii::Patterns::Anything(),
+                               "Boundary ids of the master surface, a list or 'all' (Type = body only, "
+                               "which must set it; no id may be a slave id too).");
             // Anything() rather than Selection(): a wrong value is reported by
             // formulation_from_string() as an InputError naming the pair and the parameter.
             declare_pair_entry("Formulation", "node-to-surface", dealii::Patterns::Anything(),
@@ -290,8 +341,9 @@ namespace percussion
             prm.enter_subsection("Pair " + std::to_string(i));
             pair.type = pair_type_from_string(prm.get("Type"), pair.name);
             check_pair_is_set(not_set, i, n_pairs, pair.type, dimension);
-            pair.slave_boundary_id       = prm.get_integer("Slave boundary id");
-            pair.master_boundary_id      = prm.get_integer("Master boundary id");
+            pair.slave_boundary = boundary_ids_from_string(prm.get("Slave boundary id"), pair.name + "/Slave boundary id");
+            pair.master_boundary =
+              boundary_ids_from_string(prm.get("Master boundary id"), pair.name + "/Master boundary id");
             pair.formulation = formulation_from_string(prm.get("Formulation"), pair.name + "/Formulation");
             pair.friction_coefficient    = prm.get_double("Friction coefficient");
             pair.restitution_coefficient = prm.get_double("Restitution coefficient");
@@ -348,11 +400,17 @@ namespace percussion
                   throw InputError(pair.name + ": degenerate cylinder obstacle, the axis is zero");
                 break;
               case PairType::body:
-                if (pair.master_boundary_id == pair.slave_boundary_id)
-                  throw InputError(pair.name + ": master boundary id " +
-                                   std::to_string(pair.master_boundary_id) +
-                                   " equals the slave boundary id (they must be different surfaces)");
-                break;
+                {
+                  const bool shared =
+                    pair.slave_boundary.all || pair.master_boundary.all ||
+                    std::any_of(pair.slave_boundary.ids.begin(), pair.slave_boundary.ids.end(),
+                                [&](const unsigned int id) { return pair.master_boundary.contains(id); });
+                  if (shared)
+                    throw InputError(pair.name + ": the master boundary ids (" + pair.master_boundary.to_string() +
+                                     ") and the slave boundary ids (" + pair.slave_boundary.to_string() +
+                                     ") share an id (they must be different surfaces)");
+                  break;
+                }
             }
           if (pair.formulation == Formulation::integrated && pair.type != PairType::body)
             throw InputError(pair.name + "/Formulation: 'integrated' applies to Type = body only (the type is '" +

@@ -70,8 +70,8 @@ namespace percussion
 
     template <int dim>
     MasterSurface<dim>::MasterSurface(const dealii::FiniteElement<dim> &fe,
-                                      const dealii::types::boundary_id  boundary_id)
-      : boundary_id(boundary_id)
+                                      BoundaryIds                       boundary_ids)
+      : boundary_ids(std::move(boundary_ids))
       , layout(fe)
     {}
 
@@ -89,7 +89,7 @@ namespace percussion
       for (const auto &cell : dof_handler.active_cell_iterators())
         if (cell->is_locally_owned())
           for (const unsigned int f : cell->face_indices())
-            if (cell->face(f)->at_boundary() && cell->face(f)->boundary_id() == boundary_id)
+            if (cell->face(f)->at_boundary() && boundary_ids.contains(cell->face(f)->boundary_id()))
               {
                 const auto face = cell->face(f);
                 layout.get_nodes(face, node_dofs, reference);

@@ -295,9 +295,9 @@ namespace percussion
         if (distributed == nullptr || parameters.contact.pairs.empty() || !(extra > 0.) ||
             Utilities::MPI::n_mpi_processes(communicator) == 1)
           return;
-        std::vector<types::boundary_id> slave_ids;
+        std::vector<Contact::BoundaryIds> slave_ids;
         for (const auto &pair : parameters.contact.pairs)
-          slave_ids.push_back(static_cast<types::boundary_id>(pair.slave_boundary_id));
+          slave_ids.push_back(pair.slave_boundary);
         // p4est's weights are integers: a cell weighs 100, each slave face 100 · extra more. The
         // space-filling curve is then cut where the sums of the weights are equal, so that the
         // contact surface is shared with the cells.
@@ -307,7 +307,8 @@ namespace percussion
             unsigned int slave_faces = 0;
             for (const unsigned int f : cell->face_indices())
               if (cell->face(f)->at_boundary() &&
-                  std::find(slave_ids.begin(), slave_ids.end(), cell->face(f)->boundary_id()) != slave_ids.end())
+                  std::any_of(slave_ids.begin(), slave_ids.end(),
+                              [&](const Contact::BoundaryIds &ids) { return ids.contains(cell->face(f)->boundary_id()); }))
                 ++slave_faces;
             return 100 + static_cast<unsigned int>(std::lround(100. * extra * slave_faces));
           });
@@ -528,12 +529,12 @@ namespace percussion
             for (const unsigned int id : layout.body_materials[layout.body[i]])
               body += (body.empty() ? "" : ", ") + std::to_string(id);
         std::ostringstream text;
-        text << pair.name << ": the slave surface (boundary id " << pair.slave_boundary_id;
+        text << pair.name << ": the slave surface (" << pair.slave_boundary.describe();
         if (!body.empty())
           text << ", the body of material id" << (body.find(',') == std::string::npos ? " " : "s ") << body;
         text << ") starts " << std::setprecision(3) << -deepest->gap << " m inside "
-             << (pair.type == Contact::PairType::body ? "the master surface (boundary id " +
-                                                          std::to_string(pair.master_boundary_id) + ")" :
+             << (pair.type == Contact::PairType::body ? "the master surface (" +
+                                                          pair.master_boundary.describe() + ")" :
                                                         "the " + Contact::to_string(pair.type) + " obstacle")
              << " at t = " << parameters.time.start_time << ", its deepest node at (";
         for (unsigned int d = 0; d < dim; ++d)

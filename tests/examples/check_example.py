@@ -10,6 +10,7 @@ its lines
 
     # check: QUANTITY = VALUE +- TOLERANCE      (|measured - VALUE| <= TOLERANCE)
     # check: QUANTITY <= VALUE                  (an upper bound, e.g. the README's "<= N iterations")
+    # check: QUANTITY >= VALUE                  (a lower bound, e.g. the smallest gap a run may leave)
 
 against the output. The VALUEs are the figures of the example's README.md (for the run that the '# brief run:'
 line describes); each TOLERANCE is stated on its line, wide enough for the round-off and solver
@@ -131,9 +132,9 @@ def quantity(text):
 
 failures = 0
 for check in checks:
-    m = re.fullmatch(r"(.+?)\s*(=|<=)\s*([-+0-9.eE]+)(?:\s*\+-\s*([0-9.eE+-]+))?", check)
+    m = re.fullmatch(r"(.+?)\s*(=|<=|>=)\s*([-+0-9.eE]+)(?:\s*\+-\s*([0-9.eE+-]+))?", check)
     if not m or (m.group(2) == "=" and m.group(4) is None):
-        sys.exit("malformed check '%s' (QUANTITY = VALUE +- TOLERANCE or QUANTITY <= VALUE)" % check)
+        sys.exit("malformed check '%s' (QUANTITY = VALUE +- TOLERANCE, QUANTITY <= VALUE or QUANTITY >= VALUE)" % check)
     name, operator, expected = m.group(1), m.group(2), float(m.group(3))
     measured = quantity(name)
     if operator == "=":
@@ -142,7 +143,7 @@ for check in checks:
         print("%s %s = %.10g (expected %.10g +- %g, difference %.3g)"
               % ("ok:  " if ok else "FAIL:", name, measured, expected, tolerance, measured - expected))
     else:
-        ok = measured <= expected
-        print("%s %s = %.10g (expected <= %.10g)" % ("ok:  " if ok else "FAIL:", name, measured, expected))
+        ok = measured <= expected if operator == "<=" else measured >= expected
+        print("%s %s = %.10g (expected %s %.10g)" % ("ok:  " if ok else "FAIL:", name, measured, operator, expected))
     failures += not ok
 sys.exit(1 if failures else 0)

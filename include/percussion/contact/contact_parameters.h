@@ -3,6 +3,7 @@
 
 #include <deal.II/base/parameter_handler.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -43,16 +44,40 @@ namespace percussion
       integrated
     };
 
+    /** A surface given by boundary ids: a list of them, or every boundary face of the mesh ('all'). */
+    struct BoundaryIds
+    {
+      bool all = false;
+      std::vector<unsigned int> ids;
+      bool contains(const unsigned int id) const
+      {
+        return all || std::find(ids.begin(), ids.end(), id) != ids.end();
+      }
+      /// "all", or the ids separated by ", ".
+      std::string to_string() const;
+      /// "boundary id 4", "boundary ids 4, 5" or "boundary ids all", for messages.
+      std::string describe() const
+      {
+        return (!all && ids.size() == 1 ? "boundary id " : "boundary ids ") + to_string();
+      }
+    };
+    /**
+     * "all" or a comma-separated list of boundary ids (non-negative integers) → BoundaryIds;
+     * throws InputError naming @p parameter otherwise.
+     */
+    BoundaryIds boundary_ids_from_string(const std::string &text, const std::string &parameter);
+
     /** Parameters of one contact pair (subsection `Contact/Pair i`). */
     struct PairParameters
     {
       /** Name used in error messages, e.g. "Contact/Pair 2". */
       std::string name;
       PairType    type = PairType::plane;
-      /** Boundary id of the slave surface: its nodes are the contact points. */
-      unsigned int slave_boundary_id = 0;
-      /** Boundary id of the master surface (type body only). */
-      unsigned int master_boundary_id = 1;
+      /** Boundary ids of the slave surface: its nodes are the contact points. */
+      BoundaryIds slave_boundary{false, {0}};
+      /** Boundary ids of the master surface (type body only). */
+      BoundaryIds master_boundary{false, {1}};
+
       /** Discretisation of a body pair's constraint (type body only; integrated needs dim ≥ 2). */
       Formulation formulation = Formulation::node_to_surface;
       /** Coulomb friction coefficient μ ≥ 0 (cone K_α, paper §2). */

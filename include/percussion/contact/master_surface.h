@@ -1,6 +1,7 @@
 #ifndef PERCUSSION_CONTACT_MASTER_SURFACE_H
 #define PERCUSSION_CONTACT_MASTER_SURFACE_H
 
+#include <percussion/contact/contact_parameters.h>
 #include <percussion/contact/face_node_layout.h>
 #include <percussion/core/connected_bodies.h>
 
@@ -64,7 +65,8 @@ namespace percussion
     class MasterSurface
     {
     public:
-      MasterSurface(const dealii::FiniteElement<dim> &fe, dealii::types::boundary_id boundary_id);
+      /// The surface of the boundary faces whose ids are in @p boundary_ids.
+      MasterSurface(const dealii::FiniteElement<dim> &fe, BoundaryIds boundary_ids);
 
       /** Gather the facets with their @p bodies (collective over the DoFHandler's communicator). */
       void build(const dealii::DoFHandler<dim> &         dof_handler,
@@ -111,7 +113,7 @@ namespace percussion
                             MasterProjection<dim> &   projection,
                             double &                  distance) const;
 
-      dealii::types::boundary_id    boundary_id;
+      BoundaryIds                   boundary_ids;
       FaceNodeLayout<dim>           layout;
       std::vector<MasterFacet<dim>> facets;
       dealii::RTree<std::pair<dealii::BoundingBox<dim>, unsigned int>> tree;

@@ -303,8 +303,8 @@ namespace contact_test
     PairParameters pair;
     pair.name               = "Contact/Pair 1";
     pair.type               = type;
-    pair.slave_boundary_id  = slave;
-    pair.master_boundary_id = master;
+    pair.slave_boundary  = {false, {slave}};
+    pair.master_boundary = {false, {master}};
     return pair;
   }
 } // namespace contact_test

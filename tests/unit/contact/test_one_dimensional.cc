@@ -327,9 +327,9 @@ end
   bad.pairs[0].obstacle_velocity = "0; 1";
   expect_error(bad, {"Contact/Pair 1/Obstacle velocity", "must be 0 in 1D"});
   bad                             = parsed;
-  bad.pairs[1].master_boundary_id = 7;
+  bad.pairs[1].master_boundary = {false, {7}};
   expect_error(bad, {"Contact/Pair 2: master boundary id 7 does not exist in the mesh"});
   bad                            = parsed;
-  bad.pairs[0].slave_boundary_id = 9;
+  bad.pairs[0].slave_boundary = {false, {9}};
   expect_error(bad, {"Contact/Pair 1: slave boundary id 9 does not exist in the mesh"});
 }

@@ -12,13 +12,13 @@ using percussion::InputError;
 
 namespace
 {
-  ContactParameters parse(const std::string &text)
+  ContactParameters parse(const std::string &text, const unsigned int dimension = 3)
   {
     ParameterHandler prm;
     ContactParameters::declare_parameters(prm);
     prm.parse_input_from_string(text);
     ContactParameters parameters;
-    parameters.parse_parameters(prm, 3);
+    parameters.parse_parameters(prm, dimension);
     return parameters;
   }
 
@@ -92,7 +92,7 @@ BOOST_AUTO_TEST_CASE(parse_two_pairs)
   BOOST_TEST(p.pairs[0].restitution_coefficient == 0.5);
   BOOST_TEST(p.pairs[0].obstacle_velocity == "0; 0; -0.1*t");
   BOOST_TEST((p.pairs[1].type == PairType::body));
-  BOOST_TEST(p.pairs[1].master_boundary_id == 2u);
+  BOOST_TEST(p.pairs[1].master_boundary.ids == std::vector<unsigned int>{2u});
   BOOST_TEST(p.pairs[1].name == "Contact/Pair 2");
   // Defaults.
   const ContactParameters d = parse("");
@@ -105,6 +105,19 @@ BOOST_AUTO_TEST_CASE(parse_two_pairs)
   BOOST_TEST(std::abs(sphere.velocity(2.)[2] - (-0.2)) < 1e-14);
   Point<3> x(0., 0., 0.);
   BOOST_TEST(std::abs(sphere.project(x, 2.).gap - (1. + 0.2 - 0.75)) < 1e-14);
+}
+
+BOOST_AUTO_TEST_CASE(boundary_id_lists)
+{
+  // Lists and 'all' for the slave and master surfaces.
+  ContactParameters p = parse(with_pair2("set Type = body\nset Slave boundary id = 4, 1,4\nset Master boundary id = 2, 7"));
+  BOOST_TEST(p.pairs[1].slave_boundary.ids == (std::vector<unsigned int>{4u, 1u}));
+  BOOST_TEST(!p.pairs[1].slave_boundary.contains(2));
+  BOOST_TEST(p.pairs[1].master_boundary.contains(7));
+  p = parse(with_pair2("set Type = plane\nset Slave boundary id = all\nset Point = 0, 0, 0\nset Normal = 0, 0, 1"));
+  BOOST_TEST(p.pairs[1].slave_boundary.all);
+  BOOST_TEST(p.pairs[1].slave_boundary.contains(123));
+  BOOST_TEST(p.pairs[1].slave_boundary.to_string() == "all");
 }
 
 BOOST_AUTO_TEST_CASE(bad_values)
@@ -121,7 +134,15 @@ BOOST_AUTO_TEST_CASE(bad_values)
   check_input_error([] { parse(with_pair2("set Type = cylinder\nset Slave boundary id = 1\nset Point = 0, 0, 0\nset Radius = 1\nset Axis = 0, 0, 0")); },
                     {"Contact/Pair 2", "axis is zero"});
   check_input_error([] { parse(with_pair2("set Type = body\nset Slave boundary id = 3\nset Master boundary id = 3")); },
-                    {"Contact/Pair 2", "master boundary id 3", "slave"});
+                    {"Contact/Pair 2", "master boundary ids (3)", "slave boundary ids (3)", "share"});
+  check_input_error([] { parse(with_pair2("set Type = body\nset Slave boundary id = 1, 3\nset Master boundary id = 2, 3")); },
+                    {"Contact/Pair 2", "share"});
+  check_input_error([] { parse(with_pair2("set Type = body\nset Slave boundary id = 1\nset Master boundary id = all")); },
+                    {"Contact/Pair 2", "share"});
+  check_input_error([] { parse(with_pair2("set Type = plane\nset Slave boundary id = 1, x\nset Point = 0, 0, 0\nset Normal = 0, 0, 1")); },
+                    {"Contact/Pair 2/Slave boundary id", "'1, x'", "comma-separated list"});
+  check_input_error([] { parse(with_pair2("set Type = body\nset Slave boundary id = 1\nset Master boundary id = -1")); },
+                    {"Contact/Pair 2/Master boundary id", "'-1'"});
 
   // Dimension-dependent checks happen when the obstacle is built.
   PairParameters pair = make_pair(PairType::plane, 0);
@@ -212,9 +233,30 @@ BOOST_AUTO_TEST_CASE(boundary_ids_must_exist)
                     {"Contact/Pair 2: master boundary id 7 does not exist in the mesh"});
 
   // Valid ids: constructing and updating works.
-  parameters.pairs[1].master_boundary_id = 0;
+  parameters.pairs[1].master_boundary = {false, {0}};
   parameters.search_distance             = 10.;
   ContactGeometry<2> geometry(problem.dof_handler, parameters);
   geometry.update(problem.ghosted(problem.vector()), 0.);
   BOOST_TEST(geometry.n_global_points() >= 5u);
+
+  // A list of slave ids is the union of its ids' surfaces, and 'all' every boundary face: a plane
+  // far below with a search distance that reaches every node sees the nodes of ids 0 and 1.
+  const auto count = [&](const percussion::Contact::BoundaryIds &slave) {
+    ContactParameters plane;
+    plane.pairs.push_back(make_pair(PairType::plane, 0));
+    plane.pairs[0].slave_boundary = slave;
+    plane.pairs[0].normal         = {0., 1.};
+    plane.pairs[0].point          = {0., -1.};
+    plane.search_distance         = 100.;
+    ContactGeometry<2> g(problem.dof_handler, plane);
+    g.update(problem.ghosted(problem.vector()), 0.);
+    return g.n_global_points();
+  };
+  const auto on_0 = count({false, {0}}), on_1 = count({false, {1}}), on_both = count({false, {0, 1}});
+  BOOST_TEST(on_0 > 0u);
+  BOOST_TEST(on_1 > 0u);
+  BOOST_TEST(on_both > std::max(on_0, on_1));
+  BOOST_TEST(on_both <= on_0 + on_1); // (a node on both surfaces is one contact point)
+  BOOST_TEST(count({true, {}}) == on_both);
+  check_input_error([&] { count({false, {0, 7}}); }, {"Contact/Pair 1", "slave boundary id 7 does not exist"});
 }
