@@ -23,11 +23,8 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-exe=$build/applications/percussion/percussion
-[ -x "$exe" ] || { echo "no percussion executable at $exe (build first)" >&2; exit 1; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$here/../lib.sh"
+percussion_benchmark_setup "$build"
 run=("$exe")
 [ "$ranks" -gt 1 ] && run=(mpirun -np "$ranks" --oversubscribe "$exe")
 
