@@ -53,15 +53,9 @@ namespace percussion
       // 'Energy creation policy' = auto: stop where the scheme provably dissipates (Proposition 1:
       // the Frémond scheme with ½ ≤ θ ≤ 1/(1+max e); without contact ½ ≤ θ), warn elsewhere.
       if (time.energy_creation_policy == TimeIntegration::EnergyCreationPolicy::automatic)
-        {
-          double max_e = 0;
-          for (const double e : restitution)
-            max_e = std::max(max_e, e);
-          const bool dissipative = time.scheme == TimeIntegration::Scheme::moreau_jean_fremond &&
-                                   time.theta >= 0.5 - 1e-14 && time.theta <= 1.0 / (1.0 + max_e) + 1e-14;
-          time.energy_creation_policy =
-            dissipative ? TimeIntegration::EnergyCreationPolicy::stop : TimeIntegration::EnergyCreationPolicy::continue_run;
-        }
+        time.energy_creation_policy = time.provably_dissipative(restitution) ?
+                                        TimeIntegration::EnergyCreationPolicy::stop :
+                                        TimeIntegration::EnergyCreationPolicy::continue_run;
     }
 
     const double last_time = time.start_time + time.n_steps() * time.time_step;

@@ -569,11 +569,9 @@ namespace percussion::TimeIntegration
     // Proposition 1: the Frémond scheme dissipates energy for ½ ≤ θ ≤ 1/(1+ē), ē = max e.
     if (time.scheme != Scheme::moreau_jean_fremond || contact.restitution.empty())
       return;
-    double max_e = 0;
-    for (const double e : contact.restitution)
-      max_e = std::max(max_e, e);
-    if (time.theta < 0.5 || time.theta > 1.0 / (1.0 + max_e) + 1e-14)
+    if (!time.provably_dissipative(contact.restitution))
       {
+        const double max_e = TimeIntegrationParameters::largest_restitution(contact.restitution);
         const std::string message =
           "'Time integration/Theta' = " + std::to_string(time.theta) + " lies outside [1/2, 1/(1+max e)] = [0.5, " +
           std::to_string(1.0 / (1.0 + max_e)) + "], where the Fremond scheme is proven to dissipate energy (max e = " +

@@ -193,10 +193,21 @@ namespace percussion::TimeIntegration
         theta = 0.5;
         return;
       }
-    double max_e = 0;
-    for (const double e : restitution_coefficients)
-      max_e = std::max(max_e, e);
     // (A θ exactly at the range's end 1/(1+e) is inside it: Proposition 1 holds with equality.)
-    theta = std::max(0.5, std::min(0.55, 1.0 / (1.0 + max_e)));
+    theta = std::max(0.5, std::min(0.55, 1.0 / (1.0 + largest_restitution(restitution_coefficients))));
+  }
+
+  double TimeIntegrationParameters::largest_restitution(const std::vector<double> &restitution_coefficients)
+  {
+    double largest = 0;
+    for (const double e : restitution_coefficients)
+      largest = std::max(largest, e);
+    return largest;
+  }
+
+  bool TimeIntegrationParameters::provably_dissipative(const std::vector<double> &restitution_coefficients) const
+  {
+    return scheme == Scheme::moreau_jean_fremond && theta >= 0.5 &&
+           theta <= 1.0 / (1.0 + largest_restitution(restitution_coefficients)) + 1e-14;
   }
 } // namespace percussion::TimeIntegration

@@ -44,6 +44,14 @@ namespace percussion::TimeIntegration
      * contacts that last come to rest (doc/contact.md, "Lasting contact"); ½ again where max e = 1.
      */
     void resolve_auto_theta(const std::vector<double> &restitution_coefficients);
+    /// The largest of @p restitution_coefficients (0 without contact): ē of Proposition 1.
+    static double largest_restitution(const std::vector<double> &restitution_coefficients);
+    /**
+     * Whether the scheme provably dissipates energy (Proposition 1): the Frémond scheme with
+     * ½ ≤ θ ≤ 1/(1 + ē), ē = largest_restitution() (the upper end within round-off, where the
+     * proposition holds with equality); without contact ½ ≤ θ.
+     */
+    bool provably_dissipative(const std::vector<double> &restitution_coefficients) const;
     /// Newmark's γ and β ("nonsmooth Newmark").
     double      gamma = 0.5, beta = 0.25;
     /// HHT's α ∈ [0, ⅓] ("nonsmooth HHT"; weight of the old step in (81)).
