@@ -8,7 +8,7 @@
 
 namespace percussion::TimeIntegration
 {
-  using ContactOperators::ActiveContact;
+  using ContactLaws::ActiveContact;
   using SystemAlgebra::reinit_like;
 
   DenseDelassusOperator::DenseDelassusOperator(const unsigned int dim, const unsigned int column_limit,

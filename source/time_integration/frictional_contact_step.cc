@@ -106,7 +106,7 @@ namespace percussion::TimeIntegration
     for (unsigned int a = 0; a < n; ++a)
       problem.mu[a] = dim == 1 ? 0.0 : held[a].mu;
     // The laws differ only here and in the factor of W (doc/contact.md).
-    const ContactOperators::LawStep step{dim, theta, time_step, lasting_impulse};
+    const ContactLaws::LawStep step{dim, theta, time_step, lasting_impulse};
     for (unsigned int a = 0; a < n; ++a)
       local_law->pose(held[a], step, &problem.q[ld * a]);
     solution.reaction.assign(ld * n, 0.0);
@@ -222,7 +222,7 @@ namespace percussion::TimeIntegration
     // The contacts in lasting contact at this step (the law's lasting part whole), for the
     // adaptive projection metric. (An impulse of round-off size decides nothing: runs on
     // different rank counts choose the same metric.)
-    const ContactOperators::LawStep law_step{dim, theta, time_step, lasting_impulse};
+    const ContactLaws::LawStep law_step{dim, theta, time_step, lasting_impulse};
     lasting_own_keys.clear();
     for (const ActiveContact &a : own)
       if (law_step.lasting_share(a) == 1.0)

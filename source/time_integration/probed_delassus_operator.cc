@@ -8,7 +8,7 @@
 
 namespace percussion::TimeIntegration
 {
-  using ContactOperators::ActiveContact;
+  using ContactLaws::ActiveContact;
 
   ProbedDelassusOperator::ProbedDelassusOperator(const unsigned int dim, const unsigned int max_iterations,
                                                  MPI_Comm communicator)

@@ -60,7 +60,7 @@ namespace percussion::TimeIntegration
 
   void ProbedDelassusSolver::impulse_on_dofs(TimeIntegrator &integrator,
                                               const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                              const std::vector<ContactOperators::ActiveContact> &own, const std::vector<double> &r)
+                                              const std::vector<ContactLaws::ActiveContact> &own, const std::vector<double> &r)
   {
     const unsigned int d = dim, ld = dim;
     // p on H's columns (the owned active points), Hp with the Dirichlet rows zero (the support
@@ -82,7 +82,7 @@ namespace percussion::TimeIntegration
   }
 
   void ProbedDelassusSolver::local_values_of(const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                              const std::vector<ContactOperators::ActiveContact> &own,
+                                              const std::vector<ContactLaws::ActiveContact> &own,
                                               const dealii::PETScWrappers::MPI::Vector &x, std::vector<double> &z)
   {
     const unsigned int d = dim, ld = dim;
@@ -101,7 +101,7 @@ namespace percussion::TimeIntegration
 
   void ProbedDelassusSolver::exact_product(TimeIntegrator &integrator,
                                             const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                            const std::vector<ContactOperators::ActiveContact> &own, const std::vector<double> &r,
+                                            const std::vector<ContactLaws::ActiveContact> &own, const std::vector<double> &r,
                                             std::vector<double> &z)
   {
     impulse_on_dofs(integrator, H, own, r);
@@ -111,7 +111,7 @@ namespace percussion::TimeIntegration
 
   void ProbedDelassusSolver::approximate_product(TimeIntegrator &integrator,
                                                   const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                                  const std::vector<ContactOperators::ActiveContact> &own, const std::vector<double> &r,
+                                                  const std::vector<ContactLaws::ActiveContact> &own, const std::vector<double> &r,
                                                   std::vector<double> &z)
   {
     // The warm start's vectors hold the last accepted Hp and its exact 𝒯Hp; by
@@ -154,7 +154,7 @@ namespace percussion::TimeIntegration
   }
 
   bool ProbedDelassusSolver::product_at(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                        const std::vector<ContactOperators::ActiveContact> &own,
+                                        const std::vector<ContactLaws::ActiveContact> &own,
                                         const std::vector<unsigned long long> &own_points,
                                         const std::vector<double> &impulses, const unsigned int n_mine,
                                         const bool first_iteration, std::vector<double> &z, OperatorSolveCounts &counts)
@@ -242,7 +242,7 @@ namespace percussion::TimeIntegration
 
   ContactSolvers::SolverResult
   ProbedDelassusSolver::solve(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                              const Vector &columns, const std::vector<ContactOperators::ActiveContact> &own,
+                              const Vector &columns, const std::vector<ContactLaws::ActiveContact> &own,
                               const double factor, ContactSolvers::LocalProblem &probed_problem,
                               std::vector<double> &impulses, std::vector<double> &velocities,
                               ContactPartition &partition, int &exponent, const ContactSolvers::SolverOptions &options,

@@ -24,7 +24,7 @@ namespace percussion::TimeIntegration
     bool   every_candidate = false;
     /**
      * ε ≥ 0: the terms are compared with ε instead of 0. A contact held at position level ends
-     * its step at g = 0 to round-off (ContactOperators::FremondLaw, lasting contact);
+     * its step at g = 0 to round-off (ContactLaws::FremondLaw, lasting contact);
      * without ε whether it enters the next problem would follow the sign of that round-off.
      */
     double closed_gap = 0;

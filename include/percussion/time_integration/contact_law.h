@@ -1,7 +1,7 @@
 #ifndef PERCUSSION_TIME_INTEGRATION_CONTACT_LAW_H
 #define PERCUSSION_TIME_INTEGRATION_CONTACT_LAW_H
 
-#include <percussion/contact_operators/local_law.h>
+#include <percussion/contact_laws/local_law.h>
 
 #include <memory>
 
@@ -21,9 +21,9 @@ namespace percussion::TimeIntegration
     schatzman_paoli
   };
 
-  /// The law object that poses @p law's local problem (ContactOperators::StandardLaw, FremondLaw or
+  /// The law object that poses @p law's local problem (ContactLaws::StandardLaw, FremondLaw or
   /// SchatzmanPaoliLaw): the one place a scheme's law becomes a class.
-  std::unique_ptr<const ContactOperators::LocalLaw> make_local_law(ContactLaw law);
+  std::unique_ptr<const ContactLaws::LocalLaw> make_local_law(ContactLaw law);
 
 } // namespace percussion::TimeIntegration
 

@@ -4,7 +4,7 @@
 #include <deal.II/lac/petsc_sparse_matrix.h>
 #include <deal.II/lac/petsc_vector.h>
 
-#include <percussion/contact_operators/active_contact.h>
+#include <percussion/contact_laws/active_contact.h>
 #include <percussion/contact_solvers/distributed_sweeps.h>
 #include <percussion/contact_solvers/local_problem.h>
 #include <percussion/contact_solvers/plain_all_gather.h>
@@ -18,18 +18,18 @@ namespace percussion::TimeIntegration
   class TimeIntegrator;
 
   /// Sorts @p contacts by point index: the order in which every rank poses a problem.
-  inline void sort_by_point(std::vector<ContactOperators::ActiveContact> &contacts)
+  inline void sort_by_point(std::vector<ContactLaws::ActiveContact> &contacts)
   {
     std::sort(contacts.begin(), contacts.end(),
-              [](const ContactOperators::ActiveContact &a, const ContactOperators::ActiveContact &b) {
+              [](const ContactLaws::ActiveContact &a, const ContactLaws::ActiveContact &b) {
                 return a.point < b.point;
               });
   }
 
   /// The ranks' @p local contacts, then sorted by point index, so that every rank builds the
   /// same problem. Collective.
-  inline void all_gather_sorted(const std::vector<ContactOperators::ActiveContact> &local,
-                                std::vector<ContactOperators::ActiveContact> &all, MPI_Comm communicator)
+  inline void all_gather_sorted(const std::vector<ContactLaws::ActiveContact> &local,
+                                std::vector<ContactLaws::ActiveContact> &all, MPI_Comm communicator)
   {
     ContactSolvers::plain_all_gather(local, all, communicator);
     sort_by_point(all);
@@ -90,7 +90,7 @@ namespace percussion::TimeIntegration
      * and the scaling in @p solution; adds its costs to @p counts. Collective.
      */
     virtual ContactSolvers::SolverResult solve(const OperatorContext &context,
-                                               const std::vector<ContactOperators::ActiveContact> &held, double factor,
+                                               const std::vector<ContactLaws::ActiveContact> &held, double factor,
                                                ContactSolution &solution, const ContactSolvers::SolverOptions &options,
                                                OperatorSolveCounts &counts) = 0;
 
@@ -100,7 +100,7 @@ namespace percussion::TimeIntegration
      * @p generalized_impulse and @p response. Collective.
      */
     virtual void impulse_vectors(const OperatorContext &context,
-                                 const std::vector<ContactOperators::ActiveContact> &held,
+                                 const std::vector<ContactLaws::ActiveContact> &held,
                                  const std::vector<double> &impulse,
                                  const dealii::PETScWrappers::MPI::Vector *&generalized_impulse,
                                  const dealii::PETScWrappers::MPI::Vector *&response) = 0;
@@ -110,7 +110,7 @@ namespace percussion::TimeIntegration
      * own contact among the held ones), component @p i, for the impulses @p impulse of the last
      * solve() (the body's dimension per held contact).
      */
-    virtual void add_product(const std::vector<ContactOperators::ActiveContact> &held, unsigned int a,
+    virtual void add_product(const std::vector<ContactLaws::ActiveContact> &held, unsigned int a,
                              unsigned int first, unsigned int i, const std::vector<double> &impulse,
                              double &u) const = 0;
 
@@ -122,7 +122,7 @@ namespace percussion::TimeIntegration
      * The step's solution is not touched. Collective.
      */
     virtual const dealii::PETScWrappers::MPI::Vector &project(const OperatorContext &context,
-                                                               std::vector<ContactOperators::ActiveContact> &local,
+                                                               std::vector<ContactLaws::ActiveContact> &local,
                                                                const ContactSolvers::SolverOptions &options,
                                                                ContactSolvers::SolverResult &solver,
                                                                unsigned int &n_contacts) = 0;

@@ -27,19 +27,19 @@ namespace percussion::TimeIntegration
 
     bool is_distributed() const override { return false; }
     ContactSolvers::SolverResult solve(const OperatorContext &context,
-                                       const std::vector<ContactOperators::ActiveContact> &held, double factor,
+                                       const std::vector<ContactLaws::ActiveContact> &held, double factor,
                                        ContactSolution &solution, const ContactSolvers::SolverOptions &options,
                                        OperatorSolveCounts &counts) override;
-    void impulse_vectors(const OperatorContext &context, const std::vector<ContactOperators::ActiveContact> &held,
+    void impulse_vectors(const OperatorContext &context, const std::vector<ContactLaws::ActiveContact> &held,
                          const std::vector<double> &impulse,
                          const dealii::PETScWrappers::MPI::Vector *&generalized_impulse,
                          const dealii::PETScWrappers::MPI::Vector *&response) override;
-    void add_product(const std::vector<ContactOperators::ActiveContact> &held, unsigned int a, unsigned int first,
+    void add_product(const std::vector<ContactLaws::ActiveContact> &held, unsigned int a, unsigned int first,
                      unsigned int i, const std::vector<double> &impulse, double &u) const override;
     /// The contacts of all ranks gathered, W_NN from the columns, posed as a 2D frictionless
     /// problem with a decoupled tangential row (as 1D contact is) and solved on every rank.
     const dealii::PETScWrappers::MPI::Vector &project(const OperatorContext &context,
-                                                       std::vector<ContactOperators::ActiveContact> &local,
+                                                       std::vector<ContactLaws::ActiveContact> &local,
                                                        const ContactSolvers::SolverOptions &options,
                                                        ContactSolvers::SolverResult &solver,
                                                        unsigned int &n_contacts) override;

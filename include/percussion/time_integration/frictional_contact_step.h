@@ -4,8 +4,8 @@
 #include <deal.II/lac/petsc_sparse_matrix.h>
 #include <deal.II/lac/petsc_vector.h>
 
-#include <percussion/contact_operators/active_contact.h>
-#include <percussion/contact_operators/local_law.h>
+#include <percussion/contact_laws/active_contact.h>
+#include <percussion/contact_laws/local_law.h>
 #include <percussion/contact_solvers/block_delassus.h>
 #include <percussion/contact_solvers/contact_state.h>
 #include <percussion/contact_solvers/local_problem.h>
@@ -40,8 +40,8 @@ namespace percussion::TimeIntegration
     std::array<double, 3> position{};
   };
 
-  /// One contact of the step's problem (plain data, ContactOperators::ActiveContact).
-  using ContactOperators::ActiveContact;
+  /// One contact of the step's problem (plain data, ContactLaws::ActiveContact).
+  using ContactLaws::ActiveContact;
 
   /// Lemma 1 of the paper: take-off, stick, slide (one enum, in the plain-data solver layer).
   using ContactSolvers::ContactState;
@@ -116,7 +116,7 @@ namespace percussion::TimeIntegration
    *   Frémond:   A = θW,  b = θ u_free + (θ e u_{N,k}, (1−θ) u_{T,k}),
    *
    * on the active contacts (ActiveSetRule: penetrated, or gap predicted to close); then v_{k+1} = v_free + Ŵ⁻¹ H p. The two Moreau–Jean laws differ only in (A, b): the
-   * ContactOperators::LocalLaw of the scheme (StandardLaw, FremondLaw, SchatzmanPaoliLaw) poses them. A penetrated contact that separates (u_{N,k} > 0) gets the normal law
+   * ContactLaws::LocalLaw of the scheme (StandardLaw, FremondLaw, SchatzmanPaoliLaw) poses them. A penetrated contact that separates (u_{N,k} > 0) gets the normal law
    * 0 ≤ u_{N,k+ω} ⊥ p_N ≥ 0 (ω = contact_work_weight()): it cannot pull, does no work, and its gap
    * does not decrease over the step; for the Frémond law this is Θ with min(u_{N,k}, 0) in place of
    * u_{N,k}, so Proposition 1 holds for every contact (doc/contact.md, "Lasting contact").
@@ -190,7 +190,7 @@ namespace percussion::TimeIntegration
                            std::vector<std::array<double, 3>> positions, double node_spacing, bool has_body_pair);
 
     /// Whether every candidate contact enters the step's problem, not only the active set
-    /// (ContactOperators::LocalLaw::takes_every_candidate(): the Schatzman–Paoli law).
+    /// (ContactLaws::LocalLaw::takes_every_candidate(): the Schatzman–Paoli law).
     bool takes_every_candidate() const { return rule.every_candidate; }
     /**
      * The last solve() is not the step's (a retry follows, before TimeIntegrator::finish_step()):
@@ -393,7 +393,7 @@ namespace percussion::TimeIntegration
 
     const ContactDynamicsParameters parameters;
     /// The scheme's law: it poses (A, b) of the step's problem (make_local_law()).
-    const std::unique_ptr<const ContactOperators::LocalLaw> local_law;
+    const std::unique_ptr<const ContactLaws::LocalLaw> local_law;
     const unsigned int dim;
     ActiveSetRule rule;
     MPI_Comm communicator;
@@ -434,7 +434,7 @@ namespace percussion::TimeIntegration
     bool history_restored = false;
     std::map<unsigned long long, std::vector<double>> previous_impulse; ///< warm start by key
     /**
-     * A contact is lasting (ContactOperators::FremondLaw) when its previous normal impulse exceeds this: 1e-6 of
+     * A contact is lasting (ContactLaws::FremondLaw) when its previous normal impulse exceeds this: 1e-6 of
      * the previous step's largest normal impulse (all ranks), so that the law does not switch on
      * impulses at the contact solver's round-off (solvers agree to their tolerance, not to the bit).
      */

@@ -37,22 +37,22 @@ namespace percussion::TimeIntegration
 
     bool is_distributed() const override { return true; }
     ContactSolvers::SolverResult solve(const OperatorContext &context,
-                                       const std::vector<ContactOperators::ActiveContact> &held, double factor,
+                                       const std::vector<ContactLaws::ActiveContact> &held, double factor,
                                        ContactSolution &solution, const ContactSolvers::SolverOptions &options,
                                        OperatorSolveCounts &counts) override;
     /// Hp and 𝒯Hp of the accepted iterate (kept by the solve: no further solve).
-    void impulse_vectors(const OperatorContext &context, const std::vector<ContactOperators::ActiveContact> &held,
+    void impulse_vectors(const OperatorContext &context, const std::vector<ContactLaws::ActiveContact> &held,
                          const std::vector<double> &impulse,
                          const dealii::PETScWrappers::MPI::Vector *&generalized_impulse,
                          const dealii::PETScWrappers::MPI::Vector *&response) override;
     /// The exact product W p of the accepted iterate.
-    void add_product(const std::vector<ContactOperators::ActiveContact> &held, unsigned int a, unsigned int first,
+    void add_product(const std::vector<ContactLaws::ActiveContact> &held, unsigned int a, unsigned int first,
                      unsigned int i, const std::vector<double> &impulse, double &u) const override;
     /// The frictionless problem (μ = 0, b = (g, 0, 0), factor 1) solved by the same distributed
     /// outer iteration, from a copy of the step's warm start: no dense column, no rank holding all
     /// contacts.
     const dealii::PETScWrappers::MPI::Vector &project(const OperatorContext &context,
-                                                       std::vector<ContactOperators::ActiveContact> &local,
+                                                       std::vector<ContactLaws::ActiveContact> &local,
                                                        const ContactSolvers::SolverOptions &options,
                                                        ContactSolvers::SolverResult &solver_result,
                                                        unsigned int &n_contacts) override;

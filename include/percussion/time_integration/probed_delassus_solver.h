@@ -4,7 +4,7 @@
 #include <deal.II/lac/petsc_sparse_matrix.h>
 #include <deal.II/lac/petsc_vector.h>
 
-#include <percussion/contact_operators/active_contact.h>
+#include <percussion/contact_laws/active_contact.h>
 #include <percussion/contact_solvers/anderson_mixing.h>
 #include <percussion/contact_solvers/block_delassus.h>
 #include <percussion/contact_solvers/local_problem.h>
@@ -81,7 +81,7 @@ namespace percussion::TimeIntegration
      */
     ContactSolvers::SolverResult solve(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                        const dealii::PETScWrappers::MPI::Vector &columns_like,
-                                       const std::vector<ContactOperators::ActiveContact> &own, double factor,
+                                       const std::vector<ContactLaws::ActiveContact> &own, double factor,
                                        ContactSolvers::LocalProblem &probed_problem, std::vector<double> &impulses,
                                        std::vector<double> &velocities, ContactPartition &partition, int &exponent,
                                        const ContactSolvers::SolverOptions &options, ProbedWarmStart &warm_start,
@@ -101,7 +101,7 @@ namespace percussion::TimeIntegration
      * exact_product(). Returns whether z is the approximation (its error is not exact). Collective.
      */
     bool product_at(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                    const std::vector<ContactOperators::ActiveContact> &own,
+                    const std::vector<ContactLaws::ActiveContact> &own,
                     const std::vector<unsigned long long> &own_points, const std::vector<double> &impulses,
                     unsigned int n_mine, bool first_iteration, std::vector<double> &z, OperatorSolveCounts &counts);
     /**
@@ -125,7 +125,7 @@ namespace percussion::TimeIntegration
     /// in the same layout; leaves Hp and 𝒯Hp in the warm start's vectors. One solve.
     /// Collective.
     void exact_product(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                       const std::vector<ContactOperators::ActiveContact> &own, const std::vector<double> &r,
+                       const std::vector<ContactLaws::ActiveContact> &own, const std::vector<double> &r,
                        std::vector<double> &z);
     /// z ≈ Hᵀ𝒯Hp as exact_product() without a solve, from the last accepted Hp and 𝒯Hp (in
     /// the warm start's vectors on entry, for the current 𝒯): 𝒯Hp ≈ 𝒯(Hp)_old + G Δ,
@@ -133,14 +133,14 @@ namespace percussion::TimeIntegration
     /// Its error is G's truncation applied to Δ only. Leaves Hp and this approximation of 𝒯Hp in
     /// the warm start's vectors. Collective.
     void approximate_product(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                             const std::vector<ContactOperators::ActiveContact> &own, const std::vector<double> &r,
+                             const std::vector<ContactLaws::ActiveContact> &own, const std::vector<double> &r,
                              std::vector<double> &z);
     /// The warm start's generalized_impulse = Hp, Dirichlet rows zero, for impulses @p r at this rank's contacts @p own.
     void impulse_on_dofs(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                         const std::vector<ContactOperators::ActiveContact> &own, const std::vector<double> &r);
+                         const std::vector<ContactLaws::ActiveContact> &own, const std::vector<double> &r);
     /// z = Hᵀx at this rank's contacts @p own (dim per contact). Collective.
     void local_values_of(const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                         const std::vector<ContactOperators::ActiveContact> &own,
+                         const std::vector<ContactLaws::ActiveContact> &own,
                          const dealii::PETScWrappers::MPI::Vector &x, std::vector<double> &z);
 
     const unsigned int dim;

@@ -1,9 +1,9 @@
-#ifndef PERCUSSION_CONTACT_OPERATORS_FREMOND_LAW_H
-#define PERCUSSION_CONTACT_OPERATORS_FREMOND_LAW_H
+#ifndef PERCUSSION_CONTACT_LAWS_FREMOND_LAW_H
+#define PERCUSSION_CONTACT_LAWS_FREMOND_LAW_H
 
-#include <percussion/contact_operators/local_law.h>
+#include <percussion/contact_laws/local_law.h>
 
-namespace percussion::ContactOperators
+namespace percussion::ContactLaws
 {
   /**
    * Frémond-consistent Moreau–Jean (paper eq. (63d)–(64)): −Θ(u_{k+θ}) ∈ N_K(p),
@@ -19,6 +19,6 @@ namespace percussion::ContactOperators
     void pose(const ActiveContact &contact, const LawStep &step, double *b) const override;
     bool slides_at_weighted_velocity() const override { return true; }
   };
-} // namespace percussion::ContactOperators
+} // namespace percussion::ContactLaws
 
 #endif

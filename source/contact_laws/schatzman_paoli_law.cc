@@ -1,6 +1,6 @@
-#include <percussion/contact_operators/schatzman_paoli_law.h>
+#include <percussion/contact_laws/schatzman_paoli_law.h>
 
-namespace percussion::ContactOperators
+namespace percussion::ContactLaws
 {
   void SchatzmanPaoliLaw::pose(const ActiveContact &contact, const LawStep &step, double *b) const
   {
@@ -10,4 +10,4 @@ namespace percussion::ContactOperators
     const double e = contact.e;
     b[0] += -e * contact.u_k[0] + (1 + e) * contact.gap / step.time_step;
   }
-} // namespace percussion::ContactOperators
+} // namespace percussion::ContactLaws

@@ -1,9 +1,9 @@
-#ifndef PERCUSSION_CONTACT_OPERATORS_ACTIVE_CONTACT_H
-#define PERCUSSION_CONTACT_OPERATORS_ACTIVE_CONTACT_H
+#ifndef PERCUSSION_CONTACT_LAWS_ACTIVE_CONTACT_H
+#define PERCUSSION_CONTACT_LAWS_ACTIVE_CONTACT_H
 
 #include <array>
 
-namespace percussion::ContactOperators
+namespace percussion::ContactLaws
 {
   /**
    * One contact of the step's problem (plain data), made by its owner; a problem small enough for
@@ -25,6 +25,6 @@ namespace percussion::ContactOperators
     /// the warm start, known to the owner only.
     std::array<double, 3> warm_start{};
   };
-} // namespace percussion::ContactOperators
+} // namespace percussion::ContactLaws
 
 #endif

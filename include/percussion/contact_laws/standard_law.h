@@ -1,9 +1,9 @@
-#ifndef PERCUSSION_CONTACT_OPERATORS_STANDARD_LAW_H
-#define PERCUSSION_CONTACT_OPERATORS_STANDARD_LAW_H
+#ifndef PERCUSSION_CONTACT_LAWS_STANDARD_LAW_H
+#define PERCUSSION_CONTACT_LAWS_STANDARD_LAW_H
 
-#include <percussion/contact_operators/local_law.h>
+#include <percussion/contact_laws/local_law.h>
 
-namespace percussion::ContactOperators
+namespace percussion::ContactLaws
 {
   /**
    * Standard Moreau–Jean (paper eq. (53d)): −Γ(u_{k+1}) ∈ N_K(p), Γ(u) = u + (e u_{N,k} + μ‖u_T‖, 0, 0):
@@ -17,6 +17,6 @@ namespace percussion::ContactOperators
     double operator_factor(double) const override { return 1.0; }
     void pose(const ActiveContact &contact, const LawStep &step, double *b) const override;
   };
-} // namespace percussion::ContactOperators
+} // namespace percussion::ContactLaws
 
 #endif

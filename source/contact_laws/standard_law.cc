@@ -1,6 +1,6 @@
-#include <percussion/contact_operators/standard_law.h>
+#include <percussion/contact_laws/standard_law.h>
 
-namespace percussion::ContactOperators
+namespace percussion::ContactLaws
 {
   void StandardLaw::pose(const ActiveContact &contact, const LawStep &step, double *b) const
   {
@@ -17,4 +17,4 @@ namespace percussion::ContactOperators
     else if (step.theta > 0)
       b[0] += (1 - step.theta) / step.theta * u_k[0];
   }
-} // namespace percussion::ContactOperators
+} // namespace percussion::ContactLaws

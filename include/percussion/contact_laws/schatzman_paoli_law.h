@@ -1,9 +1,9 @@
-#ifndef PERCUSSION_CONTACT_OPERATORS_SCHATZMAN_PAOLI_LAW_H
-#define PERCUSSION_CONTACT_OPERATORS_SCHATZMAN_PAOLI_LAW_H
+#ifndef PERCUSSION_CONTACT_LAWS_SCHATZMAN_PAOLI_LAW_H
+#define PERCUSSION_CONTACT_LAWS_SCHATZMAN_PAOLI_LAW_H
 
-#include <percussion/contact_operators/local_law.h>
+#include <percussion/contact_laws/local_law.h>
 
-namespace percussion::ContactOperators
+namespace percussion::ContactLaws
 {
   /**
    * Schatzman–Paoli (talk eq. (28c)–(29)), position level, frictionless:
@@ -19,6 +19,6 @@ namespace percussion::ContactOperators
     bool is_velocity_level() const override { return false; }
     bool takes_every_candidate() const override { return true; }
   };
-} // namespace percussion::ContactOperators
+} // namespace percussion::ContactLaws
 
 #endif

@@ -1,8 +1,8 @@
-#include <percussion/contact_operators/fremond_law.h>
+#include <percussion/contact_laws/fremond_law.h>
 
 #include <algorithm>
 
-namespace percussion::ContactOperators
+namespace percussion::ContactLaws
 {
   void FremondLaw::pose(const ActiveContact &contact, const LawStep &step, double *b) const
   {
@@ -38,4 +38,4 @@ namespace percussion::ContactOperators
     for (unsigned int i = 1; i < step.dim; ++i)
       b[i] = theta * u_free[i] + (1 - theta) * u_k[i];
   }
-} // namespace percussion::ContactOperators
+} // namespace percussion::ContactLaws

@@ -1,11 +1,11 @@
-#ifndef PERCUSSION_CONTACT_OPERATORS_LOCAL_LAW_H
-#define PERCUSSION_CONTACT_OPERATORS_LOCAL_LAW_H
+#ifndef PERCUSSION_CONTACT_LAWS_LOCAL_LAW_H
+#define PERCUSSION_CONTACT_LAWS_LOCAL_LAW_H
 
-#include <percussion/contact_operators/active_contact.h>
+#include <percussion/contact_laws/active_contact.h>
 
 #include <algorithm>
 
-namespace percussion::ContactOperators
+namespace percussion::ContactLaws
 {
   /// What a law needs of the step besides the contact (plain data).
   struct LawStep
@@ -62,6 +62,6 @@ namespace percussion::ContactOperators
      */
     virtual bool takes_every_candidate() const { return false; }
   };
-} // namespace percussion::ContactOperators
+} // namespace percussion::ContactLaws
 
 #endif
