@@ -27,7 +27,7 @@ namespace percussion::TimeIntegration
                                                const unsigned int dim, const double gap_prediction_factor,
                                                MPI_Comm communicator)
     : parameters(parameters)
-    , local_law(make_local_law(law))
+    , local_law(ContactLaws::make_local_law(law))
     , dim(dim)
     , rule{gap_prediction_factor, local_law->takes_every_candidate()}
     , communicator(communicator)

@@ -15,7 +15,7 @@
 #include <percussion/time_integration/delassus_operator.h>
 #include <percussion/time_integration/dense_delassus_operator.h>
 #include <percussion/time_integration/probed_delassus_operator.h>
-#include <percussion/time_integration/contact_law.h>
+#include <percussion/contact_laws/contact_law.h>
 #include <percussion/time_integration/time_integrator.h>
 
 #include <petscmat.h>
@@ -392,7 +392,7 @@ namespace percussion::TimeIntegration
     bool uses_probed_operator(const OperatorContext &context, const std::vector<unsigned long long> &active_points) const;
 
     const ContactDynamicsParameters parameters;
-    /// The scheme's law: it poses (A, b) of the step's problem (make_local_law()).
+    /// The scheme's law: it poses (A, b) of the step's problem (ContactLaws::make_local_law()).
     const std::unique_ptr<const ContactLaws::LocalLaw> local_law;
     const unsigned int dim;
     ActiveSetRule rule;

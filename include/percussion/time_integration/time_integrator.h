@@ -6,7 +6,7 @@
 
 #include <percussion/core/body_frames.h>
 #include <percussion/core/iteration_matrix_solver.h>
-#include <percussion/time_integration/contact_law.h>
+#include <percussion/contact_laws/contact_law.h>
 #include <percussion/time_integration/step_energy.h>
 
 #include <percussion/core/exceptions.h>
@@ -21,6 +21,9 @@
 
 namespace percussion::TimeIntegration
 {
+  /// A scheme's contact law (ContactLaws::ContactLaw), as the schemes state it (TimeIntegrator::contact_law()).
+  using ContactLaws::ContactLaw;
+
   /**
    * What the contact layer and the simulator need of a time-stepping scheme for
    * M v' + C v + K q = F + H r whose step velocity is affine in the step's contact impulse:

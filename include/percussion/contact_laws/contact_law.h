@@ -1,13 +1,13 @@
-#ifndef PERCUSSION_TIME_INTEGRATION_CONTACT_LAW_H
-#define PERCUSSION_TIME_INTEGRATION_CONTACT_LAW_H
+#ifndef PERCUSSION_CONTACT_LAWS_CONTACT_LAW_H
+#define PERCUSSION_CONTACT_LAWS_CONTACT_LAW_H
 
 #include <percussion/contact_laws/local_law.h>
 
 #include <memory>
 
-namespace percussion::TimeIntegration
+namespace percussion::ContactLaws
 {
-  /// The contact law of a scheme's step (TimeIntegrator::contact_law()).
+  /// The contact law of a scheme's step (TimeIntegration::TimeIntegrator::contact_law()).
   enum class ContactLaw
   {
     /// Standard Moreau–Jean (paper eq. (53d)): −Γ(u_{k+1}) ∈ N_K(p), Γ(u) = u + (e u_{N,k} + μ‖u_T‖, 0, 0).
@@ -21,10 +21,10 @@ namespace percussion::TimeIntegration
     schatzman_paoli
   };
 
-  /// The law object that poses @p law's local problem (ContactLaws::StandardLaw, FremondLaw or
+  /// The law object that poses @p law's local problem (StandardLaw, FremondLaw or
   /// SchatzmanPaoliLaw): the one place a scheme's law becomes a class.
-  std::unique_ptr<const ContactLaws::LocalLaw> make_local_law(ContactLaw law);
+  std::unique_ptr<const LocalLaw> make_local_law(ContactLaw law);
 
-} // namespace percussion::TimeIntegration
+} // namespace percussion::ContactLaws
 
 #endif
