@@ -5,20 +5,6 @@
 
 namespace percussion::TimeIntegration::SystemAlgebra
 {
-  Vec petsc(const Vector &v) { return const_cast<Vec>(static_cast<const Vec &>(v)); }
-
-  Mat petsc(const dealii::PETScWrappers::MPI::SparseMatrix &m)
-  {
-    return const_cast<dealii::PETScWrappers::MPI::SparseMatrix &>(m).petsc_matrix();
-  }
-
-  PetscObjectId object_id(const dealii::PETScWrappers::MPI::SparseMatrix &m)
-  {
-    PetscObjectId id;
-    PERCUSSION_PETSC_CALL(PetscObjectGetId(reinterpret_cast<PetscObject>(petsc(m)), &id));
-    return id;
-  }
-
   Mat scaled_sum(const LinearElastodynamicSystem &system, const double mass_factor, const double stiffness_factor)
   {
     // K's pattern holds M's (M couples a component with itself only: ElasticBody::setup()).
@@ -49,14 +35,6 @@ namespace percussion::TimeIntegration::SystemAlgebra
     PERCUSSION_PETSC_CALL(MatZeroRows(matrix, static_cast<PetscInt>(rows.size()), rows.data(), 0.0, nullptr, nullptr));
   }
 
-  void zero(Vector &x, const Dofs &dofs)
-  {
-    const std::vector<double> zeros(dofs.size(), 0.0);
-    if (!zeros.empty())
-      x.set(dofs, zeros);
-    x.compress(dealii::VectorOperation::insert);
-  }
-
   namespace
   {
     /// Names VectorBase's protected handle and state to take their member pointers (which any
@@ -83,14 +61,6 @@ namespace percussion::TimeIntegration::SystemAlgebra
                   (same_communicator == MPI_IDENT || same_communicator == MPI_CONGRUENT),
                 dealii::ExcMessage("swap_storage() exchanges vectors of one partition only."));
     VectorInternals::swap(a, b);
-  }
-
-  void reinit_like(Vector &x, const Vector &like, MPI_Comm communicator)
-  {
-    // A PETSc vector owns one contiguous range: comparing the ranges compares the partitions,
-    // without building their index sets at every step.
-    if (x.size() != like.size() || x.local_range() != like.local_range())
-      x.reinit(like.locally_owned_elements(), communicator);
   }
 
   void inner_products(const std::initializer_list<std::pair<const Vector *, const Vector *>> pairs, double *results,

@@ -6,6 +6,7 @@
 #include <deal.II/lac/petsc_vector.h>
 
 #include <percussion/core/iteration_matrix_solver.h>
+#include <percussion/core/petsc_access.h>
 #include <percussion/time_integration/linear_elastodynamic_system.h>
 
 #include <petscmat.h>
@@ -27,11 +28,12 @@ namespace percussion::TimeIntegration::SystemAlgebra
   using Vector = dealii::PETScWrappers::MPI::Vector;
   using Dofs = std::vector<dealii::types::global_dof_index>;
 
-  /// The PETSc handles of deal.II's wrappers (whose own accessors are not const).
-  Vec petsc(const Vector &v);
-  Mat petsc(const dealii::PETScWrappers::MPI::SparseMatrix &m);
-  /// The PETSc object id of @p m: a reassembled matrix (e.g. a new H) is a new object.
-  PetscObjectId object_id(const dealii::PETScWrappers::MPI::SparseMatrix &m);
+  /// The PETSc handles, a matrix's identity, x = 0 on DoFs and the partition-keeping reinit, which
+  /// the contact step shares (core/petsc_access.h).
+  using PetscAccess::object_id;
+  using PetscAccess::petsc;
+  using PetscAccess::reinit_like;
+  using PetscAccess::zero;
 
   /// A new matrix mass_factor·M + stiffness_factor·K, with the sparsity of K (which holds that of M).
   Mat scaled_sum(const LinearElastodynamicSystem &system, double mass_factor, double stiffness_factor);
@@ -46,9 +48,6 @@ namespace percussion::TimeIntegration::SystemAlgebra
   /// Zeroes the rows of @p dofs (their columns stay).
   void zero_rows(Mat matrix, const Dofs &dofs);
 
-  /// x = 0 on @p dofs.
-  void zero(Vector &x, const Dofs &dofs);
-
   /**
    * Exchanges the contents of @p a and @p b by exchanging their PETSc handles, in O(1). deal.II's
    * swap() copies the entries (VecSwap), which on a small model costs a step's mat-vec: the
@@ -56,10 +55,6 @@ namespace percussion::TimeIntegration::SystemAlgebra
    * vectors of the same partition and communicator (checked).
    */
   void swap_storage(Vector &a, Vector &b);
-
-  /// Reinitialises @p x with the partition of @p like unless it has it already (work vectors kept
-  /// from step to step keep their values).
-  void reinit_like(Vector &x, const Vector &like, MPI_Comm communicator);
 
   /**
    * The right-hand side of a system eliminated by eliminate() whose solution takes @p values on
