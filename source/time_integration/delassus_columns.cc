@@ -3,7 +3,7 @@
 #include <percussion/core/petsc_check.h>
 #include <percussion/time_integration/delassus_columns.h>
 #include <percussion/time_integration/system_algebra.h>
-#include <percussion/time_integration/time_integrator.h>
+#include <percussion/contact_step/scheme_interface.h>
 
 #include <algorithm>
 #include <numeric>
@@ -34,11 +34,11 @@ namespace percussion::TimeIntegration
       VecDestroy(&p_columns);
   }
 
-  bool DelassusColumns::ensure(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+  bool DelassusColumns::ensure(ContactStep::SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                const std::vector<unsigned long long> &needed, const unsigned long long n_candidates,
                                const bool operator_moves)
   {
-    if (covers(integrator, H, needed))
+    if (covers(scheme, H, needed))
       return false;
     const PetscObjectId id = SystemAlgebra::object_id(H);
     // Columns for all candidates pay off only if H stays fixed for a while; when it changes from
@@ -49,47 +49,47 @@ namespace percussion::TimeIntegration
     // choice still counts all candidates' columns, columns_to_compute(): a support of every node
     // that a shrinking active set leaves would cost as many solves.)
     std::vector<unsigned long long> columns;
-    if (!uses_support(integrator, operator_moves) &&
-        columns_to_compute(integrator, H, needed, n_candidates, operator_moves) == components * n_candidates)
+    if (!uses_support(scheme, operator_moves) &&
+        columns_to_compute(scheme, H, needed, n_candidates, operator_moves) == components * n_candidates)
       {
         columns.resize(n_candidates);
         std::iota(columns.begin(), columns.end(), 0ull);
       }
     else
       columns = needed;
-    compute(integrator, H, columns, operator_moves);
+    compute(scheme, H, columns, operator_moves);
     operator_id = id;
-    response_version = integrator.operator_version();
+    response_version = scheme.operator_version();
     return true;
   }
 
-  unsigned long long DelassusColumns::columns_to_compute(const TimeIntegrator &integrator,
+  unsigned long long DelassusColumns::columns_to_compute(const ContactStep::SchemeInterface &scheme,
                                                          const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                                          const std::vector<unsigned long long> &needed,
                                                          const unsigned long long n_candidates,
                                                          const bool operator_moves) const
   {
-    if (covers(integrator, H, needed))
+    if (covers(scheme, H, needed))
       return 0;
     return !operator_moves && components * n_candidates <= column_limit ? components * n_candidates
                                                                         : components * needed.size();
   }
 
-  bool DelassusColumns::uses_support(const TimeIntegrator &integrator, const bool operator_moves) const
+  bool DelassusColumns::uses_support(const ContactStep::SchemeInterface &scheme, const bool operator_moves) const
   {
-    return integrator.large_rotation_frames() != nullptr && !operator_moves && response == Response::impulse;
+    return scheme.large_rotation_frames() != nullptr && !operator_moves && response == Response::impulse;
   }
 
-  bool DelassusColumns::covers(const TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+  bool DelassusColumns::covers(const ContactStep::SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                const std::vector<unsigned long long> &needed) const
   {
-    bool covered = SystemAlgebra::object_id(H) == operator_id && integrator.operator_version() == response_version;
+    bool covered = SystemAlgebra::object_id(H) == operator_id && scheme.operator_version() == response_version;
     for (std::size_t a = 0; covered && a < needed.size(); ++a)
       covered = block(needed[a]) >= 0;
     return covered;
   }
 
-  void DelassusColumns::compute(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+  void DelassusColumns::compute(ContactStep::SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                 const std::vector<unsigned long long> &column_points, const bool operator_moves)
   {
     release();
@@ -108,7 +108,7 @@ namespace percussion::TimeIntegration
     // B = H restricted to the cached columns, with the Dirichlet rows zero (an impulse does not act
     // on a prescribed DoF: the support takes it): its entries, for Hp and W_c. The projection's
     // columns are the normal ones only (its problem is frictionless: two solves in three saved).
-    const auto &constrained = integrator.constrained_dofs();
+    const auto &constrained = scheme.constrained_dofs();
     b_entries.clear();
     for (PetscInt r = row_begin; r < row_end; ++r)
       {
@@ -133,13 +133,13 @@ namespace percussion::TimeIntegration
     rotated = false;
     // (The frames of large rotations even while all are the identity: Z then serves the first
     // contact and, without a solve, every turn of the frames after it.)
-    frames = integrator.large_rotation_frames();
+    frames = scheme.large_rotation_frames();
     // Only where H stays (obstacles): where it moves at every step (body pairs) its columns are
     // solved for at every step anyway, and the support of all the master facets' nodes ever
     // touched would cost memory (brick_stack: +147 MiB, +54 % per step) for no solve saved.
     // The support's Z is the impulse response's (𝒯₀ = Ŵ⁻¹): a projection metric of its own
     // (QuasiStaticMetric) is solved for directly.
-    if (uses_support(integrator, operator_moves))
+    if (uses_support(scheme, operator_moves))
       {
         std::vector<PetscInt> local_support;
         std::array<dealii::types::global_dof_index, 3> node{};
@@ -157,7 +157,7 @@ namespace percussion::TimeIntegration
         std::sort(needed.begin(), needed.end());
         local_rows = n_local;
         first_row = row_begin;
-        rotated = extend_support(integrator, needed, n_rows);
+        rotated = extend_support(scheme, needed, n_rows);
       }
     if (rotated)
       {
@@ -175,9 +175,9 @@ namespace percussion::TimeIntegration
     PERCUSSION_PETSC_CALL(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
     PERCUSSION_PETSC_CALL(MatCreateDense(communicator, n_local, PETSC_DECIDE, n_rows, n_columns, nullptr, &X));
     if (response == Response::impulse)
-      integrator.impulse_response(B, X);
+      scheme.impulse_response(B, X);
     else
-      integrator.projection_response(B, X);
+      scheme.projection_response(B, X);
 
     // W_c = BᵀX: B has a few entries per column, so sum only over them; then add the ranks' parts.
     delassus.assign(static_cast<std::size_t>(n_columns) * n_columns, 0.0);
@@ -190,7 +190,7 @@ namespace percussion::TimeIntegration
         delassus[e.column * n_columns + j] += e.value * x[e.local_row + j * lda];
     PERCUSSION_PETSC_CALL(MatDenseRestoreArrayRead(X, &x));
     dealii::Utilities::MPI::sum(delassus, communicator, delassus);
-    if (response == Response::projection || integrator.impulse_response_is_symmetric())
+    if (response == Response::projection || scheme.impulse_response_is_symmetric())
       for (PetscInt i = 0; i < n_columns; ++i)
         for (PetscInt j = 0; j < i; ++j)
           {
@@ -236,16 +236,16 @@ namespace percussion::TimeIntegration
         }
   }
 
-  bool DelassusColumns::extend_support(TimeIntegrator &integrator, const std::vector<PetscInt> &needed,
+  bool DelassusColumns::extend_support(ContactStep::SchemeInterface &scheme, const std::vector<PetscInt> &needed,
                                        const PetscInt n_rows)
   {
-    if (integrator.unrotated_operator_version() != support_version)
+    if (scheme.unrotated_operator_version() != support_version)
       {
         support.clear();
         support_column.clear();
         support_response.clear();
         support_batch_ends.clear();
-        support_version = integrator.unrotated_operator_version();
+        support_version = scheme.unrotated_operator_version();
       }
     // A resumed run: the batches of the uninterrupted run first (SupportBatches), whose Z the
     // checkpoint's run had for the same 𝒯₀.
@@ -255,7 +255,7 @@ namespace percussion::TimeIntegration
         std::size_t begin = 0;
         for (const unsigned long long end : pending_batches.ends)
           {
-            solve_support_batch(integrator,
+            solve_support_batch(scheme,
                                 std::vector<PetscInt>(pending_batches.dofs.begin() + begin,
                                                       pending_batches.dofs.begin() + end),
                                 n_rows);
@@ -270,7 +270,7 @@ namespace percussion::TimeIntegration
     if (support.size() + missing.size() > column_limit)
       return false;
     if (!missing.empty())
-      solve_support_batch(integrator, missing, n_rows);
+      solve_support_batch(scheme, missing, n_rows);
     if (support.size() == support_before)
       return true;
     // EᵀZ: the rows of Z at the support DoFs, from their owners.
@@ -284,7 +284,7 @@ namespace percussion::TimeIntegration
     return true;
   }
 
-  void DelassusColumns::solve_support_batch(TimeIntegrator &integrator, const std::vector<PetscInt> &dofs,
+  void DelassusColumns::solve_support_batch(ContactStep::SchemeInterface &scheme, const std::vector<PetscInt> &dofs,
                                             const PetscInt n_rows)
   {
     // Z for the DoFs: one multiple-right-hand-side solve with 𝒯₀.
@@ -297,7 +297,7 @@ namespace percussion::TimeIntegration
         PERCUSSION_PETSC_CALL(MatSetValue(E, dofs[j], j, 1.0, INSERT_VALUES));
     PERCUSSION_PETSC_CALL(MatAssemblyBegin(E, MAT_FINAL_ASSEMBLY));
     PERCUSSION_PETSC_CALL(MatAssemblyEnd(E, MAT_FINAL_ASSEMBLY));
-    integrator.unrotated_impulse_response(E, Z);
+    scheme.unrotated_impulse_response(E, Z);
     const PetscScalar *z = nullptr;
     PetscInt lda = 0;
     PERCUSSION_PETSC_CALL(MatDenseGetLDA(Z, &lda));
@@ -314,10 +314,10 @@ namespace percussion::TimeIntegration
     support_batch_ends.push_back(support.size());
   }
 
-  DelassusColumns::SupportBatches DelassusColumns::support_batches(const TimeIntegrator &integrator) const
+  DelassusColumns::SupportBatches DelassusColumns::support_batches(const ContactStep::SchemeInterface &scheme) const
   {
     SupportBatches batches;
-    if (support.empty() || support_version != integrator.unrotated_operator_version())
+    if (support.empty() || support_version != scheme.unrotated_operator_version())
       return batches;
     batches.dofs.assign(support.begin(), support.end());
     batches.ends = support_batch_ends;

@@ -2,7 +2,7 @@
 #include <percussion/contact_solvers/scaled_solve.h>
 #include <percussion/time_integration/dense_delassus_operator.h>
 #include <percussion/time_integration/system_algebra.h>
-#include <percussion/time_integration/time_integrator.h>
+#include <percussion/contact_step/scheme_interface.h>
 
 #include <algorithm>
 
@@ -28,7 +28,7 @@ namespace percussion::TimeIntegration
     points.resize(n);
     for (unsigned int a = 0; a < n; ++a)
       points[a] = held[a].point;
-    delassus.ensure(context.integrator, context.H, points, context.n_candidates, context.operator_moves);
+    delassus.ensure(context.scheme, context.H, points, context.n_candidates, context.operator_moves);
     ContactSolvers::LocalProblem &problem = solution.problem;
     problem.storage = ContactSolvers::MatrixStorage::dense;
     problem.W_dense = ContactSolvers::DenseMatrix(ld * n, ld * n);
@@ -51,8 +51,8 @@ namespace percussion::TimeIntegration
   {
     // Hp = B p and 𝒯Hp = X p from the cached columns: no further solve. (The DoF partition is
     // fixed for a run: the two vectors are allocated once.)
-    reinit_like(generalized_impulse, context.integrator.new_velocity(), communicator);
-    reinit_like(correction, context.integrator.new_velocity(), communicator);
+    reinit_like(generalized_impulse, context.scheme.new_velocity(), communicator);
+    reinit_like(correction, context.scheme.new_velocity(), communicator);
     delassus.apply(points, impulse, generalized_impulse, correction);
     generalized = &generalized_impulse;
     response = &correction;
@@ -80,7 +80,7 @@ namespace percussion::TimeIntegration
     std::vector<unsigned long long> projected_points(n);
     for (unsigned int a = 0; a < n; ++a)
       projected_points[a] = projected[a].point;
-    delassus.ensure(context.integrator, context.H, projected_points, context.n_candidates, context.operator_moves);
+    delassus.ensure(context.scheme, context.H, projected_points, context.n_candidates, context.operator_moves);
 
     // 0 ≤ g + W_NN p̃ ⊥ p̃ ≥ 0 with W = Hᵀ𝒫⁻¹H of the operator's metric, posed as a 2D
     // frictionless problem with a decoupled tangential row (as 1D contact is).
@@ -105,8 +105,8 @@ namespace percussion::TimeIntegration
     std::vector<double> impulse(d * n, 0.0);
     for (unsigned int a = 0; a < n; ++a)
       impulse[d * a] = r[2 * a];
-    reinit_like(generalized_impulse, context.integrator.displacement(), communicator);
-    reinit_like(correction, context.integrator.displacement(), communicator);
+    reinit_like(generalized_impulse, context.scheme.displacement(), communicator);
+    reinit_like(correction, context.scheme.displacement(), communicator);
     delassus.apply(projected_points, impulse, generalized_impulse, correction);
     return correction;
   }

@@ -23,7 +23,8 @@ namespace percussion::TimeIntegration
   using dealii::PETScWrappers::MPI::Vector;
   using SystemAlgebra::reinit_like;
 
-  FrictionalContactStep::FrictionalContactStep(const ContactDynamicsParameters &parameters, const ContactLaw law,
+  FrictionalContactStep::FrictionalContactStep(const ContactDynamicsParameters &parameters,
+                                               const ContactLaws::ContactLaw law,
                                                const unsigned int dim, const double gap_prediction_factor,
                                                MPI_Comm communicator)
     : parameters(parameters)
@@ -114,7 +115,7 @@ namespace percussion::TimeIntegration
       std::copy_n(held[a].warm_start.begin(), ld, solution.reaction.begin() + ld * a);
   }
 
-  ContactStepResult FrictionalContactStep::solve(TimeIntegrator &integrator,
+  ContactStepResult FrictionalContactStep::solve(ContactStep::SchemeInterface &scheme,
                                                  const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                                  const Vector &w,
                                                  const bool operator_changed,
@@ -125,8 +126,8 @@ namespace percussion::TimeIntegration
     const unsigned int d = dim;
     // θ of the Frémond law, and the weight of u_{k+θ} in the contact work of the scheme's energy
     // balance (θ for Moreau–Jean, ½ for the generalized-α family).
-    const double theta = integrator.contact_work_weight(), h = integrator.time_step();
-    ContactStepResult result = start_step(integrator, H, w, operator_changed, points);
+    const double theta = scheme.contact_work_weight(), h = scheme.time_step();
+    ContactStepResult result = start_step(scheme, H, w, operator_changed, points);
 
     // Phase 1: which contacts enter the problem, each rank its own.
     const std::vector<ActiveContact> &own = select_own(points, u_k, w, h, result.in_problem);
@@ -139,7 +140,7 @@ namespace percussion::TimeIntegration
       }
 
     // Phases 2–4: the operator, the scheme's law, the contact solve.
-    const OperatorContext context{integrator, H, u_free, u_k.size() / d, operator_moves};
+    const OperatorContext context{scheme, H, u_free, u_k.size() / d, operator_moves};
     DelassusOperator *chosen = &choose_operator(context, own, n_total);
     const std::vector<ActiveContact> *held_contacts = chosen->is_distributed() ? &own : &scratch.gathered;
     pose_law(*held_contacts, theta, h);
@@ -181,7 +182,7 @@ namespace percussion::TimeIntegration
     return result;
   }
 
-  ContactStepResult FrictionalContactStep::start_step(TimeIntegrator &integrator,
+  ContactStepResult FrictionalContactStep::start_step(ContactStep::SchemeInterface &scheme,
                                                       const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                                       const Vector &w, const bool operator_changed,
                                                       const std::vector<OwnedContactPoint> &points)
@@ -201,13 +202,13 @@ namespace percussion::TimeIntegration
 
     // u_free = Hᵀ v_free + w (column partition of H: reallocated only when that changes).
     reinit_like(u_free, w, communicator);
-    H.Tvmult(u_free, integrator.new_velocity());
+    H.Tvmult(u_free, scheme.new_velocity());
     u_free += w;
     // A state that has blown up reaches the contact problem first: it is a numerical failure of
     // the step, not bad input of the contact solver.
     if (const double largest = u_free.linfty_norm(); !std::isfinite(largest))
       throw SolverError("The free velocity at the contact points is not finite in the step from t = " +
-                        std::to_string(integrator.time()) + " (step " + std::to_string(integrator.step_number() + 1) +
+                        std::to_string(scheme.time()) + " (step " + std::to_string(scheme.step_number() + 1) +
                         "): the state has blown up.");
 
     // The threshold of a lasting contact: the previous step's largest normal impulse, all ranks.
@@ -291,7 +292,7 @@ namespace percussion::TimeIntegration
       previous_impulse[held[a].key].assign(solution.reaction.begin() + ld * a, solution.reaction.begin() + ld * (a + 1));
     const Vector *generalized_impulse = nullptr, *response = nullptr;
     delassus_operator.impulse_vectors(context, held, impulse, generalized_impulse, response);
-    context.integrator.apply_impulse(*generalized_impulse, *response);
+    context.scheme.apply_impulse(*generalized_impulse, *response);
     return impulse;
   }
 
@@ -409,7 +410,7 @@ namespace percussion::TimeIntegration
     // then the dense path is the cheaper one. (Where H moves, the dense columns are computed at
     // every step anyway and choose_probed_by_count() weighs them per step.)
     const unsigned long long columns = dense.columns().columns_to_compute(
-      context.integrator, context.H, active_points, context.n_candidates, context.operator_moves);
+      context.scheme, context.H, active_points, context.n_candidates, context.operator_moves);
     if (!context.operator_moves && last_solve_distributed && active_points.size() < last_active_count && columns > 0)
       return true;
     return columns > parameters.probed_operator_threshold;
@@ -528,7 +529,7 @@ namespace percussion::TimeIntegration
     result.largest_positive_work_position = best.position;
   }
 
-  PositionProjectionResult FrictionalContactStep::project_positions(TimeIntegrator &integrator,
+  PositionProjectionResult FrictionalContactStep::project_positions(ContactStep::SchemeInterface &scheme,
                                                                     const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                                                     const Vector &w,
                                                                     const std::vector<OwnedContactPoint> &points,
@@ -537,7 +538,7 @@ namespace percussion::TimeIntegration
                                                                     const double allowed_energy)
   {
     const unsigned int d = dim;
-    const double h = integrator.time_step();
+    const double h = scheme.time_step();
     PositionProjectionResult result;
     // g_{k+1} to first order: the gap's derivative is the normal row of Hᵀ (plus the obstacle's
     // motion h w_N): exact for planes, O(|Δq|²/R) for curved obstacles and master surfaces.
@@ -566,7 +567,7 @@ namespace percussion::TimeIntegration
     // The adaptive metric: the impulse response where an impact left the penetration beside a
     // contact in lasting contact (impact_beside_lasting_contact()), else the quasi-static one.
     const bool impulse_metric =
-      integrator.projection_is_impulse_response() ||
+      scheme.projection_is_impulse_response() ||
       (parameters.projection_metric == ProjectionMetric::adaptive &&
        impact_beside_lasting_contact(points, end_gap, tolerance));
     result.impulse_metric = impulse_metric;
@@ -595,9 +596,9 @@ namespace percussion::TimeIntegration
               local.push_back(a);
             }
         // (Each pass spends what the passes before it left of the allowance.)
-        const Vector &response = energy_safe_correction(integrator, H, w, local, impulse_metric,
+        const Vector &response = energy_safe_correction(scheme, H, w, local, impulse_metric,
                                                         std::max(0.0, allowed_energy - result.energy_change), result);
-        result.energy_change += integrator.correct_displacement(response);
+        result.energy_change += scheme.correct_displacement(response);
 
         // The gaps after the pass, for every candidate.
         H.Tvmult(gap_increment, response);
@@ -616,13 +617,13 @@ namespace percussion::TimeIntegration
   }
 
   const dealii::PETScWrappers::MPI::Vector &
-  FrictionalContactStep::projected_response(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+  FrictionalContactStep::projected_response(ContactStep::SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                             const Vector &w, std::vector<ActiveContact> &local,
                                             const bool impulse_metric, PositionProjectionResult &result)
   {
     DelassusOperator &metric = projection_operator(local, impulse_metric);
     // (The quasi-static metric's columns are computed for every pass's contacts.)
-    const OperatorContext context{integrator, H, u_free, w.size() / dim, operator_moves || !impulse_metric};
+    const OperatorContext context{scheme, H, u_free, w.size() / dim, operator_moves || !impulse_metric};
     const Vector &response = metric.project(context, local, options, result.solver, result.n_contacts);
     if (probed && &metric != probed.get())
       probed->forget_warm_start(); // its vectors are no longer the last accepted Hp and 𝒯Hp
@@ -630,7 +631,7 @@ namespace percussion::TimeIntegration
   }
 
   const dealii::PETScWrappers::MPI::Vector &
-  FrictionalContactStep::energy_safe_correction(TimeIntegrator &integrator,
+  FrictionalContactStep::energy_safe_correction(ContactStep::SchemeInterface &scheme,
                                                 const dealii::PETScWrappers::MPI::SparseMatrix &H, const Vector &w,
                                                 std::vector<ActiveContact> &local, const bool impulse_metric,
                                                 const double allowed_energy, PositionProjectionResult &result)
@@ -645,21 +646,21 @@ namespace percussion::TimeIntegration
     // scaled back to the largest fraction that adds at most allowed_energy. What remains of the
     // penetration is held by the lasting-contact law (its gap does not decrease) and corrected
     // later where the energy allows.
-    const Vector &first = projected_response(integrator, H, w, local, impulse_metric, result);
-    double scale = integrator.position_correction_cost(first).largest_scale(allowed_energy);
+    const Vector &first = projected_response(scheme, H, w, local, impulse_metric, result);
+    double scale = scheme.position_correction_cost(first).largest_scale(allowed_energy);
     const Vector *chosen = &first;
     // (Only where the impulse response can be applied by less than half: the quasi-static metric
     // lifts a loaded body, which then falls back, and dissipates more than a local correction:
     // a viscoelastic ball's impact dissipation 0.44 -> 8.4 µJ where it replaced impulse responses
     // scaled back by a few per cent.)
     if (scale < 0.5 && impulse_metric && parameters.projection_metric == ProjectionMetric::adaptive &&
-        !integrator.projection_is_impulse_response() && &projection_operator(local, false) != &projection_operator(local, true))
+        !scheme.projection_is_impulse_response() && &projection_operator(local, false) != &projection_operator(local, true))
       {
         // (The impulse response's δq is kept in the dense operator's vectors, the quasi-static
         // one's in metric_operator's: both stay valid.)
         PositionProjectionResult alternative;
-        const Vector &second = projected_response(integrator, H, w, local, false, alternative);
-        const double second_scale = integrator.position_correction_cost(second).largest_scale(allowed_energy);
+        const Vector &second = projected_response(scheme, H, w, local, false, alternative);
+        const double second_scale = scheme.position_correction_cost(second).largest_scale(allowed_energy);
         if (second_scale > scale && alternative.solver.status == ContactSolvers::SolverStatus::converged)
           {
             chosen = &second;
@@ -720,7 +721,7 @@ namespace percussion::TimeIntegration
     return *metric_operator;
   }
 
-  FrictionalContactStep::History FrictionalContactStep::history(const TimeIntegrator &integrator) const
+  FrictionalContactStep::History FrictionalContactStep::history(const ContactStep::SchemeInterface &scheme) const
   {
     // Each rank holds its own contacts' history (after a restart possibly all of them, the same
     // on every rank, until the next solve()): the union.
@@ -753,7 +754,7 @@ namespace percussion::TimeIntegration
     for (const DissipationRecord &record : all_dissipation)
       history.dissipation[record.key] = record.energy;
     history.operator_changed = previous_operator_changed;
-    history.support_batches = dense.columns().support_batches(integrator);
+    history.support_batches = dense.columns().support_batches(scheme);
     return history;
   }
 

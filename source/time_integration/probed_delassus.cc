@@ -5,7 +5,7 @@
 #include <percussion/contact_solvers/plain_all_gather.h>
 #include <percussion/time_integration/probed_delassus.h>
 #include <percussion/time_integration/system_algebra.h>
-#include <percussion/time_integration/time_integrator.h>
+#include <percussion/contact_step/scheme_interface.h>
 
 #include <algorithm>
 #include <cmath>
@@ -174,7 +174,7 @@ namespace percussion::TimeIntegration
      * the probe of a colour is 1 at every DoF of that colour, and entry (b, a) is read from the
      * column of a's colour at row b. Collective.
      */
-    void probe_by_colours(Mat G, TimeIntegrator &integrator, MPI_Comm communicator,
+    void probe_by_colours(Mat G, ContactStep::SchemeInterface &scheme, MPI_Comm communicator,
                           const std::vector<dealii::types::global_dof_index> &owned_dofs,
                           const unsigned long long first_owned, const PetscInt n_rows_local, const PetscInt n_rows,
                           const std::vector<DofRecord> &records, const std::vector<int> &colour,
@@ -203,7 +203,7 @@ namespace percussion::TimeIntegration
           PERCUSSION_PETSC_CALL(MatDenseRestoreArray(B, &b));
           PERCUSSION_PETSC_CALL(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
           PERCUSSION_PETSC_CALL(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
-          integrator.approximate_unrotated_impulse_response(B, X, probing_cg_tolerance);
+          scheme.approximate_unrotated_impulse_response(B, X, probing_cg_tolerance);
 
           const PetscScalar *x;
           PERCUSSION_PETSC_CALL(MatDenseGetLDA(X, &lda));
@@ -266,11 +266,11 @@ namespace percussion::TimeIntegration
     positions_set = true;
   }
 
-  unsigned int ProbedDelassus::ensure(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H)
+  unsigned int ProbedDelassus::ensure(ContactStep::SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H)
   {
     Mat h = SystemAlgebra::petsc(H);
     const PetscObjectId id = SystemAlgebra::object_id(H);
-    if (integrator.unrotated_operator_version() != response_version)
+    if (scheme.unrotated_operator_version() != response_version)
       {
         // A new step size: G ≈ 𝒯 of the old one is no longer the operator's; probe again.
         probed.clear();
@@ -278,13 +278,13 @@ namespace percussion::TimeIntegration
           PERCUSSION_PETSC_CALL(MatDestroy(&G));
         if (Ws != nullptr)
           PERCUSSION_PETSC_CALL(MatDestroy(&Ws));
-        response_version = integrator.unrotated_operator_version();
+        response_version = scheme.unrotated_operator_version();
       }
-    const BodyFrames *const now = integrator.response_frames();
-    if (id == operator_id && Ws != nullptr && now == frames && (now == nullptr || frames_version == integrator.operator_version()))
+    const BodyFrames *const now = scheme.response_frames();
+    if (id == operator_id && Ws != nullptr && now == frames && (now == nullptr || frames_version == scheme.operator_version()))
       return 0;
     frames = now;
-    frames_version = integrator.operator_version();
+    frames_version = scheme.operator_version();
     // Large rotations: the product is formed with 𝐑ᵀH (its rows mix the DoFs of each node).
     Mat h_product = h;
     if (frames != nullptr)
@@ -301,7 +301,7 @@ namespace percussion::TimeIntegration
 
     // The contact DoFs of this H: owned rows with a nonzero entry, Dirichlet rows excluded (an
     // impulse does not act there, as in DelassusColumns).
-    const auto &constrained = integrator.constrained_dofs();
+    const auto &constrained = scheme.constrained_dofs();
     PetscInt row_begin, row_end;
     PERCUSSION_PETSC_CALL(MatGetOwnershipRange(h, &row_begin, &row_end));
     std::vector<dealii::types::global_dof_index> rows;
@@ -342,7 +342,7 @@ namespace percussion::TimeIntegration
         // Probe the union, so that DoFs that left H and come back (a facet passed over) are kept.
         std::vector<dealii::types::global_dof_index> all;
         std::set_union(probed.begin(), probed.end(), rows.begin(), rows.end(), std::back_inserter(all));
-        probe(integrator, all, h);
+        probe(scheme, all, h);
         solves = colours;
       }
     // A moving H (a body pair) is assembled anew at every step, but while every slave point stays
@@ -388,7 +388,7 @@ namespace percussion::TimeIntegration
     frames->rotate(y, false);
   }
 
-  void ProbedDelassus::probe(TimeIntegrator &integrator, const std::vector<dealii::types::global_dof_index> &owned_dofs,
+  void ProbedDelassus::probe(ContactStep::SchemeInterface &scheme, const std::vector<dealii::types::global_dof_index> &owned_dofs,
                              Mat h)
   {
     AssertThrow(positions_set, dealii::ExcMessage("ProbedDelassus: the DoF positions were not set"));
@@ -447,7 +447,7 @@ namespace percussion::TimeIntegration
     PERCUSSION_PETSC_CALL(MatMPIAIJSetPreallocation(G, 0, d_nnz.data(), 0, o_nnz.data()));
 
     // 4. G's entries, by colours (probe_by_colours()).
-    probe_by_colours(G, integrator, communicator, owned_dofs, first_owned, n_rows_local, n_rows, records, colour,
+    probe_by_colours(G, scheme, communicator, owned_dofs, first_owned, n_rows_local, n_rows, records, colour,
                      colours, first_record, neighbours);
     PERCUSSION_PETSC_CALL(MatAssemblyBegin(G, MAT_FINAL_ASSEMBLY));
     PERCUSSION_PETSC_CALL(MatAssemblyEnd(G, MAT_FINAL_ASSEMBLY));

@@ -1,6 +1,6 @@
 #include <percussion/time_integration/probed_delassus_operator.h>
 #include <percussion/time_integration/system_algebra.h>
-#include <percussion/time_integration/time_integrator.h>
+#include <percussion/contact_step/scheme_interface.h>
 
 #include <deal.II/base/mpi.h>
 
@@ -24,7 +24,7 @@ namespace percussion::TimeIntegration
                                                              OperatorSolveCounts &counts)
   {
     solution.problem.storage = ContactSolvers::MatrixStorage::sparse;
-    return solver.solve(context.integrator, context.H, context.columns_like, held, factor, solution.problem,
+    return solver.solve(context.scheme, context.H, context.columns_like, held, factor, solution.problem,
                         solution.reaction, solution.velocity, solution.partition, solution.exponent, options,
                         step_start, counts);
   }
@@ -80,11 +80,11 @@ namespace percussion::TimeIntegration
       projection_start = step_start;
     else
       projection_start.valid = false;
-    solver_result = solver.solve(context.integrator, context.H, context.columns_like, local, 1.0, lcp,
+    solver_result = solver.solve(context.scheme, context.H, context.columns_like, local, 1.0, lcp,
                                  projection.reaction, projection.velocity, projection.partition, projection.exponent,
                                  options, projection_start, counts);
     // The accepted iterate's 𝒯Hλ.
-    SystemAlgebra::reinit_like(correction, context.integrator.displacement(), communicator);
+    SystemAlgebra::reinit_like(correction, context.scheme.displacement(), communicator);
     correction = projection_start.response;
     return correction;
   }

@@ -9,7 +9,7 @@
 #include <percussion/contact_solvers/plain_all_gather.h>
 #include <percussion/time_integration/probed_delassus_solver.h>
 #include <percussion/time_integration/system_algebra.h>
-#include <percussion/time_integration/time_integrator.h>
+#include <percussion/contact_step/scheme_interface.h>
 
 #include <algorithm>
 #include <chrono>
@@ -58,7 +58,7 @@ namespace percussion::TimeIntegration
     probed->set_dof_positions(first_owned_dof, std::move(positions));
   }
 
-  void ProbedDelassusSolver::impulse_on_dofs(TimeIntegrator &integrator,
+  void ProbedDelassusSolver::impulse_on_dofs(ContactStep::SchemeInterface &scheme,
                                               const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                               const std::vector<ContactLaws::ActiveContact> &own, const std::vector<double> &r)
   {
@@ -78,7 +78,7 @@ namespace percussion::TimeIntegration
       PERCUSSION_PETSC_CALL(VecRestoreArray(SystemAlgebra::petsc(impulse_columns), &p));
     }
     H.vmult(current->generalized_impulse, impulse_columns);
-    SystemAlgebra::zero(current->generalized_impulse, integrator.constrained_dofs());
+    SystemAlgebra::zero(current->generalized_impulse, scheme.constrained_dofs());
   }
 
   void ProbedDelassusSolver::local_values_of(const dealii::PETScWrappers::MPI::SparseMatrix &H,
@@ -99,17 +99,17 @@ namespace percussion::TimeIntegration
     PERCUSSION_PETSC_CALL(VecRestoreArrayRead(SystemAlgebra::petsc(column_work), &values));
   }
 
-  void ProbedDelassusSolver::exact_product(TimeIntegrator &integrator,
+  void ProbedDelassusSolver::exact_product(ContactStep::SchemeInterface &scheme,
                                             const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                             const std::vector<ContactLaws::ActiveContact> &own, const std::vector<double> &r,
                                             std::vector<double> &z)
   {
-    impulse_on_dofs(integrator, H, own, r);
-    integrator.impulse_response(current->generalized_impulse, current->response);
+    impulse_on_dofs(scheme, H, own, r);
+    scheme.impulse_response(current->generalized_impulse, current->response);
     local_values_of(H, own, current->response, z);
   }
 
-  void ProbedDelassusSolver::approximate_product(TimeIntegrator &integrator,
+  void ProbedDelassusSolver::approximate_product(ContactStep::SchemeInterface &scheme,
                                                   const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                                   const std::vector<ContactLaws::ActiveContact> &own, const std::vector<double> &r,
                                                   std::vector<double> &z)
@@ -120,7 +120,7 @@ namespace percussion::TimeIntegration
     reinit_like(impulse_change, current->generalized_impulse, communicator);
     reinit_like(response_change, current->generalized_impulse, communicator);
     impulse_change = current->generalized_impulse;
-    impulse_on_dofs(integrator, H, own, r);
+    impulse_on_dofs(scheme, H, own, r);
     impulse_change.sadd(-1.0, 1.0, current->generalized_impulse);
     probed->approximate_response(impulse_change, response_change);
     current->response += response_change;
@@ -153,14 +153,14 @@ namespace percussion::TimeIntegration
     return exponent;
   }
 
-  bool ProbedDelassusSolver::product_at(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+  bool ProbedDelassusSolver::product_at(ContactStep::SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                         const std::vector<ContactLaws::ActiveContact> &own,
                                         const std::vector<unsigned long long> &own_points,
                                         const std::vector<double> &impulses, const unsigned int n_mine,
                                         const bool first_iteration, std::vector<double> &z, OperatorSolveCounts &counts)
   {
     const bool previous_pair = first_iteration && current->valid &&
-                               current->response_version == integrator.operator_version();
+                               current->response_version == scheme.operator_version();
     if (on_every_rank(previous_pair && current->operator_id == SystemAlgebra::object_id(H) && current->points == own_points &&
                         current->reaction == impulses,
                       communicator))
@@ -179,12 +179,12 @@ namespace percussion::TimeIntegration
         // warm start's product from the last accepted one and G applied to the change only
         // (approximate_product()), instead of a solve. It starts the iteration; the exact
         // products that follow decide convergence (slab at 16 × 16 × 8: 3.9 → 3.0 products).
-        approximate_product(integrator, H, own, impulses, z);
+        approximate_product(scheme, H, own, impulses, z);
         return true;
       }
     else
       {
-        exact_product(integrator, H, own, impulses, z);
+        exact_product(scheme, H, own, impulses, z);
         ++counts.exact_products;
       }
     return false;
@@ -241,7 +241,7 @@ namespace percussion::TimeIntegration
   }
 
   ContactSolvers::SolverResult
-  ProbedDelassusSolver::solve(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+  ProbedDelassusSolver::solve(ContactStep::SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                               const Vector &columns, const std::vector<ContactLaws::ActiveContact> &own,
                               const double factor, ContactSolvers::LocalProblem &probed_problem,
                               std::vector<double> &impulses, std::vector<double> &velocities,
@@ -253,9 +253,9 @@ namespace percussion::TimeIntegration
     const unsigned int ld = dim; // 2D/3D only (FrictionalContactStep::set_dof_positions())
     columns_like = &columns;
     current = &warm_start;
-    reinit_like(current->generalized_impulse, integrator.new_velocity(), communicator);
-    reinit_like(current->response, integrator.new_velocity(), communicator);
-    counts.probing_solves = probed->ensure(integrator, H);
+    reinit_like(current->generalized_impulse, scheme.new_velocity(), communicator);
+    reinit_like(current->response, scheme.new_velocity(), communicator);
+    counts.probing_solves = probed->ensure(scheme, H);
     // probed_problem: this rank's rows of A = f W_s (the approximation) in the local numbering of its own
     // and ghost contacts, b and μ of the law for its own contacts (zero for the ghosts, whose rows
     // it does not hold); the exact problem has the same b.
@@ -291,7 +291,7 @@ namespace percussion::TimeIntegration
         // same contacts and the same impulses on every rank, its product is the last step's, and
         // Hp, 𝒯Hp are still in the work vectors.
         const bool approximate_start =
-          product_at(integrator, H, own, own_points, impulses, n_mine, outer == 0, z, counts);
+          product_at(scheme, H, own, own_points, impulses, n_mine, outer == 0, z, counts);
         for (unsigned int i = 0; i < n; ++i)
           {
             u[i] = factor * z[i] + b[i];
@@ -349,7 +349,7 @@ namespace percussion::TimeIntegration
     velocities = best_u;
     warm_start.valid = true;
     warm_start.operator_id = h_id;
-    warm_start.response_version = integrator.operator_version();
+    warm_start.response_version = scheme.operator_version();
     warm_start.points = own_points;
     warm_start.reaction = best_r;
     warm_start.product = best_z;

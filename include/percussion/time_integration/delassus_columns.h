@@ -7,21 +7,20 @@
 #include <petscmat.h>
 
 #include <percussion/core/body_frames.h>
+#include <percussion/contact_step/scheme_interface.h>
 
 #include <map>
 #include <vector>
 
 namespace percussion::TimeIntegration
 {
-  class TimeIntegrator;
-
   /**
    * The columns of the step's impulse response and Delassus operator for a set of contact points
    * (column blocks of H, dim columns each; the normal column only for the projection's metric):
    *
    *   B = H restricted to the points (Dirichlet rows zero),  X = 𝒯 B,  W_c = Bᵀ X,
    *
-   * with 𝒯 the integrator's impulse response (Ŵ⁻¹ for Moreau–Jean, doc/contact.md). W_c is dense and
+   * with 𝒯 the scheme's impulse response (Ŵ⁻¹ for Moreau–Jean, doc/contact.md). W_c is dense and
    * the same on every rank. The columns stay valid while H is the same PETSc object: ContactGeometry
    * builds a new matrix whenever it reassembles H, so the object id tells a stale cache from a valid
    * one, also across steps where nothing asked for the columns.
@@ -31,7 +30,7 @@ namespace percussion::TimeIntegration
    * the support of large rotations (below) only the points asked for: a point asked for later
    * costs the solves on its own nodes' DoFs and no more.
    *
-   * Large rotations (TimeIntegrator::large_rotation_frames()): 𝒯 = 𝐑𝒯₀𝐑ᵀ changes whenever a frame
+   * Large rotations (SchemeInterface::large_rotation_frames()): 𝒯 = 𝐑𝒯₀𝐑ᵀ changes whenever a frame
    * turns, but 𝒯₀ does not. Then, from the first contact on (the frames still the identity), the
    * columns Z = 𝒯₀E of the unit vectors E on every DoF of the nodes that B touches (the support,
    * kept and extended while 𝒯₀ is the same) are stored instead of X,
@@ -46,8 +45,8 @@ namespace percussion::TimeIntegration
     /// Which operator 𝒯 the columns are of.
     enum class Response
     {
-      impulse,   ///< TimeIntegrator::impulse_response(): the step's Delassus operator
-      projection ///< TimeIntegrator::projection_response(): the position projection's metric
+      impulse,   ///< SchemeInterface::impulse_response(): the step's Delassus operator
+      projection ///< SchemeInterface::projection_response(): the position projection's metric
     };
 
     DelassusColumns(unsigned int dim, unsigned int column_limit, MPI_Comm communicator,
@@ -64,19 +63,19 @@ namespace percussion::TimeIntegration
      * @param n_candidates      the number of candidate points (column blocks of H)
      * Returns whether columns were (re)computed. Collective.
      */
-    bool ensure(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+    bool ensure(ContactStep::SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                 const std::vector<unsigned long long> &points, unsigned long long n_candidates,
                 bool operator_moves);
 
     /// How many columns ensure() would compute for these arguments without the support (0 if they
     /// are cached): the operator choice's measure of the dense path's cost. With the support
     /// (large rotations) ensure() computes only the points asked for, which this bounds.
-    unsigned long long columns_to_compute(const TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+    unsigned long long columns_to_compute(const ContactStep::SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                           const std::vector<unsigned long long> &points, unsigned long long n_candidates,
                                           bool operator_moves) const;
-    /// Whether the cached columns are those of @p H and of @p integrator's present impulse
-    /// response (TimeIntegrator::operator_version()) and include every one of @p points.
-    bool covers(const TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+    /// Whether the cached columns are those of @p H and of @p scheme's present impulse
+    /// response (SchemeInterface::operator_version()) and include every one of @p points.
+    bool covers(const ContactStep::SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                 const std::vector<unsigned long long> &points) const;
     /// Block position of @p point among the cached columns, or −1 if it has none.
     int block(unsigned long long point) const
@@ -111,9 +110,9 @@ namespace percussion::TimeIntegration
       std::vector<unsigned long long> dofs;
       std::vector<unsigned long long> ends;
     };
-    /// The batches of the present Z; empty if there is none or it is not that of @p integrator's
-    /// present 𝒯₀ (TimeIntegrator::unrotated_operator_version()).
-    SupportBatches support_batches(const TimeIntegrator &integrator) const;
+    /// The batches of the present Z; empty if there is none or it is not that of @p scheme's
+    /// present 𝒯₀ (SchemeInterface::unrotated_operator_version()).
+    SupportBatches support_batches(const ContactStep::SchemeInterface &scheme) const;
     /// A resumed run: the first extension of the support solves for these batches first.
     void restore_support_batches(SupportBatches batches) { pending_batches = std::move(batches); }
 
@@ -128,8 +127,8 @@ namespace percussion::TimeIntegration
     void release();
     /// Whether compute() keeps the columns in the rotated form, on the support (large rotations,
     /// an H that stays, the impulse response); then ensure() computes the needed points only.
-    bool uses_support(const TimeIntegrator &integrator, bool operator_moves) const;
-    void compute(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+    bool uses_support(const ContactStep::SchemeInterface &scheme, bool operator_moves) const;
+    void compute(ContactStep::SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                  const std::vector<unsigned long long> &column_points, bool operator_moves);
 
     /// components: the columns per point, dim for the impulse response, 1 (the normal) for the
@@ -159,13 +158,13 @@ namespace percussion::TimeIntegration
     /// A resumed run's batches, solved for at the first extension of the support.
     SupportBatches pending_batches;
     /// Extends Z to @p needed (sorted global DoFs); false if the support would pass the column limit.
-    bool extend_support(TimeIntegrator &integrator, const std::vector<PetscInt> &needed, PetscInt n_rows);
+    bool extend_support(ContactStep::SchemeInterface &scheme, const std::vector<PetscInt> &needed, PetscInt n_rows);
     /// Appends Z's columns of @p dofs (not in the support yet) in one multiple-right-hand-side solve.
-    void solve_support_batch(TimeIntegrator &integrator, const std::vector<PetscInt> &dofs, PetscInt n_rows);
+    void solve_support_batch(ContactStep::SchemeInterface &scheme, const std::vector<PetscInt> &dofs, PetscInt n_rows);
     /// The rotated form: C = Eᵀ𝐑ᵀB from B's entries (rows from @p row_begin, @p n_columns columns)
     /// and W_c = Cᵀ(EᵀZ)C, symmetrised. Collective.
     void delassus_from_support(PetscInt n_columns, PetscInt row_begin);
-    unsigned int response_version = 0; ///< TimeIntegrator::operator_version() of the columns
+    unsigned int response_version = 0; ///< SchemeInterface::operator_version() of the columns
     PetscObjectId operator_id = -1;         ///< H whose columns are cached
   };
 } // namespace percussion::TimeIntegration

@@ -9,14 +9,13 @@
 #include <percussion/contact_solvers/local_problem.h>
 #include <percussion/contact_solvers/plain_all_gather.h>
 #include <percussion/contact_solvers/solver_options.h>
+#include <percussion/contact_step/scheme_interface.h>
 
 #include <algorithm>
 #include <vector>
 
 namespace percussion::TimeIntegration
 {
-  class TimeIntegrator;
-
   /// Sorts @p contacts by point index: the order in which every rank poses a problem.
   inline void sort_by_point(std::vector<ContactLaws::ActiveContact> &contacts)
   {
@@ -38,7 +37,7 @@ namespace percussion::TimeIntegration
   /// What a Delassus operator needs of the step besides its contacts.
   struct OperatorContext
   {
-    TimeIntegrator &integrator;                          ///< its impulse response 𝒯 (or projection metric)
+    ContactStep::SchemeInterface &scheme;                ///< its impulse response 𝒯 (or projection metric)
     const dealii::PETScWrappers::MPI::SparseMatrix &H;   ///< H(q_k), n_dofs × dim·(candidates)
     const dealii::PETScWrappers::MPI::Vector &columns_like; ///< a vector with H's column partition
     unsigned long long n_candidates;                     ///< candidate points (column blocks of H)

@@ -16,7 +16,7 @@
 #include <percussion/time_integration/dense_delassus_operator.h>
 #include <percussion/time_integration/probed_delassus_operator.h>
 #include <percussion/contact_laws/contact_law.h>
-#include <percussion/time_integration/time_integrator.h>
+#include <percussion/contact_step/scheme_interface.h>
 
 #include <petscmat.h>
 
@@ -139,11 +139,11 @@ namespace percussion::TimeIntegration
   {
   public:
     /// @p gap_prediction_factor: γ of the ActiveSetRule.
-    FrictionalContactStep(const ContactDynamicsParameters &parameters, ContactLaw law, unsigned int dim,
+    FrictionalContactStep(const ContactDynamicsParameters &parameters, ContactLaws::ContactLaw law, unsigned int dim,
                           double gap_prediction_factor, MPI_Comm communicator);
 
     /**
-     * Solves the step's contact problem and applies the impulse to @p integrator.
+     * Solves the step's contact problem and applies the impulse to @p scheme.
      * @param H           the contact operator H(q_k) (n_dofs × dim·m)
      * @param w           the obstacle velocity offset (column partition of H)
      * @param operator_changed  whether H changed at this step (a change at steps without a call is
@@ -153,7 +153,7 @@ namespace percussion::TimeIntegration
      * @param energy_scale  the energy flowing through the step's balance (|E_k| and the works so
      *                    far): a contact's work below its round-off is not reported as positive
      */
-    ContactStepResult solve(TimeIntegrator &integrator,
+    ContactStepResult solve(ContactStep::SchemeInterface &scheme,
                             const dealii::PETScWrappers::MPI::SparseMatrix &H,
                             const dealii::PETScWrappers::MPI::Vector &w,
                             bool operator_changed,
@@ -167,13 +167,13 @@ namespace percussion::TimeIntegration
      * for plane obstacles), and, if @p project and some g_{k+1} < −@p tolerance, the direct
      * projection of q_{k+1} onto g ≥ 0: the contacts with g_{k+1} < @p tolerance enter the
      * frictionless problem 0 ≤ g_{k+1} + W p̃ ⊥ p̃ ≥ 0 (W = Hᵀ𝒯H of the step), and
-     * TimeIntegrator::correct_displacement(𝒯 H p̃), the velocity giving up along the correction
+     * SchemeInterface::correct_displacement(𝒯 H p̃), the velocity giving up along the correction
      * what the correction would add beyond its loads' work. No pass adds more than
      * @p allowed_energy beyond that (energy_safe_correction()): a correction that would is taken
      * in the quasi-static metric where that adds less, and scaled back (PositionProjectionResult::
      * scale). Collective.
      */
-    PositionProjectionResult project_positions(TimeIntegrator &integrator,
+    PositionProjectionResult project_positions(ContactStep::SchemeInterface &scheme,
                                                const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                                const dealii::PETScWrappers::MPI::Vector &w,
                                                const std::vector<OwnedContactPoint> &points,
@@ -222,8 +222,8 @@ namespace percussion::TimeIntegration
       DelassusColumns::SupportBatches support_batches;
     };
     /// The history of all contacts, gathered from their owners (each rank keeps its own) on every
-    /// rank, and the support batches of the columns of @p integrator's present 𝒯₀. Collective.
-    History history(const TimeIntegrator &integrator) const;
+    /// rank, and the support batches of the columns of @p scheme's present 𝒯₀. Collective.
+    History history(const ContactStep::SchemeInterface &scheme) const;
     /// A resumed run: the history of its checkpoint (keys translated to this run's numbering); each
     /// rank keeps its own contacts' part from the next solve() on.
     void restore_history(History restored)
@@ -291,7 +291,7 @@ namespace percussion::TimeIntegration
                                                  std::vector<bool> &in_problem);
     /// The step's start: the result's per-point arrays, the history of a resumed run, whether H
     /// moves, u_free = Hᵀv_free + w, and the lasting threshold. Collective.
-    ContactStepResult start_step(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+    ContactStepResult start_step(ContactStep::SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                  const dealii::PETScWrappers::MPI::Vector &w, bool operator_changed,
                                  const std::vector<OwnedContactPoint> &points);
     /// After select_own(): the keys of this rank's contacts @p own in lasting contact, the
@@ -305,7 +305,7 @@ namespace percussion::TimeIntegration
     /**
      * The impulse of the solution (the body's dimension per @p held contact, returned): kept by
      * key as the next step's warm start for this rank's contacts [@p first, @p last), and applied
-     * to the integrator as Hp and 𝒯Hp from @p delassus_operator. Collective.
+     * to the scheme as Hp and 𝒯Hp from @p delassus_operator. Collective.
      */
     std::vector<double> apply_impulse(const OperatorContext &context, DelassusOperator &delassus_operator,
                                       const std::vector<ActiveContact> &held, unsigned int first, unsigned int last);
@@ -344,19 +344,19 @@ namespace percussion::TimeIntegration
     /// One projection pass's δq = 𝒫⁻¹H p̃ for this rank's contacts @p local in the step's impulse
     /// response (@p impulse_metric) or the quasi-static metric; the solver's result in @p result.
     /// Collective.
-    const dealii::PETScWrappers::MPI::Vector &projected_response(TimeIntegrator &integrator,
+    const dealii::PETScWrappers::MPI::Vector &projected_response(ContactStep::SchemeInterface &scheme,
                                                                  const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                                                  const dealii::PETScWrappers::MPI::Vector &w,
                                                                  std::vector<ActiveContact> &local,
                                                                  bool impulse_metric, PositionProjectionResult &result);
     /**
      * The correction of one projection pass that adds at most @p allowed_energy (after the
-     * velocity's share, TimeIntegrator::position_correction_cost()): projected_response() in the
+     * velocity's share, SchemeInterface::position_correction_cost()): projected_response() in the
      * pass's metric; where that would add more and the metric is the adaptive rule's impulse
      * response, the quasi-static metric's if it can be taken further; the chosen one scaled by
      * PositionCorrectionCost::largest_scale(). Collective.
      */
-    const dealii::PETScWrappers::MPI::Vector &energy_safe_correction(TimeIntegrator &integrator,
+    const dealii::PETScWrappers::MPI::Vector &energy_safe_correction(ContactStep::SchemeInterface &scheme,
                                                                      const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                                                      const dealii::PETScWrappers::MPI::Vector &w,
                                                                      std::vector<ActiveContact> &local,

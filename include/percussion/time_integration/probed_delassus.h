@@ -8,6 +8,7 @@
 #include <percussion/contact_solvers/csr_matrix.h>
 #include <percussion/core/body_frames.h>
 #include <percussion/contact_solvers/distributed_sweeps.h>
+#include <percussion/contact_step/scheme_interface.h>
 
 #include <petscmat.h>
 
@@ -19,8 +20,6 @@ namespace percussion::TimeIntegration
   /// The distributed problem's partition and ghost exchange (contact-solver layer).
   using ContactSolvers::ContactPartition;
   using ContactSolvers::ImpulseExchange;
-
-  class TimeIntegrator;
 
   /**
    * A sparse approximation of the step's Delassus operator for many contacts, W_s = Hᵀ G H, with
@@ -46,7 +45,7 @@ namespace percussion::TimeIntegration
    * (TimeIntegrator::approximate_impulse_response()), below the truncation's error; the exact
    * products keep the linear solver's tolerance. G is recomputed only when H gains rows that were
    * not probed (new candidates, a master facet not seen before); W_s = HᵀGH (PETSc MatPtAP)
-   * whenever H changes. With large rotations (TimeIntegrator::response_frames()) 𝒯 = 𝐑𝒯₀𝐑ᵀ: G
+   * whenever H changes. With large rotations (SchemeInterface::response_frames()) 𝒯 = 𝐑𝒯₀𝐑ᵀ: G
    * approximates 𝒯₀ on every DoF of the contact nodes (probed once, as without frames) and
    * W_s = (𝐑ᵀH)ᵀG(𝐑ᵀH) is formed again when the frames turn, without a solve.
    *
@@ -78,7 +77,7 @@ namespace percussion::TimeIntegration
      * Makes G cover the rows of @p H (Dirichlet rows excluded) and W_s = HᵀGH current.
      * Returns the number of probing solves done (0 if G already covered H). Collective.
      */
-    unsigned int ensure(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H);
+    unsigned int ensure(ContactStep::SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H);
 
     /**
      * This rank's rows of the block of @p factor · W_s among the active points, in the local
@@ -114,7 +113,7 @@ namespace percussion::TimeIntegration
 
   private:
     /// Colours @p owned_dofs (this rank's contact DoFs) and computes G, of the type of @p h.
-    void probe(TimeIntegrator &integrator, const std::vector<dealii::types::global_dof_index> &owned_dofs, Mat h);
+    void probe(ContactStep::SchemeInterface &scheme, const std::vector<dealii::types::global_dof_index> &owned_dofs, Mat h);
     void destroy();
     /// The vector over W_s's columns (this rank's [@p column_begin, @p column_end)) in which the
     /// owners write the global active numbers of their points, with the ghosts the own rows of
@@ -137,9 +136,9 @@ namespace percussion::TimeIntegration
     std::vector<PetscInt> ws_structure;
     /// A copy of that H, which the product keeps: the values of a new H of its structure go there.
     Mat ws_h = nullptr;
-    unsigned int response_version = 0; ///< TimeIntegrator::unrotated_operator_version() of G
+    unsigned int response_version = 0; ///< SchemeInterface::unrotated_operator_version() of G
     /// Large rotations: G ≈ 𝒯₀ (the response in the frames, which a turn does not change) and
-    /// W_s = (𝐑ᵀH)ᵀ G (𝐑ᵀH); the frames of W_s (TimeIntegrator::operator_version()) and their
+    /// W_s = (𝐑ᵀH)ᵀ G (𝐑ᵀH); the frames of W_s (SchemeInterface::operator_version()) and their
     /// rotation 𝐑ᵀH (nullptr without frames).
     const BodyFrames *frames = nullptr;
     unsigned int frames_version = 0;

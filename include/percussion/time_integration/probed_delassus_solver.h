@@ -21,8 +21,6 @@
 
 namespace percussion::TimeIntegration
 {
-  class TimeIntegrator;
-
   /**
    * The last accepted iterate of a problem that ProbedDelassusSolver::solve() solved: its impulses
    * with their exact product W p (for H of PETSc object id @p operator_id and the impulse response
@@ -35,7 +33,7 @@ namespace percussion::TimeIntegration
   {
     bool valid = false;
     PetscObjectId operator_id = -1;
-    unsigned int response_version = 0; ///< TimeIntegrator::operator_version()
+    unsigned int response_version = 0; ///< SchemeInterface::operator_version()
     std::vector<unsigned long long> points;
     std::vector<double> reaction, product;
     /// Hp (Dirichlet rows zero) and 𝒯Hp (DoF partition): the solve's work vectors, and after it
@@ -46,7 +44,7 @@ namespace percussion::TimeIntegration
   /**
    * The contact problem of many contacts with the probed operator (doc/contact.md, "Many
    * contacts"): ProbedDelassus's approximation W_s = HᵀGH of W = Hᵀ𝒯H, corrected with exact
-   * products W p (TimeIntegrator::impulse_response(b, x), one solve) in an Anderson-mixed outer
+   * products W p (SchemeInterface::impulse_response(b, x), one solve) in an Anderson-mixed outer
    * iteration whose inner problems distributed_sweeps() solves, each rank sweeping its own
    * contacts. The problem stays distributed: a rank holds its own contacts and the ghosts its rows
    * of W_s couple to (ContactPartition). It keeps, from one solve to the next, the last accepted
@@ -79,7 +77,7 @@ namespace percussion::TimeIntegration
      * contacts, dim each), Hp and 𝒯Hp; @p exponent: the inner
      * problems' scaling (as ContactSolvers::solve_scaled()). Collective.
      */
-    ContactSolvers::SolverResult solve(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+    ContactSolvers::SolverResult solve(ContactStep::SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                        const dealii::PETScWrappers::MPI::Vector &columns_like,
                                        const std::vector<ContactLaws::ActiveContact> &own, double factor,
                                        ContactSolvers::LocalProblem &probed_problem, std::vector<double> &impulses,
@@ -100,7 +98,7 @@ namespace percussion::TimeIntegration
      * 0 for a cold start, approximate_product() at the first iteration after a change, else
      * exact_product(). Returns whether z is the approximation (its error is not exact). Collective.
      */
-    bool product_at(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+    bool product_at(ContactStep::SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                     const std::vector<ContactLaws::ActiveContact> &own,
                     const std::vector<unsigned long long> &own_points, const std::vector<double> &impulses,
                     unsigned int n_mine, bool first_iteration, std::vector<double> &z, OperatorSolveCounts &counts);
@@ -124,7 +122,7 @@ namespace percussion::TimeIntegration
     /// z = Hᵀ𝒯Hp at this rank's contacts @p own for impulses @p r (dim per contact, own first),
     /// in the same layout; leaves Hp and 𝒯Hp in the warm start's vectors. One solve.
     /// Collective.
-    void exact_product(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+    void exact_product(ContactStep::SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                        const std::vector<ContactLaws::ActiveContact> &own, const std::vector<double> &r,
                        std::vector<double> &z);
     /// z ≈ Hᵀ𝒯Hp as exact_product() without a solve, from the last accepted Hp and 𝒯Hp (in
@@ -132,11 +130,11 @@ namespace percussion::TimeIntegration
     /// Δ = Hp − (Hp)_old, G the probed approximation of 𝒯 (ProbedDelassus::approximate_response()).
     /// Its error is G's truncation applied to Δ only. Leaves Hp and this approximation of 𝒯Hp in
     /// the warm start's vectors. Collective.
-    void approximate_product(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+    void approximate_product(ContactStep::SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                              const std::vector<ContactLaws::ActiveContact> &own, const std::vector<double> &r,
                              std::vector<double> &z);
     /// The warm start's generalized_impulse = Hp, Dirichlet rows zero, for impulses @p r at this rank's contacts @p own.
-    void impulse_on_dofs(TimeIntegrator &integrator, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+    void impulse_on_dofs(ContactStep::SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                          const std::vector<ContactLaws::ActiveContact> &own, const std::vector<double> &r);
     /// z = Hᵀx at this rank's contacts @p own (dim per contact). Collective.
     void local_values_of(const dealii::PETScWrappers::MPI::SparseMatrix &H,

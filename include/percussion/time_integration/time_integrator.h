@@ -7,6 +7,7 @@
 #include <percussion/core/body_frames.h>
 #include <percussion/core/iteration_matrix_solver.h>
 #include <percussion/contact_laws/contact_law.h>
+#include <percussion/contact_step/scheme_interface.h>
 #include <percussion/time_integration/step_energy.h>
 
 #include <percussion/core/exceptions.h>
@@ -24,8 +25,12 @@ namespace percussion::TimeIntegration
   /// A scheme's contact law (ContactLaws::ContactLaw), as the schemes state it (TimeIntegrator::contact_law()).
   using ContactLaws::ContactLaw;
 
+  /// The energy a position correction would add (ContactStep::PositionCorrectionCost), as the
+  /// schemes compute it (TimeIntegrator::position_correction_cost()).
+  using ContactStep::PositionCorrectionCost;
+
   /**
-   * What the contact layer and the simulator need of a time-stepping scheme for
+   * What the simulator needs of a time-stepping scheme for
    * M v' + C v + K q = F + H r whose step velocity is affine in the step's contact impulse:
    *
    *   v_{k+1} = v_free + 𝒯 (H p),
@@ -35,36 +40,12 @@ namespace percussion::TimeIntegration
    *   1. compute_free_velocity(): v_free (no contact impulse);
    *   2. apply_impulse(Hp, 𝒯Hp): optional, once per step;
    *   3. finish_step(): q_{k+1}, the step's energy balance, the new state becomes current.
-   * The contact law sits between 1 and 2 (FrictionalContactStep), so every scheme shares it.
+   * The contact law sits between 1 and 2 (ContactStep::FrictionalContactStep), so every scheme
+   * shares it: what the contact step needs of the scheme is ContactStep::SchemeInterface, which
+   * every scheme implements here (the impulse response, the step's velocities and impulse, the
+   * position projection's metric and correction).
    */
-  /// The energy a position correction s δq would add: linear s + quadratic s² − kinetic_release
-  /// (TimeIntegrator::position_correction_cost()).
-  struct PositionCorrectionCost
-  {
-    double linear = 0;          ///< δqᵀK q − F_{k+1}ᵀδq: the strain energy's slope less the loads' work
-    double quadratic = 0;       ///< ½ δqᵀKδq ≥ 0
-    double kinetic_release = 0; ///< (vᵀMδq)²/(2δqᵀMδq) ≥ 0: what the velocity can give up along δq
-
-    /// The energy added by the correction s δq, after the velocity's share.
-    double added(const double s) const { return s * linear + s * s * quadratic - kinetic_release; }
-    /**
-     * The largest s ∈ [0, 1] with added(s) ≤ @p allowed (≥ 0): 1 where the whole correction adds
-     * at most @p allowed, else the positive root of quadratic s² + linear s = kinetic_release +
-     * allowed (added() is convex and added(0) = −kinetic_release ≤ allowed).
-     */
-    double largest_scale(const double allowed) const
-    {
-      if (!(added(1.0) > allowed))
-        return 1.0;
-      const double c = kinetic_release + allowed;
-      const double root = std::sqrt(linear * linear + 4 * quadratic * c);
-      // 2c / (linear + root) is the positive root without cancellation (linear + root > 0 here).
-      const double s = linear + root > 0 ? 2 * c / (linear + root) : 0.0;
-      return std::clamp(s, 0.0, 1.0);
-    }
-  };
-
-  class TimeIntegrator
+  class TimeIntegrator : public ContactStep::SchemeInterface
   {
   public:
     virtual ~TimeIntegrator() = default;
@@ -75,28 +56,8 @@ namespace percussion::TimeIntegration
                             const dealii::PETScWrappers::MPI::Vector &velocity) = 0;
     /// Step part 1: v_free for the step from t_k to t_{k+1}.
     virtual void compute_free_velocity() = 0;
-    /// Step part 2: @p generalized_impulse = H p acts on the step, @p velocity_correction = 𝒯 H p.
-    virtual void apply_impulse(const dealii::PETScWrappers::MPI::Vector &generalized_impulse,
-                               const dealii::PETScWrappers::MPI::Vector &velocity_correction) = 0;
     /// Step part 3: q_{k+1}, energy terms; the new state becomes current.
     virtual void finish_step() = 0;
-    /**
-     * After finish_step(): q_{k+1} += @p displacement_correction (a position projection; zero on
-     * Dirichlet DoFs). Updates what the scheme keeps of q (e.g. K q), the energies of
-     * last_step_energy() and, where the correction would add energy beyond its loads' work, the
-     * velocity (book_position_correction()); returns the energy added (position_correction).
-     * Schemes whose state cannot take a correction of q throw.
-     */
-    virtual double correct_displacement(const dealii::PETScWrappers::MPI::Vector &displacement_correction) = 0;
-    /**
-     * What correct_displacement(s δq) would add to the energy, as a function of the scale s,
-     * without changing anything: added(s) = linear s + quadratic s² − kinetic_release, with
-     * linear = δqᵀK q − F_{k+1}ᵀδq (in the frames: δqᵀ𝐑Kũ), quadratic = ½δqᵀKδq (𝐑K𝐑ᵀ) and
-     * kinetic_release = (vᵀMδq)²/(2δqᵀMδq), the most the velocity can give up along δq (0 where
-     * the scheme keeps v). Lets a position projection scale back a correction that would create
-     * energy (doc/contact.md, "Position projection", energy guarantee).
-     */
-    virtual PositionCorrectionCost position_correction_cost(const dealii::PETScWrappers::MPI::Vector &displacement_correction) = 0;
     /// A whole step without contact.
     void advance()
     {
@@ -105,55 +66,24 @@ namespace percussion::TimeIntegration
     }
 
     /**
-     * X = 𝒯 B for the columns of the dense matrix B (generalized impulses, zero on Dirichlet
-     * rows): the columns of Hᵀ𝒯H, the step's Delassus operator, come from BᵀX.
-     */
-    virtual void impulse_response(Mat B, Mat X) = 0;
-    /**
      * X ≈ 𝒯 B as impulse_response(), for approximations of the Delassus operator (the probed
      * operator's W_s): with CG, each column to the relative residual @p relative_tolerance (not
      * below the linear solver's own); a direct solver, and schemes whose response takes more than
      * one solve, give the exact columns.
      */
     virtual void approximate_impulse_response(Mat B, Mat X, double /*relative_tolerance*/) { impulse_response(B, X); }
-    /**
-     * x = 𝒯 b for one generalized impulse @p b (zero on Dirichlet rows): the exact product with the
-     * step's Delassus operator, u = Hᵀ𝒯Hp, used by the probed contact operator (ProbedDelassus)
-     * instead of stored columns. One substitution with the stored factor(s).
-     */
-    virtual void impulse_response(const dealii::PETScWrappers::MPI::Vector &b, dealii::PETScWrappers::MPI::Vector &x) = 0;
-    /**
-     * Large rotations: the bodies' frames with which 𝒯 = 𝐑𝒯₀𝐑ᵀ (𝒯₀ the response in the frames,
-     * which changes only with the step size), or nullptr when 𝒯 is 𝒯₀ (no frames, or all of them
-     * the identity). Lets the contact operator keep 𝒯₀ on the contact nodes across frame turns.
-     */
-    virtual const BodyFrames *response_frames() const { return nullptr; }
-    /**
-     * The bodies' frames wherever the kinematics has large rotations, all of them the identity
-     * or not (response_frames() returns them only once one has turned); nullptr without large
-     * rotations. The Delassus columns keep 𝒯₀ on the contact nodes from the first contact on
-     * with them, so that the first turn of a frame costs no solve.
-     */
-    virtual const BodyFrames *large_rotation_frames() const { return nullptr; }
-    /// X = 𝒯₀B (see response_frames()); the same as impulse_response() without frames.
-    virtual void unrotated_impulse_response(Mat B, Mat X) { impulse_response(B, X); }
-    /// X ≈ 𝒯₀B as approximate_impulse_response() (the probed operator's columns).
-    virtual void approximate_unrotated_impulse_response(Mat B, Mat X, double relative_tolerance)
+    /// No frames (large rotations): 𝒯 is 𝒯₀.
+    const BodyFrames *response_frames() const override { return nullptr; }
+    /// No large rotations.
+    const BodyFrames *large_rotation_frames() const override { return nullptr; }
+    /// Without frames 𝒯₀ = 𝒯: impulse_response().
+    void unrotated_impulse_response(Mat B, Mat X) override { impulse_response(B, X); }
+    /// Without frames: approximate_impulse_response().
+    void approximate_unrotated_impulse_response(Mat B, Mat X, double relative_tolerance) override
     {
       approximate_impulse_response(B, X, relative_tolerance);
     }
-    /// Changes whenever 𝒯₀ changes (a new step size): the version of unrotated_impulse_response().
-    unsigned int unrotated_operator_version() const { return factor_version; }
-    /// Whether Hᵀ𝒯H is symmetric (then round-off asymmetry may be removed).
-    virtual bool impulse_response_is_symmetric() const = 0;
-    /**
-     * X = 𝒫⁻¹ B with 𝒫 the scheme's symmetric positive definite iteration matrix (Ŵ for
-     * Moreau–Jean, S for the generalized-α family): the metric of a position projection, which
-     * moves q by the δq of least ½ δqᵀ𝒫δq that reopens the gaps.
-     */
-    virtual void projection_response(Mat B, Mat X) = 0;
-    /// Whether projection_response() is impulse_response() (then one set of columns serves both).
-    virtual bool projection_is_impulse_response() const = 0;
+    unsigned int unrotated_operator_version() const final { return factor_version; }
     /// M v of the accepted state (velocity()), where the scheme keeps it for its next step;
     /// nullptr where it does not (the caller multiplies).
     virtual const dealii::PETScWrappers::MPI::Vector *mass_times_velocity() const { return nullptr; }
@@ -163,12 +93,6 @@ namespace percussion::TimeIntegration
     /// Wall seconds spent setting up projection_response()'s own metric (the quasi-static
     /// metric's factorisation, once per run at the first projection); 0 without one.
     virtual double projection_metric_setup_seconds() const { return 0.0; }
-    /**
-     * ω such that the step's contact work in its energy balance is u_{k+ω}ᵀp,
-     * u_{k+ω} = (1−ω)u_k + ω u_{k+1}: θ for Moreau–Jean (paper (56)), ½ for the generalized-α
-     * family (talk (71), (74)).
-     */
-    virtual double contact_work_weight() const = 0;
     /// One line for the log, e.g. "Moreau-Jean theta = 0.5".
     virtual std::string description() const = 0;
     /// The contact law of the scheme's step (Frémond or standard for Moreau–Jean, standard for the
@@ -177,10 +101,10 @@ namespace percussion::TimeIntegration
     /// Whether the scheme damps the modes with ωh ≫ 1 (its amplification there is below 1).
     virtual bool damps_high_frequencies() const = 0;
 
-    double time() const { return current_time; }
-    unsigned int step_number() const { return step; }
+    double time() const final { return current_time; }
+    unsigned int step_number() const final { return step; }
     /// The step size of the next step (the nominal one unless set_time_step() changed it).
-    double time_step() const { return h; }
+    double time_step() const final { return h; }
     double nominal_time_step() const { return nominal_h; }
     /**
      * Whether set_time_step() is available: a scheme whose state is (q, v) alone (Moreau–Jean).
@@ -198,13 +122,11 @@ namespace percussion::TimeIntegration
       throw SolverError("The time-stepping scheme " + description() + " cannot change its step size.");
     }
     /// Changes whenever the impulse response 𝒯 changes (a new step size), for caches built from it.
-    unsigned int operator_version() const { return version; }
-    const dealii::PETScWrappers::MPI::Vector &displacement() const { return q; }
+    unsigned int operator_version() const final { return version; }
+    const dealii::PETScWrappers::MPI::Vector &displacement() const final { return q; }
     const dealii::PETScWrappers::MPI::Vector &velocity() const { return v; }
     /// During a step (after compute_free_velocity): v_free, then v_{k+1} after apply_impulse.
-    const dealii::PETScWrappers::MPI::Vector &new_velocity() const { return v_new; }
-    /// Locally owned Dirichlet DoFs (an impulse never acts on them).
-    virtual const std::vector<dealii::types::global_dof_index> &constrained_dofs() const = 0;
+    const dealii::PETScWrappers::MPI::Vector &new_velocity() const final { return v_new; }
     /// The solver of the scheme's iteration matrix (Ŵ, or S for generalized-α).
     virtual const IterationMatrixSolver &linear_solver() const = 0;
     /// Energy terms of the last finished step (the initial energies before any step).
