@@ -363,7 +363,7 @@ namespace percussion::Checkpoint
     return total;
   }
 
-  void write_contact_history(const std::string &file_name, const TimeIntegration::FrictionalContactStep::History &history)
+  void write_contact_history(const std::string &file_name, const ContactStep::FrictionalContactStep::History &history)
   {
     Writer out(file_name);
     out.put_bytes(history_magic, std::strlen(history_magic));
@@ -393,11 +393,11 @@ namespace percussion::Checkpoint
     out.close();
   }
 
-  TimeIntegration::FrictionalContactStep::History read_contact_history(const std::string &file_name)
+  ContactStep::FrictionalContactStep::History read_contact_history(const std::string &file_name)
   {
     Reader in(file_name);
     in.expect_magic(history_magic);
-    TimeIntegration::FrictionalContactStep::History history;
+    ContactStep::FrictionalContactStep::History history;
     const auto n_impulses = in.get<std::uint64_t>();
     if (n_impulses > in.remaining() / 12)
       in.damaged("it declares more contacts than it holds");
@@ -452,8 +452,8 @@ namespace percussion::Checkpoint
     return history;
   }
 
-  TimeIntegration::FrictionalContactStep::History
-  translate_contact_keys(const TimeIntegration::FrictionalContactStep::History &history,
+  ContactStep::FrictionalContactStep::History
+  translate_contact_keys(const ContactStep::FrictionalContactStep::History &history,
                          const std::unordered_map<global_dof_index, global_dof_index> &owned_dof_map,
                          const global_dof_index n_dofs, MPI_Comm communicator)
   {
@@ -472,7 +472,7 @@ namespace percussion::Checkpoint
                          ", which this run's mesh does not have.");
       return (key / n_dofs) * n_dofs + it->second;
     };
-    TimeIntegration::FrictionalContactStep::History result;
+    ContactStep::FrictionalContactStep::History result;
     result.operator_changed = history.operator_changed;
     for (const auto &[key, impulse] : history.impulses)
       result.impulses[new_key(key)] = impulse;

@@ -113,7 +113,7 @@ namespace percussion
     for (const auto &[name, vector] : state.integrator.saved_vectors())
       vectors.push_back(vector);
     const auto dof_map = Checkpoint::read_dof_values(files, state.bodies.get_dof_handler(), vectors);
-    std::optional<TimeIntegration::FrictionalContactStep::History> history;
+    std::optional<ContactStep::FrictionalContactStep::History> history;
     if (state.contact_step)
       history = Checkpoint::translate_contact_keys(
         Checkpoint::read_contact_history(directory_to_resume + "/" + Checkpoint::history_file), dof_map,
@@ -237,7 +237,7 @@ namespace percussion
                                  bodies.get_dof_handler(), pointers);
     Checkpoint::Header header = run_identity(); // (collective: the mesh fingerprint)
     // (collective: each rank holds its own contacts' history)
-    std::optional<TimeIntegration::FrictionalContactStep::History> contact_history;
+    std::optional<ContactStep::FrictionalContactStep::History> contact_history;
     if (state.contact_step)
       contact_history = state.contact_step->history(state.integrator);
     if (Utilities::MPI::this_mpi_process(communicator) != 0)

@@ -26,7 +26,7 @@ namespace percussion
     LinearSolverParameters::declare_parameters(prm);
     Postprocess::OutputParameters::declare_parameters(prm);
     Contact::ContactParameters::declare_parameters(prm);
-    TimeIntegration::ContactDynamicsParameters::declare_parameters(prm);
+    ContactStep::ContactDynamicsParameters::declare_parameters(prm);
   }
 
   void RunParameters::parse_parameters(dealii::ParameterHandler &prm)
@@ -67,7 +67,7 @@ namespace percussion
 
     // Each scheme checks its own parameter combinations (e.g. Proposition 1's θ range for the
     // Frémond scheme, no friction for Schatzman–Paoli).
-    TimeIntegration::SchemeContactSettings settings;
+    ContactStep::SchemeContactSettings settings;
     for (const auto &pair : contact.pairs)
       {
         settings.friction.push_back(pair.friction_coefficient);
@@ -103,7 +103,7 @@ namespace percussion
     large_rotations = kinematics == KinematicsFormulation::large_rotations ||
                       (kinematics == KinematicsFormulation::automatic && moreau_jean && dimension > 1 && !viscoelastic);
     // The retry policy's halving of the step size is written for the Moreau-Jean schemes only.
-    if (contact_solver.non_convergence_policy == TimeIntegration::NonConvergencePolicy::retry && !moreau_jean)
+    if (contact_solver.non_convergence_policy == ContactStep::NonConvergencePolicy::retry && !moreau_jean)
       throw InputError("Parameter 'Contact solver/Non-convergence policy' = retry halves the step size, which only "
                        "the Moreau-Jean schemes can do ('Time integration/Scheme'); use the policy continue or stop.");
     if (time.energy_creation_policy == TimeIntegration::EnergyCreationPolicy::retry && !moreau_jean)

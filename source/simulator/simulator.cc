@@ -45,7 +45,7 @@ namespace percussion
     log_set_up();
     step_controller = std::make_unique<StepController>(
       *time_integrator, contact_step.get(), contact_result, events,
-      parameters.contact_solver.non_convergence_policy == TimeIntegration::NonConvergencePolicy::retry, parameters.contact_solver.retry_step_halvings,
+      parameters.contact_solver.non_convergence_policy == ContactStep::NonConvergencePolicy::retry, parameters.contact_solver.retry_step_halvings,
       StepController::Phases{[this]() { update_contact_geometry(); }, [this]() { compute_free_velocity(); },
                              [this]() { solve_contact_problem(); }, [this]() { end_step(); },
                              [this](const unsigned int level) { save_state(level); },
@@ -171,7 +171,7 @@ namespace percussion
       }
     if (linear_solver.preconditioner == PreconditionerType::gamg || linear_solver.preconditioner == PreconditionerType::ml)
       system.rigid_body_modes = bodies->rigid_body_modes();
-    if (!parameters.contact.pairs.empty() && parameters.contact_solver.projection_metric != TimeIntegration::ProjectionMetric::iteration_matrix)
+    if (!parameters.contact.pairs.empty() && parameters.contact_solver.projection_metric != ContactStep::ProjectionMetric::iteration_matrix)
       system.quasi_static_projection_time = quasi_static_time();
     time_integrator = TimeIntegration::create_time_integrator(system, parameters.time, linear_solver,
                                                               bodies->locally_owned_dofs(), communicator);
@@ -185,7 +185,7 @@ namespace percussion
         const double smallest_cell = GridTools::minimal_cell_diameter(*triangulation);
         penetration_tolerance = parameters.contact_solver.penetration_tolerance * smallest_cell;
         geometry = std::make_unique<Geometry>(bodies->get_dof_handler(), parameters.contact);
-        contact_step = std::make_unique<TimeIntegration::FrictionalContactStep>(
+        contact_step = std::make_unique<ContactStep::FrictionalContactStep>(
           parameters.contact_solver, time_integrator->contact_law(), dim, parameters.contact.gap_prediction_factor,
           communicator);
         // 'auto': the Moreau–Jean schemes (Schatzman–Paoli holds the gaps itself; the
@@ -193,10 +193,10 @@ namespace percussion
         const bool moreau_jean = parameters.time.scheme == TimeIntegration::Scheme::moreau_jean_fremond ||
                                  parameters.time.scheme == TimeIntegration::Scheme::moreau_jean_standard;
         projects_positions = contact_step->is_velocity_level() &&
-                             (parameters.contact_solver.position_projection == TimeIntegration::PositionProjection::on ||
-                              (parameters.contact_solver.position_projection == TimeIntegration::PositionProjection::automatic && moreau_jean));
+                             (parameters.contact_solver.position_projection == ContactStep::PositionProjection::on ||
+                              (parameters.contact_solver.position_projection == ContactStep::PositionProjection::automatic && moreau_jean));
         contact_step->set_closed_gap_tolerance(1e-9 * smallest_cell);
-        if (dim > 1 && parameters.contact_solver.delassus_operator != TimeIntegration::DelassusOperatorChoice::dense)
+        if (dim > 1 && parameters.contact_solver.delassus_operator != ContactStep::DelassusOperatorChoice::dense)
           {
             // The probed Delassus operator colours the contact DoFs by their reference positions
             // and measures its radius in node spacings.

@@ -128,7 +128,7 @@ namespace percussion
     const auto n_dofs = bodies->get_dof_handler().n_dofs();
     for (const auto &point : geometry->owned_points())
       {
-        TimeIntegration::OwnedContactPoint p;
+        ContactStep::OwnedContactPoint p;
         p.global_index = point.global_index;
         p.key = static_cast<unsigned long long>(point.pair) * n_dofs + point.slave_dofs[0];
         p.mu = point.friction_coefficient;
@@ -146,7 +146,7 @@ namespace percussion
   {
     const auto start = Clock::now();
     auto &integrator = *time_integrator;
-    contact_result = TimeIntegration::ContactStepResult();
+    contact_result = ContactStep::ContactStepResult();
     if (geometry->n_global_points() > 0)
       contact_result = contact_step->solve(integrator, geometry->contact_operator(), geometry->obstacle_velocity_offset(),
                                            geometry->operator_changed(), contact_points,
@@ -306,7 +306,7 @@ namespace percussion
         log << "warning: step " << step << " (t = " << integrator.time() << "): the contact problem with "
             << c.n_active << " active contact(s) was not solved: " << ContactSolvers::to_string(c.solver.status)
             << ", residual " << c.solver.error << " after " << c.solver.iterations << " iterations" << std::endl;
-        const bool stop = parameters.contact_solver.non_convergence_policy == TimeIntegration::NonConvergencePolicy::stop;
+        const bool stop = parameters.contact_solver.non_convergence_policy == ContactStep::NonConvergencePolicy::stop;
         events.add(step, integrator.time(), "contact_not_solved", c.n_active, c.solver.error,
                    ContactSolvers::to_string(c.solver.status) + "; policy: " + (stop ? "stopped" : "continued"));
         if (parameters.contact_solver.write_fclib_on_failure)

@@ -5,8 +5,8 @@
 namespace percussion
 {
   StepController::StepController(TimeIntegration::TimeIntegrator &integrator,
-                                 TimeIntegration::FrictionalContactStep *contact_step,
-                                 const TimeIntegration::ContactStepResult &contact_result,
+                                 ContactStep::FrictionalContactStep *contact_step,
+                                 const ContactStep::ContactStepResult &contact_result,
                                  Postprocess::EventLog &events, const bool retry, const unsigned int max_halvings,
                                  Phases phases, const unsigned int max_energy_halvings)
     : integrator(integrator)

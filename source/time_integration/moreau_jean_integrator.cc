@@ -563,7 +563,7 @@ namespace percussion::TimeIntegration
   }
 
   void MoreauJeanIntegrator::check_parameters(const TimeIntegrationParameters &time,
-                                              const SchemeContactSettings &contact,
+                                              const ContactStep::SchemeContactSettings &contact,
                                               std::vector<std::string> &warnings)
   {
     // Proposition 1: the Frémond scheme dissipates energy for ½ ≤ θ ≤ 1/(1+ē), ē = max e.
@@ -576,7 +576,7 @@ namespace percussion::TimeIntegration
           "'Time integration/Theta' = " + std::to_string(time.theta) + " lies outside [1/2, 1/(1+max e)] = [0.5, " +
           std::to_string(1.0 / (1.0 + max_e)) + "], where the Fremond scheme is proven to dissipate energy (max e = " +
           std::to_string(max_e) + ").";
-        if (contact.dissipation_range_policy == DissipationRangePolicy::refuse)
+        if (contact.dissipation_range_policy == ContactStep::DissipationRangePolicy::refuse)
           throw InputError("Parameter " + message + " Set 'Contact solver/Dissipation range policy' = warn to run anyway.");
         warnings.push_back(message);
       }

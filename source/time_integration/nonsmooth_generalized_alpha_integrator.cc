@@ -316,7 +316,7 @@ namespace percussion::TimeIntegration
   }
 
   void NonsmoothGeneralizedAlphaIntegrator::check_parameters(const TimeIntegrationParameters &time,
-                                                            const SchemeContactSettings &,
+                                                            const ContactStep::SchemeContactSettings &,
                                                             std::vector<std::string> &warnings)
   {
     const double g = time.newmark_gamma(), b = time.newmark_beta();

@@ -198,7 +198,7 @@ namespace percussion::TimeIntegration
   }
 
   void SchatzmanPaoliIntegrator::check_parameters(const TimeIntegrationParameters &time,
-                                                 const SchemeContactSettings &contact,
+                                                 const ContactStep::SchemeContactSettings &contact,
                                                  std::vector<std::string> &warnings)
   {
     for (unsigned int i = 0; i < contact.friction.size(); ++i)
@@ -206,7 +206,7 @@ namespace percussion::TimeIntegration
         throw InputError("Parameter 'Contact/Pair " + std::to_string(i + 1) +
                          "/Friction coefficient' must be 0 with 'Time integration/Scheme' = Schatzman-Paoli "
                          "(a position-level, frictionless impact law).");
-    if (contact.position_projection == PositionProjection::on)
+    if (contact.position_projection == ContactStep::PositionProjection::on)
       throw InputError("Parameter 'Contact solver/Position projection' = on does not apply to 'Time "
                        "integration/Scheme' = Schatzman-Paoli: its law holds the gaps at position level "
                        "(set it off).");

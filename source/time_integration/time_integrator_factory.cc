@@ -28,7 +28,7 @@ namespace percussion::TimeIntegration
     return nullptr; // not reached: every Scheme has a case
   }
 
-  void check_scheme_parameters(const TimeIntegrationParameters &time, const SchemeContactSettings &contact,
+  void check_scheme_parameters(const TimeIntegrationParameters &time, const ContactStep::SchemeContactSettings &contact,
                                std::vector<std::string> &warnings)
   {
     switch (time.scheme)

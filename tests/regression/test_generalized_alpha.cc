@@ -206,7 +206,7 @@ BOOST_AUTO_TEST_CASE(sliding_block_with_friction)
         double slip = 0;
         const auto &result = s.last_contact_result();
         for (std::size_t i = 0; i < result.state.size(); ++i)
-          if (result.state[i] != percussion::TimeIntegration::ContactState::open)
+          if (result.state[i] != percussion::ContactStep::ContactState::open)
             slip = std::max(slip, std::abs(result.velocity[2 * i + 1]));
         contact_slip.push_back(dealii::Utilities::MPI::max(slip, MPI_COMM_WORLD));
       });

@@ -4,7 +4,7 @@
 #include <percussion/core/body_frames.h>
 #include <percussion/postprocess/energy_audit.h>
 #include <percussion/postprocess/event_log.h>
-#include <percussion/time_integration/frictional_contact_step.h>
+#include <percussion/contact_step/frictional_contact_step.h>
 #include <percussion/time_integration/time_integrator.h>
 
 #include <functional>
@@ -42,8 +42,8 @@ namespace percussion::Postprocess
     const TimeIntegration::TimeIntegrator &integrator;
     const EnergyAudit &audit;
     /// The step's contact result (empty without contact) and end-of-step position check.
-    const TimeIntegration::ContactStepResult &contact;
-    const TimeIntegration::PositionProjectionResult &projection;
+    const ContactStep::ContactStepResult &contact;
+    const ContactStep::PositionProjectionResult &projection;
     /// The contact candidates over all ranks (0 without contact pairs).
     double contact_candidates;
     /// The smallest end-of-step gap (the initial gaps before the first step).

@@ -5,7 +5,7 @@
 #include <deal.II/dofs/dof_handler.h>
 #include <deal.II/lac/petsc_vector.h>
 
-#include <percussion/time_integration/frictional_contact_step.h>
+#include <percussion/contact_step/frictional_contact_step.h>
 
 #include <mpi.h>
 
@@ -87,9 +87,9 @@ namespace percussion::Checkpoint
   template <int dim>
   std::uint64_t mesh_fingerprint(const dealii::DoFHandler<dim> &dof_handler, MPI_Comm communicator);
 
-  void write_contact_history(const std::string &file_name, const TimeIntegration::FrictionalContactStep::History &history);
+  void write_contact_history(const std::string &file_name, const ContactStep::FrictionalContactStep::History &history);
   /// @throws InputError if the file is truncated or damaged.
-  TimeIntegration::FrictionalContactStep::History read_contact_history(const std::string &file_name);
+  ContactStep::FrictionalContactStep::History read_contact_history(const std::string &file_name);
 
   /**
    * The contact keys (pair · n_dofs + slave DoF) and the support batches' DoFs of @p history in
@@ -97,8 +97,8 @@ namespace percussion::Checkpoint
    * translates the DoFs it owns and all gather them. @throws InputError if a key's DoF is not
    * found (support batches with a DoF not found are left out). Collective.
    */
-  TimeIntegration::FrictionalContactStep::History
-  translate_contact_keys(const TimeIntegration::FrictionalContactStep::History &history,
+  ContactStep::FrictionalContactStep::History
+  translate_contact_keys(const ContactStep::FrictionalContactStep::History &history,
                          const std::unordered_map<dealii::types::global_dof_index, dealii::types::global_dof_index> &owned_dof_map,
                          dealii::types::global_dof_index n_dofs, MPI_Comm communicator);
 

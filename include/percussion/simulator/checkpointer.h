@@ -10,7 +10,7 @@
 #include <percussion/postprocess/vtu_output.h>
 #include <percussion/simulator/checkpoint.h>
 #include <percussion/simulator/run_parameters.h>
-#include <percussion/time_integration/frictional_contact_step.h>
+#include <percussion/contact_step/frictional_contact_step.h>
 #include <percussion/time_integration/time_integrator.h>
 
 #include <chrono>
@@ -39,7 +39,7 @@ namespace percussion
       const Body::ElasticBody<dim> &bodies;
       TimeIntegration::TimeIntegrator &integrator;
       /// The contact step (its impulses' history; nullptr without contact pairs).
-      TimeIntegration::FrictionalContactStep *contact_step;
+      ContactStep::FrictionalContactStep *contact_step;
       const Postprocess::EventLog &events;
       /// Every scalar of the run's state, by name, in the header's order.
       std::function<SavedValues()> saved_values;

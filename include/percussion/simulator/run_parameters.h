@@ -8,7 +8,7 @@
 #include <percussion/core/linear_solver_parameters.h>
 #include <percussion/core/mesh_parameters.h>
 #include <percussion/postprocess/output_parameters.h>
-#include <percussion/time_integration/contact_dynamics_parameters.h>
+#include <percussion/contact_step/contact_dynamics_parameters.h>
 #include <percussion/time_integration/time_integration_parameters.h>
 
 #include <map>
@@ -31,7 +31,7 @@ namespace percussion
     LinearSolverParameters                linear_solver;
     Postprocess::OutputParameters         output;
     Contact::ContactParameters            contact;
-    TimeIntegration::ContactDynamicsParameters contact_solver;
+    ContactStep::ContactDynamicsParameters contact_solver;
     /// 'Kinematics/Formulation' resolved: whether the bodies move with a frame each (large rotations).
     bool                                  large_rotations = false;
     /// Warnings found while parsing (e.g. θ outside the Frémond dissipation range), printed by the run.

@@ -16,7 +16,7 @@
 #include <percussion/simulator/checkpointer.h>
 #include <percussion/simulator/run_parameters.h>
 #include <percussion/simulator/step_controller.h>
-#include <percussion/time_integration/frictional_contact_step.h>
+#include <percussion/contact_step/frictional_contact_step.h>
 #include <percussion/time_integration/linear_elastodynamic_system.h>
 #include <percussion/time_integration/time_integrator.h>
 
@@ -86,7 +86,7 @@ namespace percussion
     /// The contact geometry (nullptr without contact pairs).
     const Geometry *contact_geometry() const { return geometry.get(); }
     /// The last step's contact result (empty without contact).
-    const TimeIntegration::ContactStepResult &last_contact_result() const { return contact_result; }
+    const ContactStep::ContactStepResult &last_contact_result() const { return contact_result; }
     dealii::types::global_dof_index n_dofs() const { return bodies->get_dof_handler().n_dofs(); }
     const RunTimings &timings() const { return run_timings; }
     /// The rigid motion of each body (BodyFrames' bodies, 2D/3D; empty in 1D) at the last recorded step.
@@ -104,7 +104,7 @@ namespace percussion
     void set_step_observer(std::function<void(const Simulator<dim> &)> observer) { step_observer = std::move(observer); }
 
     /// The last step's end-of-step gap check and position projection.
-    const TimeIntegration::PositionProjectionResult &last_projection() const { return projection_result; }
+    const ContactStep::PositionProjectionResult &last_projection() const { return projection_result; }
 
   private:
     /// The checks of the input that need the run's dimension or its number of ranks, and that the
@@ -242,10 +242,10 @@ namespace percussion
     Postprocess::StatisticsOutput                         *statistics_output = nullptr; ///< statistics.csv
     Postprocess::VtuOutput<dim>                           *vtu_output = nullptr;        ///< solution.pvd, contact.pvd
     std::unique_ptr<Geometry>                              geometry;
-    std::unique_ptr<TimeIntegration::FrictionalContactStep> contact_step;
-    TimeIntegration::ContactStepResult                     contact_result;
-    std::vector<TimeIntegration::OwnedContactPoint>        contact_points;
-    TimeIntegration::PositionProjectionResult              projection_result;
+    std::unique_ptr<ContactStep::FrictionalContactStep> contact_step;
+    ContactStep::ContactStepResult                     contact_result;
+    std::vector<ContactStep::OwnedContactPoint>        contact_points;
+    ContactStep::PositionProjectionResult              projection_result;
     /// q_k during a step, then q_{k+1} − q_k (for the end-of-step gaps).
     dealii::PETScWrappers::MPI::Vector                     displacement_increment;
     /// Absolute penetration tolerance: 'Penetration tolerance' × the smallest cell diameter.
@@ -275,7 +275,7 @@ namespace percussion
       std::vector<dealii::PETScWrappers::MPI::Vector> vectors;
       std::vector<double> reals;
       std::vector<unsigned int> counts;
-      TimeIntegration::FrictionalContactStep::Snapshot contact;
+      ContactStep::FrictionalContactStep::Snapshot contact;
     };
     std::vector<StepSnapshot> step_snapshots;
     RunTimings   run_timings;

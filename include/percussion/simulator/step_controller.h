@@ -4,7 +4,7 @@
 #include <percussion/contact_solvers/solver_options.h>
 #include <percussion/core/exceptions.h>
 #include <percussion/postprocess/event_log.h>
-#include <percussion/time_integration/frictional_contact_step.h>
+#include <percussion/contact_step/frictional_contact_step.h>
 #include <percussion/time_integration/time_integrator.h>
 
 #include <functional>
@@ -66,8 +66,8 @@ namespace percussion
      * leave; @p retry: whether the non-convergence policy is retry, with at most @p max_halvings
      * halvings in a row.
      */
-    StepController(TimeIntegration::TimeIntegrator &integrator, TimeIntegration::FrictionalContactStep *contact_step,
-                   const TimeIntegration::ContactStepResult &contact_result, Postprocess::EventLog &events, bool retry,
+    StepController(TimeIntegration::TimeIntegrator &integrator, ContactStep::FrictionalContactStep *contact_step,
+                   const ContactStep::ContactStepResult &contact_result, Postprocess::EventLog &events, bool retry,
                    unsigned int max_halvings, Phases phases, unsigned int max_energy_halvings = 0);
 
     /// One step of the present step size (of two halves, or more, where the retry policy halves it).
@@ -84,8 +84,8 @@ namespace percussion
     bool unsolved() const;
 
     TimeIntegration::TimeIntegrator &integrator;
-    TimeIntegration::FrictionalContactStep *contact_step;
-    const TimeIntegration::ContactStepResult &contact_result;
+    ContactStep::FrictionalContactStep *contact_step;
+    const ContactStep::ContactStepResult &contact_result;
     Postprocess::EventLog &events;
     bool retry;
     unsigned int max_halvings;

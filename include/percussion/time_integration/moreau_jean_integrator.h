@@ -7,7 +7,7 @@
 #include <percussion/core/iteration_matrix_solver.h>
 #include <percussion/time_integration/linear_elastodynamic_system.h>
 #include <percussion/time_integration/quasi_static_metric.h>
-#include <percussion/time_integration/scheme_contact_settings.h>
+#include <percussion/contact_step/scheme_contact_settings.h>
 #include <percussion/time_integration/step_energy.h>
 #include <percussion/time_integration/time_integrator.h>
 #include <percussion/time_integration/time_integration_parameters.h>
@@ -139,7 +139,7 @@ namespace percussion::TimeIntegration
      * Frémond scheme dissipates for ½ ≤ θ ≤ 1/(1+max e) — outside, a warning in @p warnings or,
      * with 'Dissipation range policy' = refuse, InputError.
      */
-    static void check_parameters(const TimeIntegrationParameters &time, const SchemeContactSettings &contact,
+    static void check_parameters(const TimeIntegrationParameters &time, const ContactStep::SchemeContactSettings &contact,
                                  std::vector<std::string> &warnings);
 
   private:

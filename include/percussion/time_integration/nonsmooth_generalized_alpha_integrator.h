@@ -8,7 +8,7 @@
 #include <percussion/time_integration/linear_elastodynamic_system.h>
 #include <percussion/time_integration/quasi_static_metric.h>
 #include <percussion/time_integration/time_integration_parameters.h>
-#include <percussion/time_integration/scheme_contact_settings.h>
+#include <percussion/contact_step/scheme_contact_settings.h>
 #include <percussion/time_integration/time_integrator.h>
 
 #include <petscmat.h>
@@ -95,7 +95,7 @@ namespace percussion::TimeIntegration
     bool damps_high_frequencies() const override { return gamma_ > 0.5 + 1e-14; }
 
     /// Warns when γ, β violate 2β ≥ γ ≥ ½ (not unconditionally stable, may create energy).
-    static void check_parameters(const TimeIntegrationParameters &time, const SchemeContactSettings &contact,
+    static void check_parameters(const TimeIntegrationParameters &time, const ContactStep::SchemeContactSettings &contact,
                                  std::vector<std::string> &warnings);
 
     const std::vector<dealii::types::global_dof_index> &constrained_dofs() const override

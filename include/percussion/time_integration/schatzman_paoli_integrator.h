@@ -7,7 +7,7 @@
 #include <percussion/core/iteration_matrix_solver.h>
 #include <percussion/time_integration/linear_elastodynamic_system.h>
 #include <percussion/time_integration/time_integration_parameters.h>
-#include <percussion/time_integration/scheme_contact_settings.h>
+#include <percussion/contact_step/scheme_contact_settings.h>
 #include <percussion/time_integration/time_integrator.h>
 
 #include <petscmat.h>
@@ -89,7 +89,7 @@ namespace percussion::TimeIntegration
 
     /// Refuses friction and the position projection (a frictionless, position-level law); warns
     /// for β < ¼ (only conditionally stable).
-    static void check_parameters(const TimeIntegrationParameters &time, const SchemeContactSettings &contact,
+    static void check_parameters(const TimeIntegrationParameters &time, const ContactStep::SchemeContactSettings &contact,
                                  std::vector<std::string> &warnings);
     const std::vector<dealii::types::global_dof_index> &constrained_dofs() const override
     {

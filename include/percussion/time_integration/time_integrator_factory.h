@@ -5,7 +5,7 @@
 
 #include <percussion/core/linear_solver_parameters.h>
 #include <percussion/time_integration/linear_elastodynamic_system.h>
-#include <percussion/time_integration/scheme_contact_settings.h>
+#include <percussion/contact_step/scheme_contact_settings.h>
 #include <percussion/time_integration/time_integration_parameters.h>
 #include <percussion/time_integration/time_integrator.h>
 
@@ -27,7 +27,7 @@ namespace percussion::TimeIntegration
    * integrator's static check_parameters()): throws InputError naming the parameter, or adds
    * warnings. Called while parsing, before any computation.
    */
-  void check_scheme_parameters(const TimeIntegrationParameters &time, const SchemeContactSettings &contact,
+  void check_scheme_parameters(const TimeIntegrationParameters &time, const ContactStep::SchemeContactSettings &contact,
                                std::vector<std::string> &warnings);
 } // namespace percussion::TimeIntegration
 

@@ -4,7 +4,7 @@
 #define PERCUSSION_TESTS_CONTACT_TEST_TOOLS_H
 
 #include <percussion/contact/contact_geometry.h>
-#include <percussion/time_integration/active_set_rule.h>
+#include <percussion/contact_step/active_set_rule.h>
 
 #include <deal.II/base/function.h>
 #include <deal.II/base/mpi.h>
@@ -320,7 +320,7 @@ namespace percussion::testing
   unsigned int count_entering(const Contact::ContactGeometry<dim> &geometry,
                               const dealii::PETScWrappers::MPI::Vector &u, const double time_step)
   {
-    const TimeIntegration::ActiveSetRule rule{geometry.get_parameters().gap_prediction_factor, false};
+    const ContactStep::ActiveSetRule rule{geometry.get_parameters().gap_prediction_factor, false};
     unsigned int n = 0;
     for (const auto &point : geometry.owned_points())
       {

@@ -4,11 +4,11 @@
 // u_k or from the free velocity (a contact at rest closed by the step's loads), and no other;
 // Schatzman–Paoli takes every candidate.
 #define BOOST_TEST_MODULE active_set_rule
-#include <percussion/time_integration/active_set_rule.h>
+#include <percussion/contact_step/active_set_rule.h>
 
 #include <boost/test/unit_test.hpp>
 
-using percussion::TimeIntegration::ActiveSetRule;
+using percussion::ContactStep::ActiveSetRule;
 
 BOOST_AUTO_TEST_CASE(penetrated_contacts_always_enter)
 {

@@ -18,7 +18,7 @@
 #include "small_system_tools.h"
 
 #include <percussion/core/linear_solver_parameters.h>
-#include <percussion/time_integration/frictional_contact_step.h>
+#include <percussion/contact_step/frictional_contact_step.h>
 #include <percussion/time_integration/moreau_jean_integrator.h>
 #include <percussion/time_integration/nonsmooth_generalized_alpha_integrator.h>
 #include <percussion/time_integration/schatzman_paoli_integrator.h>
@@ -31,6 +31,7 @@
 
 using namespace small_system;
 using namespace percussion;
+using namespace percussion::ContactStep;
 using namespace percussion::TimeIntegration;
 
 namespace

@@ -1,5 +1,5 @@
-#ifndef PERCUSSION_TIME_INTEGRATION_PROBED_DELASSUS_SOLVER_H
-#define PERCUSSION_TIME_INTEGRATION_PROBED_DELASSUS_SOLVER_H
+#ifndef PERCUSSION_CONTACT_STEP_PROBED_DELASSUS_SOLVER_H
+#define PERCUSSION_CONTACT_STEP_PROBED_DELASSUS_SOLVER_H
 
 #include <deal.II/lac/petsc_sparse_matrix.h>
 #include <deal.II/lac/petsc_vector.h>
@@ -10,8 +10,8 @@
 #include <percussion/contact_solvers/local_problem.h>
 #include <percussion/contact_solvers/solver_options.h>
 #include <percussion/contact_solvers/distributed_sweeps.h>
-#include <percussion/time_integration/delassus_operator.h>
-#include <percussion/time_integration/probed_delassus.h>
+#include <percussion/contact_step/delassus_operator.h>
+#include <percussion/contact_step/probed_delassus.h>
 
 #include <petscmat.h>
 
@@ -19,7 +19,7 @@
 #include <memory>
 #include <vector>
 
-namespace percussion::TimeIntegration
+namespace percussion::ContactStep
 {
   /**
    * The last accepted iterate of a problem that ProbedDelassusSolver::solve() solved: its impulses
@@ -77,7 +77,7 @@ namespace percussion::TimeIntegration
      * contacts, dim each), Hp and 𝒯Hp; @p exponent: the inner
      * problems' scaling (as ContactSolvers::solve_scaled()). Collective.
      */
-    ContactSolvers::SolverResult solve(ContactStep::SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+    ContactSolvers::SolverResult solve(SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                        const dealii::PETScWrappers::MPI::Vector &columns_like,
                                        const std::vector<ContactLaws::ActiveContact> &own, double factor,
                                        ContactSolvers::LocalProblem &probed_problem, std::vector<double> &impulses,
@@ -98,7 +98,7 @@ namespace percussion::TimeIntegration
      * 0 for a cold start, approximate_product() at the first iteration after a change, else
      * exact_product(). Returns whether z is the approximation (its error is not exact). Collective.
      */
-    bool product_at(ContactStep::SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+    bool product_at(SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                     const std::vector<ContactLaws::ActiveContact> &own,
                     const std::vector<unsigned long long> &own_points, const std::vector<double> &impulses,
                     unsigned int n_mine, bool first_iteration, std::vector<double> &z, OperatorSolveCounts &counts);
@@ -122,7 +122,7 @@ namespace percussion::TimeIntegration
     /// z = Hᵀ𝒯Hp at this rank's contacts @p own for impulses @p r (dim per contact, own first),
     /// in the same layout; leaves Hp and 𝒯Hp in the warm start's vectors. One solve.
     /// Collective.
-    void exact_product(ContactStep::SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+    void exact_product(SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                        const std::vector<ContactLaws::ActiveContact> &own, const std::vector<double> &r,
                        std::vector<double> &z);
     /// z ≈ Hᵀ𝒯Hp as exact_product() without a solve, from the last accepted Hp and 𝒯Hp (in
@@ -130,11 +130,11 @@ namespace percussion::TimeIntegration
     /// Δ = Hp − (Hp)_old, G the probed approximation of 𝒯 (ProbedDelassus::approximate_response()).
     /// Its error is G's truncation applied to Δ only. Leaves Hp and this approximation of 𝒯Hp in
     /// the warm start's vectors. Collective.
-    void approximate_product(ContactStep::SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+    void approximate_product(SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                              const std::vector<ContactLaws::ActiveContact> &own, const std::vector<double> &r,
                              std::vector<double> &z);
     /// The warm start's generalized_impulse = Hp, Dirichlet rows zero, for impulses @p r at this rank's contacts @p own.
-    void impulse_on_dofs(ContactStep::SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+    void impulse_on_dofs(SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                          const std::vector<ContactLaws::ActiveContact> &own, const std::vector<double> &r);
     /// z = Hᵀx at this rank's contacts @p own (dim per contact). Collective.
     void local_values_of(const dealii::PETScWrappers::MPI::SparseMatrix &H,
@@ -165,6 +165,6 @@ namespace percussion::TimeIntegration
     unsigned int inner_block_version = 0;
     int inner_exponent = 0;
   };
-} // namespace percussion::TimeIntegration
+} // namespace percussion::ContactStep
 
 #endif

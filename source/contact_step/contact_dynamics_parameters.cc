@@ -2,9 +2,9 @@
 
 #include <percussion/core/exceptions.h>
 #include <percussion/contact_solvers/solve.h>
-#include <percussion/time_integration/contact_dynamics_parameters.h>
+#include <percussion/contact_step/contact_dynamics_parameters.h>
 
-namespace percussion::TimeIntegration
+namespace percussion::ContactStep
 {
   void ContactDynamicsParameters::declare_parameters(dealii::ParameterHandler &prm)
   {
@@ -185,4 +185,4 @@ namespace percussion::TimeIntegration
     if (!(tolerance > 0))
       throw InputError("Parameter 'Contact solver/Tolerance' must be positive.");
   }
-} // namespace percussion::TimeIntegration
+} // namespace percussion::ContactStep

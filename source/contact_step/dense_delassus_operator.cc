@@ -1,15 +1,15 @@
 #include <percussion/contact_solvers/plain_all_gather.h>
 #include <percussion/contact_solvers/scaled_solve.h>
-#include <percussion/time_integration/dense_delassus_operator.h>
-#include <percussion/time_integration/system_algebra.h>
+#include <percussion/contact_step/dense_delassus_operator.h>
+#include <percussion/core/petsc_access.h>
 #include <percussion/contact_step/scheme_interface.h>
 
 #include <algorithm>
 
-namespace percussion::TimeIntegration
+namespace percussion::ContactStep
 {
   using ContactLaws::ActiveContact;
-  using SystemAlgebra::reinit_like;
+  using PetscAccess::reinit_like;
 
   DenseDelassusOperator::DenseDelassusOperator(const unsigned int dim, const unsigned int column_limit,
                                                MPI_Comm communicator, const DelassusColumns::Response response)
@@ -110,4 +110,4 @@ namespace percussion::TimeIntegration
     delassus.apply(projected_points, impulse, generalized_impulse, correction);
     return correction;
   }
-} // namespace percussion::TimeIntegration
+} // namespace percussion::ContactStep

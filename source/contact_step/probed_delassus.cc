@@ -3,8 +3,8 @@
 #include <percussion/core/exceptions.h>
 #include <percussion/core/petsc_check.h>
 #include <percussion/contact_solvers/plain_all_gather.h>
-#include <percussion/time_integration/probed_delassus.h>
-#include <percussion/time_integration/system_algebra.h>
+#include <percussion/contact_step/probed_delassus.h>
+#include <percussion/core/petsc_access.h>
 #include <percussion/contact_step/scheme_interface.h>
 
 #include <algorithm>
@@ -14,7 +14,7 @@
 #include <tuple>
 #include <unordered_map>
 
-namespace percussion::TimeIntegration
+namespace percussion::ContactStep
 {
   using ContactSolvers::on_every_rank;
   using ContactSolvers::partition_by_counts;
@@ -174,7 +174,7 @@ namespace percussion::TimeIntegration
      * the probe of a colour is 1 at every DoF of that colour, and entry (b, a) is read from the
      * column of a's colour at row b. Collective.
      */
-    void probe_by_colours(Mat G, ContactStep::SchemeInterface &scheme, MPI_Comm communicator,
+    void probe_by_colours(Mat G, SchemeInterface &scheme, MPI_Comm communicator,
                           const std::vector<dealii::types::global_dof_index> &owned_dofs,
                           const unsigned long long first_owned, const PetscInt n_rows_local, const PetscInt n_rows,
                           const std::vector<DofRecord> &records, const std::vector<int> &colour,
@@ -266,10 +266,10 @@ namespace percussion::TimeIntegration
     positions_set = true;
   }
 
-  unsigned int ProbedDelassus::ensure(ContactStep::SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H)
+  unsigned int ProbedDelassus::ensure(SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H)
   {
-    Mat h = SystemAlgebra::petsc(H);
-    const PetscObjectId id = SystemAlgebra::object_id(H);
+    Mat h = PetscAccess::petsc(H);
+    const PetscObjectId id = PetscAccess::object_id(H);
     if (scheme.unrotated_operator_version() != response_version)
       {
         // A new step size: G ≈ 𝒯 of the old one is no longer the operator's; probe again.
@@ -378,17 +378,17 @@ namespace percussion::TimeIntegration
     AssertThrow(G != nullptr, dealii::ExcMessage("ProbedDelassus::approximate_response() before ensure()"));
     if (frames == nullptr)
       {
-        PERCUSSION_PETSC_CALL(MatMult(G, SystemAlgebra::petsc(x), SystemAlgebra::petsc(y)));
+        PERCUSSION_PETSC_CALL(MatMult(G, PetscAccess::petsc(x), PetscAccess::petsc(y)));
         return;
       }
     // 𝐑 G 𝐑ᵀ x.
     dealii::PETScWrappers::MPI::Vector rotated = x;
     frames->rotate(rotated, true);
-    PERCUSSION_PETSC_CALL(MatMult(G, SystemAlgebra::petsc(rotated), SystemAlgebra::petsc(y)));
+    PERCUSSION_PETSC_CALL(MatMult(G, PetscAccess::petsc(rotated), PetscAccess::petsc(y)));
     frames->rotate(y, false);
   }
 
-  void ProbedDelassus::probe(ContactStep::SchemeInterface &scheme, const std::vector<dealii::types::global_dof_index> &owned_dofs,
+  void ProbedDelassus::probe(SchemeInterface &scheme, const std::vector<dealii::types::global_dof_index> &owned_dofs,
                              Mat h)
   {
     AssertThrow(positions_set, dealii::ExcMessage("ProbedDelassus: the DoF positions were not set"));
@@ -586,4 +586,4 @@ namespace percussion::TimeIntegration
     cached_block = {true, ws_version, ld, factor, own_active_points, block, partition};
     ++blocks_made;
   }
-} // namespace percussion::TimeIntegration
+} // namespace percussion::ContactStep

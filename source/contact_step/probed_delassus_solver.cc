@@ -7,8 +7,8 @@
 #include <percussion/contact_solvers/solve.h>
 #include <percussion/core/petsc_check.h>
 #include <percussion/contact_solvers/plain_all_gather.h>
-#include <percussion/time_integration/probed_delassus_solver.h>
-#include <percussion/time_integration/system_algebra.h>
+#include <percussion/contact_step/probed_delassus_solver.h>
+#include <percussion/core/petsc_access.h>
 #include <percussion/contact_step/scheme_interface.h>
 
 #include <algorithm>
@@ -17,7 +17,7 @@
 #include <limits>
 #include <string>
 
-namespace percussion::TimeIntegration
+namespace percussion::ContactStep
 {
   using ContactSolvers::distributed_error;
   using ContactSolvers::distributed_sweeps;
@@ -25,7 +25,7 @@ namespace percussion::TimeIntegration
   using ContactSolvers::gather_whole;
   using ContactSolvers::on_every_rank;
   using dealii::PETScWrappers::MPI::Vector;
-  using SystemAlgebra::reinit_like;
+  using PetscAccess::reinit_like;
 
   namespace
   {
@@ -58,7 +58,7 @@ namespace percussion::TimeIntegration
     probed->set_dof_positions(first_owned_dof, std::move(positions));
   }
 
-  void ProbedDelassusSolver::impulse_on_dofs(ContactStep::SchemeInterface &scheme,
+  void ProbedDelassusSolver::impulse_on_dofs(SchemeInterface &scheme,
                                               const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                               const std::vector<ContactLaws::ActiveContact> &own, const std::vector<double> &r)
   {
@@ -68,17 +68,17 @@ namespace percussion::TimeIntegration
     reinit_like(impulse_columns, *columns_like, communicator);
     {
       PetscInt begin, end;
-      PERCUSSION_PETSC_CALL(VecGetOwnershipRange(SystemAlgebra::petsc(impulse_columns), &begin, &end));
+      PERCUSSION_PETSC_CALL(VecGetOwnershipRange(PetscAccess::petsc(impulse_columns), &begin, &end));
       PetscScalar *p;
-      PERCUSSION_PETSC_CALL(VecGetArray(SystemAlgebra::petsc(impulse_columns), &p));
+      PERCUSSION_PETSC_CALL(VecGetArray(PetscAccess::petsc(impulse_columns), &p));
       std::fill(p, p + (end - begin), 0.0);
       for (unsigned int a = 0; a < own.size(); ++a)
         for (unsigned int k = 0; k < d; ++k)
           p[d * own[a].point + k - begin] = r[ld * a + k];
-      PERCUSSION_PETSC_CALL(VecRestoreArray(SystemAlgebra::petsc(impulse_columns), &p));
+      PERCUSSION_PETSC_CALL(VecRestoreArray(PetscAccess::petsc(impulse_columns), &p));
     }
     H.vmult(current->generalized_impulse, impulse_columns);
-    SystemAlgebra::zero(current->generalized_impulse, scheme.constrained_dofs());
+    PetscAccess::zero(current->generalized_impulse, scheme.constrained_dofs());
   }
 
   void ProbedDelassusSolver::local_values_of(const dealii::PETScWrappers::MPI::SparseMatrix &H,
@@ -90,16 +90,16 @@ namespace percussion::TimeIntegration
     H.Tvmult(column_work, x);
     std::fill(z.begin(), z.end(), 0.0);
     PetscInt begin, end;
-    PERCUSSION_PETSC_CALL(VecGetOwnershipRange(SystemAlgebra::petsc(column_work), &begin, &end));
+    PERCUSSION_PETSC_CALL(VecGetOwnershipRange(PetscAccess::petsc(column_work), &begin, &end));
     const PetscScalar *values;
-    PERCUSSION_PETSC_CALL(VecGetArrayRead(SystemAlgebra::petsc(column_work), &values));
+    PERCUSSION_PETSC_CALL(VecGetArrayRead(PetscAccess::petsc(column_work), &values));
     for (unsigned int a = 0; a < own.size(); ++a)
       for (unsigned int k = 0; k < d; ++k)
         z[ld * a + k] = values[d * own[a].point + k - begin];
-    PERCUSSION_PETSC_CALL(VecRestoreArrayRead(SystemAlgebra::petsc(column_work), &values));
+    PERCUSSION_PETSC_CALL(VecRestoreArrayRead(PetscAccess::petsc(column_work), &values));
   }
 
-  void ProbedDelassusSolver::exact_product(ContactStep::SchemeInterface &scheme,
+  void ProbedDelassusSolver::exact_product(SchemeInterface &scheme,
                                             const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                             const std::vector<ContactLaws::ActiveContact> &own, const std::vector<double> &r,
                                             std::vector<double> &z)
@@ -109,7 +109,7 @@ namespace percussion::TimeIntegration
     local_values_of(H, own, current->response, z);
   }
 
-  void ProbedDelassusSolver::approximate_product(ContactStep::SchemeInterface &scheme,
+  void ProbedDelassusSolver::approximate_product(SchemeInterface &scheme,
                                                   const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                                   const std::vector<ContactLaws::ActiveContact> &own, const std::vector<double> &r,
                                                   std::vector<double> &z)
@@ -153,7 +153,7 @@ namespace percussion::TimeIntegration
     return exponent;
   }
 
-  bool ProbedDelassusSolver::product_at(ContactStep::SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+  bool ProbedDelassusSolver::product_at(SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                         const std::vector<ContactLaws::ActiveContact> &own,
                                         const std::vector<unsigned long long> &own_points,
                                         const std::vector<double> &impulses, const unsigned int n_mine,
@@ -161,7 +161,7 @@ namespace percussion::TimeIntegration
   {
     const bool previous_pair = first_iteration && current->valid &&
                                current->response_version == scheme.operator_version();
-    if (on_every_rank(previous_pair && current->operator_id == SystemAlgebra::object_id(H) && current->points == own_points &&
+    if (on_every_rank(previous_pair && current->operator_id == PetscAccess::object_id(H) && current->points == own_points &&
                         current->reaction == impulses,
                       communicator))
       z = current->product;
@@ -241,7 +241,7 @@ namespace percussion::TimeIntegration
   }
 
   ContactSolvers::SolverResult
-  ProbedDelassusSolver::solve(ContactStep::SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+  ProbedDelassusSolver::solve(SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                               const Vector &columns, const std::vector<ContactLaws::ActiveContact> &own,
                               const double factor, ContactSolvers::LocalProblem &probed_problem,
                               std::vector<double> &impulses, std::vector<double> &velocities,
@@ -269,7 +269,7 @@ namespace percussion::TimeIntegration
     probed_problem.q.resize(n, 0.0);
     probed_problem.mu.resize(n_local, 0.0);
     const std::vector<double> b = probed_problem.q;
-    const PetscObjectId h_id = SystemAlgebra::object_id(H);
+    const PetscObjectId h_id = PetscAccess::object_id(H);
 
     exponent = prepare_inner(probed_problem, partition);
     // The own impulses are the warm start (solve()); the ghosts' come from their owners.
@@ -364,4 +364,4 @@ namespace percussion::TimeIntegration
     total.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     return total;
   }
-} // namespace percussion::TimeIntegration
+} // namespace percussion::ContactStep

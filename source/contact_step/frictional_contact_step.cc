@@ -6,22 +6,22 @@
 #include <percussion/core/exceptions.h>
 #include <percussion/core/petsc_check.h>
 #include <percussion/contact_solvers/distributed_sweeps.h>
-#include <percussion/time_integration/frictional_contact_step.h>
+#include <percussion/contact_step/frictional_contact_step.h>
 #include <percussion/contact_solvers/plain_all_gather.h>
-#include <percussion/time_integration/system_algebra.h>
+#include <percussion/core/petsc_access.h>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
 
-namespace percussion::TimeIntegration
+namespace percussion::ContactStep
 {
   using ContactSolvers::gather_own;
   using ContactSolvers::gather_whole;
   using ContactSolvers::plain_all_gather;
   using dealii::PETScWrappers::MPI::Vector;
-  using SystemAlgebra::reinit_like;
+  using PetscAccess::reinit_like;
 
   FrictionalContactStep::FrictionalContactStep(const ContactDynamicsParameters &parameters,
                                                const ContactLaws::ContactLaw law,
@@ -115,7 +115,7 @@ namespace percussion::TimeIntegration
       std::copy_n(held[a].warm_start.begin(), ld, solution.reaction.begin() + ld * a);
   }
 
-  ContactStepResult FrictionalContactStep::solve(ContactStep::SchemeInterface &scheme,
+  ContactStepResult FrictionalContactStep::solve(SchemeInterface &scheme,
                                                  const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                                  const Vector &w,
                                                  const bool operator_changed,
@@ -182,7 +182,7 @@ namespace percussion::TimeIntegration
     return result;
   }
 
-  ContactStepResult FrictionalContactStep::start_step(ContactStep::SchemeInterface &scheme,
+  ContactStepResult FrictionalContactStep::start_step(SchemeInterface &scheme,
                                                       const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                                       const Vector &w, const bool operator_changed,
                                                       const std::vector<OwnedContactPoint> &points)
@@ -529,7 +529,7 @@ namespace percussion::TimeIntegration
     result.largest_positive_work_position = best.position;
   }
 
-  PositionProjectionResult FrictionalContactStep::project_positions(ContactStep::SchemeInterface &scheme,
+  PositionProjectionResult FrictionalContactStep::project_positions(SchemeInterface &scheme,
                                                                     const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                                                     const Vector &w,
                                                                     const std::vector<OwnedContactPoint> &points,
@@ -617,7 +617,7 @@ namespace percussion::TimeIntegration
   }
 
   const dealii::PETScWrappers::MPI::Vector &
-  FrictionalContactStep::projected_response(ContactStep::SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+  FrictionalContactStep::projected_response(SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                             const Vector &w, std::vector<ActiveContact> &local,
                                             const bool impulse_metric, PositionProjectionResult &result)
   {
@@ -631,7 +631,7 @@ namespace percussion::TimeIntegration
   }
 
   const dealii::PETScWrappers::MPI::Vector &
-  FrictionalContactStep::energy_safe_correction(ContactStep::SchemeInterface &scheme,
+  FrictionalContactStep::energy_safe_correction(SchemeInterface &scheme,
                                                 const dealii::PETScWrappers::MPI::SparseMatrix &H, const Vector &w,
                                                 std::vector<ActiveContact> &local, const bool impulse_metric,
                                                 const double allowed_energy, PositionProjectionResult &result)
@@ -721,7 +721,7 @@ namespace percussion::TimeIntegration
     return *metric_operator;
   }
 
-  FrictionalContactStep::History FrictionalContactStep::history(const ContactStep::SchemeInterface &scheme) const
+  FrictionalContactStep::History FrictionalContactStep::history(const SchemeInterface &scheme) const
   {
     // Each rank holds its own contacts' history (after a restart possibly all of them, the same
     // on every rank, until the next solve()): the union.
@@ -782,4 +782,4 @@ namespace percussion::TimeIntegration
         energy[i] = it->second;
     return energy;
   }
-} // namespace percussion::TimeIntegration
+} // namespace percussion::ContactStep

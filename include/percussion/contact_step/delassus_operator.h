@@ -1,5 +1,5 @@
-#ifndef PERCUSSION_TIME_INTEGRATION_DELASSUS_OPERATOR_H
-#define PERCUSSION_TIME_INTEGRATION_DELASSUS_OPERATOR_H
+#ifndef PERCUSSION_CONTACT_STEP_DELASSUS_OPERATOR_H
+#define PERCUSSION_CONTACT_STEP_DELASSUS_OPERATOR_H
 
 #include <deal.II/lac/petsc_sparse_matrix.h>
 #include <deal.II/lac/petsc_vector.h>
@@ -14,7 +14,7 @@
 #include <algorithm>
 #include <vector>
 
-namespace percussion::TimeIntegration
+namespace percussion::ContactStep
 {
   /// Sorts @p contacts by point index: the order in which every rank poses a problem.
   inline void sort_by_point(std::vector<ContactLaws::ActiveContact> &contacts)
@@ -37,7 +37,7 @@ namespace percussion::TimeIntegration
   /// What a Delassus operator needs of the step besides its contacts.
   struct OperatorContext
   {
-    ContactStep::SchemeInterface &scheme;                ///< its impulse response 𝒯 (or projection metric)
+    SchemeInterface &scheme;                ///< its impulse response 𝒯 (or projection metric)
     const dealii::PETScWrappers::MPI::SparseMatrix &H;   ///< H(q_k), n_dofs × dim·(candidates)
     const dealii::PETScWrappers::MPI::Vector &columns_like; ///< a vector with H's column partition
     unsigned long long n_candidates;                     ///< candidate points (column blocks of H)
@@ -130,6 +130,6 @@ namespace percussion::TimeIntegration
     /// solved the step in between).
     virtual void forget_warm_start() {}
   };
-} // namespace percussion::TimeIntegration
+} // namespace percussion::ContactStep
 
 #endif

@@ -1,9 +1,9 @@
-#ifndef PERCUSSION_TIME_INTEGRATION_SCHEME_CONTACT_SETTINGS_H
-#define PERCUSSION_TIME_INTEGRATION_SCHEME_CONTACT_SETTINGS_H
+#ifndef PERCUSSION_CONTACT_STEP_SCHEME_CONTACT_SETTINGS_H
+#define PERCUSSION_CONTACT_STEP_SCHEME_CONTACT_SETTINGS_H
 
 #include <vector>
 
-namespace percussion::TimeIntegration
+namespace percussion::ContactStep
 {
   /// 'Contact solver/Position projection': whether end-of-step penetrations are projected away.
   enum class PositionProjection
@@ -29,6 +29,6 @@ namespace percussion::TimeIntegration
     PositionProjection position_projection = PositionProjection::automatic;
     DissipationRangePolicy dissipation_range_policy = DissipationRangePolicy::warn;
   };
-} // namespace percussion::TimeIntegration
+} // namespace percussion::ContactStep
 
 #endif

@@ -1,5 +1,5 @@
-#ifndef PERCUSSION_TIME_INTEGRATION_DELASSUS_COLUMNS_H
-#define PERCUSSION_TIME_INTEGRATION_DELASSUS_COLUMNS_H
+#ifndef PERCUSSION_CONTACT_STEP_DELASSUS_COLUMNS_H
+#define PERCUSSION_CONTACT_STEP_DELASSUS_COLUMNS_H
 
 #include <deal.II/lac/petsc_sparse_matrix.h>
 #include <deal.II/lac/petsc_vector.h>
@@ -12,7 +12,7 @@
 #include <map>
 #include <vector>
 
-namespace percussion::TimeIntegration
+namespace percussion::ContactStep
 {
   /**
    * The columns of the step's impulse response and Delassus operator for a set of contact points
@@ -63,19 +63,19 @@ namespace percussion::TimeIntegration
      * @param n_candidates      the number of candidate points (column blocks of H)
      * Returns whether columns were (re)computed. Collective.
      */
-    bool ensure(ContactStep::SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+    bool ensure(SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                 const std::vector<unsigned long long> &points, unsigned long long n_candidates,
                 bool operator_moves);
 
     /// How many columns ensure() would compute for these arguments without the support (0 if they
     /// are cached): the operator choice's measure of the dense path's cost. With the support
     /// (large rotations) ensure() computes only the points asked for, which this bounds.
-    unsigned long long columns_to_compute(const ContactStep::SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+    unsigned long long columns_to_compute(const SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                           const std::vector<unsigned long long> &points, unsigned long long n_candidates,
                                           bool operator_moves) const;
     /// Whether the cached columns are those of @p H and of @p scheme's present impulse
     /// response (SchemeInterface::operator_version()) and include every one of @p points.
-    bool covers(const ContactStep::SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+    bool covers(const SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                 const std::vector<unsigned long long> &points) const;
     /// Block position of @p point among the cached columns, or −1 if it has none.
     int block(unsigned long long point) const
@@ -112,7 +112,7 @@ namespace percussion::TimeIntegration
     };
     /// The batches of the present Z; empty if there is none or it is not that of @p scheme's
     /// present 𝒯₀ (SchemeInterface::unrotated_operator_version()).
-    SupportBatches support_batches(const ContactStep::SchemeInterface &scheme) const;
+    SupportBatches support_batches(const SchemeInterface &scheme) const;
     /// A resumed run: the first extension of the support solves for these batches first.
     void restore_support_batches(SupportBatches batches) { pending_batches = std::move(batches); }
 
@@ -127,8 +127,8 @@ namespace percussion::TimeIntegration
     void release();
     /// Whether compute() keeps the columns in the rotated form, on the support (large rotations,
     /// an H that stays, the impulse response); then ensure() computes the needed points only.
-    bool uses_support(const ContactStep::SchemeInterface &scheme, bool operator_moves) const;
-    void compute(ContactStep::SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+    bool uses_support(const SchemeInterface &scheme, bool operator_moves) const;
+    void compute(SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                  const std::vector<unsigned long long> &column_points, bool operator_moves);
 
     /// components: the columns per point, dim for the impulse response, 1 (the normal) for the
@@ -158,15 +158,15 @@ namespace percussion::TimeIntegration
     /// A resumed run's batches, solved for at the first extension of the support.
     SupportBatches pending_batches;
     /// Extends Z to @p needed (sorted global DoFs); false if the support would pass the column limit.
-    bool extend_support(ContactStep::SchemeInterface &scheme, const std::vector<PetscInt> &needed, PetscInt n_rows);
+    bool extend_support(SchemeInterface &scheme, const std::vector<PetscInt> &needed, PetscInt n_rows);
     /// Appends Z's columns of @p dofs (not in the support yet) in one multiple-right-hand-side solve.
-    void solve_support_batch(ContactStep::SchemeInterface &scheme, const std::vector<PetscInt> &dofs, PetscInt n_rows);
+    void solve_support_batch(SchemeInterface &scheme, const std::vector<PetscInt> &dofs, PetscInt n_rows);
     /// The rotated form: C = Eᵀ𝐑ᵀB from B's entries (rows from @p row_begin, @p n_columns columns)
     /// and W_c = Cᵀ(EᵀZ)C, symmetrised. Collective.
     void delassus_from_support(PetscInt n_columns, PetscInt row_begin);
     unsigned int response_version = 0; ///< SchemeInterface::operator_version() of the columns
     PetscObjectId operator_id = -1;         ///< H whose columns are cached
   };
-} // namespace percussion::TimeIntegration
+} // namespace percussion::ContactStep
 
 #endif

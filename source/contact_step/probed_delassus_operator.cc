@@ -1,12 +1,12 @@
-#include <percussion/time_integration/probed_delassus_operator.h>
-#include <percussion/time_integration/system_algebra.h>
+#include <percussion/contact_step/probed_delassus_operator.h>
+#include <percussion/core/petsc_access.h>
 #include <percussion/contact_step/scheme_interface.h>
 
 #include <deal.II/base/mpi.h>
 
 #include <algorithm>
 
-namespace percussion::TimeIntegration
+namespace percussion::ContactStep
 {
   using ContactLaws::ActiveContact;
 
@@ -84,8 +84,8 @@ namespace percussion::TimeIntegration
                                  projection.reaction, projection.velocity, projection.partition, projection.exponent,
                                  options, projection_start, counts);
     // The accepted iterate's 𝒯Hλ.
-    SystemAlgebra::reinit_like(correction, context.scheme.displacement(), communicator);
+    PetscAccess::reinit_like(correction, context.scheme.displacement(), communicator);
     correction = projection_start.response;
     return correction;
   }
-} // namespace percussion::TimeIntegration
+} // namespace percussion::ContactStep

@@ -1,5 +1,5 @@
-#ifndef PERCUSSION_TIME_INTEGRATION_FRICTIONAL_CONTACT_STEP_H
-#define PERCUSSION_TIME_INTEGRATION_FRICTIONAL_CONTACT_STEP_H
+#ifndef PERCUSSION_CONTACT_STEP_FRICTIONAL_CONTACT_STEP_H
+#define PERCUSSION_CONTACT_STEP_FRICTIONAL_CONTACT_STEP_H
 
 #include <deal.II/lac/petsc_sparse_matrix.h>
 #include <deal.II/lac/petsc_vector.h>
@@ -10,11 +10,11 @@
 #include <percussion/contact_solvers/contact_state.h>
 #include <percussion/contact_solvers/local_problem.h>
 #include <percussion/contact_solvers/solver_options.h>
-#include <percussion/time_integration/active_set_rule.h>
-#include <percussion/time_integration/contact_dynamics_parameters.h>
-#include <percussion/time_integration/delassus_operator.h>
-#include <percussion/time_integration/dense_delassus_operator.h>
-#include <percussion/time_integration/probed_delassus_operator.h>
+#include <percussion/contact_step/active_set_rule.h>
+#include <percussion/contact_step/contact_dynamics_parameters.h>
+#include <percussion/contact_step/delassus_operator.h>
+#include <percussion/contact_step/dense_delassus_operator.h>
+#include <percussion/contact_step/probed_delassus_operator.h>
 #include <percussion/contact_laws/contact_law.h>
 #include <percussion/contact_step/scheme_interface.h>
 
@@ -28,7 +28,7 @@
 #include <utility>
 #include <vector>
 
-namespace percussion::TimeIntegration
+namespace percussion::ContactStep
 {
   /// A contact point owned by this rank, as the contact geometry describes it (plain data).
   struct OwnedContactPoint
@@ -153,7 +153,7 @@ namespace percussion::TimeIntegration
      * @param energy_scale  the energy flowing through the step's balance (|E_k| and the works so
      *                    far): a contact's work below its round-off is not reported as positive
      */
-    ContactStepResult solve(ContactStep::SchemeInterface &scheme,
+    ContactStepResult solve(SchemeInterface &scheme,
                             const dealii::PETScWrappers::MPI::SparseMatrix &H,
                             const dealii::PETScWrappers::MPI::Vector &w,
                             bool operator_changed,
@@ -173,7 +173,7 @@ namespace percussion::TimeIntegration
      * in the quasi-static metric where that adds less, and scaled back (PositionProjectionResult::
      * scale). Collective.
      */
-    PositionProjectionResult project_positions(ContactStep::SchemeInterface &scheme,
+    PositionProjectionResult project_positions(SchemeInterface &scheme,
                                                const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                                const dealii::PETScWrappers::MPI::Vector &w,
                                                const std::vector<OwnedContactPoint> &points,
@@ -223,7 +223,7 @@ namespace percussion::TimeIntegration
     };
     /// The history of all contacts, gathered from their owners (each rank keeps its own) on every
     /// rank, and the support batches of the columns of @p scheme's present 𝒯₀. Collective.
-    History history(const ContactStep::SchemeInterface &scheme) const;
+    History history(const SchemeInterface &scheme) const;
     /// A resumed run: the history of its checkpoint (keys translated to this run's numbering); each
     /// rank keeps its own contacts' part from the next solve() on.
     void restore_history(History restored)
@@ -291,7 +291,7 @@ namespace percussion::TimeIntegration
                                                  std::vector<bool> &in_problem);
     /// The step's start: the result's per-point arrays, the history of a resumed run, whether H
     /// moves, u_free = Hᵀv_free + w, and the lasting threshold. Collective.
-    ContactStepResult start_step(ContactStep::SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+    ContactStepResult start_step(SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                  const dealii::PETScWrappers::MPI::Vector &w, bool operator_changed,
                                  const std::vector<OwnedContactPoint> &points);
     /// After select_own(): the keys of this rank's contacts @p own in lasting contact, the
@@ -344,7 +344,7 @@ namespace percussion::TimeIntegration
     /// One projection pass's δq = 𝒫⁻¹H p̃ for this rank's contacts @p local in the step's impulse
     /// response (@p impulse_metric) or the quasi-static metric; the solver's result in @p result.
     /// Collective.
-    const dealii::PETScWrappers::MPI::Vector &projected_response(ContactStep::SchemeInterface &scheme,
+    const dealii::PETScWrappers::MPI::Vector &projected_response(SchemeInterface &scheme,
                                                                  const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                                                  const dealii::PETScWrappers::MPI::Vector &w,
                                                                  std::vector<ActiveContact> &local,
@@ -356,7 +356,7 @@ namespace percussion::TimeIntegration
      * response, the quasi-static metric's if it can be taken further; the chosen one scaled by
      * PositionCorrectionCost::largest_scale(). Collective.
      */
-    const dealii::PETScWrappers::MPI::Vector &energy_safe_correction(ContactStep::SchemeInterface &scheme,
+    const dealii::PETScWrappers::MPI::Vector &energy_safe_correction(SchemeInterface &scheme,
                                                                      const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                                                      const dealii::PETScWrappers::MPI::Vector &w,
                                                                      std::vector<ActiveContact> &local,
@@ -445,6 +445,6 @@ namespace percussion::TimeIntegration
     /// The last solve()'s contributions to dissipation_by_key, for discard_last_solve().
     std::vector<std::pair<unsigned long long, double>> last_dissipation;
   };
-} // namespace percussion::TimeIntegration
+} // namespace percussion::ContactStep
 
 #endif

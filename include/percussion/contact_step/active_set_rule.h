@@ -1,9 +1,9 @@
-#ifndef PERCUSSION_TIME_INTEGRATION_ACTIVE_SET_RULE_H
-#define PERCUSSION_TIME_INTEGRATION_ACTIVE_SET_RULE_H
+#ifndef PERCUSSION_CONTACT_STEP_ACTIVE_SET_RULE_H
+#define PERCUSSION_CONTACT_STEP_ACTIVE_SET_RULE_H
 
 #include <algorithm>
 
-namespace percussion::TimeIntegration
+namespace percussion::ContactStep
 {
   /**
    * Which candidates enter a step's contact problem (FrictionalContactStep applies it, nothing
@@ -37,6 +37,6 @@ namespace percussion::TimeIntegration
     }
   };
 
-} // namespace percussion::TimeIntegration
+} // namespace percussion::ContactStep
 
 #endif

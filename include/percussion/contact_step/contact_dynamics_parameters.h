@@ -1,15 +1,15 @@
-#ifndef PERCUSSION_TIME_INTEGRATION_CONTACT_DYNAMICS_PARAMETERS_H
-#define PERCUSSION_TIME_INTEGRATION_CONTACT_DYNAMICS_PARAMETERS_H
+#ifndef PERCUSSION_CONTACT_STEP_CONTACT_DYNAMICS_PARAMETERS_H
+#define PERCUSSION_CONTACT_STEP_CONTACT_DYNAMICS_PARAMETERS_H
 
 #include <deal.II/base/parameter_handler.h>
 
 #include <percussion/contact_solvers/solver_options.h>
-#include <percussion/time_integration/scheme_contact_settings.h>
+#include <percussion/contact_step/scheme_contact_settings.h>
 
 #include <string>
 #include <vector>
 
-namespace percussion::TimeIntegration
+namespace percussion::ContactStep
 {
   /// 'Non-convergence policy': what a step whose contact problem is not solved to the tolerance
   /// does.
@@ -90,6 +90,6 @@ namespace percussion::TimeIntegration
     static void declare_parameters(dealii::ParameterHandler &prm);
     void        parse_parameters(dealii::ParameterHandler &prm);
   };
-} // namespace percussion::TimeIntegration
+} // namespace percussion::ContactStep
 
 #endif

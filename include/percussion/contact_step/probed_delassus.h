@@ -1,5 +1,5 @@
-#ifndef PERCUSSION_TIME_INTEGRATION_PROBED_DELASSUS_H
-#define PERCUSSION_TIME_INTEGRATION_PROBED_DELASSUS_H
+#ifndef PERCUSSION_CONTACT_STEP_PROBED_DELASSUS_H
+#define PERCUSSION_CONTACT_STEP_PROBED_DELASSUS_H
 
 #include <deal.II/base/types.h>
 #include <deal.II/lac/petsc_sparse_matrix.h>
@@ -15,7 +15,7 @@
 #include <array>
 #include <vector>
 
-namespace percussion::TimeIntegration
+namespace percussion::ContactStep
 {
   /// The distributed problem's partition and ghost exchange (contact-solver layer).
   using ContactSolvers::ContactPartition;
@@ -77,7 +77,7 @@ namespace percussion::TimeIntegration
      * Makes G cover the rows of @p H (Dirichlet rows excluded) and W_s = HᵀGH current.
      * Returns the number of probing solves done (0 if G already covered H). Collective.
      */
-    unsigned int ensure(ContactStep::SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H);
+    unsigned int ensure(SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H);
 
     /**
      * This rank's rows of the block of @p factor · W_s among the active points, in the local
@@ -113,7 +113,7 @@ namespace percussion::TimeIntegration
 
   private:
     /// Colours @p owned_dofs (this rank's contact DoFs) and computes G, of the type of @p h.
-    void probe(ContactStep::SchemeInterface &scheme, const std::vector<dealii::types::global_dof_index> &owned_dofs, Mat h);
+    void probe(SchemeInterface &scheme, const std::vector<dealii::types::global_dof_index> &owned_dofs, Mat h);
     void destroy();
     /// The vector over W_s's columns (this rank's [@p column_begin, @p column_end)) in which the
     /// owners write the global active numbers of their points, with the ghosts the own rows of
@@ -165,6 +165,6 @@ namespace percussion::TimeIntegration
     unsigned int lookup_version = 0;
     unsigned long long probed_dofs = 0, entries = 0;
   };
-} // namespace percussion::TimeIntegration
+} // namespace percussion::ContactStep
 
 #endif

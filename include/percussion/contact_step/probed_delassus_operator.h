@@ -1,15 +1,15 @@
-#ifndef PERCUSSION_TIME_INTEGRATION_PROBED_DELASSUS_OPERATOR_H
-#define PERCUSSION_TIME_INTEGRATION_PROBED_DELASSUS_OPERATOR_H
+#ifndef PERCUSSION_CONTACT_STEP_PROBED_DELASSUS_OPERATOR_H
+#define PERCUSSION_CONTACT_STEP_PROBED_DELASSUS_OPERATOR_H
 
-#include <percussion/time_integration/delassus_operator.h>
-#include <percussion/time_integration/probed_delassus_solver.h>
+#include <percussion/contact_step/delassus_operator.h>
+#include <percussion/contact_step/probed_delassus_solver.h>
 
 #include <mpi.h>
 
 #include <array>
 #include <vector>
 
-namespace percussion::TimeIntegration
+namespace percussion::ContactStep
 {
   /**
    * W = Hᵀ𝒯H of many contacts: the probed sparse approximation W_s = HᵀGH corrected by exact
@@ -68,6 +68,6 @@ namespace percussion::TimeIntegration
     ProbedWarmStart projection_start;
     dealii::PETScWrappers::MPI::Vector correction;
   };
-} // namespace percussion::TimeIntegration
+} // namespace percussion::ContactStep
 
 #endif

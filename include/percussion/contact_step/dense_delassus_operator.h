@@ -1,14 +1,14 @@
-#ifndef PERCUSSION_TIME_INTEGRATION_DENSE_DELASSUS_OPERATOR_H
-#define PERCUSSION_TIME_INTEGRATION_DENSE_DELASSUS_OPERATOR_H
+#ifndef PERCUSSION_CONTACT_STEP_DENSE_DELASSUS_OPERATOR_H
+#define PERCUSSION_CONTACT_STEP_DENSE_DELASSUS_OPERATOR_H
 
-#include <percussion/time_integration/delassus_columns.h>
-#include <percussion/time_integration/delassus_operator.h>
+#include <percussion/contact_step/delassus_columns.h>
+#include <percussion/contact_step/delassus_operator.h>
 
 #include <mpi.h>
 
 #include <vector>
 
-namespace percussion::TimeIntegration
+namespace percussion::ContactStep
 {
   /**
    * W = Hᵀ𝒯H from the columns 𝒯H of the problem's contacts (DelassusColumns, cached while H and
@@ -61,6 +61,6 @@ namespace percussion::TimeIntegration
     /// Hp and 𝒯Hp of the last impulse_vectors() or project() (DoF partition).
     dealii::PETScWrappers::MPI::Vector generalized_impulse, correction;
   };
-} // namespace percussion::TimeIntegration
+} // namespace percussion::ContactStep
 
 #endif

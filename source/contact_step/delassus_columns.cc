@@ -1,14 +1,14 @@
 #include <deal.II/base/mpi.h>
 
 #include <percussion/core/petsc_check.h>
-#include <percussion/time_integration/delassus_columns.h>
-#include <percussion/time_integration/system_algebra.h>
+#include <percussion/contact_step/delassus_columns.h>
+#include <percussion/core/petsc_access.h>
 #include <percussion/contact_step/scheme_interface.h>
 
 #include <algorithm>
 #include <numeric>
 
-namespace percussion::TimeIntegration
+namespace percussion::ContactStep
 {
   DelassusColumns::DelassusColumns(const unsigned int dim, const unsigned int column_limit, MPI_Comm communicator,
                                    const Response response)
@@ -34,13 +34,13 @@ namespace percussion::TimeIntegration
       VecDestroy(&p_columns);
   }
 
-  bool DelassusColumns::ensure(ContactStep::SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+  bool DelassusColumns::ensure(SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                const std::vector<unsigned long long> &needed, const unsigned long long n_candidates,
                                const bool operator_moves)
   {
     if (covers(scheme, H, needed))
       return false;
-    const PetscObjectId id = SystemAlgebra::object_id(H);
+    const PetscObjectId id = PetscAccess::object_id(H);
     // Columns for all candidates pay off only if H stays fixed for a while; when it changes from
     // step to step (body pairs, curved obstacles), compute the needed ones only.
     // With the support (large rotations, H staying) a point that comes later costs the solves of
@@ -63,7 +63,7 @@ namespace percussion::TimeIntegration
     return true;
   }
 
-  unsigned long long DelassusColumns::columns_to_compute(const ContactStep::SchemeInterface &scheme,
+  unsigned long long DelassusColumns::columns_to_compute(const SchemeInterface &scheme,
                                                          const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                                          const std::vector<unsigned long long> &needed,
                                                          const unsigned long long n_candidates,
@@ -75,21 +75,21 @@ namespace percussion::TimeIntegration
                                                                         : components * needed.size();
   }
 
-  bool DelassusColumns::uses_support(const ContactStep::SchemeInterface &scheme, const bool operator_moves) const
+  bool DelassusColumns::uses_support(const SchemeInterface &scheme, const bool operator_moves) const
   {
     return scheme.large_rotation_frames() != nullptr && !operator_moves && response == Response::impulse;
   }
 
-  bool DelassusColumns::covers(const ContactStep::SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+  bool DelassusColumns::covers(const SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                const std::vector<unsigned long long> &needed) const
   {
-    bool covered = SystemAlgebra::object_id(H) == operator_id && scheme.operator_version() == response_version;
+    bool covered = PetscAccess::object_id(H) == operator_id && scheme.operator_version() == response_version;
     for (std::size_t a = 0; covered && a < needed.size(); ++a)
       covered = block(needed[a]) >= 0;
     return covered;
   }
 
-  void DelassusColumns::compute(ContactStep::SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+  void DelassusColumns::compute(SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                 const std::vector<unsigned long long> &column_points, const bool operator_moves)
   {
     release();
@@ -236,7 +236,7 @@ namespace percussion::TimeIntegration
         }
   }
 
-  bool DelassusColumns::extend_support(ContactStep::SchemeInterface &scheme, const std::vector<PetscInt> &needed,
+  bool DelassusColumns::extend_support(SchemeInterface &scheme, const std::vector<PetscInt> &needed,
                                        const PetscInt n_rows)
   {
     if (scheme.unrotated_operator_version() != support_version)
@@ -284,7 +284,7 @@ namespace percussion::TimeIntegration
     return true;
   }
 
-  void DelassusColumns::solve_support_batch(ContactStep::SchemeInterface &scheme, const std::vector<PetscInt> &dofs,
+  void DelassusColumns::solve_support_batch(SchemeInterface &scheme, const std::vector<PetscInt> &dofs,
                                             const PetscInt n_rows)
   {
     // Z for the DoFs: one multiple-right-hand-side solve with 𝒯₀.
@@ -314,7 +314,7 @@ namespace percussion::TimeIntegration
     support_batch_ends.push_back(support.size());
   }
 
-  DelassusColumns::SupportBatches DelassusColumns::support_batches(const ContactStep::SchemeInterface &scheme) const
+  DelassusColumns::SupportBatches DelassusColumns::support_batches(const SchemeInterface &scheme) const
   {
     SupportBatches batches;
     if (support.empty() || support_version != scheme.unrotated_operator_version())
@@ -337,11 +337,11 @@ namespace percussion::TimeIntegration
     // Hp from B's few entries per column: B is stored dense for the solves, and a dense
     // product would cost a pass over all its columns (ball level 3: 63 × 11 451, 3 % of a step).
     PetscScalar *g = nullptr;
-    PERCUSSION_PETSC_CALL(VecGetArray(SystemAlgebra::petsc(generalized_impulse), &g));
+    PERCUSSION_PETSC_CALL(VecGetArray(PetscAccess::petsc(generalized_impulse), &g));
     std::fill(g, g + generalized_impulse.locally_owned_size(), 0.0);
     for (const Entry &e : b_entries)
       g[e.local_row] += e.value * column_impulse[e.column];
-    PERCUSSION_PETSC_CALL(VecRestoreArray(SystemAlgebra::petsc(generalized_impulse), &g));
+    PERCUSSION_PETSC_CALL(VecRestoreArray(PetscAccess::petsc(generalized_impulse), &g));
     if (!rotated)
       {
         PetscInt begin, end;
@@ -350,7 +350,7 @@ namespace percussion::TimeIntegration
         PERCUSSION_PETSC_CALL(VecGetArray(p_columns, &p_array));
         std::copy(column_impulse.begin() + begin, column_impulse.begin() + end, p_array);
         PERCUSSION_PETSC_CALL(VecRestoreArray(p_columns, &p_array));
-        PERCUSSION_PETSC_CALL(MatMult(X, p_columns, SystemAlgebra::petsc(response)));
+        PERCUSSION_PETSC_CALL(MatMult(X, p_columns, PetscAccess::petsc(response)));
         return;
       }
     // 𝒯Hp = 𝐑 Z (C p): C p on every rank, Z's local rows, the rotation.
@@ -360,13 +360,13 @@ namespace percussion::TimeIntegration
       for (std::size_t j = 0; j < n_columns; ++j)
         y[i] += rotated_b[i * n_columns + j] * column_impulse[j];
     PetscScalar *r = nullptr;
-    PERCUSSION_PETSC_CALL(VecGetArray(SystemAlgebra::petsc(response), &r));
+    PERCUSSION_PETSC_CALL(VecGetArray(PetscAccess::petsc(response), &r));
     std::fill(r, r + local_rows, 0.0);
     for (const auto &[dof, j] : support_column)
       if (y[j] != 0.0)
         for (PetscInt i = 0; i < local_rows; ++i)
           r[i] += support_response[j * local_rows + i] * y[j];
-    PERCUSSION_PETSC_CALL(VecRestoreArray(SystemAlgebra::petsc(response), &r));
+    PERCUSSION_PETSC_CALL(VecRestoreArray(PetscAccess::petsc(response), &r));
     frames->rotate(response, false);
   }
-} // namespace percussion::TimeIntegration
+} // namespace percussion::ContactStep
