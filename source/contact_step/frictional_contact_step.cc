@@ -33,6 +33,7 @@ namespace percussion::ContactStep
     , rule{gap_prediction_factor, local_law->takes_every_candidate()}
     , communicator(communicator)
     , dense(dim, parameters.delassus_column_limit, communicator)
+    , contact_history(communicator)
   {
     options.solver = parameters.solver;
     options.tolerance = parameters.tolerance;
@@ -83,8 +84,7 @@ namespace percussion::ContactStep
           }
         a.position = points[i].position;
         // Warm start from the previous step's impulse of the same contact (kept by its owner).
-        if (const auto it = previous_impulse.find(a.key); it != previous_impulse.end())
-          std::copy(it->second.begin(), it->second.end(), a.warm_start.begin());
+        contact_history.copy_warm_start(a.key, a.warm_start);
         local.push_back(a);
       }
     return local;
@@ -107,7 +107,7 @@ namespace percussion::ContactStep
     for (unsigned int a = 0; a < n; ++a)
       problem.mu[a] = dim == 1 ? 0.0 : held[a].mu;
     // The laws differ only here and in the factor of W (doc/contact.md).
-    const ContactLaws::LawStep step{dim, theta, time_step, lasting_impulse};
+    const ContactLaws::LawStep step{dim, theta, time_step, contact_history.lasting_impulse()};
     for (unsigned int a = 0; a < n; ++a)
       local_law->pose(held[a], step, &problem.q[ld * a]);
     solution.reaction.assign(ld * n, 0.0);
@@ -134,13 +134,13 @@ namespace percussion::ContactStep
     const unsigned long long n_total = count_selected(points, own, theta, h, result);
     if (n_total == 0)
       {
-        previous_impulse.clear(); // no contact carries an impulse into the next step
+        contact_history.forget_impulses(); // no contact carries an impulse into the next step
         result.dissipated_energy = dissipated_energy(points);
         return result;
       }
 
     // Phases 2–4: the operator, the scheme's law, the contact solve.
-    const OperatorContext context{scheme, H, u_free, u_k.size() / d, operator_moves};
+    const OperatorContext context{scheme, H, u_free, u_k.size() / d, contact_history.operator_moves()};
     DelassusOperator *chosen = &choose_operator(context, own, n_total);
     const std::vector<ActiveContact> *held_contacts = chosen->is_distributed() ? &own : &scratch.gathered;
     pose_law(*held_contacts, theta, h);
@@ -188,17 +188,11 @@ namespace percussion::ContactStep
                                                       const std::vector<OwnedContactPoint> &points)
   {
     const unsigned int d = dim;
-    last_dissipation.clear();
     ContactStepResult result;
     result.state.assign(points.size(), ContactState::open);
     result.impulse.assign(d * points.size(), 0.0);
     result.velocity.assign(d * points.size(), 0.0);
-    if (history_restored)
-      keep_own_history(points);
-    // Columns for all candidates are worth computing only if H did not change at this step and
-    // the previous one (body pairs, curved obstacles change it every step).
-    operator_moves = operator_changed && previous_operator_changed;
-    previous_operator_changed = operator_changed;
+    contact_history.start_step(points, operator_changed);
 
     // u_free = Hᵀ v_free + w (column partition of H: reallocated only when that changes).
     reinit_like(u_free, w, communicator);
@@ -212,7 +206,7 @@ namespace percussion::ContactStep
                         "): the state has blown up.");
 
     // The threshold of a lasting contact: the previous step's largest normal impulse, all ranks.
-    lasting_impulse = lasting_threshold();
+    contact_history.take_lasting_threshold();
     return result;
   }
 
@@ -221,14 +215,8 @@ namespace percussion::ContactStep
                                                            const double time_step, ContactStepResult &result)
   {
     // The contacts in lasting contact at this step (the law's lasting part whole), for the
-    // adaptive projection metric. (An impulse of round-off size decides nothing: runs on
-    // different rank counts choose the same metric.)
-    const ContactLaws::LawStep law_step{dim, theta, time_step, lasting_impulse};
-    lasting_own_keys.clear();
-    for (const ActiveContact &a : own)
-      if (law_step.lasting_share(a) == 1.0)
-        lasting_own_keys.push_back(a.key);
-    std::sort(lasting_own_keys.begin(), lasting_own_keys.end());
+    // adaptive projection metric.
+    contact_history.note_lasting_contacts(own, {dim, theta, time_step, contact_history.lasting_impulse()});
     unsigned int left_out = 0;
     for (unsigned int i = 0; i < points.size(); ++i)
       left_out += (points[i].gap < 0 && !result.in_problem[i]) ? 1 : 0;
@@ -287,40 +275,11 @@ namespace percussion::ContactStep
     for (unsigned int a = 0; a < n_held; ++a)
       for (unsigned int k = 0; k < d; ++k)
         impulse[d * a + k] = solution.reaction[ld * a + k];
-    previous_impulse.clear();
-    for (unsigned int a = first; a < last; ++a)
-      previous_impulse[held[a].key].assign(solution.reaction.begin() + ld * a, solution.reaction.begin() + ld * (a + 1));
+    contact_history.keep_impulses(held, first, last, solution.reaction, ld);
     const Vector *generalized_impulse = nullptr, *response = nullptr;
     delassus_operator.impulse_vectors(context, held, impulse, generalized_impulse, response);
     context.scheme.apply_impulse(*generalized_impulse, *response);
     return impulse;
-  }
-
-  void FrictionalContactStep::keep_own_history(const std::vector<OwnedContactPoint> &points)
-  {
-    // A checkpoint's history holds every contact; a rank keeps its own (the owners of the
-    // points do not change within a run).
-    std::map<unsigned long long, std::vector<double>> own_impulses;
-    std::map<unsigned long long, double> own_dissipation;
-    for (const OwnedContactPoint &point : points)
-      {
-        if (const auto it = previous_impulse.find(point.key); it != previous_impulse.end())
-          own_impulses.insert(*it);
-        if (const auto it = dissipation_by_key.find(point.key); it != dissipation_by_key.end())
-          own_dissipation.insert(*it);
-      }
-    previous_impulse = std::move(own_impulses);
-    dissipation_by_key = std::move(own_dissipation);
-    history_restored = false;
-  }
-
-  double FrictionalContactStep::lasting_threshold() const
-  {
-    double largest = 0;
-    for (const auto &[key, impulse] : previous_impulse)
-      if (!impulse.empty())
-        largest = std::max(largest, impulse[0]);
-    return 1e-6 * dealii::Utilities::MPI::max(largest, communicator);
   }
 
   double FrictionalContactStep::velocity_noise_of(const std::vector<ActiveContact> &active, const unsigned int first,
@@ -350,13 +309,6 @@ namespace percussion::ContactStep
     return 10 * parameters.tolerance * velocity_scale;
   }
 
-  void FrictionalContactStep::discard_last_solve()
-  {
-    for (const auto &[key, work] : last_dissipation)
-      dissipation_by_key[key] += work;
-    last_dissipation.clear();
-  }
-
   void FrictionalContactStep::set_dof_positions(const dealii::types::global_dof_index first_owned_dof,
                                                 std::vector<std::array<double, 3>> positions,
                                                 const double node_spacing, const bool has_body_pair)
@@ -383,7 +335,7 @@ namespace percussion::ContactStep
     // Measured (3D patch tests of regression.mortar_contact, 10 steps, the probing included): 108
     // columns (Q1, 36 slave nodes) 17.5 ms dense / 12.3 ms probed per contact step, 363 columns (Q2)
     // 1.0 s / 0.22 s; the brick_stack example's 3–27 columns 26 ms dense / 84 ms probed.
-    return operator_moves && dim * n_active > parameters.moving_operator_threshold;
+    return contact_history.operator_moves() && dim * n_active > parameters.moving_operator_threshold;
   }
 
   bool FrictionalContactStep::uses_probed_operator(const OperatorContext &context,
@@ -453,8 +405,7 @@ namespace percussion::ContactStep
         result.work_normal += normal;
         result.work_tangential += tangential;
         result.obstacle_work += obstacle;
-        dissipation_by_key[active[a].key] -= normal + tangential;
-        last_dissipation.emplace_back(active[a].key, normal + tangential);
+        contact_history.add_work(active[a].key, normal + tangential);
 
         // Positive work beyond what the solver tolerance (|u| error ≤ velocity_noise) and the
         // round-off of the step's energy flow can explain is reported with its location.
@@ -623,7 +574,7 @@ namespace percussion::ContactStep
   {
     DelassusOperator &metric = projection_operator(local, impulse_metric);
     // (The quasi-static metric's columns are computed for every pass's contacts.)
-    const OperatorContext context{scheme, H, u_free, w.size() / dim, operator_moves || !impulse_metric};
+    const OperatorContext context{scheme, H, u_free, w.size() / dim, contact_history.operator_moves() || !impulse_metric};
     const Vector &response = metric.project(context, local, options, result.solver, result.n_contacts);
     if (probed && &metric != probed.get())
       probed->forget_warm_start(); // its vectors are no longer the last accepted Hp and 𝒯Hp
@@ -693,7 +644,7 @@ namespace percussion::ContactStep
     bool impact = false, loaded = false;
     for (unsigned int i = 0; i < points.size(); ++i)
       {
-        const bool lasting = std::binary_search(lasting_own_keys.begin(), lasting_own_keys.end(), points[i].key);
+        const bool lasting = std::binary_search(contact_history.lasting_keys().begin(), contact_history.lasting_keys().end(), points[i].key);
         impact = impact || (end_gap[i] < -tolerance && !lasting);
         loaded = loaded || (end_gap[i] < tolerance && lasting);
       }
@@ -723,37 +674,7 @@ namespace percussion::ContactStep
 
   FrictionalContactStep::History FrictionalContactStep::history(const SchemeInterface &scheme) const
   {
-    // Each rank holds its own contacts' history (after a restart possibly all of them, the same
-    // on every rank, until the next solve()): the union.
-    struct ImpulseRecord
-    {
-      unsigned long long key;
-      unsigned int size;
-      std::array<double, 3> impulse;
-    };
-    struct DissipationRecord
-    {
-      unsigned long long key;
-      double energy;
-    };
-    std::vector<ImpulseRecord> impulses, all_impulses;
-    for (const auto &[key, impulse] : previous_impulse)
-      {
-        ImpulseRecord record{key, static_cast<unsigned int>(impulse.size()), {}};
-        std::copy_n(impulse.begin(), std::min<std::size_t>(impulse.size(), 3), record.impulse.begin());
-        impulses.push_back(record);
-      }
-    std::vector<DissipationRecord> dissipation, all_dissipation;
-    for (const auto &[key, energy] : dissipation_by_key)
-      dissipation.push_back({key, energy});
-    plain_all_gather(impulses, all_impulses, communicator);
-    plain_all_gather(dissipation, all_dissipation, communicator);
-    History history;
-    for (const ImpulseRecord &record : all_impulses)
-      history.impulses[record.key].assign(record.impulse.begin(), record.impulse.begin() + record.size);
-    for (const DissipationRecord &record : all_dissipation)
-      history.dissipation[record.key] = record.energy;
-    history.operator_changed = previous_operator_changed;
+    History history = contact_history.record();
     history.support_batches = dense.columns().support_batches(scheme);
     return history;
   }
@@ -774,12 +695,4 @@ namespace percussion::ContactStep
     u = gather_own(solution.velocity, ld, solution.partition, communicator);
   }
 
-  std::vector<double> FrictionalContactStep::dissipated_energy(const std::vector<OwnedContactPoint> &points) const
-  {
-    std::vector<double> energy(points.size(), 0.0);
-    for (unsigned int i = 0; i < points.size(); ++i)
-      if (const auto it = dissipation_by_key.find(points[i].key); it != dissipation_by_key.end())
-        energy[i] = it->second;
-    return energy;
-  }
 } // namespace percussion::ContactStep

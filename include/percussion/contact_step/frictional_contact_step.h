@@ -11,9 +11,11 @@
 #include <percussion/contact_solvers/local_problem.h>
 #include <percussion/contact_solvers/solver_options.h>
 #include <percussion/contact_step/active_set_rule.h>
+#include <percussion/contact_step/contact_history.h>
 #include <percussion/contact_step/contact_dynamics_parameters.h>
 #include <percussion/contact_step/delassus_operator.h>
 #include <percussion/contact_step/dense_delassus_operator.h>
+#include <percussion/contact_step/owned_contact_point.h>
 #include <percussion/contact_step/probed_delassus_operator.h>
 #include <percussion/contact_laws/contact_law.h>
 #include <percussion/contact_step/scheme_interface.h>
@@ -30,16 +32,6 @@
 
 namespace percussion::ContactStep
 {
-  /// A contact point owned by this rank, as the contact geometry describes it (plain data).
-  struct OwnedContactPoint
-  {
-    unsigned long long global_index = 0; ///< columns dim·g … dim·g + dim − 1 of H
-    unsigned long long key = 0;          ///< stable identity across steps (warm start, cumulated dissipation)
-    double mu = 0, e = 0;
-    double gap = 0;                      ///< g at q_k
-    std::array<double, 3> position{};
-  };
-
   /// One contact of the step's problem (plain data, ContactLaws::ActiveContact).
   using ContactLaws::ActiveContact;
 
@@ -197,30 +189,21 @@ namespace percussion::ContactStep
      * its contributions to the per-contact dissipated energies are taken back. Its impulses stay
      * the warm start of the retry.
      */
-    void discard_last_solve();
+    void discard_last_solve() { contact_history.discard_last_solve(); }
     /// The contact solver's options (a retry changes them for one solve).
     ContactSolvers::SolverOptions &solver_options() { return options; }
     /// Whether the law works at velocity level (all but Schatzman–Paoli), so that positions may drift.
     bool is_velocity_level() const { return local_law->is_velocity_level(); }
 
     /// Energy dissipated at each of @p points since the start (−Σ u_{k+θ}ᵀp), for output.
-    std::vector<double> dissipated_energy(const std::vector<OwnedContactPoint> &points) const;
-
-    /**
-     * The contact history a checkpoint keeps, by contact key (OwnedContactPoint::key): the last
-     * step's impulses (the next step's warm start) and the energy each contact has dissipated. The
-     * caches (Delassus columns, the probed operator) are rebuilt on demand, in the same way as
-     * the uninterrupted run's: whether H changed at the last solve (which decides whether it
-     * moves, and so which columns and which form, at the next one) and the batches the Delassus
-     * columns' support was solved in (DelassusColumns::SupportBatches) are kept.
-     */
-    struct History
+    std::vector<double> dissipated_energy(const std::vector<OwnedContactPoint> &points) const
     {
-      std::map<unsigned long long, std::vector<double>> impulses;
-      std::map<unsigned long long, double> dissipation;
-      bool operator_changed = false;
-      DelassusColumns::SupportBatches support_batches;
-    };
+      return contact_history.dissipated_energy(points);
+    }
+
+    /// The contact history a checkpoint keeps (ContactHistory::Record), with the support batches
+    /// of the Delassus columns.
+    using History = ContactHistory::Record;
     /// The history of all contacts, gathered from their owners (each rank keeps its own) on every
     /// rank, and the support batches of the columns of @p scheme's present 𝒯₀. Collective.
     History history(const SchemeInterface &scheme) const;
@@ -228,11 +211,8 @@ namespace percussion::ContactStep
     /// rank keeps its own contacts' part from the next solve() on.
     void restore_history(History restored)
     {
-      previous_impulse = std::move(restored.impulses);
-      dissipation_by_key = std::move(restored.dissipation);
-      previous_operator_changed = restored.operator_changed;
       dense.restore_support_batches(std::move(restored.support_batches));
-      history_restored = true;
+      contact_history.restore(std::move(restored));
     }
 
     /**
@@ -246,36 +226,16 @@ namespace percussion::ContactStep
     void set_closed_gap_tolerance(const double tolerance) { rule.closed_gap = tolerance; }
     /// A step without any candidate: no contact carries an impulse (warm start, lasting law)
     /// into the next step.
-    void forget_impulses() { previous_impulse.clear(); }
+    void forget_impulses() { contact_history.forget_impulses(); }
 
-    /// What a step changes of the contact step's history, kept in memory to take a step back
-    /// (the energy guard's retry): this rank's part, no communication.
-    struct Snapshot
-    {
-      std::map<unsigned long long, std::vector<double>> impulses;
-      std::map<unsigned long long, double> dissipation;
-      std::vector<unsigned long long> lasting_keys;
-      double lasting_impulse = 0;
-      bool previous_operator_changed = false, operator_moves = false;
-    };
+    /// What a step changes of the contact step's history (ContactHistory::Snapshot), kept in
+    /// memory to take a step back (the energy guard's retry).
+    using Snapshot = ContactHistory::Snapshot;
     /// The history before a step.
-    Snapshot snapshot() const
-    {
-      return {previous_impulse, dissipation_by_key, lasting_own_keys, lasting_impulse, previous_operator_changed,
-              operator_moves};
-    }
+    Snapshot snapshot() const { return contact_history.snapshot(); }
     /// Back to @p saved (taken by snapshot() on this rank); the caches built from the impulse
     /// response stay, keyed by its version, which a retry's new step size changes.
-    void restore(const Snapshot &saved)
-    {
-      previous_impulse = saved.impulses;
-      dissipation_by_key = saved.dissipation;
-      lasting_own_keys = saved.lasting_keys;
-      lasting_impulse = saved.lasting_impulse;
-      previous_operator_changed = saved.previous_operator_changed;
-      operator_moves = saved.operator_moves;
-      last_dissipation.clear();
-    }
+    void restore(const Snapshot &saved) { contact_history.restore(saved); }
 
   private:
     /// Dimension of the local problem: the body's, except 2 for 1D (see pose_law()).
@@ -289,12 +249,12 @@ namespace percussion::ContactStep
                                                  const dealii::PETScWrappers::MPI::Vector &u_k,
                                                  const dealii::PETScWrappers::MPI::Vector &w, double time_step,
                                                  std::vector<bool> &in_problem);
-    /// The step's start: the result's per-point arrays, the history of a resumed run, whether H
-    /// moves, u_free = Hᵀv_free + w, and the lasting threshold. Collective.
+    /// The step's start: the result's per-point arrays, the history's start (ContactHistory::
+    /// start_step()), u_free = Hᵀv_free + w, and the lasting threshold. Collective.
     ContactStepResult start_step(SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                  const dealii::PETScWrappers::MPI::Vector &w, bool operator_changed,
                                  const std::vector<OwnedContactPoint> &points);
-    /// After select_own(): the keys of this rank's contacts @p own in lasting contact, the
+    /// After select_own(): this rank's contacts @p own in lasting contact (in the history), the
     /// penetrated points left out, and the number of contacts of all ranks (returned, and in
     /// @p result). Collective.
     unsigned long long count_selected(const std::vector<OwnedContactPoint> &points,
@@ -303,8 +263,8 @@ namespace percussion::ContactStep
     /// [first, last): this rank's own contacts among the @p held ones.
     std::pair<unsigned int, unsigned int> own_range(const std::vector<ActiveContact> &held) const;
     /**
-     * The impulse of the solution (the body's dimension per @p held contact, returned): kept by
-     * key as the next step's warm start for this rank's contacts [@p first, @p last), and applied
+     * The impulse of the solution (the body's dimension per @p held contact, returned): kept in the
+     * history as the next step's warm start for this rank's contacts [@p first, @p last), and applied
      * to the scheme as Hp and 𝒯Hp from @p delassus_operator. Collective.
      */
     std::vector<double> apply_impulse(const OperatorContext &context, DelassusOperator &delassus_operator,
@@ -367,11 +327,6 @@ namespace percussion::ContactStep
     /// lasting contact is closed (doc/contact.md, "Position projection"). Collective.
     bool impact_beside_lasting_contact(const std::vector<OwnedContactPoint> &points,
                                        const std::vector<double> &end_gap, double tolerance) const;
-    /// A resumed run's first solve(): the rank keeps the history of its own @p points only.
-    void keep_own_history(const std::vector<OwnedContactPoint> &points);
-    /// The threshold of a lasting contact (lasting_impulse): 1e-6 of the previous step's largest
-    /// normal impulse, all ranks. Collective.
-    double lasting_threshold() const;
     /**
      * Ten times what the law's velocities are known to after the solve: the solver's tolerance
      * times the velocity scale of the problem (‖q‖, ‖r'‖ of the impulses scaled by 2^-exponent of
@@ -405,9 +360,9 @@ namespace percussion::ContactStep
     std::unique_ptr<ProbedDelassusOperator> probed;
     /// The projection's quasi-static metric where it is not the impulse response (dense columns).
     std::unique_ptr<DenseDelassusOperator> metric_operator;
-    bool previous_operator_changed = false;
-    /// H changed at the last solve() and at the one before (then only needed columns are computed).
-    bool operator_moves = false;
+    /// What the step carries from step to step: warm start, lasting contacts, dissipation by
+    /// contact, whether H moves.
+    ContactHistory contact_history;
 
     // Work vectors kept from step to step (column partition of H): u_free and Hᵀ of a
     // displacement change.
@@ -430,20 +385,6 @@ namespace percussion::ContactStep
     bool last_solve_distributed = false;
     /// The number of contacts in the last contact step's problem (all ranks; uses_probed_operator()).
     unsigned long long last_active_count = 0;
-    /// restore_history() gave every rank all contacts' history: the next solve() keeps its own.
-    bool history_restored = false;
-    std::map<unsigned long long, std::vector<double>> previous_impulse; ///< warm start by key
-    /**
-     * A contact is lasting (ContactLaws::FremondLaw) when its previous normal impulse exceeds this: 1e-6 of
-     * the previous step's largest normal impulse (all ranks), so that the law does not switch on
-     * impulses at the contact solver's round-off (solvers agree to their tolerance, not to the bit).
-     */
-    double lasting_impulse = 0;
-    /// The keys of this rank's contacts in lasting contact at the last solve(), sorted.
-    std::vector<unsigned long long> lasting_own_keys;
-    std::map<unsigned long long, double> dissipation_by_key;
-    /// The last solve()'s contributions to dissipation_by_key, for discard_last_solve().
-    std::vector<std::pair<unsigned long long, double>> last_dissipation;
   };
 } // namespace percussion::ContactStep
 
