@@ -246,7 +246,7 @@ BOOST_AUTO_TEST_CASE(auto_keeps_the_probed_operator_while_the_contacts_lift_off)
   // fewer contacts are left: the old rule took the dense path there. While the active set shrinks
   // after a probed step (the box lifting off) the probed operator is kept. Without the position
   // projection, whose quasi-static metric the column limit would replace by the impulse response
-  // (FrictionalContactStep::projection_operator()): the runs compare the step's operators only.
+  // (PositionProjector::projection_operator()): the runs compare the step's operators only.
   const unsigned int steps = 12;
   const std::string no_projection = "  set Position projection = off\n";
   const auto automatic = run_simulation<3>(

@@ -79,7 +79,7 @@ namespace percussion::ContactStep
     PositionProjection position_projection = PositionProjection::automatic;
     /// The most energy one position projection may add (after the velocity's share) beyond what
     /// its step dissipated before it, relative to the energy scale: a correction that would add
-    /// more is scaled back (FrictionalContactStep::energy_safe_correction(),
+    /// more is scaled back (PositionProjector::energy_safe_correction(),
     /// Simulator::allowed_projection_energy()); 1 bounds nothing in practice.
     double projection_energy_tolerance = 1e-8;
     /// The position projection's metric (ProjectionMetric).

@@ -16,6 +16,7 @@
 #include <percussion/contact_step/delassus_operator.h>
 #include <percussion/contact_step/dense_delassus_operator.h>
 #include <percussion/contact_step/owned_contact_point.h>
+#include <percussion/contact_step/position_projector.h>
 #include <percussion/contact_step/probed_delassus_operator.h>
 #include <percussion/contact_laws/contact_law.h>
 #include <percussion/contact_step/scheme_interface.h>
@@ -76,27 +77,6 @@ namespace percussion::ContactStep
     std::vector<double> impulse, velocity, dissipated_energy;
   };
 
-  /// What the end-of-step gap check and position projection did.
-  struct PositionProjectionResult
-  {
-    /// The smallest end-of-step gap g_{k+1} ≈ g_k + [Hᵀ(q_{k+1} − q_k)]_N + h w_N over the
-    /// candidates, before and after the projection (+∞ without candidates).
-    double min_gap_before = std::numeric_limits<double>::infinity();
-    double min_gap = std::numeric_limits<double>::infinity();
-    unsigned int n_contacts = 0; ///< contacts in the projection problem (0: no projection)
-    double energy_change = 0;    ///< E after − E before the projection (strain energy only)
-    /// Whether the projection's metric was the step's impulse response 𝒯 (else the quasi-static
-    /// metric); with 'Projection metric' = adaptive, 𝒯 where an impact left the penetration.
-    bool impulse_metric = false;
-    /// Whether the adaptive rule's impulse response would have added energy and the quasi-static
-    /// metric, which adds less, corrected the positions instead.
-    bool metric_replaced = false;
-    /// The fraction of the projection's correction that was applied (the smallest of its passes):
-    /// below 1 where the whole correction would have added more energy than allowed.
-    double scale = 1;
-    ContactSolvers::SolverResult solver;
-  };
-
   /**
    * One step's frictional contact problem between TimeIntegrator::compute_free_velocity()
    * and finish_step() (doc/theory.md, "The step's contact problem"); written here for Moreau–Jean
@@ -123,9 +103,8 @@ namespace percussion::ContactStep
    * couple to (ContactPartition), and the step's totals are sums over the ranks.
    *
    * After the step, project_positions() checks the end-of-step gaps and, where a contact
-   * penetrates beyond a tolerance, projects the displacement back onto g ≥ 0 (Acary 2013,
-   * direct projection) through a DelassusOperator (DelassusOperator::project()): a frictionless
-   * problem 0 ≤ g_{k+1} + W p̃ ⊥ p̃ ≥ 0, q_{k+1} += 𝒯 H p̃.
+   * penetrates beyond a tolerance, projects the displacement back onto g ≥ 0 (PositionProjector,
+   * with the step's operators). What the step carries to the next is its ContactHistory.
    */
   class FrictionalContactStep
   {
@@ -161,7 +140,7 @@ namespace percussion::ContactStep
      * frictionless problem 0 ≤ g_{k+1} + W p̃ ⊥ p̃ ≥ 0 (W = Hᵀ𝒯H of the step), and
      * SchemeInterface::correct_displacement(𝒯 H p̃), the velocity giving up along the correction
      * what the correction would add beyond its loads' work. No pass adds more than
-     * @p allowed_energy beyond that (energy_safe_correction()): a correction that would is taken
+     * @p allowed_energy beyond that (PositionProjector::project()): a correction that would is taken
      * in the quasi-static metric where that adds less, and scaled back (PositionProjectionResult::
      * scale). Collective.
      */
@@ -294,40 +273,6 @@ namespace percussion::ContactStep
     /// Collective.
     void sum_over_ranks(ContactStepResult &result) const;
     /**
-     * The operator of a position projection's pass over this rank's contacts @p local: the probed
-     * one where the step's problem took it (2D/3D) and either the metric is the impulse response
-     * or the contacts need more than 'Delassus column limit' columns; else the dense operator of
-     * the step (@p impulse_metric) or of the quasi-static metric (made at each projection's first
-     * use of it: see project_positions()). Collective.
-     */
-    DelassusOperator &projection_operator(const std::vector<ActiveContact> &local, bool impulse_metric);
-    /// One projection pass's δq = 𝒫⁻¹H p̃ for this rank's contacts @p local in the step's impulse
-    /// response (@p impulse_metric) or the quasi-static metric; the solver's result in @p result.
-    /// Collective.
-    const dealii::PETScWrappers::MPI::Vector &projected_response(SchemeInterface &scheme,
-                                                                 const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                                                 const dealii::PETScWrappers::MPI::Vector &w,
-                                                                 std::vector<ActiveContact> &local,
-                                                                 bool impulse_metric, PositionProjectionResult &result);
-    /**
-     * The correction of one projection pass that adds at most @p allowed_energy (after the
-     * velocity's share, SchemeInterface::position_correction_cost()): projected_response() in the
-     * pass's metric; where that would add more and the metric is the adaptive rule's impulse
-     * response, the quasi-static metric's if it can be taken further; the chosen one scaled by
-     * PositionCorrectionCost::largest_scale(). Collective.
-     */
-    const dealii::PETScWrappers::MPI::Vector &energy_safe_correction(SchemeInterface &scheme,
-                                                                     const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                                                     const dealii::PETScWrappers::MPI::Vector &w,
-                                                                     std::vector<ActiveContact> &local,
-                                                                     bool impulse_metric, double allowed_energy,
-                                                                     PositionProjectionResult &result);
-    /// Whether the adaptive metric takes the impulse response for the end-of-step gaps @p end_gap
-    /// of @p points: a contact not in lasting contact penetrates beyond @p tolerance while one in
-    /// lasting contact is closed (doc/contact.md, "Position projection"). Collective.
-    bool impact_beside_lasting_contact(const std::vector<OwnedContactPoint> &points,
-                                       const std::vector<double> &end_gap, double tolerance) const;
-    /**
      * Ten times what the law's velocities are known to after the solve: the solver's tolerance
      * times the velocity scale of the problem (‖q‖, ‖r'‖ of the impulses scaled by 2^-exponent of
      * the solution, ‖u‖) and of the step's velocities at this rank's contacts [@p first, @p last)
@@ -358,19 +303,16 @@ namespace percussion::ContactStep
     DenseDelassusOperator dense;
     /// The operator of many contacts (2D/3D, set_dof_positions()).
     std::unique_ptr<ProbedDelassusOperator> probed;
-    /// The projection's quasi-static metric where it is not the impulse response (dense columns).
-    std::unique_ptr<DenseDelassusOperator> metric_operator;
+    /// The end-of-step gap check and position projection (project_positions()).
+    PositionProjector projector;
     /// What the step carries from step to step: warm start, lasting contacts, dissipation by
     /// contact, whether H moves.
     ContactHistory contact_history;
 
-    // Work vectors kept from step to step (column partition of H): u_free and Hᵀ of a
-    // displacement change.
-    dealii::PETScWrappers::MPI::Vector u_free, gap_increment;
-    /// A projection pass's correction scaled back to what the energy bound allows.
-    dealii::PETScWrappers::MPI::Vector scaled_correction;
+    /// u_free = Hᵀv_free + w, kept from step to step (column partition of H).
+    dealii::PETScWrappers::MPI::Vector u_free;
 
-    /// Buffers kept from step to step (select_own(), project_positions()).
+    /// Buffers kept from step to step (select_own(), choose_operator()).
     struct Scratch
     {
       std::vector<dealii::types::global_dof_index> columns;
