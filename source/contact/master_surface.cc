@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <map>
 
 namespace percussion
 {
@@ -18,6 +19,17 @@ namespace percussion
       /// How far beside the edge a node counts as flush with it whatever its depth (a block's
       /// corner resting on the edge of another moves that little by round-off and strain).
       constexpr double flush_extension = 0.01;
+
+      /// A slave face within this angle of facing a master facet (normals opposed) is parallel to it.
+      const double parallel_faces_cosine = std::cos(5. * M_PI / 180.);
+
+      /** Whether one of the @p slave_normals is opposed to the master normal @p n (faces parallel). */
+      template <int dim>
+      bool faces_a_slave_facet(const dealii::Tensor<1, dim> &n, const std::vector<dealii::Tensor<1, dim>> &slave_normals)
+      {
+        return std::any_of(slave_normals.begin(), slave_normals.end(),
+                           [&n](const dealii::Tensor<1, dim> &m) { return -(m * n) >= parallel_faces_cosine; });
+      }
 
       /** Parametric normal of a facet from its tangent vectors ∂x/∂ξ_j. */
       template <int dim>
@@ -142,6 +154,12 @@ namespace percussion
             }
         }
 
+      mark_free_sides();
+      facets_of_node.clear();
+      for (unsigned int i = 0; i < facets.size(); ++i)
+        for (const auto &node : facets[i].dofs)
+          facets_of_node[node[0]].push_back(i);
+
       // Bounding boxes of the current facets; project() walks them by increasing distance.
       std::vector<std::pair<dealii::BoundingBox<dim>, unsigned int>> boxes;
       boxes.reserve(facets.size());
@@ -152,10 +170,63 @@ namespace percussion
     }
 
     template <int dim>
-    bool MasterSurface<dim>::project_on_facet(const dealii::Point<dim> &x,
-                                              const unsigned int        facet_index,
-                                              MasterProjection<dim> &   projection,
-                                              double &                  distance) const
+    void MasterSurface<dim>::mark_free_sides()
+    {
+      // A side is named by the DoFs of its vertices (the first 2^{dim-1} nodes of a facet are its
+      // vertices, vertex i + 2j at ξ = (i, j)); two facets of the surface share it iff they name it
+      // alike. Facets of different bodies never share DoFs, so each body's outline is free.
+      constexpr unsigned int n_sides = 2 * (dim - 1);
+      const auto side_vertices = [](const unsigned int side) -> std::vector<unsigned int> {
+        if constexpr (dim == 2)
+          return {side};
+        else
+          {
+            const unsigned int j = side / 2, end = side % 2;
+            return j == 0 ? std::vector<unsigned int>{end, end + 2} : std::vector<unsigned int>{2 * end, 2 * end + 1};
+          }
+      };
+      const auto side_key = [&](const MasterFacet<dim> &facet, const unsigned int side) {
+        std::vector<dealii::types::global_dof_index> key;
+        for (const unsigned int v : side_vertices(side))
+          key.push_back(facet.dofs[v][0]);
+        std::sort(key.begin(), key.end());
+        return key;
+      };
+      std::map<std::vector<dealii::types::global_dof_index>, unsigned int> count;
+      for (const auto &facet : facets)
+        for (unsigned int side = 0; side < n_sides; ++side)
+          ++count[side_key(facet, side)];
+      for (auto &facet : facets)
+        for (unsigned int side = 0; side < n_sides; ++side)
+          facet.free_side[side] = count[side_key(facet, side)] == 1;
+    }
+
+    template <int dim>
+    std::vector<dealii::Tensor<1, dim>>
+    MasterSurface<dim>::slave_facet_normals(const dealii::types::global_dof_index slave_dof) const
+    {
+      std::vector<dealii::Tensor<1, dim>> normals;
+      const auto                          found = facets_of_node.find(slave_dof);
+      if (found == facets_of_node.end())
+        return normals;
+      dealii::Point<dim - 1> center;
+      for (unsigned int j = 0; j < dim - 1; ++j)
+        center[j] = 0.5;
+      for (const unsigned int i : found->second)
+        {
+          const auto             e = evaluate<dim>(layout.facet_fe(), facets[i].nodes, center, false);
+          dealii::Tensor<1, dim> n = parametric_normal<dim>(e.tangents);
+          normals.push_back((facets[i].orientation / n.norm()) * n);
+        }
+      return normals;
+    }
+
+    template <int dim>
+    bool MasterSurface<dim>::project_on_facet(const dealii::Point<dim> &                 x,
+                                              const unsigned int                         facet_index,
+                                              const std::vector<dealii::Tensor<1, dim>> &slave_normals,
+                                              MasterProjection<dim> &                    projection,
+                                              double &                                   distance) const
     {
       const MasterFacet<dim> &     facet = facets[facet_index];
       const dealii::FE_Q<dim - 1> &fe    = layout.facet_fe();
@@ -238,6 +309,16 @@ namespace percussion
       distance                = d.norm();
       const double normal_part = d * n;
       const double tangential  = (d - normal_part * n).norm();
+      // The point is beyond the sides where ξ sits on a bound and the residual points outward; it
+      // is beside the surface's edge if all those sides are free.
+      bool beyond_free_sides_only = true;
+      for (unsigned int j = 0; j < m; ++j)
+        {
+          const double outward = d * e.tangents[j];
+          if ((xi[j] <= 0. && outward < 0. && !facet.free_side[2 * j]) ||
+              (xi[j] >= 1. && outward > 0. && !facet.free_side[2 * j + 1]))
+            beyond_free_sides_only = false;
+        }
       if (tangential <= 1e-10 * std::max(distance, size))
         {
           // The usual case: the projection is orthogonal, the gap is the normal distance.
@@ -261,6 +342,18 @@ namespace percussion
       else if (normal_part < 0.)
         // Behind the facet and outside its extent: beside the master body, not a contact.
         return false;
+      else if ((beyond_free_sides_only || faces_a_slave_facet(n, slave_normals)) && tangential <= flush_extension * size)
+        {
+          // In front of the surface's edge, or of an edge where a face of the slave lies parallel
+          // to this facet, and flush with it (a block on a block of the same footprint, whose
+          // strain moves the edge nodes apart by round-off or Poisson's ratio; a brick's corner on
+          // another's corner, where the distance to the edge would point sideways):
+          // the gap is measured to the extended plane, as behind it, so that it stays continuous
+          // when the node crosses the plane. The distance to the edge would give a normal that
+          // turns horizontal as the gap closes, then a jump to the penetration measured behind.
+          projection.normal = n;
+          projection.gap    = normal_part;
+        }
       else
         {
           // In front of a facet edge or corner: the closest point is on the facet boundary and
@@ -268,6 +361,7 @@ namespace percussion
           projection.normal = d / distance;
           projection.gap    = distance;
         }
+      projection.along_facet_normal = (projection.normal == n);
       projection.facet = facet_index;
       projection.xi    = xi;
       projection.weights.resize(facet.nodes.size());
@@ -301,6 +395,25 @@ namespace percussion
       bool                  found         = false;
       double                best_distance = 0.;
       MasterProjection<dim> candidate;
+      // General contact: the slave node is a node of this surface. Among the facets within 1 % of
+      // a facet's size of the closest, one that faces a face of the slave (normals opposed: two
+      // faces flush) wins over one that does not; a brick's corner resting on another's corner is
+      // as close to the bottom face as to the side faces, and only the first carries the load.
+      const std::vector<dealii::Tensor<1, dim>> slave_normals = slave_facet_normals(slave_dof);
+      const bool                                on_surface    = !slave_normals.empty();
+      bool                                      best_faces    = false;
+      double                                    best_band     = 0.;
+      const auto better = [&](const double distance, const unsigned int facet_index, const bool faces,
+                              const double band) {
+        if (!found)
+          return true;
+        const double tie = std::max(band, best_band);
+        if (on_surface && std::abs(distance - best_distance) <= tie && faces != best_faces)
+          return faces;
+        if (distance != best_distance)
+          return distance < best_distance;
+        return facet_index < projection.facet;
+      };
       std::vector<bool>     visited;
       std::vector<std::pair<dealii::BoundingBox<dim>, unsigned int>> hits;
       std::vector<std::pair<double, unsigned int>>                   ordered;
@@ -315,7 +428,7 @@ namespace percussion
           bool exhausted = false;
           for (const auto &[distance_to_box, facet_index] : ordered)
             {
-              if (distance_to_box > (found ? best_distance : search_distance))
+              if (distance_to_box > (found ? best_distance + best_band : search_distance))
                 {
                   exhausted = true;
                   break;
@@ -336,13 +449,17 @@ namespace percussion
               if (adjacent)
                 continue;
               double distance = 0.;
-              if (!project_on_facet(x, facet_index, candidate, distance))
+              if (!project_on_facet(x, facet_index, slave_normals, candidate, distance))
                 continue;
-              // Ties (a node exactly above a shared facet node) go to the lower facet index.
-              if (!found || distance < best_distance ||
-                  (distance == best_distance && facet_index < projection.facet))
+              // Ties (a node exactly above a shared facet node) go to the lower facet index; on a
+              // surface the node belongs to, facing facets first (better()).
+              const bool   faces = on_surface && faces_a_slave_facet(candidate.normal, slave_normals);
+              const double band  = on_surface ? flush_extension * facet.nodes.front().distance(facet.nodes.back()) : 0.;
+              if (better(distance, facet_index, faces, band))
                 {
                   found         = true;
+                  best_faces    = faces;
+                  best_band     = band;
                   best_distance = distance;
                   projection    = candidate;
                 }

@@ -65,7 +65,10 @@ namespace
   /// the energy bound of the projections scales the lifts of the pressed block back (39 of 55
   /// projections in 60 steps) and leaves up to 0.36 mm penetrated, and from step 24 on the edge
   /// nodes' chatter amplifies the paths' round-off about tenfold every four steps (measured:
-  /// 4e-12 at step 20, 2.4e-9 at step 36, 2.7e-6 at step 60).
+  /// 4e-12 at step 20, 2.4e-9 at step 36, 2.7e-6 at step 60). With large rotations the dense and
+  /// probed paths differ by 1.1e-10 at step 20, 3.1e-9 at step 36 and 1.8e-8 at step 40 (measured
+  /// with the flush rule at the master surface's edge, MasterSurface): block_chatter_tolerance.
+  constexpr double block_chatter_tolerance = 3e-8;
   std::string block_on_block(const std::string &contact_solver_lines, const std::string &contact_lines = "",
                              const std::string &subdivisions = "4, 4, 2", const std::string &end_time = "0.04")
   {
@@ -298,7 +301,7 @@ BOOST_AUTO_TEST_CASE(block_on_block_probed_equals_dense)
     const auto dense_rotating = run_simulation<3>(block_on_block("  set Delassus operator = dense\n"), "many_block_dense_lr");
     const auto probed_rotating = run_simulation<3>(block_on_block("  set Delassus operator = probed\n"), "many_block_probed_lr");
     check_run(*probed_rotating);
-    BOOST_TEST(largest_difference(*dense_rotating, *probed_rotating) <= 1e-8);
+    BOOST_TEST(largest_difference(*dense_rotating, *probed_rotating) <= block_chatter_tolerance);
   }
   const auto active = probed->statistics().column("contact_active");
   BOOST_TEST(*std::max_element(active.begin(), active.end()) >= 20.0);
@@ -591,7 +594,7 @@ BOOST_AUTO_TEST_CASE(auto_takes_the_probed_operator_when_the_operator_moves)
     }
   BOOST_TEST(probed_steps >= 3u); // (measured: 4 steps press more than 15 slave nodes)
   const auto dense = run_simulation<3>(block_on_block("  set Delassus operator = dense\n"), "many_block_dense_moving");
-  BOOST_TEST(largest_difference(*dense, *automatic) <= 1e-8);
+  BOOST_TEST(largest_difference(*dense, *automatic) <= block_chatter_tolerance);
 
   const auto plane = run_simulation<3>(flat_landing(3, 4, 12, "  set Moving operator threshold = 0\n"), "many_plane_moving");
   for (const double x : plane->statistics().column("contact_probed_operator"))

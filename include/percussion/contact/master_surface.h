@@ -12,7 +12,9 @@
 #include <deal.II/lac/petsc_vector.h>
 #include <deal.II/numerics/rtree.h>
 
+#include <algorithm>
 #include <array>
+#include <map>
 #include <vector>
 
 namespace percussion
@@ -31,6 +33,13 @@ namespace percussion
       double orientation = 1.;
       /** The body (ConnectedBodies) the facet is a face of: never paired with its own body's nodes. */
       unsigned int body = 0;
+      /**
+       * Whether each side of the facet is an edge of the master surface (no other facet of the
+       * surface shares it): side 2j is ξ_j = 0, side 2j+1 is ξ_j = 1. A node in front of a free
+       * side, flush with the facet, measures its gap to the facet's plane; beside a shared side
+       * the neighbouring facet measures it.
+       */
+      std::array<bool, 2 * (dim - 1)> free_side{};
     };
 
     /** Closest-point projection of a slave node onto a master surface. */
@@ -45,6 +54,16 @@ namespace percussion
       dealii::Point<dim - 1> xi;
       /** N_b(ξ*): the weight of master node b in x_m(ξ*). */
       std::vector<double> weights;
+      /**
+       * Whether the normal is the facet's (the projection is orthogonal, or the gap is measured to
+       * the facet's plane beside its edge); false where it is the direction from an edge or corner.
+       */
+      bool along_facet_normal = true;
+      /** The master node with the largest weight (the facet node nearest the projection). */
+      unsigned int nearest_node() const
+      {
+        return static_cast<unsigned int>(std::max_element(weights.begin(), weights.end()) - weights.begin());
+      }
     };
 
     /**
@@ -81,7 +100,11 @@ namespace percussion
        * node's own body @p slave_body (a body's faces are never paired with each other: a brick's
        * bottom node is not a contact of its own top face, whatever the search distance). A facet is
        * rejected if the point lies behind it outside its extent (beside the master body). Returns
-       * false if no facet is accepted. Among accepted facets the one with the smallest distance wins.
+       * false if no facet is accepted. Among accepted facets the one with the smallest distance wins;
+       * where the slave node is a node of this surface too (general contact) and several facets are
+       * as close (a box's corner on another's corner: the bottom and the side faces meet there),
+       * the one whose normal is most opposed to the slave surface's normal at the node wins
+       * (slave_facet_normals()), else the lower facet index.
        */
       bool project(const dealii::Point<dim> &           x,
                    dealii::types::global_dof_index      slave_dof,
@@ -107,15 +130,30 @@ namespace percussion
       }
 
     private:
-      /** Closest point on one facet; returns true if the projection is accepted. */
-      bool project_on_facet(const dealii::Point<dim> &x,
-                            unsigned int              facet_index,
-                            MasterProjection<dim> &   projection,
-                            double &                  distance) const;
+      /**
+       * Closest point on one facet; returns true if the projection is accepted. @p slave_normals:
+       * slave_facet_normals() of the node at @p x (a face of the slave parallel to the facet makes
+       * the gap beside the facet's edge the distance to its plane, as at a free edge).
+       */
+      bool project_on_facet(const dealii::Point<dim> &                 x,
+                            unsigned int                               facet_index,
+                            const std::vector<dealii::Tensor<1, dim>> &slave_normals,
+                            MasterProjection<dim> &                    projection,
+                            double &                                   distance) const;
+
+      /** Set MasterFacet::free_side from the facets' shared vertex DoFs. */
+      void mark_free_sides();
+      /**
+       * The outward unit normals, at their centres, of the facets of this surface that the node
+       * whose x-DoF is @p slave_dof is a node of (none if it is not on this surface).
+       */
+      std::vector<dealii::Tensor<1, dim>> slave_facet_normals(dealii::types::global_dof_index slave_dof) const;
 
       BoundaryIds                   boundary_ids;
       FaceNodeLayout<dim>           layout;
       std::vector<MasterFacet<dim>> facets;
+      /** The facets each node (by its x-DoF) is a node of. */
+      std::map<dealii::types::global_dof_index, std::vector<unsigned int>> facets_of_node;
       dealii::RTree<std::pair<dealii::BoundingBox<dim>, unsigned int>> tree;
       double                                                          search_distance = 0.;
     };
