@@ -52,7 +52,7 @@ namespace percussion
       check_boundary_ids();
       for (const PairParameters &pair : this->parameters.pairs)
         {
-          if (pair.type == PairType::body)
+          if (pair.has_master_surface())
             {
               obstacles.emplace_back();
               if constexpr (dim > 1)
@@ -71,10 +71,12 @@ namespace percussion
       // Slave nodes are owned DoFs (collect_slave_nodes()): only master surfaces and master ends
       // read DoFs that may belong to another rank.
       for (const PairParameters &pair : this->parameters.pairs)
-        needs_ghosts = needs_ghosts || pair.type == PairType::body;
+        needs_ghosts = needs_ghosts || pair.has_master_surface();
       if (needs_ghosts)
         dealii::DoFTools::extract_locally_relevant_dofs(dof_handler, relevant_dofs);
-      if (dim > 1 && needs_ghosts)
+      const bool general_contact = std::any_of(this->parameters.pairs.begin(), this->parameters.pairs.end(),
+                                               [](const PairParameters &pair) { return pair.type == PairType::bodies; });
+      if ((dim > 1 && needs_ghosts) || general_contact)
         mesh_bodies = std::make_unique<ConnectedBodies<dim>>(dof_handler);
     }
 
@@ -113,7 +115,7 @@ namespace percussion
           for (const unsigned int id : pair.slave_boundary.ids)
             if (all_ids.count(id) == 0)
               throw InputError(pair.name + ": slave boundary id " + std::to_string(id) + " does not exist in the mesh");
-          if (pair.type == PairType::body)
+          if (pair.has_master_surface())
             for (const unsigned int id : pair.master_boundary.ids)
               if (all_ids.count(id) == 0)
                 throw InputError(pair.name + ": master boundary id " + std::to_string(id) +
@@ -227,7 +229,7 @@ namespace percussion
       for (unsigned int p = 0; p < parameters.pairs.size(); ++p)
         {
           master_nodes[p].clear();
-          if (parameters.pairs[p].type != PairType::body)
+          if (!parameters.pairs[p].has_master_surface())
             continue;
           // (dof, current position, outward normal) of the master ends on owned cells, where the
           // ghosted displacement is known; a boundary vertex belongs to exactly one cell in 1D.
@@ -242,11 +244,12 @@ namespace percussion
                     local.push_back(static_cast<double>(dof));
                     local.push_back(cell->vertex(f)[0] + ghosted_displacement(dof));
                     local.push_back(f == 0 ? -1. : 1.);
+                    local.push_back(mesh_bodies ? static_cast<double>(mesh_bodies->body_of_cell(cell)) : 0.);
                   }
           for (const std::vector<double> &data : dealii::Utilities::MPI::all_gather(communicator, local))
-            for (unsigned int i = 0; i + 2 < data.size(); i += 3)
-              master_nodes[p].push_back(
-                MasterNode{static_cast<dealii::types::global_dof_index>(data[i]), data[i + 1], data[i + 2]});
+            for (unsigned int i = 0; i + 3 < data.size(); i += 4)
+              master_nodes[p].push_back(MasterNode{static_cast<dealii::types::global_dof_index>(data[i]), data[i + 1],
+                                                   data[i + 2], static_cast<unsigned int>(data[i + 3])});
         }
     }
 
@@ -257,30 +260,80 @@ namespace percussion
                                                       MasterProjection<dim> &           projection,
                                                       dealii::types::global_dof_index & master_dof) const
     {
+      const unsigned int i = closest_facing_master_end(p, point.position[0], node.outward, node.dofs[0],
+                                                       mesh_bodies ? mesh_bodies->body_of_dof(node.dofs[0]) : 0);
+      if (i == master_nodes[p].size())
+        return false;
+      const MasterNode &master = master_nodes[p][i];
+      master_dof               = master.dof;
+      projection.facet         = i;
+      projection.normal        = dealii::Tensor<1, dim>();
+      projection.normal[0]     = master.outward;
+      projection.gap           = (point.position[0] - master.position) * master.outward;
+      projection.weights       = {1.};
+      return true;
+    }
+
+    template <int dim>
+    unsigned int ContactGeometry<dim>::closest_facing_master_end(const unsigned int p, const double position,
+                                                                 const double outward,
+                                                                 const dealii::types::global_dof_index dof,
+                                                                 const unsigned int body) const
+    {
       // Node-to-node: only master ends facing the slave end (opposite outward normals) are
       // candidates, so that the two ends of one bar, or a bar end and the far end of the other
-      // bar, are never paired. The closest one wins.
-      double best = std::numeric_limits<double>::max();
-      bool   found = false;
+      // bar, are never paired; general contact (bodies) also skips the ends of the slave's own
+      // bar. The closest one wins.
+      const bool   other_bodies_only = parameters.pairs[p].type == PairType::bodies;
+      double       best              = std::numeric_limits<double>::max();
+      unsigned int closest           = master_nodes[p].size();
       for (unsigned int i = 0; i < master_nodes[p].size(); ++i)
         {
           const MasterNode &master = master_nodes[p][i];
-          if (master.dof == node.dofs[0] || !(master.outward * node.outward < 0.))
+          if (master.dof == dof || !(master.outward * outward < 0.) || (other_bodies_only && master.body == body))
             continue;
-          const double distance = std::abs(point.position[0] - master.position);
+          const double distance = std::abs(position - master.position);
           if (distance < best)
             {
-              best                 = distance;
-              found                = true;
-              master_dof           = master.dof;
-              projection.facet     = i;
-              projection.normal    = dealii::Tensor<1, dim>();
-              projection.normal[0] = master.outward;
-              projection.gap       = (point.position[0] - master.position) * master.outward;
-              projection.weights   = {1.};
+              best    = distance;
+              closest = i;
             }
         }
-      return found;
+      return closest;
+    }
+
+    template <int dim>
+    bool ContactGeometry<dim>::yields_to_mutual_node(const unsigned int p, const SlaveNode &node,
+                                                     const MasterProjection<dim> &projection) const
+    {
+      if (parameters.pairs[p].type != PairType::bodies)
+        return false;
+      if constexpr (dim == 1)
+        {
+          // The master end faces this end; it is mutual if this end is the closest it faces.
+          const MasterNode &master = master_nodes[p][projection.facet];
+          const unsigned int back =
+            closest_facing_master_end(p, master.position, master.outward, master.dof, master.body);
+          return back < master_nodes[p].size() && master_nodes[p][back].dof == node.dofs[0] &&
+                 master.dof < node.dofs[0];
+        }
+      else
+        {
+          const MasterFacet<dim> &facet   = masters[p]->get_facets()[projection.facet];
+          const unsigned int      nearest = projection.nearest_node();
+          const dealii::types::global_dof_index other_dof = facet.dofs[nearest][0];
+          // The other node's own contact, as its owner computes it: the same surface, the same
+          // search, the same acceptance (its gap within the search distance).
+          MasterProjection<dim> back;
+          if (!masters[p]->project(facet.nodes[nearest], other_dof, facet.body, back) ||
+              back.gap > parameters.search_distance)
+            return false;
+          if (masters[p]->get_facets()[back.facet].dofs[back.nearest_node()][0] != node.dofs[0])
+            return false;
+          if (projection.along_facet_normal != back.along_facet_normal)
+            return back.along_facet_normal;
+          return other_dof < node.dofs[0];
+        }
     }
 
     template <int dim>
@@ -373,7 +426,8 @@ namespace percussion
       if constexpr (dim == 1)
         {
           dealii::types::global_dof_index master_dof = 0;
-          if (!project_on_master_node(p, point, node, projection, master_dof))
+          if (!project_on_master_node(p, point, node, projection, master_dof) ||
+              yields_to_mutual_node(p, node, projection))
             return false;
           point.gap = projection.gap;
           normal    = projection.normal;
@@ -382,7 +436,8 @@ namespace percussion
         }
       else
         {
-          if (!masters[p]->project(point.position, node.dofs[0], mesh_bodies->body_of_dof(node.dofs[0]), projection))
+          if (!masters[p]->project(point.position, node.dofs[0], mesh_bodies->body_of_dof(node.dofs[0]), projection) ||
+              yields_to_mutual_node(p, node, projection))
             return false;
           point.gap = projection.gap;
           normal    = projection.normal;

@@ -48,10 +48,11 @@ namespace percussion
     {
       // Every pair type and formulation with its name in the parameter file: the one place the
       // names are written.
-      constexpr std::array<std::pair<PairType, const char *>, 4> pair_type_names{{{PairType::plane, "plane"},
+      constexpr std::array<std::pair<PairType, const char *>, 5> pair_type_names{{{PairType::plane, "plane"},
                                                                                   {PairType::sphere, "sphere"},
                                                                                   {PairType::cylinder, "cylinder"},
-                                                                                  {PairType::body, "body"}}};
+                                                                                  {PairType::body, "body"},
+                                                                                  {PairType::bodies, "bodies"}}};
       constexpr std::array<std::pair<Formulation, const char *>, 2> formulation_names{
         {{Formulation::node_to_surface, "node-to-surface"}, {Formulation::integrated, "integrated"}}};
 
@@ -80,15 +81,17 @@ namespace percussion
     namespace
     {
       /// Every entry of a subsection `Pair i`, as declare_parameters() declares them.
-      constexpr std::array<const char *, 12> pair_entry_names{
-        {"Type", "Slave boundary id", "Master boundary id", "Formulation", "Friction coefficient",
+      constexpr std::array<const char *, 13> pair_entry_names{
+        {"Type", "Slave boundary id", "Master boundary id", "Boundary ids", "Formulation", "Friction coefficient",
          "Restitution coefficient", "Point", "Normal", "Radius", "Axis", "Obstacle velocity",
          "Tangent reference direction"}};
 
       /// The entries a used pair of @p type must set in @p dimension: what defines its surfaces.
       std::vector<std::string> required_entries(const PairType type, const unsigned int dimension)
       {
-        std::vector<std::string> entries{"Type", "Slave boundary id"};
+        std::vector<std::string> entries{"Type"};
+        if (type != PairType::bodies)
+          entries.emplace_back("Slave boundary id");
         switch (type)
           {
             case PairType::plane:
@@ -104,6 +107,8 @@ namespace percussion
               break;
             case PairType::body:
               entries.emplace_back("Master boundary id");
+              break;
+            case PairType::bodies:
               break;
           }
         return entries;
@@ -141,8 +146,9 @@ namespace percussion
       {
         const auto is_set = [&](const std::string &entry) { return not_set.count(set_status_key(i, entry)) == 0; };
         const std::string needs =
-          "a used pair sets 'Type' and 'Slave boundary id' and what its type needs (plane: 'Point', 'Normal'; "
-          "sphere: 'Point', 'Radius'; cylinder: 'Point', 'Radius' and in 3D 'Axis'; body: 'Master boundary id'); "
+          "a used pair sets 'Type' and, unless Type = bodies, 'Slave boundary id' and what its type needs (plane: "
+          "'Point', 'Normal'; sphere: 'Point', 'Radius'; cylinder: 'Point', 'Radius' and in 3D 'Axis'; body: 'Master "
+          "boundary id'; bodies: nothing else, 'Boundary ids' is 'all' unless set); "
           "the defaults, a plane z = 0 touched by boundary id 0, are no surface of this problem";
         const std::string name = "Contact/Pair " + std::to_string(i);
         if (std::none_of(pair_entry_names.begin(), pair_entry_names.end(), is_set))
@@ -158,6 +164,16 @@ namespace percussion
         if (!missing.empty())
           throw InputError(name + (is_set("Type") ? " (Type = " + to_string(type) + ")" : "") + " does not set " +
                            missing + ": " + needs + ".");
+      }
+
+      /// Type = bodies names its surfaces by 'Boundary ids': the entries of the other types are refused.
+      void check_entries_of_bodies(const std::set<std::string> &not_set, const unsigned int i)
+      {
+        for (const std::string entry : {"Slave boundary id", "Master boundary id"})
+          if (not_set.count(set_status_key(i, entry)) == 0)
+            throw InputError("Contact/Pair " + std::to_string(i) + "/" + entry +
+                             " does not apply to Type = bodies: its surfaces are 'Boundary ids' (a list or 'all'), "
+                             "each in contact with the other bodies'");
       }
     } // namespace
 
@@ -234,7 +250,25 @@ namespace percussion
       return choice_name(formulation_names, formulation);
     }
 
-    void ContactParameters::declare_parameters(dealii::ParameterHandler &prm)
+    unsigned int ContactParameters::pairs_named_in(const std::string &text)
+    {
+      // "Pair" followed by blanks and digits, as a subsection name or in an override's path.
+      unsigned int largest = 0;
+      for (std::size_t at = text.find("Pair"); at != std::string::npos; at = text.find("Pair", at + 4))
+        {
+          std::size_t k = at + 4;
+          while (k < text.size() && (text[k] == ' ' || text[k] == '\t'))
+            ++k;
+          std::size_t end = k;
+          while (end < text.size() && end - k < 9 && std::isdigit(static_cast<unsigned char>(text[end])))
+            ++end;
+          if (end > k && k > at + 4)
+            largest = std::max(largest, static_cast<unsigned int>(std::stoul(text.substr(k, end - k))));
+        }
+      return largest;
+    }
+
+    void ContactParameters::declare_parameters(dealii::ParameterHandler &prm, const unsigned int n_pairs)
     {
       using dealii::Patterns::Double;
       using dealii::Patterns::Integer;
@@ -242,8 +276,10 @@ namespace percussion
       using dealii::Patterns::Selection;
       prm.enter_subsection("Contact");
       {
-        prm.declare_entry("Number of pairs", "0", Integer(0, max_pairs),
-                          "How many of the subsections 'Pair 1' ... 'Pair 8' are used.");
+        prm.declare_entry("Number of pairs", "0", Integer(0),
+                          "How many of the subsections 'Pair 1', 'Pair 2', ... are used (any number; each "
+                          "used pair is a subsection of 'Contact'). Type = bodies pairs every body with "
+                          "every other in one pair.");
         prm.declare_entry("Gap prediction factor", "0.5", Double(0.),
                           "gamma >= 0 in the active-set rule: a candidate enters the step's contact "
                           "problem if g <= 0 (penetrated) or g + gamma h u_N <= 0 (predicted to close; "
@@ -270,22 +306,28 @@ namespace percussion
                                                const std::string &documentation) {
           prm.declare_entry(name, default_value, pattern, documentation, true);
         };
-        for (unsigned int i = 1; i <= max_pairs; ++i)
+        for (unsigned int i = 1; i <= std::max(n_pairs, default_declared_pairs); ++i)
           {
             prm.enter_subsection("Pair " + std::to_string(i));
-            declare_pair_entry("Type", "plane", Selection("plane|sphere|cylinder|body"),
+            declare_pair_entry("Type", "plane", Selection("plane|sphere|cylinder|body|bodies"),
                                "What the slave surface touches: a rigid plane, the exterior of a "
                                "rigid sphere or cylinder (a disc in 2D, the exterior of the interval "
                                "[center - radius, center + radius] in 1D), or a master surface of a "
-                               "deformable body of the same mesh (body; node-to-node in 1D); a node is "
+                               "deformable body of the same mesh (body; node-to-node in 1D), or every other "
+                               "body (bodies: general contact among the surfaces of 'Boundary ids', both "
+                               "directions, a mutual pair of nodes making one contact); a node is "
                                "never paired with its own body's faces. Every used "
                                "pair must set it, with the entries its type needs: Point and Normal "
                                "(plane), Point and Radius (sphere), Point, Radius and in 3D Axis "
                                "(cylinder), Master boundary id (body).");
             declare_pair_entry("Slave boundary id", "0", dealii::Patterns::Anything(),
                                "Boundary ids of the slave surface, a comma-separated list or 'all' (every "
-                               "boundary face); its nodes are the contact points. Every used pair must "
-                               "set it.");
+                               "boundary face); its nodes are the contact points. Every used pair but "
+                               "Type = bodies must set it.");
+            declare_pair_entry("Boundary ids", "all", dealii::Patterns::Anything(),
+                               "Type = bodies only: the surfaces in general contact, a list of boundary ids "
+                               "or 'all' (every boundary face of every body). Each node of them is tested "
+                               "against the faces of the other bodies among them.");
             declare_pair_entry("Master boundary id", "1", dealii::Patterns::Anything(),
                                "Boundary ids of the master surface, a list or 'all' (Type = body only, "
                                "which must set it; no id may be a slave id too).");
@@ -338,12 +380,30 @@ namespace percussion
           {
             PairParameters pair;
             pair.name = "Contact/Pair " + std::to_string(i);
+            if (!prm.subsection_path_exists({"Pair " + std::to_string(i)}))
+              throw InputError(pair.name + ": 'Contact/Number of pairs' = " + std::to_string(n_pairs) +
+                               " uses it, but the subsection 'Pair " + std::to_string(i) +
+                               "' is missing from 'Contact' (or lower 'Number of pairs').");
             prm.enter_subsection("Pair " + std::to_string(i));
             pair.type = pair_type_from_string(prm.get("Type"), pair.name);
             check_pair_is_set(not_set, i, n_pairs, pair.type, dimension);
-            pair.slave_boundary = boundary_ids_from_string(prm.get("Slave boundary id"), pair.name + "/Slave boundary id");
-            pair.master_boundary =
-              boundary_ids_from_string(prm.get("Master boundary id"), pair.name + "/Master boundary id");
+            if (pair.type == PairType::bodies)
+              {
+                check_entries_of_bodies(not_set, i);
+                pair.slave_boundary = boundary_ids_from_string(prm.get("Boundary ids"), pair.name + "/Boundary ids");
+                pair.master_boundary = pair.slave_boundary;
+              }
+            else
+              {
+                pair.slave_boundary =
+                  boundary_ids_from_string(prm.get("Slave boundary id"), pair.name + "/Slave boundary id");
+                pair.master_boundary =
+                  boundary_ids_from_string(prm.get("Master boundary id"), pair.name + "/Master boundary id");
+                if (not_set.count(set_status_key(i, "Boundary ids")) == 0)
+                  throw InputError(pair.name + "/Boundary ids applies to Type = bodies only (the type is '" +
+                                   to_string(pair.type) + "'; its surfaces are 'Slave boundary id' and, for body, "
+                                   "'Master boundary id')");
+              }
             pair.formulation = formulation_from_string(prm.get("Formulation"), pair.name + "/Formulation");
             pair.friction_coefficient    = prm.get_double("Friction coefficient");
             pair.restitution_coefficient = prm.get_double("Restitution coefficient");
@@ -411,6 +471,8 @@ namespace percussion
                                      ") share an id (they must be different surfaces)");
                   break;
                 }
+              case PairType::bodies:
+                break;
             }
           if (pair.formulation == Formulation::integrated && pair.type != PairType::body)
             throw InputError(pair.name + "/Formulation: 'integrated' applies to Type = body only (the type is '" +

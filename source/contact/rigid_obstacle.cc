@@ -31,7 +31,7 @@ namespace percussion
       : type(pair.type)
       , radius(pair.radius)
     {
-      if (type == PairType::body)
+      if (type == PairType::body || type == PairType::bodies)
         throw InputError(pair.name + ": a body-to-body pair is not a rigid obstacle");
       reference_point = dealii::Point<dim>(to_tensor<dim>(pair.point, pair.name + "/Point"));
       if (type == PairType::plane)
@@ -161,6 +161,7 @@ namespace percussion
               break;
             }
           case PairType::body:
+          case PairType::bodies:
             break;
         }
       return result;

@@ -13,7 +13,7 @@
 
 namespace percussion
 {
-  void RunParameters::declare_parameters(dealii::ParameterHandler &prm)
+  void RunParameters::declare_parameters(dealii::ParameterHandler &prm, const unsigned int n_pairs)
   {
     prm.declare_entry("Dimension", "3", dealii::Patterns::Integer(1, 3),
                       "Space dimension of the bodies: 1 (bar), 2 (plane strain) or 3.");
@@ -25,7 +25,7 @@ namespace percussion
     TimeIntegration::TimeIntegrationParameters::declare_parameters(prm);
     LinearSolverParameters::declare_parameters(prm);
     Postprocess::OutputParameters::declare_parameters(prm);
-    Contact::ContactParameters::declare_parameters(prm);
+    Contact::ContactParameters::declare_parameters(prm, n_pairs);
     ContactStep::ContactDynamicsParameters::declare_parameters(prm);
   }
 
@@ -197,11 +197,20 @@ namespace percussion
       return path;
     }
 
+    /// The contact pair subsections that @p text and @p overrides name (declared before parsing).
+    unsigned int pairs_named(const std::string &text, const std::vector<std::string> &overrides)
+    {
+      unsigned int n = Contact::ContactParameters::pairs_named_in(text);
+      for (const std::string &o : overrides)
+        n = std::max(n, Contact::ContactParameters::pairs_named_in(override_path(o)));
+      return n;
+    }
+
     /// The message of the check of the file with @p overrides, or "" if they are accepted.
     std::string check_message(const std::string &text, const std::vector<std::string> &overrides)
     {
       dealii::ParameterHandler prm;
-      RunParameters::declare_parameters(prm);
+      RunParameters::declare_parameters(prm, pairs_named(text, overrides));
       std::istringstream input(text);
       prm.parse_input(input);
       for (const std::string &o : overrides)
@@ -245,7 +254,7 @@ namespace percussion
       // The text is kept: a rejected value is traced back to the file or to an override.
       const std::string text{std::istreambuf_iterator<char>(input), std::istreambuf_iterator<char>()};
       dealii::ParameterHandler prm;
-      RunParameters::declare_parameters(prm);
+      RunParameters::declare_parameters(prm, pairs_named(text, overrides));
       try
         {
           std::istringstream file(text);

@@ -203,7 +203,7 @@ namespace percussion
             const IndexSet &owned = bodies->locally_owned_dofs();
             const bool has_body_pair =
               std::any_of(parameters.contact.pairs.begin(), parameters.contact.pairs.end(),
-                          [](const auto &pair) { return pair.type == Contact::PairType::body; });
+                          [](const auto &pair) { return pair.has_master_surface(); });
             contact_step->set_dof_positions(owned.n_elements() > 0 ? *owned.begin() : 0, bodies->owned_dof_positions(),
                                             smallest_cell / std::sqrt(static_cast<double>(dim)) /
                                               parameters.mesh.fe_degree,
@@ -533,7 +533,7 @@ namespace percussion
         if (!body.empty())
           text << ", the body of material id" << (body.find(',') == std::string::npos ? " " : "s ") << body;
         text << ") starts " << std::setprecision(3) << -deepest->gap << " m inside "
-             << (pair.type == Contact::PairType::body ? "the master surface (" +
+             << (pair.has_master_surface() ? "the master surface (" +
                                                           pair.master_boundary.describe() + ")" :
                                                         "the " + Contact::to_string(pair.type) + " obstacle")
              << " at t = " << parameters.time.start_time << ", its deepest node at (";

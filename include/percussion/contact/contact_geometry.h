@@ -150,6 +150,8 @@ namespace percussion
         dealii::types::global_dof_index dof;
         double                          position;
         double                          outward;
+        /** The bar (ConnectedBodies) the end belongs to: Type = bodies never pairs a bar's two ends. */
+        unsigned int body;
       };
       /** There is no (dim−1)-dimensional master surface in 1D (FE_Q<0> does not exist):
        *  body pairs use master_nodes instead, and MasterSurface<1> is never instantiated. */
@@ -171,9 +173,27 @@ namespace percussion
       void collect_slave_nodes_of_faces();
       /** 1D: all-gather the current positions of the master end nodes of every body pair. */
       void collect_master_nodes(const dealii::PETScWrappers::MPI::Vector &ghosted_displacement);
+      /**
+       * 1D: the master end of pair @p p closest to the end at @p position (outward normal
+       * @p outward, DoF @p dof, body @p body) among those facing it, or master_nodes.size() if
+       * there is none.
+       */
+      unsigned int closest_facing_master_end(unsigned int p, double position, double outward,
+                                             dealii::types::global_dof_index dof, unsigned int body) const;
       /** 1D: closest facing master end node of pair @p p; false if there is none. */
       bool project_on_master_node(unsigned int p, const ContactPoint<dim> &point, const SlaveNode &node,
                                   MasterProjection<dim> &projection, dealii::types::global_dof_index &master_dof) const;
+      /**
+       * Type = bodies: whether slave node @p node, projected with @p projection on the surface of
+       * another body, leaves its contact to a mutual node. Both directions test every node, so two
+       * nodes that face each other (each the nearest master node of the other's projection, as on
+       * a conforming interface) would give two copies of one constraint, which makes W singular.
+       * One of the two is kept: the one whose projection is along its facet's normal if only one
+       * is (the other meets an edge or corner), else the lower DoF index. Every rank decides
+       * alike without communication: the other node's projection is computed from the gathered
+       * master surface.
+       */
+      bool yields_to_mutual_node(unsigned int p, const SlaveNode &node, const MasterProjection<dim> &projection) const;
       void check_boundary_ids() const;
       /** A contact point of pair @p p at slave node @p node: pair, coefficients, positions, DoFs. */
       ContactPoint<dim> point_of_slave_node(unsigned int p, const SlaveNode &node,

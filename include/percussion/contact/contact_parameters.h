@@ -19,6 +19,9 @@ namespace percussion
      *             in 2D it is a disc like the sphere (the axis is ignored).
      * - body:     another deformable surface of the same mesh (master boundary id), node-to-segment
      *             (2D) / node-to-face (3D) with closest-point projection in the current configuration.
+     * - bodies:   general contact: every node of the listed surfaces against the faces of every
+     *             other body among them (both directions; a mutual pair of nodes makes one contact,
+     *             ContactGeometry::yields_to_mutual_node()), node-to-node in 1D.
      * Every rigid obstacle may translate with a prescribed velocity V(t) (paper §2: u_N = n·(v − V)).
      */
     enum class PairType
@@ -26,7 +29,8 @@ namespace percussion
       plane,
       sphere,
       cylinder,
-      body
+      body,
+      bodies
     };
 
     /**
@@ -75,8 +79,14 @@ namespace percussion
       PairType    type = PairType::plane;
       /** Boundary ids of the slave surface: its nodes are the contact points. */
       BoundaryIds slave_boundary{false, {0}};
-      /** Boundary ids of the master surface (type body only). */
+      /** Boundary ids of the master surface (type body; type bodies: the same as the slave's). */
       BoundaryIds master_boundary{false, {1}};
+
+      /** Whether the pair's slave nodes touch a deformable master surface (types body and bodies). */
+      bool has_master_surface() const
+      {
+        return type == PairType::body || type == PairType::bodies;
+      }
 
       /** Discretisation of a body pair's constraint (type body only; integrated needs dim ≥ 2). */
       Formulation formulation = Formulation::node_to_surface;
@@ -105,8 +115,9 @@ namespace percussion
      * All parameters of the contact geometry layer, declared in and parsed from
      * `subsection Contact` of a dealii::ParameterHandler.
      *
-     * Because ParameterHandler declares entries statically, up to max_pairs subsections
-     * `Pair 1` … `Pair 8` are always declared; `Number of pairs` says how many are used. Their
+     * ParameterHandler declares entries before it reads a file: declare_parameters() declares as
+     * many subsections `Pair 1` … `Pair n` as the input names (pairs_named_in(), at least
+     * default_declared_pairs); `Number of pairs` says how many are used, without limit. Their
      * entries are declared "to be set" so that parse_parameters() knows which ones the input set.
      *
      * Errors in values (μ < 0, e ∉ [0,1], zero normal, non-positive radius, zero axis, wrong
@@ -115,7 +126,8 @@ namespace percussion
      */
     struct ContactParameters
     {
-      static constexpr unsigned int max_pairs = 8;
+      /** The subsections `Pair i` declared when the input names fewer (and listed by --print-parameters). */
+      static constexpr unsigned int default_declared_pairs = 8;
 
       std::vector<PairParameters> pairs;
       /** γ in the active-set rule g ≤ 0 or g + γ h u_N ≤ 0 (paper eq. (55) without its approach
@@ -129,7 +141,13 @@ namespace percussion
        *  one rank the whole contact surface. 0: cells only. */
       double slave_face_partition_weight = 0.;
 
-      static void declare_parameters(dealii::ParameterHandler &prm);
+      /** Declares `subsection Contact` with the subsections `Pair 1` … `Pair max(n_pairs, 8)`. */
+      static void declare_parameters(dealii::ParameterHandler &prm, unsigned int n_pairs = default_declared_pairs);
+      /**
+       * The largest i of the names `Pair i` in @p text (a parameter file, or `--set` paths): the
+       * subsections declare_parameters() must declare for it. 0 if there is none.
+       */
+      static unsigned int pairs_named_in(const std::string &text);
       /**
        * Reads the first 'Number of pairs' pairs for a run in @p dimension (1, 2, 3) and validate()s
        * them. @throws InputError naming the pair when the input (the parameter file, or an

@@ -40,7 +40,9 @@ namespace percussion
     /// file: the simulator writes it to <Output/Directory>/parameters.prm.
     std::string                           effective_parameters;
 
-    static void declare_parameters(dealii::ParameterHandler &prm);
+    /** Declares every entry; @p n_pairs contact pair subsections at least (ContactParameters). */
+    static void declare_parameters(dealii::ParameterHandler &prm,
+                                   unsigned int n_pairs = Contact::ContactParameters::default_declared_pairs);
     void        parse_parameters(dealii::ParameterHandler &prm);
 
     /**
