@@ -37,8 +37,10 @@ they differ. How to use these parameters, with a complete example, is in
 unknown entry or a malformed value stops the run with exit status 1 before any computation.
 
 Notes on reading the listing:
-- `subsection Contact` declares `Pair 1` … `Pair 8`; only the first `Number of pairs` are used, and
-  each of them must set `Type`, `Slave boundary id` and the entries its type needs (see `Type`).
+- `subsection Contact` lists `Pair 1` … `Pair 8`; a file may use more (`Number of pairs` has no
+  limit, and as many `Pair i` are declared as the file names). Only the first `Number of pairs` are
+  used, and each of them must set `Type`, `Slave boundary id` (not with `Type = bodies`) and the
+  entries its type needs (see `Type`).
 - Lists that take one value per material id (`Materials`) also accept a single value for all.
 - Function entries (velocities, displacements, loads) are muparser expressions of x, y, z, t with
   one expression per component separated by `;`; `Function constants` defines named constants.

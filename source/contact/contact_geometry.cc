@@ -283,7 +283,7 @@ namespace percussion
       // Node-to-node: only master ends facing the slave end (opposite outward normals) are
       // candidates, so that the two ends of one bar, or a bar end and the far end of the other
       // bar, are never paired; general contact (bodies) also skips the ends of the slave's own
-      // bar. The closest one wins.
+      // bar and the ends more than the search distance behind. The closest one wins.
       const bool   other_bodies_only = parameters.pairs[p].type == PairType::bodies;
       double       best              = std::numeric_limits<double>::max();
       unsigned int closest           = master_nodes[p].size();
@@ -291,6 +291,10 @@ namespace percussion
         {
           const MasterNode &master = master_nodes[p][i];
           if (master.dof == dof || !(master.outward * outward < 0.) || (other_bodies_only && master.body == body))
+            continue;
+          // General contact lists every end of every bar: an end facing this one by its normal
+          // but far behind it (the far end of the other bar) is not a contact.
+          if (other_bodies_only && (position - master.position) * master.outward < -parameters.search_distance)
             continue;
           const double distance = std::abs(position - master.position);
           if (distance < best)
@@ -302,26 +306,43 @@ namespace percussion
       return closest;
     }
 
+    namespace
+    {
+      /// Two nodes closer than this fraction of a facet's diagonal give copies of one constraint.
+      constexpr double mutual_node_distance = 0.1;
+    } // namespace
+
     template <int dim>
     bool ContactGeometry<dim>::yields_to_mutual_node(const unsigned int p, const SlaveNode &node,
+                                                     const dealii::Point<dim> &   node_position,
                                                      const MasterProjection<dim> &projection) const
     {
       if (parameters.pairs[p].type != PairType::bodies)
         return false;
       if constexpr (dim == 1)
         {
-          // The master end faces this end; it is mutual if this end is the closest it faces.
+          // The master end faces this end; it is mutual if this end is the closest it faces (the
+          // two ends' constraints are the same whatever their distance: one node each).
+          (void)node_position;
           const MasterNode &master = master_nodes[p][projection.facet];
           const unsigned int back =
             closest_facing_master_end(p, master.position, master.outward, master.dof, master.body);
+          // Mutual: the end whose master end faces -x keeps the contact (a rule of the geometry,
+          // not of the DoF numbering, which depends on the partition).
           return back < master_nodes[p].size() && master_nodes[p][back].dof == node.dofs[0] &&
-                 master.dof < node.dofs[0];
+                 master.outward > 0.;
         }
       else
         {
           const MasterFacet<dim> &facet   = masters[p]->get_facets()[projection.facet];
           const unsigned int      nearest = projection.nearest_node();
           const dealii::types::global_dof_index other_dof = facet.dofs[nearest][0];
+          // Only nodes that (nearly) coincide give copies of one constraint: an edge node striking
+          // the middle of a facet is a contact of its own even if the facet's nearest node has it
+          // as its own nearest node.
+          const double facet_size = facet.nodes.front().distance(facet.nodes.back());
+          if (facet.nodes[nearest].distance(node_position) > mutual_node_distance * facet_size)
+            return false;
           // The other node's own contact, as its owner computes it: the same surface, the same
           // search, the same acceptance (its gap within the search distance).
           MasterProjection<dim> back;
@@ -332,6 +353,21 @@ namespace percussion
             return false;
           if (projection.along_facet_normal != back.along_facet_normal)
             return back.along_facet_normal;
+          // Both along a normal (a conforming interface): the node whose master normal's largest
+          // component is negative yields (on a stack, the lower block's node: the upper block's
+          // bottom is the slave, as one would declare it). A rule of the geometry, not of the DoF
+          // numbering, which depends on the partition; the lower DoF only if the normal is exactly
+          // diagonal.
+          const auto dominant = [](const dealii::Tensor<1, dim> &n) {
+            unsigned int largest = 0;
+            for (unsigned int d = 1; d < dim; ++d)
+              if (std::abs(n[d]) > std::abs(n[largest]))
+                largest = d;
+            return n[largest];
+          };
+          const double mine = dominant(projection.normal), theirs = dominant(back.normal);
+          if ((mine < 0.) != (theirs < 0.))
+            return mine < 0.;
           return other_dof < node.dofs[0];
         }
     }
@@ -427,7 +463,7 @@ namespace percussion
         {
           dealii::types::global_dof_index master_dof = 0;
           if (!project_on_master_node(p, point, node, projection, master_dof) ||
-              yields_to_mutual_node(p, node, projection))
+              yields_to_mutual_node(p, node, point.position, projection))
             return false;
           point.gap = projection.gap;
           normal    = projection.normal;
@@ -437,7 +473,7 @@ namespace percussion
       else
         {
           if (!masters[p]->project(point.position, node.dofs[0], mesh_bodies->body_of_dof(node.dofs[0]), projection) ||
-              yields_to_mutual_node(p, node, projection))
+              yields_to_mutual_node(p, node, point.position, projection))
             return false;
           point.gap = projection.gap;
           normal    = projection.normal;

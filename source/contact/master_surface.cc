@@ -78,6 +78,117 @@ namespace percussion
           }
         return e;
       }
+
+      /**
+       * The parameters ξ ∈ [0,1]^{dim−1} of the point of a facet (@p nodes) closest to @p x:
+       * Newton's method for min ½|x − x(ξ)|², the bounds handled by fixing the coordinates that
+       * sit on a bound and whose gradient pushes outward (projected Newton).
+       */
+      template <int dim>
+      dealii::Point<dim - 1> closest_parameters(const dealii::FE_Q<dim - 1> &fe, const std::vector<dealii::Point<dim>> &nodes,
+                                                const dealii::Point<dim> &x)
+      {
+        constexpr int m = dim - 1;
+        dealii::Point<m> xi;
+        for (unsigned int j = 0; j < m; ++j)
+          xi[j] = 0.5;
+        for (unsigned int iteration = 0; iteration < 50; ++iteration)
+          {
+            const auto                   e = evaluate<dim>(fe, nodes, xi, true);
+            const dealii::Tensor<1, dim> d = x - e.x;
+            double gradient[m], hessian[m][m], gauss_newton[m][m];
+            bool   free_coordinate[m];
+            for (unsigned int j = 0; j < m; ++j)
+              {
+                gradient[j] = -(e.tangents[j] * d);
+                for (unsigned int k = 0; k < m; ++k)
+                  {
+                    gauss_newton[j][k] = e.tangents[j] * e.tangents[k];
+                    hessian[j][k]      = gauss_newton[j][k] - d * e.second[j][k];
+                  }
+                free_coordinate[j] = !((xi[j] <= 0. && gradient[j] > 0.) || (xi[j] >= 1. && gradient[j] < 0.));
+              }
+            // Solve the reduced system on the free coordinates; fall back to Gauss–Newton if the
+            // Hessian is not positive definite there (strongly curved facet, far point).
+            double step[m] = {};
+            for (unsigned int attempt = 0; attempt < 2; ++attempt)
+              {
+                const auto &A = (attempt == 0) ? hessian : gauss_newton;
+                bool        ok = true;
+                if (m == 1 || !free_coordinate[1] || !free_coordinate[0])
+                  {
+                    for (unsigned int j = 0; j < m; ++j)
+                      {
+                        step[j] = 0.;
+                        if (free_coordinate[j])
+                          {
+                            if (A[j][j] > 0.)
+                              step[j] = -gradient[j] / A[j][j];
+                            else
+                              ok = false;
+                          }
+                      }
+                  }
+                else
+                  {
+                    const double det = A[0][0] * A[1][1] - A[0][1] * A[1][0];
+                    if (A[0][0] > 0. && det > 0.)
+                      {
+                        step[0] = -(A[1][1] * gradient[0] - A[0][1] * gradient[m - 1]) / det;
+                        step[m - 1] = -(-A[1][0] * gradient[0] + A[0][0] * gradient[m - 1]) / det;
+                      }
+                    else
+                      ok = false;
+                  }
+                if (ok)
+                  break;
+              }
+            double change = 0.;
+            for (unsigned int j = 0; j < m; ++j)
+              {
+                const double updated = std::min(1., std::max(0., xi[j] + step[j]));
+                change               = std::max(change, std::abs(updated - xi[j]));
+                xi[j]                = updated;
+              }
+            if (change < 1e-15)
+              break;
+          }
+        return xi;
+      }
+
+      /** A facet's projection accepted by MasterSurface::project(), with what the choice needs. */
+      template <int dim>
+      struct AcceptedProjection
+      {
+        MasterProjection<dim> projection;
+        double                distance;
+        /** How much farther than the closest it may be and still be chosen (1 % of its size on a
+         *  surface the node belongs to, 0 otherwise). */
+        double band;
+        /** Whether its normal is opposed to one of the slave node's own faces (faces flush). */
+        bool faces;
+      };
+
+      /**
+       * The closest facets (within their band on a surface the node belongs to; exact ties
+       * otherwise, as a node exactly above a shared facet node), facing ones first, then the
+       * closest, then the lower facet index. @p closest: the smallest distance of @p accepted.
+       */
+      template <int dim>
+      const MasterProjection<dim> &choose_projection(const std::vector<AcceptedProjection<dim>> &accepted,
+                                                     const double                                 closest)
+      {
+        const auto eligible   = [&](const AcceptedProjection<dim> &a) { return a.distance <= closest + a.band; };
+        const bool any_facing = std::any_of(accepted.begin(), accepted.end(),
+                                            [&](const AcceptedProjection<dim> &a) { return eligible(a) && a.faces; });
+        const AcceptedProjection<dim> *chosen = nullptr;
+        for (const AcceptedProjection<dim> &a : accepted)
+          if (eligible(a) && (a.faces || !any_facing) &&
+              (chosen == nullptr || a.distance < chosen->distance ||
+               (a.distance == chosen->distance && a.projection.facet < chosen->projection.facet)))
+            chosen = &a;
+        return chosen->projection;
+      }
     } // namespace
 
     template <int dim>
@@ -156,9 +267,17 @@ namespace percussion
 
       mark_free_sides();
       facets_of_node.clear();
+      dealii::Point<dim - 1> center;
+      for (unsigned int j = 0; j < dim - 1; ++j)
+        center[j] = 0.5;
       for (unsigned int i = 0; i < facets.size(); ++i)
-        for (const auto &node : facets[i].dofs)
-          facets_of_node[node[0]].push_back(i);
+        {
+          for (const auto &node : facets[i].dofs)
+            facets_of_node[node[0]].push_back(i);
+          const auto             e = evaluate<dim>(layout.facet_fe(), facets[i].nodes, center, false);
+          dealii::Tensor<1, dim> n = parametric_normal<dim>(e.tangents);
+          facets[i].center_normal  = (facets[i].orientation / n.norm()) * n;
+        }
 
       // Bounding boxes of the current facets; project() walks them by increasing distance.
       std::vector<std::pair<dealii::BoundingBox<dim>, unsigned int>> boxes;
@@ -209,15 +328,8 @@ namespace percussion
       const auto                          found = facets_of_node.find(slave_dof);
       if (found == facets_of_node.end())
         return normals;
-      dealii::Point<dim - 1> center;
-      for (unsigned int j = 0; j < dim - 1; ++j)
-        center[j] = 0.5;
       for (const unsigned int i : found->second)
-        {
-          const auto             e = evaluate<dim>(layout.facet_fe(), facets[i].nodes, center, false);
-          dealii::Tensor<1, dim> n = parametric_normal<dim>(e.tangents);
-          normals.push_back((facets[i].orientation / n.norm()) * n);
-        }
+        normals.push_back(facets[i].center_normal);
       return normals;
     }
 
@@ -232,72 +344,7 @@ namespace percussion
       const dealii::FE_Q<dim - 1> &fe    = layout.facet_fe();
       constexpr int                m     = dim - 1;
 
-      dealii::Point<m> xi;
-      for (unsigned int j = 0; j < m; ++j)
-        xi[j] = 0.5;
-      // Newton's method for min ½|x − x(ξ)|² on [0,1]^m, with the bounds handled by fixing the
-      // coordinates that sit on a bound and whose gradient pushes outward (projected Newton).
-      for (unsigned int iteration = 0; iteration < 50; ++iteration)
-        {
-          const auto                   e = evaluate<dim>(fe, facet.nodes, xi, true);
-          const dealii::Tensor<1, dim> d = x - e.x;
-          double gradient[m], hessian[m][m], gauss_newton[m][m];
-          bool   free_coordinate[m];
-          for (unsigned int j = 0; j < m; ++j)
-            {
-              gradient[j] = -(e.tangents[j] * d);
-              for (unsigned int k = 0; k < m; ++k)
-                {
-                  gauss_newton[j][k] = e.tangents[j] * e.tangents[k];
-                  hessian[j][k]      = gauss_newton[j][k] - d * e.second[j][k];
-                }
-              free_coordinate[j] = !((xi[j] <= 0. && gradient[j] > 0.) || (xi[j] >= 1. && gradient[j] < 0.));
-            }
-          // Solve the reduced system on the free coordinates; fall back to Gauss–Newton if the
-          // Hessian is not positive definite there (strongly curved facet, far point).
-          double step[m] = {};
-          for (unsigned int attempt = 0; attempt < 2; ++attempt)
-            {
-              const auto &A = (attempt == 0) ? hessian : gauss_newton;
-              bool        ok = true;
-              if (m == 1 || !free_coordinate[1] || !free_coordinate[0])
-                {
-                  for (unsigned int j = 0; j < m; ++j)
-                    {
-                      step[j] = 0.;
-                      if (free_coordinate[j])
-                        {
-                          if (A[j][j] > 0.)
-                            step[j] = -gradient[j] / A[j][j];
-                          else
-                            ok = false;
-                        }
-                    }
-                }
-              else
-                {
-                  const double det = A[0][0] * A[1][1] - A[0][1] * A[1][0];
-                  if (A[0][0] > 0. && det > 0.)
-                    {
-                      step[0] = -(A[1][1] * gradient[0] - A[0][1] * gradient[m - 1]) / det;
-                      step[m - 1] = -(-A[1][0] * gradient[0] + A[0][0] * gradient[m - 1]) / det;
-                    }
-                  else
-                    ok = false;
-                }
-              if (ok)
-                break;
-            }
-          double change = 0.;
-          for (unsigned int j = 0; j < m; ++j)
-            {
-              const double updated = std::min(1., std::max(0., xi[j] + step[j]));
-              change               = std::max(change, std::abs(updated - xi[j]));
-              xi[j]                = updated;
-            }
-          if (change < 1e-15)
-            break;
-        }
+      const dealii::Point<m> xi = closest_parameters<dim>(fe, facet.nodes, x);
 
       const auto                   e = evaluate<dim>(fe, facet.nodes, xi, false);
       const dealii::Tensor<1, dim> d = x - e.x;
@@ -392,28 +439,19 @@ namespace percussion
           }
         return std::sqrt(squared);
       };
-      bool                  found         = false;
-      double                best_distance = 0.;
-      MasterProjection<dim> candidate;
       // General contact: the slave node is a node of this surface. Among the facets within 1 % of
       // a facet's size of the closest, one that faces a face of the slave (normals opposed: two
       // faces flush) wins over one that does not; a brick's corner resting on another's corner is
       // as close to the bottom face as to the side faces, and only the first carries the load.
+      // The accepted facets are kept and chosen from after the walk, so that the choice does not
+      // depend on the order of the visit (which depends on the partition through the facets'
+      // indices).
       const std::vector<dealii::Tensor<1, dim>> slave_normals = slave_facet_normals(slave_dof);
       const bool                                on_surface    = !slave_normals.empty();
-      bool                                      best_faces    = false;
-      double                                    best_band     = 0.;
-      const auto better = [&](const double distance, const unsigned int facet_index, const bool faces,
-                              const double band) {
-        if (!found)
-          return true;
-        const double tie = std::max(band, best_band);
-        if (on_surface && std::abs(distance - best_distance) <= tie && faces != best_faces)
-          return faces;
-        if (distance != best_distance)
-          return distance < best_distance;
-        return facet_index < projection.facet;
-      };
+      std::vector<AcceptedProjection<dim>> accepted;
+      bool                   found         = false;
+      double                 best_distance = 0., widest_band = 0.;
+      MasterProjection<dim>  candidate;
       std::vector<bool>     visited;
       std::vector<std::pair<dealii::BoundingBox<dim>, unsigned int>> hits;
       std::vector<std::pair<double, unsigned int>>                   ordered;
@@ -428,7 +466,7 @@ namespace percussion
           bool exhausted = false;
           for (const auto &[distance_to_box, facet_index] : ordered)
             {
-              if (distance_to_box > (found ? best_distance + best_band : search_distance))
+              if (distance_to_box > (found ? best_distance + widest_band : search_distance))
                 {
                   exhausted = true;
                   break;
@@ -451,23 +489,20 @@ namespace percussion
               double distance = 0.;
               if (!project_on_facet(x, facet_index, slave_normals, candidate, distance))
                 continue;
-              // Ties (a node exactly above a shared facet node) go to the lower facet index; on a
-              // surface the node belongs to, facing facets first (better()).
               const bool   faces = on_surface && faces_a_slave_facet(candidate.normal, slave_normals);
               const double band  = on_surface ? flush_extension * facet.nodes.front().distance(facet.nodes.back()) : 0.;
-              if (better(distance, facet_index, faces, band))
-                {
-                  found         = true;
-                  best_faces    = faces;
-                  best_band     = band;
-                  best_distance = distance;
-                  projection    = candidate;
-                }
+              best_distance      = found ? std::min(best_distance, distance) : distance;
+              widest_band        = std::max(widest_band, band);
+              found              = true;
+              accepted.push_back({candidate, distance, band, faces});
             }
           if (exhausted || hits.size() < k)
             break;
         }
-      return found;
+      if (!found)
+        return false;
+      projection = choose_projection(accepted, best_distance);
+      return true;
     }
 
     template <int dim>

@@ -184,16 +184,20 @@ namespace percussion
       bool project_on_master_node(unsigned int p, const ContactPoint<dim> &point, const SlaveNode &node,
                                   MasterProjection<dim> &projection, dealii::types::global_dof_index &master_dof) const;
       /**
-       * Type = bodies: whether slave node @p node, projected with @p projection on the surface of
-       * another body, leaves its contact to a mutual node. Both directions test every node, so two
-       * nodes that face each other (each the nearest master node of the other's projection, as on
-       * a conforming interface) would give two copies of one constraint, which makes W singular.
+       * Type = bodies: whether slave node @p node at @p node_position, projected with
+       * @p projection on the surface of another body, leaves its contact to a mutual node. Both
+       * directions test every node, so two nodes that face each other (each the nearest master node
+       * of the other's projection, within a tenth of a facet's diagonal, as on a conforming
+       * interface) would give two copies of one constraint, which makes W singular.
        * One of the two is kept: the one whose projection is along its facet's normal if only one
-       * is (the other meets an edge or corner), else the lower DoF index. Every rank decides
+       * is (the other meets an edge or corner), else the one whose master normal's largest
+       * component is positive (on a stack, the upper block's bottom node: a rule of the geometry,
+       * the same for every partition); in 1D the end whose master end faces −x. Every rank decides
        * alike without communication: the other node's projection is computed from the gathered
        * master surface.
        */
-      bool yields_to_mutual_node(unsigned int p, const SlaveNode &node, const MasterProjection<dim> &projection) const;
+      bool yields_to_mutual_node(unsigned int p, const SlaveNode &node, const dealii::Point<dim> &node_position,
+                                 const MasterProjection<dim> &projection) const;
       void check_boundary_ids() const;
       /** A contact point of pair @p p at slave node @p node: pair, coefficients, positions, DoFs. */
       ContactPoint<dim> point_of_slave_node(unsigned int p, const SlaveNode &node,

@@ -40,6 +40,8 @@ namespace percussion
        * the neighbouring facet measures it.
        */
       std::array<bool, 2 * (dim - 1)> free_side{};
+      /** The outward unit normal at the facet's centre (current configuration). */
+      dealii::Tensor<1, dim> center_normal;
     };
 
     /** Closest-point projection of a slave node onto a master surface. */

@@ -120,6 +120,76 @@ BOOST_AUTO_TEST_CASE(boundary_id_lists)
   BOOST_TEST(p.pairs[1].slave_boundary.to_string() == "all");
 }
 
+BOOST_AUTO_TEST_CASE(general_contact_pairs)
+{
+  // Type = bodies names one set of surfaces, slave and master alike; 'all' unless set.
+  ContactParameters p = parse(with_pair2("set Type = bodies\nset Boundary ids = 3, 5"));
+  BOOST_TEST((p.pairs[1].type == PairType::bodies));
+  BOOST_TEST(p.pairs[1].has_master_surface());
+  BOOST_TEST(p.pairs[1].slave_boundary.ids == (std::vector<unsigned int>{3u, 5u}));
+  BOOST_TEST(p.pairs[1].master_boundary.ids == (std::vector<unsigned int>{3u, 5u}));
+  p = parse(with_pair2("set Type = bodies\nset Friction coefficient = 0.3"));
+  BOOST_TEST(p.pairs[1].slave_boundary.all);
+  BOOST_TEST(p.pairs[1].master_boundary.all);
+  BOOST_TEST(p.pairs[1].friction_coefficient == 0.3);
+  // The entries of the other types' surfaces are refused with bodies, and 'Boundary ids' elsewhere.
+  check_input_error([] { parse(with_pair2("set Type = bodies\nset Slave boundary id = 1")); },
+                    {"Contact/Pair 2/Slave boundary id", "does not apply to Type = bodies", "'Boundary ids'"});
+  check_input_error([] { parse(with_pair2("set Type = bodies\nset Master boundary id = 1")); },
+                    {"Contact/Pair 2/Master boundary id", "does not apply to Type = bodies"});
+  check_input_error([] { parse(with_pair2("set Type = body\nset Slave boundary id = 1\nset Master boundary id = 2\n"
+                                          "set Boundary ids = 3")); },
+                    {"Contact/Pair 2/Boundary ids applies to Type = bodies only", "'body'"});
+  check_input_error([] { parse(with_pair2("set Type = bodies\nset Boundary ids = 1, x")); },
+                    {"Contact/Pair 2/Boundary ids"});
+  check_input_error([] { parse(with_pair2("set Type = bodies\nset Formulation = integrated")); },
+                    {"Contact/Pair 2/Formulation", "Type = body only"});
+}
+
+BOOST_AUTO_TEST_CASE(any_number_of_pairs)
+{
+  // As many 'Pair i' subsections are declared as the input names; Number of pairs has no limit.
+  std::string text = "subsection Contact\n  set Number of pairs = 12\n";
+  for (unsigned int i = 1; i <= 12; ++i)
+    text += "  subsection Pair " + std::to_string(i) + "\n    set Type = plane\n    set Slave boundary id = " +
+            std::to_string(i) + "\n    set Point = 0, 0, " + std::to_string(i) + "\n    set Normal = 0, 0, 1\n  end\n";
+  text += "end\n";
+  BOOST_TEST(ContactParameters::pairs_named_in(text) == 12u);
+  BOOST_TEST(ContactParameters::pairs_named_in("Contact/Pair 31/Type") == 31u);
+  BOOST_TEST(ContactParameters::pairs_named_in("set Pairs = 3") == 0u);
+  ParameterHandler prm;
+  ContactParameters::declare_parameters(prm, ContactParameters::pairs_named_in(text));
+  prm.parse_input_from_string(text);
+  ContactParameters p;
+  p.parse_parameters(prm, 3);
+  BOOST_REQUIRE(p.pairs.size() == 12u);
+  BOOST_TEST(p.pairs[11].name == "Contact/Pair 12");
+  BOOST_TEST(p.pairs[11].point[2] == 12.);
+  // A count beyond the subsections the input has: the missing pair is named.
+  check_input_error([] { parse("subsection Contact\n set Number of pairs = 9\nend\n"); },
+                    {"Contact/Pair 1", "is missing"});
+  check_input_error(
+    [] {
+      ParameterHandler prm;
+      ContactParameters::declare_parameters(prm);
+      prm.parse_input_from_string("subsection Contact\n set Number of pairs = 9\nend\n");
+      prm.enter_subsection("Contact");
+      for (unsigned int i = 1; i <= 8; ++i)
+        {
+          prm.enter_subsection("Pair " + std::to_string(i));
+          prm.set("Type", "plane");
+          prm.set("Slave boundary id", std::to_string(i));
+          prm.set("Point", "0, 0, 0");
+          prm.set("Normal", "0, 0, 1");
+          prm.leave_subsection();
+        }
+      prm.leave_subsection();
+      ContactParameters q;
+      q.parse_parameters(prm, 3);
+    },
+    {"Contact/Pair 9", "'Contact/Number of pairs' = 9", "is missing from 'Contact'"});
+}
+
 BOOST_AUTO_TEST_CASE(bad_values)
 {
   check_input_error([] { parse(body_pair2("set Friction coefficient = -0.1")); }, {"Contact/Pair 2", "friction"});
