@@ -265,15 +265,33 @@ namespace percussion
             }
         }
 
-      mark_free_sides();
-      facets_of_node.clear();
+      // The surface's topology (which sides are free, which facets a node belongs to) is that of
+      // the mesh: computed again only if the gathered facets are not those of the last build.
+      std::vector<dealii::types::global_dof_index> signature;
+      signature.reserve(facets.size() * n_nodes);
+      for (const auto &facet : facets)
+        for (const auto &node : facet.dofs)
+          signature.push_back(node[0]);
+      if (signature != topology_signature)
+        {
+          mark_free_sides();
+          facets_of_node.clear();
+          for (unsigned int i = 0; i < facets.size(); ++i)
+            for (const auto &node : facets[i].dofs)
+              facets_of_node[node[0]].push_back(i);
+          free_sides.clear();
+          for (const auto &facet : facets)
+            free_sides.push_back(facet.free_side);
+          topology_signature = std::move(signature);
+        }
+      else
+        for (unsigned int i = 0; i < facets.size(); ++i)
+          facets[i].free_side = free_sides[i];
       dealii::Point<dim - 1> center;
       for (unsigned int j = 0; j < dim - 1; ++j)
         center[j] = 0.5;
       for (unsigned int i = 0; i < facets.size(); ++i)
         {
-          for (const auto &node : facets[i].dofs)
-            facets_of_node[node[0]].push_back(i);
           const auto             e = evaluate<dim>(layout.facet_fe(), facets[i].nodes, center, false);
           dealii::Tensor<1, dim> n = parametric_normal<dim>(e.tangents);
           facets[i].center_normal  = (facets[i].orientation / n.norm()) * n;

@@ -156,6 +156,10 @@ namespace percussion
       std::vector<MasterFacet<dim>> facets;
       /** The facets each node (by its x-DoF) is a node of. */
       std::map<dealii::types::global_dof_index, std::vector<unsigned int>> facets_of_node;
+      /** The x-DoFs of the facets' nodes in order, when the topology below was computed. */
+      std::vector<dealii::types::global_dof_index> topology_signature;
+      /** MasterFacet::free_side of each facet, kept between builds. */
+      std::vector<std::array<bool, 2 * (dim - 1)>> free_sides;
       dealii::RTree<std::pair<dealii::BoundingBox<dim>, unsigned int>> tree;
       double                                                          search_distance = 0.;
     };
