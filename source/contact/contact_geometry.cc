@@ -340,8 +340,7 @@ namespace percussion
           // Only nodes that (nearly) coincide give copies of one constraint: an edge node striking
           // the middle of a facet is a contact of its own even if the facet's nearest node has it
           // as its own nearest node.
-          const double facet_size = facet.nodes.front().distance(facet.nodes.back());
-          if (facet.nodes[nearest].distance(node_position) > mutual_node_distance * facet_size)
+          if (facet.nodes[nearest].distance(node_position) > mutual_node_distance * facet.diagonal())
             return false;
           // The other node's own contact, as its owner computes it: the same surface, the same
           // search, the same acceptance (its gap within the search distance).

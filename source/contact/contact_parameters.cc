@@ -135,6 +135,22 @@ namespace percussion
         return mangle("Contact") + "." + mangle("Pair " + std::to_string(i)) + "." + mangle(entry);
       }
 
+      /// What a used pair must set, for the messages of check_pair_is_set() and missing_pair().
+      const std::string what_a_pair_needs =
+        "a used pair sets 'Type' and, unless Type = bodies, 'Slave boundary id' and what its type needs (plane: "
+        "'Point', 'Normal'; sphere: 'Point', 'Radius'; cylinder: 'Point', 'Radius' and in 3D 'Axis'; body: 'Master "
+        "boundary id'; bodies: nothing else, 'Boundary ids' is 'all' unless set); "
+        "the defaults, a plane z = 0 touched by boundary id 0, are no surface of this problem";
+
+      /// The error for `Contact/Pair i`, counted by 'Number of pairs' = @p n_pairs, that the input does not describe.
+      InputError missing_pair(const unsigned int i, const unsigned int n_pairs)
+      {
+        return InputError("Contact/Pair " + std::to_string(i) + ": 'Contact/Number of pairs' = " +
+                          std::to_string(n_pairs) + " uses it, but the subsection 'Pair " + std::to_string(i) +
+                          "' is missing from 'Contact' or sets none of 'Type', 'Slave boundary id': " +
+                          what_a_pair_needs + " (or lower 'Number of pairs').");
+      }
+
       /**
        * Throws InputError naming `Contact/Pair i` if the input (the file and the overrides), whose
        * unset entries are @p not_set, leaves an entry the pair needs at its default: a pair
@@ -145,17 +161,9 @@ namespace percussion
                              const PairType type, const unsigned int dimension)
       {
         const auto is_set = [&](const std::string &entry) { return not_set.count(set_status_key(i, entry)) == 0; };
-        const std::string needs =
-          "a used pair sets 'Type' and, unless Type = bodies, 'Slave boundary id' and what its type needs (plane: "
-          "'Point', 'Normal'; sphere: 'Point', 'Radius'; cylinder: 'Point', 'Radius' and in 3D 'Axis'; body: 'Master "
-          "boundary id'; bodies: nothing else, 'Boundary ids' is 'all' unless set); "
-          "the defaults, a plane z = 0 touched by boundary id 0, are no surface of this problem";
         const std::string name = "Contact/Pair " + std::to_string(i);
         if (std::none_of(pair_entry_names.begin(), pair_entry_names.end(), is_set))
-          throw InputError(name + ": 'Contact/Number of pairs' = " + std::to_string(n_pairs) +
-                           " uses it, but the subsection 'Pair " + std::to_string(i) +
-                           "' is missing from 'Contact' or sets none of 'Type', 'Slave boundary id': " + needs +
-                           " (or lower 'Number of pairs').");
+          throw missing_pair(i, n_pairs);
         // Without a Type, the type-dependent entries are not known: the two that every pair needs.
         std::string missing;
         for (const std::string &entry : required_entries(type, dimension))
@@ -163,7 +171,7 @@ namespace percussion
             missing += (missing.empty() ? "'" : ", '") + entry + "'";
         if (!missing.empty())
           throw InputError(name + (is_set("Type") ? " (Type = " + to_string(type) + ")" : "") + " does not set " +
-                           missing + ": " + needs + ".");
+                           missing + ": " + what_a_pair_needs + ".");
       }
 
       /// Type = bodies names its surfaces by 'Boundary ids': the entries of the other types are refused.
@@ -380,10 +388,9 @@ namespace percussion
           {
             PairParameters pair;
             pair.name = "Contact/Pair " + std::to_string(i);
+            // Beyond the subsections the input names, none is declared: the pair is missing.
             if (!prm.subsection_path_exists({"Pair " + std::to_string(i)}))
-              throw InputError(pair.name + ": 'Contact/Number of pairs' = " + std::to_string(n_pairs) +
-                               " uses it, but the subsection 'Pair " + std::to_string(i) +
-                               "' is missing from 'Contact' (or lower 'Number of pairs').");
+              throw missing_pair(i, n_pairs);
             prm.enter_subsection("Pair " + std::to_string(i));
             pair.type = pair_type_from_string(prm.get("Type"), pair.name);
             check_pair_is_set(not_set, i, n_pairs, pair.type, dimension);

@@ -279,14 +279,8 @@ namespace percussion
           for (unsigned int i = 0; i < facets.size(); ++i)
             for (const auto &node : facets[i].dofs)
               facets_of_node[node[0]].push_back(i);
-          free_sides.clear();
-          for (const auto &facet : facets)
-            free_sides.push_back(facet.free_side);
           topology_signature = std::move(signature);
         }
-      else
-        for (unsigned int i = 0; i < facets.size(); ++i)
-          facets[i].free_side = free_sides[i];
       dealii::Point<dim - 1> center;
       for (unsigned int j = 0; j < dim - 1; ++j)
         center[j] = 0.5;
@@ -333,9 +327,10 @@ namespace percussion
       for (const auto &facet : facets)
         for (unsigned int side = 0; side < n_sides; ++side)
           ++count[side_key(facet, side)];
-      for (auto &facet : facets)
+      free_sides.assign(facets.size(), {});
+      for (unsigned int i = 0; i < facets.size(); ++i)
         for (unsigned int side = 0; side < n_sides; ++side)
-          facet.free_side[side] = count[side_key(facet, side)] == 1;
+          free_sides[i][side] = count[side_key(facets[i], side)] == 1;
     }
 
     template <int dim>
@@ -380,8 +375,8 @@ namespace percussion
       for (unsigned int j = 0; j < m; ++j)
         {
           const double outward = d * e.tangents[j];
-          if ((xi[j] <= 0. && outward < 0. && !facet.free_side[2 * j]) ||
-              (xi[j] >= 1. && outward > 0. && !facet.free_side[2 * j + 1]))
+          if ((xi[j] <= 0. && outward < 0. && !free_sides[facet_index][2 * j]) ||
+              (xi[j] >= 1. && outward > 0. && !free_sides[facet_index][2 * j + 1]))
             beyond_free_sides_only = false;
         }
       if (tangential <= 1e-10 * std::max(distance, size))
@@ -467,7 +462,6 @@ namespace percussion
       const std::vector<dealii::Tensor<1, dim>> slave_normals = slave_facet_normals(slave_dof);
       const bool                                on_surface    = !slave_normals.empty();
       std::vector<AcceptedProjection<dim>> accepted;
-      bool                   found         = false;
       double                 best_distance = 0., widest_band = 0.;
       MasterProjection<dim>  candidate;
       std::vector<bool>     visited;
@@ -484,7 +478,7 @@ namespace percussion
           bool exhausted = false;
           for (const auto &[distance_to_box, facet_index] : ordered)
             {
-              if (distance_to_box > (found ? best_distance + widest_band : search_distance))
+              if (distance_to_box > (accepted.empty() ? search_distance : best_distance + widest_band))
                 {
                   exhausted = true;
                   break;
@@ -507,17 +501,16 @@ namespace percussion
               double distance = 0.;
               if (!project_on_facet(x, facet_index, slave_normals, candidate, distance))
                 continue;
-              const bool   faces = on_surface && faces_a_slave_facet(candidate.normal, slave_normals);
-              const double band  = on_surface ? flush_extension * facet.nodes.front().distance(facet.nodes.back()) : 0.;
-              best_distance      = found ? std::min(best_distance, distance) : distance;
+              const bool   faces = faces_a_slave_facet(candidate.normal, slave_normals);
+              const double band  = on_surface ? flush_extension * facet.diagonal() : 0.;
+              best_distance      = accepted.empty() ? distance : std::min(best_distance, distance);
               widest_band        = std::max(widest_band, band);
-              found              = true;
               accepted.push_back({candidate, distance, band, faces});
             }
           if (exhausted || hits.size() < k)
             break;
         }
-      if (!found)
+      if (accepted.empty())
         return false;
       projection = choose_projection(accepted, best_distance);
       return true;

@@ -26,6 +26,15 @@ namespace percussion::testing
            "\n  set VTU interval = 0\n  set Progress interval = 0\nend\n";
   }
 
+  /// The value in row @p row and column @p name of @p table (the column must exist).
+  inline double column_value(const Postprocess::StatisticsTable &table, const std::size_t row, const std::string &name)
+  {
+    const auto &names = table.columns();
+    const auto  at    = std::find(names.begin(), names.end(), name);
+    BOOST_REQUIRE(at != names.end());
+    return table.row(row)[at - names.begin()];
+  }
+
   /// Runs a simulation described by parameter text on @p communicator; returns the finished simulator.
   template <int dim>
   std::unique_ptr<Simulator<dim>> run_simulation(const std::string &text, const std::string &directory,

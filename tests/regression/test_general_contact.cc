@@ -23,6 +23,7 @@
 #include <cmath>
 #include <sstream>
 
+using percussion::testing::column_value;
 using percussion::testing::run_simulation;
 
 namespace
@@ -95,12 +96,6 @@ subsection Contact
            "  subsection Pair 2\n    set Type = bodies\n    set Boundary ids = all\n"
            "    set Friction coefficient = 0.3\n  end\nend\n"
            "subsection Output\n  set Probe points = 0.1, 0.05, 0.5\nend\n";
-  }
-
-  double column_value(const percussion::Postprocess::StatisticsTable &table, const std::size_t row,
-                      const std::string &name)
-  {
-    return table.column(name)[row];
   }
 } // namespace
 

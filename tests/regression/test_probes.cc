@@ -16,18 +16,8 @@
 
 #include <cmath>
 
+using percussion::testing::column_value;
 using percussion::testing::run_simulation;
-
-namespace
-{
-  double column_value(const percussion::Postprocess::StatisticsTable &table, const std::size_t row, const std::string &name)
-  {
-    const auto &names = table.columns();
-    const auto at = std::find(names.begin(), names.end(), name);
-    BOOST_REQUIRE(at != names.end());
-    return table.row(row)[at - names.begin()];
-  }
-} // namespace
 
 BOOST_AUTO_TEST_CASE(probes_follow_the_first_mode_of_a_1d_bar)
 {

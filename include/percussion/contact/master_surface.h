@@ -33,15 +33,13 @@ namespace percussion
       double orientation = 1.;
       /** The body (ConnectedBodies) the facet is a face of: never paired with its own body's nodes. */
       unsigned int body = 0;
-      /**
-       * Whether each side of the facet is an edge of the master surface (no other facet of the
-       * surface shares it): side 2j is ξ_j = 0, side 2j+1 is ξ_j = 1. A node in front of a free
-       * side, flush with the facet, measures its gap to the facet's plane; beside a shared side
-       * the neighbouring facet measures it.
-       */
-      std::array<bool, 2 * (dim - 1)> free_side{};
       /** The outward unit normal at the facet's centre (current configuration). */
       dealii::Tensor<1, dim> center_normal;
+      /** The distance between its first and last nodes (opposite vertices): its size. */
+      double diagonal() const
+      {
+        return nodes.front().distance(nodes.back());
+      }
     };
 
     /** Closest-point projection of a slave node onto a master surface. */
@@ -102,11 +100,11 @@ namespace percussion
        * node's own body @p slave_body (a body's faces are never paired with each other: a brick's
        * bottom node is not a contact of its own top face, whatever the search distance). A facet is
        * rejected if the point lies behind it outside its extent (beside the master body). Returns
-       * false if no facet is accepted. Among accepted facets the one with the smallest distance wins;
-       * where the slave node is a node of this surface too (general contact) and several facets are
-       * as close (a box's corner on another's corner: the bottom and the side faces meet there),
-       * the one whose normal is most opposed to the slave surface's normal at the node wins
-       * (slave_facet_normals()), else the lower facet index.
+       * false if no facet is accepted. Among accepted facets the one with the smallest distance wins,
+       * ties to the lower facet index; where the slave node is a node of this surface too (general
+       * contact), a facet within 1 % of its diagonal of the closest that faces one of the node's own
+       * faces (slave_facet_normals(), normals opposed) wins over those that do not (a box's corner
+       * on another's corner: the bottom and the side faces meet there).
        */
       bool project(const dealii::Point<dim> &           x,
                    dealii::types::global_dof_index      slave_dof,
@@ -143,7 +141,7 @@ namespace percussion
                             MasterProjection<dim> &                    projection,
                             double &                                   distance) const;
 
-      /** Set MasterFacet::free_side from the facets' shared vertex DoFs. */
+      /** Set free_sides from the facets' shared vertex DoFs. */
       void mark_free_sides();
       /**
        * The outward unit normals, at their centres, of the facets of this surface that the node
@@ -158,7 +156,12 @@ namespace percussion
       std::map<dealii::types::global_dof_index, std::vector<unsigned int>> facets_of_node;
       /** The x-DoFs of the facets' nodes in order, when the topology below was computed. */
       std::vector<dealii::types::global_dof_index> topology_signature;
-      /** MasterFacet::free_side of each facet, kept between builds. */
+      /**
+       * Per facet, whether each of its sides is an edge of the surface (no other facet of the
+       * surface shares it): side 2j is ξ_j = 0, side 2j+1 is ξ_j = 1. A node in front of a free
+       * side, flush with the facet, measures its gap to the facet's plane; beside a shared side the
+       * neighbouring facet measures it. Kept between builds with the topology.
+       */
       std::vector<std::array<bool, 2 * (dim - 1)>> free_sides;
       dealii::RTree<std::pair<dealii::BoundingBox<dim>, unsigned int>> tree;
       double                                                          search_distance = 0.;
