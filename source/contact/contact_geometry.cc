@@ -1,4 +1,5 @@
 #include <percussion/contact/contact_geometry.h>
+#include <percussion/contact_solvers/plain_all_gather.h>
 #include <percussion/core/exceptions.h>
 
 #include <deal.II/base/mpi.h>
@@ -246,10 +247,11 @@ namespace percussion
                     local.push_back(f == 0 ? -1. : 1.);
                     local.push_back(mesh_bodies ? static_cast<double>(mesh_bodies->body_of_cell(cell)) : 0.);
                   }
-          for (const std::vector<double> &data : dealii::Utilities::MPI::all_gather(communicator, local))
-            for (unsigned int i = 0; i + 3 < data.size(); i += 4)
-              master_nodes[p].push_back(MasterNode{static_cast<dealii::types::global_dof_index>(data[i]), data[i + 1],
-                                                   data[i + 2], static_cast<unsigned int>(data[i + 3])});
+          std::vector<double> data;
+          ContactSolvers::plain_all_gather(local, data, communicator);
+          for (unsigned int i = 0; i + 3 < data.size(); i += 4)
+            master_nodes[p].push_back(MasterNode{static_cast<dealii::types::global_dof_index>(data[i]), data[i + 1],
+                                                 data[i + 2], static_cast<unsigned int>(data[i + 3])});
         }
     }
 

@@ -1,4 +1,5 @@
 #include <percussion/contact/master_surface.h>
+#include <percussion/contact_solvers/plain_all_gather.h>
 
 #include <deal.II/base/mpi.h>
 
@@ -56,25 +57,24 @@ namespace percussion
       };
 
       template <int dim>
-      FacetEvaluation<dim> evaluate(const dealii::FE_Q<dim - 1> &         fe,
+      FacetEvaluation<dim> evaluate(const FacetShapeFunctions<dim - 1> &   shapes,
                                     const std::vector<dealii::Point<dim>> &nodes,
                                     const dealii::Point<dim - 1> &        xi,
                                     const bool                            with_second)
       {
+        constexpr unsigned int m = dim - 1;
+        shapes.evaluate(xi, with_second);
+        const std::vector<double> &value = shapes.values(), &first = shapes.first(), &second = shapes.second();
         FacetEvaluation<dim> e;
         for (unsigned int b = 0; b < nodes.size(); ++b)
           {
-            e.x += fe.shape_value(b, xi) * nodes[b];
-            const dealii::Tensor<1, dim - 1> g = fe.shape_grad(b, xi);
-            for (unsigned int j = 0; j < dim - 1; ++j)
-              e.tangents[j] += g[j] * nodes[b];
+            e.x += value[b] * nodes[b];
+            for (unsigned int j = 0; j < m; ++j)
+              e.tangents[j] += first[b * m + j] * nodes[b];
             if (with_second)
-              {
-                const dealii::Tensor<2, dim - 1> gg = fe.shape_grad_grad(b, xi);
-                for (unsigned int j = 0; j < dim - 1; ++j)
-                  for (unsigned int k = 0; k < dim - 1; ++k)
-                    e.second[j][k] += gg[j][k] * nodes[b];
-              }
+              for (unsigned int j = 0; j < m; ++j)
+                for (unsigned int k = 0; k < m; ++k)
+                  e.second[j][k] += second[(b * m + j) * m + k] * nodes[b];
           }
         return e;
       }
@@ -85,7 +85,7 @@ namespace percussion
        * sit on a bound and whose gradient pushes outward (projected Newton).
        */
       template <int dim>
-      dealii::Point<dim - 1> closest_parameters(const dealii::FE_Q<dim - 1> &fe, const std::vector<dealii::Point<dim>> &nodes,
+      dealii::Point<dim - 1> closest_parameters(const FacetShapeFunctions<dim - 1> &shapes, const std::vector<dealii::Point<dim>> &nodes,
                                                 const dealii::Point<dim> &x)
       {
         constexpr int m = dim - 1;
@@ -94,7 +94,7 @@ namespace percussion
           xi[j] = 0.5;
         for (unsigned int iteration = 0; iteration < 50; ++iteration)
           {
-            const auto                   e = evaluate<dim>(fe, nodes, xi, true);
+            const auto                   e = evaluate<dim>(shapes, nodes, xi, true);
             const dealii::Tensor<1, dim> d = x - e.x;
             double gradient[m], hessian[m][m], gauss_newton[m][m];
             bool   free_coordinate[m];
@@ -233,36 +233,38 @@ namespace percussion
                 dealii::Point<dim - 1> center;
                 for (unsigned int j = 0; j < dim - 1; ++j)
                   center[j] = 0.5;
-                const auto e = evaluate<dim>(layout.facet_fe(), reference, center, false);
+                const auto e = evaluate<dim>(layout.facet_shapes(), reference, center, false);
                 const double side = parametric_normal<dim>(e.tangents) * (face->center() - cell->center());
                 local_coordinates.push_back(side >= 0. ? 1. : -1.);
                 local_coordinates.push_back(static_cast<double>(bodies.body_of_cell(cell)));
               }
 
       const MPI_Comm comm = dof_handler.get_triangulation().get_communicator();
-      const auto all_coordinates = dealii::Utilities::MPI::all_gather(comm, local_coordinates);
-      const auto all_dofs        = dealii::Utilities::MPI::all_gather(comm, local_dofs);
+      // Plain bytes in rank order (deal.II's all_gather() compresses each rank's vector: a third
+      // of a many-body step's geometry).
+      std::vector<double>                          all_coordinates;
+      std::vector<dealii::types::global_dof_index> all_dofs;
+      ContactSolvers::plain_all_gather(local_coordinates, all_coordinates, comm);
+      ContactSolvers::plain_all_gather(local_dofs, all_dofs, comm);
 
       facets.clear();
       const unsigned int doubles_per_facet = n_nodes * dim + 2;
-      for (unsigned int rank = 0; rank < all_coordinates.size(); ++rank)
+      const std::size_t  n_facets          = all_coordinates.size() / doubles_per_facet;
+      facets.reserve(n_facets);
+      for (std::size_t i = 0; i < n_facets; ++i)
         {
-          const unsigned int n_rank_facets = all_coordinates[rank].size() / doubles_per_facet;
-          for (unsigned int i = 0; i < n_rank_facets; ++i)
-            {
-              MasterFacet<dim> facet;
-              facet.nodes.resize(n_nodes);
-              facet.dofs.resize(n_nodes);
-              for (unsigned int b = 0; b < n_nodes; ++b)
-                for (unsigned int c = 0; c < dim; ++c)
-                  {
-                    facet.nodes[b][c] = all_coordinates[rank][i * doubles_per_facet + b * dim + c];
-                    facet.dofs[b][c]  = all_dofs[rank][i * n_nodes * dim + b * dim + c];
-                  }
-              facet.orientation = all_coordinates[rank][i * doubles_per_facet + n_nodes * dim];
-              facet.body = static_cast<unsigned int>(all_coordinates[rank][i * doubles_per_facet + n_nodes * dim + 1]);
-              facets.push_back(std::move(facet));
-            }
+          MasterFacet<dim> facet;
+          facet.nodes.resize(n_nodes);
+          facet.dofs.resize(n_nodes);
+          for (unsigned int b = 0; b < n_nodes; ++b)
+            for (unsigned int c = 0; c < dim; ++c)
+              {
+                facet.nodes[b][c] = all_coordinates[i * doubles_per_facet + b * dim + c];
+                facet.dofs[b][c]  = all_dofs[i * n_nodes * dim + b * dim + c];
+              }
+          facet.orientation = all_coordinates[i * doubles_per_facet + n_nodes * dim];
+          facet.body        = static_cast<unsigned int>(all_coordinates[i * doubles_per_facet + n_nodes * dim + 1]);
+          facets.push_back(std::move(facet));
         }
 
       // The surface's topology (which sides are free, which facets a node belongs to) is that of
@@ -286,7 +288,7 @@ namespace percussion
         center[j] = 0.5;
       for (unsigned int i = 0; i < facets.size(); ++i)
         {
-          const auto             e = evaluate<dim>(layout.facet_fe(), facets[i].nodes, center, false);
+          const auto             e = evaluate<dim>(layout.facet_shapes(), facets[i].nodes, center, false);
           dealii::Tensor<1, dim> n = parametric_normal<dim>(e.tangents);
           facets[i].center_normal  = (facets[i].orientation / n.norm()) * n;
         }
@@ -354,12 +356,11 @@ namespace percussion
                                               double &                                   distance) const
     {
       const MasterFacet<dim> &     facet = facets[facet_index];
-      const dealii::FE_Q<dim - 1> &fe    = layout.facet_fe();
       constexpr int                m     = dim - 1;
 
-      const dealii::Point<m> xi = closest_parameters<dim>(fe, facet.nodes, x);
+      const dealii::Point<m> xi = closest_parameters<dim>(layout.facet_shapes(), facet.nodes, x);
 
-      const auto                   e = evaluate<dim>(fe, facet.nodes, xi, false);
+      const auto                   e = evaluate<dim>(layout.facet_shapes(), facet.nodes, xi, false);
       const dealii::Tensor<1, dim> d = x - e.x;
       dealii::Tensor<1, dim>       n = parametric_normal<dim>(e.tangents);
       n *= facet.orientation / n.norm();
@@ -425,8 +426,9 @@ namespace percussion
       projection.facet = facet_index;
       projection.xi    = xi;
       projection.weights.resize(facet.nodes.size());
-      for (unsigned int b = 0; b < facet.nodes.size(); ++b)
-        projection.weights[b] = fe.shape_value(b, xi);
+      // (the values at ξ: the last evaluation was at ξ)
+      const std::vector<double> &values = layout.facet_shapes().values();
+      projection.weights.assign(values.begin(), values.end());
       return true;
     }
 
@@ -437,11 +439,13 @@ namespace percussion
                                      MasterProjection<dim> &               projection) const
     {
       namespace bgi = boost::geometry::index;
-      // The facets are visited by increasing distance of their bounding boxes (k nearest boxes,
-      // k growing geometrically): a facet cannot be closer than its box, so the walk stops at the
-      // first box farther than the best facet found so far, or farther than the search distance
-      // when none has been accepted yet. The cost per node is O(log n_facets) plus a few
-      // projections, independent of the ratio search distance / facet size.
+      // The facets are visited by increasing distance of their bounding boxes: a facet cannot be
+      // closer than its box, so the walk stops at the first box farther than the best facet found
+      // so far (plus its band), or farther than the search distance when none has been accepted
+      // yet. The boxes within the search distance come from one box query (most nodes of a
+      // many-body surface have none: they are done without a projection); only if the walk must
+      // go farther (an accepted facet beyond the search distance) does it continue with the k
+      // nearest boxes, k growing geometrically.
       auto box_distance = [&x](const dealii::BoundingBox<dim> &box) {
         double squared = 0.;
         for (unsigned int d = 0; d < dim; ++d)
@@ -464,52 +468,65 @@ namespace percussion
       std::vector<AcceptedProjection<dim>> accepted;
       double                 best_distance = 0., widest_band = 0.;
       MasterProjection<dim>  candidate;
-      std::vector<bool>     visited;
+      // The facets of the node's own body are never candidates: the queries skip them (they are
+      // the nearest boxes of every node of the body).
+      const auto of_other_body = [this, slave_body](const std::pair<dealii::BoundingBox<dim>, unsigned int> &box) {
+        return facets[box.second].body != slave_body;
+      };
+      const auto limit = [&]() { return accepted.empty() ? search_distance : best_distance + widest_band; };
+      std::vector<unsigned int> visited;
+      // Visits @p ordered (sorted by box distance) until a box beyond the limit: returns whether
+      // one was met (the walk is then complete).
+      const auto visit = [&](const std::vector<std::pair<double, unsigned int>> &ordered) {
+        for (const auto &[distance_to_box, facet_index] : ordered)
+          {
+            if (distance_to_box > limit())
+              return true;
+            // (a later round returns the earlier rounds' facets again: few, a linear search)
+            if (std::find(visited.begin(), visited.end(), facet_index) != visited.end())
+              continue;
+            visited.push_back(facet_index);
+            const MasterFacet<dim> &facet    = facets[facet_index];
+            bool                    adjacent = false;
+            for (const auto &node : facet.dofs)
+              for (const auto dof : node)
+                if (dof == slave_dof)
+                  adjacent = true;
+            double distance = 0.;
+            if (adjacent || !project_on_facet(x, facet_index, slave_normals, candidate, distance))
+              continue;
+            const bool   faces = faces_a_slave_facet(candidate.normal, slave_normals);
+            const double band  = on_surface ? flush_extension * facet.diagonal() : 0.;
+            best_distance      = accepted.empty() ? distance : std::min(best_distance, distance);
+            widest_band        = std::max(widest_band, band);
+            accepted.push_back({candidate, distance, band, faces});
+          }
+        return false;
+      };
+
       std::vector<std::pair<dealii::BoundingBox<dim>, unsigned int>> hits;
       std::vector<std::pair<double, unsigned int>>                   ordered;
-      for (unsigned int k = (dim == 2 ? 4 : 8);; k *= 4)
-        {
-          hits.clear();
-          tree.query(bgi::nearest(x, k), std::back_inserter(hits));
-          ordered.clear();
-          for (const auto &hit : hits)
-            ordered.emplace_back(box_distance(hit.first), hit.second);
-          std::sort(ordered.begin(), ordered.end());
-          bool exhausted = false;
-          for (const auto &[distance_to_box, facet_index] : ordered)
-            {
-              if (distance_to_box > (accepted.empty() ? search_distance : best_distance + widest_band))
-                {
-                  exhausted = true;
-                  break;
-                }
-              if (visited.empty())
-                visited.assign(facets.size(), false);
-              if (visited[facet_index])
-                continue;
-              visited[facet_index] = true;
-              const MasterFacet<dim> &facet    = facets[facet_index];
-              if (facet.body == slave_body)
-                continue;
-              bool                    adjacent = false;
-              for (const auto &node : facet.dofs)
-                for (const auto dof : node)
-                  if (dof == slave_dof)
-                    adjacent = true;
-              if (adjacent)
-                continue;
-              double distance = 0.;
-              if (!project_on_facet(x, facet_index, slave_normals, candidate, distance))
-                continue;
-              const bool   faces = faces_a_slave_facet(candidate.normal, slave_normals);
-              const double band  = on_surface ? flush_extension * facet.diagonal() : 0.;
-              best_distance      = accepted.empty() ? distance : std::min(best_distance, distance);
-              widest_band        = std::max(widest_band, band);
-              accepted.push_back({candidate, distance, band, faces});
-            }
-          if (exhausted || hits.size() < k)
-            break;
-        }
+      const auto sort_hits = [&]() {
+        ordered.clear();
+        for (const auto &hit : hits)
+          ordered.emplace_back(box_distance(hit.first), hit.second);
+        std::sort(ordered.begin(), ordered.end());
+      };
+      dealii::BoundingBox<dim> near(std::make_pair(x, x));
+      near.extend(search_distance);
+      tree.query(bgi::intersects(near) && bgi::satisfies(of_other_body), std::back_inserter(hits));
+      sort_hits();
+      // Every box within the search distance intersects `near`: the walk is complete if it
+      // stopped, or if it needs no box beyond the search distance.
+      if (!visit(ordered) && limit() > search_distance)
+        for (unsigned int k = (dim == 2 ? 4 : 8);; k *= 4)
+          {
+            hits.clear();
+            tree.query(bgi::nearest(x, k) && bgi::satisfies(of_other_body), std::back_inserter(hits));
+            sort_hits();
+            if (visit(ordered) || hits.size() < k)
+              break;
+          }
       if (accepted.empty())
         return false;
       projection = choose_projection(accepted, best_distance);

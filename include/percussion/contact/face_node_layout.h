@@ -1,6 +1,7 @@
 #ifndef PERCUSSION_CONTACT_FACE_NODE_LAYOUT_H
 #define PERCUSSION_CONTACT_FACE_NODE_LAYOUT_H
 
+#include <percussion/contact/facet_shape_functions.h>
 #include <percussion/core/exceptions.h>
 
 #include <deal.II/base/point.h>
@@ -35,6 +36,7 @@ namespace percussion
       explicit FaceNodeLayout(const dealii::FiniteElement<dim> &fe)
         : facet_element(check_degree(fe))
         , linear_element(1)
+        , shapes(facet_element)
         , n_nodes(facet_element.n_dofs_per_cell())
       {
         const unsigned int n_face_dofs = fe.n_dofs_per_face(0);
@@ -55,6 +57,11 @@ namespace percussion
         return facet_element;
       }
 
+      /** Fast evaluation of facet_fe()'s shape functions (the contact search's Newton iterations). */
+      const FacetShapeFunctions<dim - 1> &facet_shapes() const
+      {
+        return shapes;
+      }
       unsigned int nodes_per_face() const
       {
         return n_nodes;
@@ -92,6 +99,7 @@ namespace percussion
 
       dealii::FE_Q<dim - 1>                                    facet_element;
       dealii::FE_Q<dim - 1>                                    linear_element;
+      FacetShapeFunctions<dim - 1>                             shapes;
       unsigned int                                             n_nodes;
       std::vector<unsigned int>                                node_of_face_dof;
       std::vector<unsigned int>                                component_of_face_dof;
