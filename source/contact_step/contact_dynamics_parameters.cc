@@ -59,14 +59,23 @@ namespace percussion::ContactStep
                       "stays probed while the active set shrinks on a fixed H (a body lifting off a "
                       "rigid obstacle) or the dense path would compute more columns than that "
                       "threshold. 1D always uses 'dense' (a 1D model has at most a few contacts).");
+    prm.declare_entry("Body compliance", "true", Bool(),
+                      "Where H changes from step to step (contacts between bodies) and the bodies "
+                      "have frames (large rotations): keep each body's compliance W^-1 on the DoFs "
+                      "where contacts act on it, in its frame, computed once per step size (the "
+                      "solves shared among the bodies) and extended as contacts reach new nodes; "
+                      "the dense W = H^T W^-1 H is then formed without a solve, and the impulse's "
+                      "response takes one (doc/contact.md, 'Many bodies'). false: the columns "
+                      "W^-1 H of the active contacts are solved for at every step.");
     prm.declare_entry("Probed operator threshold", "600", Integer(0),
                       "With 'Delassus operator = auto': the probed operator is used when dim x the "
                       "number of active contacts exceeds this (measured crossover, doc/contact.md).");
     prm.declare_entry("Moving operator threshold", "96", Integer(0),
                       "With 'Delassus operator = auto', when H changes from step to step (body "
-                      "pairs: the dense path then computes the columns of every active contact at "
-                      "every step): the probed operator is used when dim x the number of active "
-                      "contacts exceeds this (measured crossover, doc/contact.md).");
+                      "pairs) and the dense path computes the columns of every active contact at "
+                      "every step (no 'Body compliance'): the probed operator is used when dim x "
+                      "the number of active contacts exceeds this (measured crossover, "
+                      "doc/contact.md).");
     prm.declare_entry("Probing radius", "auto", Anything(),
                       "Radius R of the probed operator in node spacings (smallest cell edge / "
                       "degree), a number in [0.5, 10] or auto: entries of W^-1 between contact DoFs "
@@ -144,6 +153,7 @@ namespace percussion::ContactStep
     }
     probed_operator_threshold = prm.get_integer("Probed operator threshold");
     moving_operator_threshold = prm.get_integer("Moving operator threshold");
+    body_compliance = prm.get_bool("Body compliance");
     {
       const std::string radius = dealii::Utilities::trim(prm.get("Probing radius"));
       if (radius == "auto")

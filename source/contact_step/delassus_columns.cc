@@ -4,19 +4,23 @@
 #include <percussion/contact_step/delassus_columns.h>
 #include <percussion/core/petsc_access.h>
 #include <percussion/contact_step/scheme_interface.h>
+#include <percussion/contact_solvers/plain_all_gather.h>
 
 #include <algorithm>
 #include <numeric>
+#include <tuple>
 
 namespace percussion::ContactStep
 {
   DelassusColumns::DelassusColumns(const unsigned int dim, const unsigned int column_limit, MPI_Comm communicator,
-                                   const Response response)
+                                   const Response response, const bool body_compliance)
     : dim(dim)
     , components(response == Response::projection ? 1 : dim)
     , column_limit(column_limit)
     , communicator(communicator)
     , response(response)
+    , compliance(communicator)
+    , body_compliance(body_compliance)
   {}
 
   DelassusColumns::~DelassusColumns()
@@ -80,6 +84,12 @@ namespace percussion::ContactStep
     return scheme.large_rotation_frames() != nullptr && !operator_moves && response == Response::impulse;
   }
 
+  bool DelassusColumns::uses_body_compliance(const SchemeInterface &scheme) const
+  {
+    return body_compliance && response == Response::impulse && scheme.large_rotation_frames() != nullptr &&
+           scheme.impulse_response_is_symmetric();
+  }
+
   bool DelassusColumns::covers(const SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                                const std::vector<unsigned long long> &needed) const
   {
@@ -131,34 +141,27 @@ namespace percussion::ContactStep
 
     // Large rotations: the support of B (every DoF of the nodes it touches) and Z on it.
     rotated = false;
+    compliant = false;
     // (The frames of large rotations even while all are the identity: Z then serves the first
     // contact and, without a solve, every turn of the frames after it.)
     frames = scheme.large_rotation_frames();
+    local_rows = n_local;
+    first_row = row_begin;
+    // H moves (contacts between bodies): the bodies' compliances on the supports, W_c without a
+    // solve (the class comment).
+    if (operator_moves && uses_body_compliance(scheme))
+      {
+        compliant = delassus_from_compliance(scheme, gathered_support(row_begin), n_columns, row_begin, n_rows);
+        if (compliant)
+          return;
+      }
     // Only where H stays (obstacles): where it moves at every step (body pairs) its columns are
     // solved for at every step anyway, and the support of all the master facets' nodes ever
     // touched would cost memory (brick_stack: +147 MiB, +54 % per step) for no solve saved.
     // The support's Z is the impulse response's (𝒯₀ = Ŵ⁻¹): a projection metric of its own
     // (QuasiStaticMetric) is solved for directly.
     if (uses_support(scheme, operator_moves))
-      {
-        std::vector<PetscInt> local_support;
-        std::array<dealii::types::global_dof_index, 3> node{};
-        unsigned int component = 0;
-        const Matrix3 *R = nullptr;
-        for (const Entry &e : b_entries)
-          if (frames->locate(e.local_row + row_begin, node, component, R))
-            for (unsigned int k = 0; k < dim; ++k)
-              local_support.push_back(static_cast<PetscInt>(node[k]));
-        std::sort(local_support.begin(), local_support.end());
-        local_support.erase(std::unique(local_support.begin(), local_support.end()), local_support.end());
-        std::vector<PetscInt> needed;
-        for (const auto &part : dealii::Utilities::MPI::all_gather(communicator, local_support))
-          needed.insert(needed.end(), part.begin(), part.end());
-        std::sort(needed.begin(), needed.end());
-        local_rows = n_local;
-        first_row = row_begin;
-        rotated = extend_support(scheme, needed, n_rows);
-      }
+      rotated = extend_support(scheme, gathered_support(row_begin), n_rows);
     if (rotated)
       {
         delassus_from_support(n_columns, row_begin);
@@ -174,6 +177,7 @@ namespace percussion::ContactStep
     PERCUSSION_PETSC_CALL(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
     PERCUSSION_PETSC_CALL(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
     PERCUSSION_PETSC_CALL(MatCreateDense(communicator, n_local, PETSC_DECIDE, n_rows, n_columns, nullptr, &X));
+    n_solved_columns += n_columns;
     if (response == Response::impulse)
       scheme.impulse_response(B, X);
     else
@@ -197,6 +201,115 @@ namespace percussion::ContactStep
             const double mean = 0.5 * (delassus[i * n_columns + j] + delassus[j * n_columns + i]);
             delassus[i * n_columns + j] = delassus[j * n_columns + i] = mean;
           }
+  }
+
+  std::vector<PetscInt> DelassusColumns::gathered_support(const PetscInt row_begin) const
+  {
+    std::vector<PetscInt> local_support;
+    std::array<dealii::types::global_dof_index, 3> node{};
+    unsigned int component = 0;
+    const Matrix3 *R = nullptr;
+    for (const Entry &e : b_entries)
+      if (frames->locate(e.local_row + row_begin, node, component, R))
+        for (unsigned int k = 0; k < dim; ++k)
+          local_support.push_back(static_cast<PetscInt>(node[k]));
+    std::sort(local_support.begin(), local_support.end());
+    local_support.erase(std::unique(local_support.begin(), local_support.end()), local_support.end());
+    std::vector<PetscInt> needed;
+    ContactSolvers::plain_all_gather(local_support, needed, communicator);
+    std::sort(needed.begin(), needed.end());
+    return needed;
+  }
+
+  std::vector<unsigned int> DelassusColumns::bodies_of(const std::vector<PetscInt> &dofs) const
+  {
+    // Each DoF's owner knows its body; the others add 0.
+    std::vector<unsigned int> bodies(dofs.size(), 0);
+    for (std::size_t i = 0; i < dofs.size(); ++i)
+      if (const unsigned int b = frames->body_of_owned_dof(static_cast<dealii::types::global_dof_index>(dofs[i]));
+          b < frames->n_bodies())
+        bodies[i] = b;
+    dealii::Utilities::MPI::sum(bodies, communicator, bodies);
+    return bodies;
+  }
+
+  bool DelassusColumns::delassus_from_compliance(SchemeInterface &scheme, const std::vector<PetscInt> &needed,
+                                                 const PetscInt n_columns, const PetscInt row_begin,
+                                                 const PetscInt n_rows)
+  {
+    compliance.keep_if_current(scheme);
+    // A resumed run: the batches of the uninterrupted run first (SupportBatches).
+    if (compliance.size() == 0 && !pending_batches.dofs.empty() && pending_batches.dofs.size() <= column_limit)
+      {
+        std::size_t begin = 0;
+        for (const unsigned long long end : pending_batches.ends)
+          {
+            const std::vector<PetscInt> batch(pending_batches.dofs.begin() + begin, pending_batches.dofs.begin() + end);
+            n_solved_columns += compliance.extend(scheme, batch, bodies_of(batch), local_rows, first_row, n_rows);
+            begin = end;
+          }
+      }
+    pending_batches = {};
+    std::vector<PetscInt> missing;
+    for (const PetscInt dof : needed)
+      if (compliance.slot(dof) == nullptr)
+        missing.push_back(dof);
+    if (compliance.size() + missing.size() > column_limit)
+      return false;
+    if (!missing.empty())
+      n_solved_columns += compliance.extend(scheme, missing, bodies_of(missing), local_rows, first_row, n_rows);
+
+    // C = Eᵀ𝐑ᵀB: this rank's entries (B's entry b at component a of a node adds R_{a,c} b to the
+    // node's component c), gathered, sorted by body, column and slot, duplicates summed.
+    struct CEntry
+    {
+      unsigned int body, index;
+      PetscInt column;
+      double value;
+    };
+    std::vector<CEntry> local, all;
+    std::array<dealii::types::global_dof_index, 3> node{};
+    unsigned int a = 0;
+    const Matrix3 *R = nullptr;
+    for (const Entry &e : b_entries)
+      if (frames->locate(e.local_row + row_begin, node, a, R))
+        for (unsigned int c = 0; c < dim; ++c)
+          if (const double value = (*R)[3 * a + c] * e.value; value != 0.0)
+            {
+              const BodyCompliance::Slot *slot = compliance.slot(static_cast<PetscInt>(node[c]));
+              local.push_back({slot->body, slot->index, e.column, value});
+            }
+    ContactSolvers::plain_all_gather(local, all, communicator);
+    const auto key = [](const CEntry &x) { return std::make_tuple(x.body, x.column, x.index); };
+    std::stable_sort(all.begin(), all.end(), [&](const CEntry &x, const CEntry &y) { return key(x) < key(y); });
+    std::vector<CEntry> merged;
+    for (const CEntry &x : all)
+      if (!merged.empty() && key(merged.back()) == key(x))
+        merged.back().value += x.value;
+      else
+        merged.push_back(x);
+
+    // W_c = Σ_b C_bᵀ G_b C_b over the pairs of columns that touch a body, from their few entries.
+    delassus.assign(static_cast<std::size_t>(n_columns) * n_columns, 0.0);
+    for (std::size_t begin = 0; begin < merged.size();)
+      {
+        std::size_t end = begin;
+        while (end < merged.size() && merged[end].body == merged[begin].body)
+          ++end;
+        const unsigned int b = merged[begin].body;
+        for (std::size_t i = begin; i < end; ++i)
+          for (std::size_t j = begin; j < end; ++j)
+            delassus[merged[i].column * n_columns + merged[j].column] +=
+              merged[i].value * compliance.entry(b, merged[i].index, merged[j].index) * merged[j].value;
+        begin = end;
+      }
+    for (PetscInt i = 0; i < n_columns; ++i)
+      for (PetscInt j = 0; j < i; ++j)
+        {
+          const double mean = 0.5 * (delassus[i * n_columns + j] + delassus[j * n_columns + i]);
+          delassus[i * n_columns + j] = delassus[j * n_columns + i] = mean;
+        }
+    return true;
   }
 
   void DelassusColumns::delassus_from_support(const PetscInt n_columns, const PetscInt row_begin)
@@ -298,6 +411,7 @@ namespace percussion::ContactStep
     PERCUSSION_PETSC_CALL(MatAssemblyBegin(E, MAT_FINAL_ASSEMBLY));
     PERCUSSION_PETSC_CALL(MatAssemblyEnd(E, MAT_FINAL_ASSEMBLY));
     scheme.unrotated_impulse_response(E, Z);
+    n_solved_columns += m;
     const PetscScalar *z = nullptr;
     PetscInt lda = 0;
     PERCUSSION_PETSC_CALL(MatDenseGetLDA(Z, &lda));
@@ -317,6 +431,13 @@ namespace percussion::ContactStep
   DelassusColumns::SupportBatches DelassusColumns::support_batches(const SchemeInterface &scheme) const
   {
     SupportBatches batches;
+    if (compliance.size() > 0 && uses_body_compliance(scheme))
+      {
+        // (A run that used both forms keeps the compliance's batches: H moves from step to step.)
+        batches.dofs = compliance.batch_dofs();
+        batches.ends = compliance.batch_ends();
+        return batches;
+      }
     if (support.empty() || support_version != scheme.unrotated_operator_version())
       return batches;
     batches.dofs.assign(support.begin(), support.end());
@@ -324,7 +445,8 @@ namespace percussion::ContactStep
     return batches;
   }
 
-  void DelassusColumns::apply(const std::vector<unsigned long long> &impulse_points, const std::vector<double> &impulse,
+  void DelassusColumns::apply(SchemeInterface &scheme, const std::vector<unsigned long long> &impulse_points,
+                              const std::vector<double> &impulse,
                               dealii::PETScWrappers::MPI::Vector &generalized_impulse,
                               dealii::PETScWrappers::MPI::Vector &response)
   {
@@ -342,6 +464,12 @@ namespace percussion::ContactStep
     for (const Entry &e : b_entries)
       g[e.local_row] += e.value * column_impulse[e.column];
     PERCUSSION_PETSC_CALL(VecRestoreArray(PetscAccess::petsc(generalized_impulse), &g));
+    if (compliant)
+      {
+        // The compliances are on the supports only: the response everywhere takes one solve.
+        scheme.impulse_response(generalized_impulse, response);
+        return;
+      }
     if (!rotated)
       {
         PetscInt begin, end;

@@ -12,23 +12,26 @@ namespace percussion::ContactStep
   using PetscAccess::reinit_like;
 
   DenseDelassusOperator::DenseDelassusOperator(const unsigned int dim, const unsigned int column_limit,
-                                               MPI_Comm communicator, const DelassusColumns::Response response)
+                                               MPI_Comm communicator, const DelassusColumns::Response response,
+                                               const bool body_compliance)
     : dim(dim)
     , communicator(communicator)
-    , delassus(dim, column_limit, communicator, response)
+    , delassus(dim, column_limit, communicator, response, body_compliance)
   {}
 
   ContactSolvers::SolverResult DenseDelassusOperator::solve(const OperatorContext &context,
                                                             const std::vector<ActiveContact> &held, const double factor,
                                                             ContactSolution &solution,
                                                             const ContactSolvers::SolverOptions &options,
-                                                            OperatorSolveCounts &)
+                                                            OperatorSolveCounts &counts)
   {
     const unsigned int n = held.size(), d = dim, ld = dim == 1 ? 2 : dim;
     points.resize(n);
     for (unsigned int a = 0; a < n; ++a)
       points[a] = held[a].point;
+    const unsigned long long solved_before = delassus.solved_columns();
     delassus.ensure(context.scheme, context.H, points, context.n_candidates, context.operator_moves);
+    counts.column_solves += delassus.solved_columns() - solved_before;
     ContactSolvers::LocalProblem &problem = solution.problem;
     problem.storage = ContactSolvers::MatrixStorage::dense;
     problem.W_dense = ContactSolvers::DenseMatrix(ld * n, ld * n);
@@ -53,7 +56,7 @@ namespace percussion::ContactStep
     // fixed for a run: the two vectors are allocated once.)
     reinit_like(generalized_impulse, context.scheme.new_velocity(), communicator);
     reinit_like(correction, context.scheme.new_velocity(), communicator);
-    delassus.apply(points, impulse, generalized_impulse, correction);
+    delassus.apply(context.scheme, points, impulse, generalized_impulse, correction);
     generalized = &generalized_impulse;
     response = &correction;
   }
@@ -107,7 +110,7 @@ namespace percussion::ContactStep
       impulse[d * a] = r[2 * a];
     reinit_like(generalized_impulse, context.scheme.displacement(), communicator);
     reinit_like(correction, context.scheme.displacement(), communicator);
-    delassus.apply(projected_points, impulse, generalized_impulse, correction);
+    delassus.apply(context.scheme, projected_points, impulse, generalized_impulse, correction);
     return correction;
   }
 } // namespace percussion::ContactStep

@@ -32,7 +32,8 @@ namespace percussion::ContactStep
     , dim(dim)
     , rule{gap_prediction_factor, local_law->takes_every_candidate()}
     , communicator(communicator)
-    , dense(dim, parameters.delassus_column_limit, communicator)
+    , dense(dim, parameters.delassus_column_limit, communicator, DelassusColumns::Response::impulse,
+            parameters.body_compliance)
     , projector(parameters, dim, communicator)
     , contact_history(communicator)
   {
@@ -169,6 +170,7 @@ namespace percussion::ContactStep
     result.probed_operator = delassus_operator.is_distributed();
     result.exact_products = counts.exact_products;
     result.probing_solves = counts.probing_solves;
+    result.column_solves = counts.column_solves;
 
     // The impulse, and phase 5: works and states.
     const auto [first, last] = own_range(held);
@@ -235,7 +237,7 @@ namespace percussion::ContactStep
     // The probed operator where the count decides it (many contacts: the problem stays
     // distributed), else the problem is small enough to gather on every rank, and the remaining
     // rule (uses_probed_operator()) looks at the whole active set.
-    bool take_probed = choose_probed_by_count(n_total);
+    bool take_probed = choose_probed_by_count(context.scheme, n_total);
     if (!take_probed)
       {
         all_gather_sorted(own, scratch.gathered, communicator);
@@ -322,7 +324,8 @@ namespace percussion::ContactStep
                               node_spacing);
   }
 
-  bool FrictionalContactStep::choose_probed_by_count(const unsigned long long n_active) const
+  bool FrictionalContactStep::choose_probed_by_count(const SchemeInterface &scheme,
+                                                     const unsigned long long n_active) const
   {
     if (!probed)
       return false;
@@ -332,19 +335,21 @@ namespace percussion::ContactStep
       return false;
     if (dim * n_active > parameters.probed_operator_threshold)
       return true;
-    // H moves (body pairs): the dense path computes all dim × active columns at every step.
-    // Measured (3D patch tests of regression.mortar_contact, 10 steps, the probing included): 108
+    // H moves (body pairs): the dense path computes all dim × active columns at every step,
+    // unless it keeps the bodies' compliances (then W costs no solve, only the probed threshold
+    // above applies). Measured (3D patch tests of regression.mortar_contact, 10 steps, the probing included): 108
     // columns (Q1, 36 slave nodes) 17.5 ms dense / 12.3 ms probed per contact step, 363 columns (Q2)
     // 1.0 s / 0.22 s; the brick_stack example's 3–27 columns 26 ms dense / 84 ms probed.
-    return contact_history.operator_moves() && dim * n_active > parameters.moving_operator_threshold;
+    return contact_history.operator_moves() && !dense.columns().uses_body_compliance(scheme) &&
+           dim * n_active > parameters.moving_operator_threshold;
   }
 
   bool FrictionalContactStep::uses_probed_operator(const OperatorContext &context,
                                                    const std::vector<unsigned long long> &active_points) const
   {
     if (!probed || parameters.delassus_operator != DelassusOperatorChoice::automatic)
-      return choose_probed_by_count(active_points.size());
-    if (choose_probed_by_count(active_points.size()))
+      return choose_probed_by_count(context.scheme, active_points.size());
+    if (choose_probed_by_count(context.scheme, active_points.size()))
       return true;
     // Fewer contacts, but G is probed already (the body touched with many contacts before): keep
     // it where the dense path would compute more columns than the threshold's worth (measured at

@@ -479,6 +479,13 @@ namespace percussion
     return true;
   }
 
+  unsigned int BodyFrames::body_of_owned_dof(const dealii::types::global_dof_index dof) const
+  {
+    if (dof < first_owned || dof - first_owned >= node_of_dof.size() || node_of_dof[dof - first_owned] < 0)
+      return layout.n_bodies;
+    return layout.body[static_cast<std::size_t>(node_of_dof[dof - first_owned])];
+  }
+
   Mat BodyFrames::rotation_matrix(const bool transposed, MatType type) const
   {
     const unsigned int dim = layout.dimension;

@@ -79,6 +79,7 @@ namespace percussion::Postprocess
             {"contact_projected", static_cast<double>(view.projection.n_contacts)},
             {"contact_exact_products", static_cast<double>(c.exact_products)},
             {"contact_probing_solves", static_cast<double>(c.probing_solves)},
+            {"contact_column_solves", static_cast<double>(c.column_solves)},
             {"contact_probed_operator", c.probed_operator ? 1.0 : 0.0},
             {"contact_held_per_rank", static_cast<double>(c.held_per_rank)},
             {"events", static_cast<double>(view.events.count())},

@@ -62,6 +62,9 @@ namespace percussion::ContactStep
     /// auto, when H moves (changed at this solve and the one before): the probed operator when
     /// dim × active contacts exceeds this.
     unsigned int moving_operator_threshold = 96;
+    /// 'Body compliance': the dense columns take the body-compliance form where H moves
+    /// (DelassusColumns, BodyCompliance).
+    bool body_compliance = true;
     /// R of ProbedDelassus, in node spacings; 0: auto (probing_radius_for()).
     double       probing_radius = 0;
 

@@ -7,6 +7,7 @@
 #include <petscmat.h>
 
 #include <percussion/core/body_frames.h>
+#include <percussion/contact_step/body_compliance.h>
 #include <percussion/contact_step/scheme_interface.h>
 
 #include <map>
@@ -38,6 +39,12 @@ namespace percussion::ContactStep
    * solve when the frames turn or H changes on the same nodes (impact_3d: doc/user_guide.md,
    * "Kinematics"). Where H moves at every step (body pairs), or above the column limit of support
    * DoFs, X = 𝐑𝒯₀𝐑ᵀB as without frames.
+   *
+   * Body compliance (where H moves at every step: contacts between bodies): with frames and a
+   * symmetric 𝒯₀, the compliance of each body on its support (BodyCompliance, G_b = E_bᵀ𝒯₀E_b,
+   * solved once per step size and extended as contacts reach new nodes) gives
+   * W_c = Σ_b C_bᵀ G_b C_b with no solve, and 𝒯Hp takes one solve. Disabled by
+   * @p body_compliance = false (then X = 𝐑𝒯₀𝐑ᵀB at every step).
    */
   class DelassusColumns
   {
@@ -50,7 +57,7 @@ namespace percussion::ContactStep
     };
 
     DelassusColumns(unsigned int dim, unsigned int column_limit, MPI_Comm communicator,
-                    Response response = Response::impulse);
+                    Response response = Response::impulse, bool body_compliance = true);
     ~DelassusColumns();
     DelassusColumns(const DelassusColumns &) = delete;
     DelassusColumns &operator=(const DelassusColumns &) = delete;
@@ -77,6 +84,12 @@ namespace percussion::ContactStep
     /// response (SchemeInterface::operator_version()) and include every one of @p points.
     bool covers(const SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                 const std::vector<unsigned long long> &points) const;
+    /// Whether the columns take the body-compliance form where H moves (see the class comment):
+    /// then a step whose contacts stay on the supports solves once, whatever their number.
+    bool uses_body_compliance(const SchemeInterface &scheme) const;
+    /// The right-hand sides solved for columns so far (X = 𝒯B, the support's Z, the compliances'
+    /// batches; not the body-compliance form's response in apply()).
+    unsigned long long solved_columns() const { return n_solved_columns; }
     /// Block position of @p point among the cached columns, or −1 if it has none.
     int block(unsigned long long point) const
     {
@@ -93,9 +106,11 @@ namespace percussion::ContactStep
     /**
      * For an impulse @p impulse (dim per point of @p impulse_points, all cached; for the
      * projection's metric only the normal components enter): the generalized impulse H p and the
-     * response 𝒯 H p, with two dense products and no solve. Collective.
+     * response 𝒯 H p, with two dense products and no solve (one solve of @p scheme's impulse
+     * response in the body-compliance form). Collective.
      */
-    void apply(const std::vector<unsigned long long> &impulse_points, const std::vector<double> &impulse,
+    void apply(SchemeInterface &scheme, const std::vector<unsigned long long> &impulse_points,
+               const std::vector<double> &impulse,
                dealii::PETScWrappers::MPI::Vector &generalized_impulse, dealii::PETScWrappers::MPI::Vector &response);
 
     /**
@@ -147,6 +162,12 @@ namespace percussion::ContactStep
     /// the support DoFs in the order of Z's columns, Z's local rows (column-major), EᵀZ (k × k)
     /// and C (k × columns, row-major), both the same on every rank.
     bool rotated = false;
+    /// The body-compliance form (see the class comment): whether the cached columns are in it,
+    /// the compliances, and whether it may be used.
+    bool compliant = false;
+    unsigned long long n_solved_columns = 0;
+    BodyCompliance compliance;
+    const bool body_compliance;
     const BodyFrames *frames = nullptr;
     std::vector<PetscInt> support;
     std::map<PetscInt, int> support_column;
@@ -157,6 +178,15 @@ namespace percussion::ContactStep
     std::vector<unsigned long long> support_batch_ends;
     /// A resumed run's batches, solved for at the first extension of the support.
     SupportBatches pending_batches;
+    /// The support DoFs (every DoF of the nodes B touches, sorted) of this rank's B entries, gathered. Collective.
+    std::vector<PetscInt> gathered_support(PetscInt row_begin) const;
+    /// The body-compliance form: extends the supports to @p needed (replaying a resumed run's
+    /// batches first) and forms W_c = Σ_b C_bᵀG_bC_b; false if the supports would pass the column
+    /// limit. Collective.
+    bool delassus_from_compliance(SchemeInterface &scheme, const std::vector<PetscInt> &needed, PetscInt n_columns,
+                                  PetscInt row_begin, PetscInt n_rows);
+    /// The bodies of @p dofs (every rank's answer for the DoFs it owns). Collective.
+    std::vector<unsigned int> bodies_of(const std::vector<PetscInt> &dofs) const;
     /// Extends Z to @p needed (sorted global DoFs); false if the support would pass the column limit.
     bool extend_support(SchemeInterface &scheme, const std::vector<PetscInt> &needed, PetscInt n_rows);
     /// Appends Z's columns of @p dofs (not in the support yet) in one multiple-right-hand-side solve.

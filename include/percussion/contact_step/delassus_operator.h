@@ -45,10 +45,12 @@ namespace percussion::ContactStep
   };
 
   /// The costs of a solve through a Delassus operator: exact products W p (one solve each) and
-  /// probing solves (both 0 where the operator's columns are exact).
+  /// probing solves (both 0 where the operator's columns are exact), and the right-hand sides
+  /// solved for the dense operator's columns (DelassusColumns::solved_columns()).
   struct OperatorSolveCounts
   {
     unsigned int exact_products = 0, probing_solves = 0;
+    unsigned long long column_solves = 0;
   };
 
   /// A contact problem posed for a Delassus operator and what its solve left.

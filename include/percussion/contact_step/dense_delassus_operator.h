@@ -21,9 +21,11 @@ namespace percussion::ContactStep
   class DenseDelassusOperator : public DelassusOperator
   {
   public:
-    /// @p column_limit: 'Delassus column limit'; @p response: which 𝒯 the columns are of.
+    /// @p column_limit: 'Delassus column limit'; @p response: which 𝒯 the columns are of;
+    /// @p body_compliance: 'Body compliance' (DelassusColumns).
     DenseDelassusOperator(unsigned int dim, unsigned int column_limit, MPI_Comm communicator,
-                          DelassusColumns::Response response = DelassusColumns::Response::impulse);
+                          DelassusColumns::Response response = DelassusColumns::Response::impulse,
+                          bool body_compliance = true);
 
     bool is_distributed() const override { return false; }
     ContactSolvers::SolverResult solve(const OperatorContext &context,

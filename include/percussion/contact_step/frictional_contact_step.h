@@ -55,6 +55,9 @@ namespace percussion::ContactStep
     /// (one solve each) and the probing solves of this step (0 unless G was (re)computed).
     bool probed_operator = false;
     unsigned int exact_products = 0, probing_solves = 0;
+    /// The right-hand sides solved for the dense operator's columns at this step (0 where its
+    /// columns were kept: a fixed H, or the bodies' compliances covering the contacts).
+    unsigned long long column_solves = 0;
     /// Whether the probed operator's solve did not meet the law and the step was solved again with
     /// the dense W (dim × contacts within 'Delassus column limit'), and the probed residual then.
     bool dense_fallback = false;
@@ -281,7 +284,7 @@ namespace percussion::ContactStep
     double velocity_noise_of(const std::vector<ActiveContact> &active, unsigned int first, unsigned int last) const;
     /// Whether the probed operator is taken for @p n_active contacts whatever they are: 'Delassus
     /// operator' = probed, or auto and dim × contacts above a threshold (see uses_probed_operator()).
-    bool choose_probed_by_count(unsigned long long n_active) const;
+    bool choose_probed_by_count(const SchemeInterface &scheme, unsigned long long n_active) const;
     /**
      * Whether the problem of the contacts @p active_points is solved with the probed operator:
      * 'Delassus operator' = probed, or auto and either dim × contacts > 'Probed operator threshold'

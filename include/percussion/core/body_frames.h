@@ -156,6 +156,8 @@ namespace percussion
      */
     bool locate(dealii::types::global_dof_index dof, std::array<dealii::types::global_dof_index, 3> &node_dofs,
                 unsigned int &component, const Matrix3 *&rotation) const;
+    /// The body (NodeLayout::body) of the locally owned DoF @p dof; n_bodies() if it is no node's here.
+    unsigned int body_of_owned_dof(dealii::types::global_dof_index dof) const;
     /**
      * The sparse block-diagonal matrix 𝐑ᵀ (@p transpose) or 𝐑 of the step frames, of PETSc type
      * @p type (that of the matrices it multiplies), owned rows as the DoF vectors'. The caller
