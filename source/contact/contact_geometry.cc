@@ -346,10 +346,10 @@ namespace percussion
             return false;
           // The other node's own contact, as its owner computes it: the same surface, the same
           // search, the same acceptance (its gap within the search distance).
-          MasterProjection<dim> back;
-          if (!masters[p]->project(facet.nodes[nearest], other_dof, facet.body, back) ||
-              back.gap > parameters.search_distance)
+          const MasterProjection<dim> *found = projection_of_node(p, facet.nodes[nearest], other_dof, facet.body);
+          if (found == nullptr || found->gap > parameters.search_distance)
             return false;
+          const MasterProjection<dim> &back = *found;
           if (masters[p]->get_facets()[back.facet].dofs[back.nearest_node()][0] != node.dofs[0])
             return false;
           if (projection.along_facet_normal != back.along_facet_normal)
@@ -433,6 +433,7 @@ namespace percussion
                                                const dealii::Tensor<1, dim> &            reference_direction,
                                                std::vector<ContactPoint<dim>> &          new_points) const
     {
+      node_projections.clear(); // (they are this update's, of this pair's master surface)
       for (const SlaveNode &node : slave_nodes[p])
         {
           ContactPoint<dim> point = point_of_slave_node(p, node, ghosted_displacement);
@@ -445,6 +446,26 @@ namespace percussion
           point.frame = ContactFrame<dim>::from_normal(normal, reference_direction);
           new_points.push_back(std::move(point));
         }
+    }
+
+    template <int dim>
+    const MasterProjection<dim> *ContactGeometry<dim>::projection_of_node(const unsigned int p, const dealii::Point<dim> &x,
+                                                                          const dealii::types::global_dof_index dof,
+                                                                          const unsigned int body) const
+    {
+      auto found = node_projections.find(dof);
+      if (found == node_projections.end() || !(found->second.first == x))
+        {
+          std::optional<MasterProjection<dim>> result;
+          if constexpr (dim > 1)
+            {
+              MasterProjection<dim> projection;
+              if (masters[p]->project(x, dof, body, projection))
+                result = std::move(projection);
+            }
+          found = node_projections.insert_or_assign(dof, std::make_pair(x, std::move(result))).first;
+        }
+      return found->second.second ? &*found->second.second : nullptr;
     }
 
     template <int dim>
@@ -473,8 +494,12 @@ namespace percussion
         }
       else
         {
-          if (!masters[p]->project(point.position, node.dofs[0], mesh_bodies->body_of_dof(node.dofs[0]), projection) ||
-              yields_to_mutual_node(p, node, point.position, projection))
+          const MasterProjection<dim> *found =
+            projection_of_node(p, point.position, node.dofs[0], mesh_bodies->body_of_dof(node.dofs[0]));
+          if (found == nullptr)
+            return false;
+          projection = *found;
+          if (yields_to_mutual_node(p, node, point.position, projection))
             return false;
           point.gap = projection.gap;
           normal    = projection.normal;

@@ -199,45 +199,59 @@ namespace percussion
     {}
 
     template <int dim>
-    void MasterSurface<dim>::build(const dealii::DoFHandler<dim> &          dof_handler,
-                                   const dealii::PETScWrappers::MPI::Vector &ghosted_displacement,
-                                   const double                              search_distance,
-                                   const ConnectedBodies<dim> &              bodies)
+    void MasterSurface<dim>::collect_own_facets(const dealii::DoFHandler<dim> &dof_handler,
+                                                const ConnectedBodies<dim> &   bodies)
     {
-      const unsigned int n_nodes = layout.nodes_per_face();
-      std::vector<double>                          local_coordinates;
-      std::vector<dealii::types::global_dof_index> local_dofs;
-      std::vector<std::array<dealii::types::global_dof_index, dim>> node_dofs;
-      std::vector<dealii::Point<dim>>                               reference;
+      own_facets.clear();
       for (const auto &cell : dof_handler.active_cell_iterators())
         if (cell->is_locally_owned())
           for (const unsigned int f : cell->face_indices())
             if (cell->face(f)->at_boundary() && boundary_ids.contains(cell->face(f)->boundary_id()))
               {
                 const auto face = cell->face(f);
-                layout.get_nodes(face, node_dofs, reference);
-                std::vector<dealii::Point<dim>> current(n_nodes);
-                for (unsigned int b = 0; b < n_nodes; ++b)
-                  {
-                    current[b] = reference[b];
-                    for (unsigned int c = 0; c < dim; ++c)
-                      {
-                        current[b][c] += ghosted_displacement(node_dofs[b][c]);
-                        local_dofs.push_back(node_dofs[b][c]);
-                      }
-                    for (unsigned int c = 0; c < dim; ++c)
-                      local_coordinates.push_back(current[b][c]);
-                  }
+                OwnFacet   facet;
+                layout.get_nodes(face, facet.node_dofs, facet.reference);
                 // The orientation is a property of the reference configuration: with small
                 // strains the parametric normal never turns over.
                 dealii::Point<dim - 1> center;
                 for (unsigned int j = 0; j < dim - 1; ++j)
                   center[j] = 0.5;
-                const auto e = evaluate<dim>(layout.facet_shapes(), reference, center, false);
+                const auto   e    = evaluate<dim>(layout.facet_shapes(), facet.reference, center, false);
                 const double side = parametric_normal<dim>(e.tangents) * (face->center() - cell->center());
-                local_coordinates.push_back(side >= 0. ? 1. : -1.);
-                local_coordinates.push_back(static_cast<double>(bodies.body_of_cell(cell)));
+                facet.orientation = side >= 0. ? 1. : -1.;
+                facet.body        = bodies.body_of_cell(cell);
+                own_facets.push_back(std::move(facet));
               }
+      own_facets_handler = &dof_handler;
+      own_facets_n_dofs  = dof_handler.n_dofs();
+    }
+
+    template <int dim>
+    void MasterSurface<dim>::build(const dealii::DoFHandler<dim> &          dof_handler,
+                                   const dealii::PETScWrappers::MPI::Vector &ghosted_displacement,
+                                   const double                              search_distance,
+                                   const ConnectedBodies<dim> &              bodies)
+    {
+      // The facets of the mesh once (a walk over all cells at every step costs more than the
+      // search of a many-body surface), their current nodes at every build.
+      if (own_facets_handler != &dof_handler || own_facets_n_dofs != dof_handler.n_dofs())
+        collect_own_facets(dof_handler, bodies);
+      const unsigned int n_nodes = layout.nodes_per_face();
+      std::vector<double>                          local_coordinates;
+      std::vector<dealii::types::global_dof_index> local_dofs;
+      local_coordinates.reserve(own_facets.size() * (n_nodes * dim + 2));
+      local_dofs.reserve(own_facets.size() * n_nodes * dim);
+      for (const OwnFacet &facet : own_facets)
+        {
+          for (unsigned int b = 0; b < n_nodes; ++b)
+            for (unsigned int c = 0; c < dim; ++c)
+              {
+                local_coordinates.push_back(facet.reference[b][c] + ghosted_displacement(facet.node_dofs[b][c]));
+                local_dofs.push_back(facet.node_dofs[b][c]);
+              }
+          local_coordinates.push_back(facet.orientation);
+          local_coordinates.push_back(static_cast<double>(facet.body));
+        }
 
       const MPI_Comm comm = dof_handler.get_triangulation().get_communicator();
       // Plain bytes in rank order (deal.II's all_gather() compresses each rank's vector: a third

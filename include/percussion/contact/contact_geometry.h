@@ -13,7 +13,9 @@
 #include <deal.II/lac/petsc_sparse_matrix.h>
 #include <deal.II/lac/petsc_vector.h>
 
+#include <map>
 #include <memory>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -216,6 +218,18 @@ namespace percussion
        */
       bool project_point(unsigned int p, const SlaveNode &node, double time, ContactPoint<dim> &point,
                          dealii::Tensor<1, dim> &normal) const;
+      /**
+       * MasterSurface::project() of the node whose x-DoF is @p dof at @p x on pair @p p's master
+       * surface, or nullptr if no facet is accepted; kept for the update under way (general
+       * contact asks for a node's projection as its own contact and again as the other node of a
+       * mutual pair: the second costs a look-up). A different @p x (the node's position from
+       * another source) is projected anew.
+       */
+      const MasterProjection<dim> *projection_of_node(unsigned int p, const dealii::Point<dim> &x,
+                                                      dealii::types::global_dof_index dof, unsigned int body) const;
+      /** projection_of_node()'s results of the pair under way, by x-DoF (cleared per pair and update). */
+      mutable std::map<dealii::types::global_dof_index, std::pair<dealii::Point<dim>, std::optional<MasterProjection<dim>>>>
+        node_projections;
       /**
        * Numbers @p new_points by owning rank (this rank's after those of lower ranks), makes them
        * the current points and repartitions the columns of H, w and u if the counts per rank

@@ -143,6 +143,21 @@ namespace percussion
 
       /** Set free_sides from the facets' shared vertex DoFs. */
       void mark_free_sides();
+      /** This rank's facets as the mesh gives them (own_facets), for @p dof_handler. */
+      void collect_own_facets(const dealii::DoFHandler<dim> &dof_handler, const ConnectedBodies<dim> &bodies);
+
+      /** A facet of this rank as the mesh gives it: the same at every build() on one DoFHandler. */
+      struct OwnFacet
+      {
+        std::vector<std::array<dealii::types::global_dof_index, dim>> node_dofs;
+        std::vector<dealii::Point<dim>>                               reference;
+        double                                                        orientation = 1.;
+        unsigned int                                                  body        = 0;
+      };
+      std::vector<OwnFacet> own_facets;
+      /** The DoFHandler (and its number of DoFs) own_facets were collected on. */
+      const dealii::DoFHandler<dim> *own_facets_handler = nullptr;
+      dealii::types::global_dof_index own_facets_n_dofs  = 0;
       /**
        * The outward unit normals, at their centres, of the facets of this surface that the node
        * whose x-DoF is @p slave_dof is a node of (none if it is not on this surface).
