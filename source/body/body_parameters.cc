@@ -215,7 +215,7 @@ namespace percussion::Body
   {
     using namespace dealii::Patterns;
     prm.enter_subsection("Materials");
-    prm.declare_entry("Material ids", "0", List(Integer(0, 255)),
+    prm.declare_entry("Material ids", "0", List(Integer(0)),
                       "The material ids (cell attribute of the mesh) the lists below describe, in "
                       "order. Every material id in the mesh must be listed.");
     prm.declare_entry("Young's modulus", "210e9", List(Double()),

@@ -37,6 +37,8 @@ namespace percussion::ContactSolvers
     const auto scale = [&](const int e) {
       for (double &x : problem.W_dense.values)
         x = std::ldexp(x, e);
+      for (double &x : problem.W_sparse.values)
+        x = std::ldexp(x, e);
       for (double &x : r)
         x = std::ldexp(x, -e);
     };

@@ -114,4 +114,67 @@ namespace percussion::ContactStep
     solved_ends.push_back(solved_dofs.size());
     return n_columns;
   }
+
+  void BodyCompliance::delassus(const std::vector<ColumnEntry> &entries, const PetscInt n_columns,
+                                std::vector<SparseRow> &rows) const
+  {
+    struct Triplet
+    {
+      PetscInt row, column;
+      double value;
+    };
+    std::vector<Triplet> triplets;
+    std::vector<std::size_t> column_begin; // the entries of each column of the body
+    std::vector<double> y;                 // G_b c_j for the body's columns, one after the other
+    for (std::size_t begin = 0; begin < entries.size();)
+      {
+        const unsigned int b = entries[begin].body;
+        std::size_t end = begin;
+        column_begin.clear();
+        while (end < entries.size() && entries[end].body == b)
+          {
+            if (end == begin || entries[end].column != entries[end - 1].column)
+              column_begin.push_back(end);
+            ++end;
+          }
+        column_begin.push_back(end);
+        const std::size_t n = supports[b].size(), m = column_begin.size() - 1;
+        y.assign(m * n, 0.0);
+        for (std::size_t j = 0; j < m; ++j)
+          for (std::size_t k = column_begin[j]; k < column_begin[j + 1]; ++k)
+            for (std::size_t i = 0; i < n; ++i)
+              y[j * n + i] += entry(b, i, entries[k].index) * entries[k].value;
+        for (std::size_t i = 0; i < m; ++i)
+          for (std::size_t j = 0; j < m; ++j)
+            {
+              double w = 0.0;
+              for (std::size_t k = column_begin[i]; k < column_begin[i + 1]; ++k)
+                w += entries[k].value * y[j * n + entries[k].index];
+              triplets.push_back({entries[column_begin[i]].column, entries[column_begin[j]].column, w});
+            }
+        begin = end;
+      }
+    // Columns that touch two bodies (a contact between them) get both bodies' parts.
+    const auto before = [](const Triplet &x, const Triplet &y) {
+      return x.row < y.row || (x.row == y.row && x.column < y.column);
+    };
+    std::sort(triplets.begin(), triplets.end(), before);
+    std::vector<Triplet> merged;
+    for (const Triplet &t : triplets)
+      if (!merged.empty() && merged.back().row == t.row && merged.back().column == t.column)
+        merged.back().value += t.value;
+      else
+        merged.push_back(t);
+    rows.assign(n_columns, {});
+    for (const Triplet &t : merged)
+      {
+        double value = t.value;
+        if (t.row != t.column)
+          {
+            const Triplet transposed{t.column, t.row, 0.0};
+            value = 0.5 * (value + std::lower_bound(merged.begin(), merged.end(), transposed, before)->value);
+          }
+        rows[t.row].emplace_back(t.column, value);
+      }
+  }
 } // namespace percussion::ContactStep

@@ -44,7 +44,8 @@ namespace percussion::ContactStep
     prm.declare_entry("Delassus column limit", "1500", Integer(1),
                       "Keep W^-1 H for all candidate contacts (reused while H does not change, "
                       "e.g. fixed obstacles) when dim x candidates is at most this; otherwise only "
-                      "the active contacts' columns are computed each step.");
+                      "the active contacts' columns are computed each step. With 'Body compliance' "
+                      "it also bounds the DoFs of each body's support.");
     prm.declare_entry("Delassus operator", "auto", Selection("auto|dense|probed"),
                       "How the step's Delassus operator W = H^T W^-1 H enters the contact problem "
                       "(doc/contact.md, 'Many contacts'). 'dense': the columns W^-1 H of the contacts "
@@ -64,9 +65,12 @@ namespace percussion::ContactStep
                       "have frames (large rotations): keep each body's compliance W^-1 on the DoFs "
                       "where contacts act on it, in its frame, computed once per step size (the "
                       "solves shared among the bodies) and extended as contacts reach new nodes; "
-                      "the dense W = H^T W^-1 H is then formed without a solve, and the impulse's "
-                      "response takes one (doc/contact.md, 'Many bodies'). false: the columns "
-                      "W^-1 H of the active contacts are solved for at every step.");
+                      "W = H^T W^-1 H is then formed without a solve, block-sparse by body (posed "
+                      "sparse when at most a quarter of it is nonzero), and the impulse's response "
+                      "takes one solve; with 'Delassus operator = auto' it is used for any number of "
+                      "contacts while no body's support exceeds 'Probed operator threshold' DoFs "
+                      "(doc/contact.md, 'Many bodies'). false: the columns W^-1 H of the active "
+                      "contacts are solved for at every step.");
     prm.declare_entry("Probed operator threshold", "600", Integer(0),
                       "With 'Delassus operator = auto': the probed operator is used when dim x the "
                       "number of active contacts exceeds this (measured crossover, doc/contact.md).");

@@ -238,8 +238,10 @@ namespace percussion::ContactStep
                                                  const PetscInt n_rows)
   {
     compliance.keep_if_current(scheme);
+    if (overflow_version != scheme.unrotated_operator_version())
+      compliance_overflow = false;
     // A resumed run: the batches of the uninterrupted run first (SupportBatches).
-    if (compliance.size() == 0 && !pending_batches.dofs.empty() && pending_batches.dofs.size() <= column_limit)
+    if (compliance.size() == 0 && !pending_batches.dofs.empty())
       {
         std::size_t begin = 0;
         for (const unsigned long long end : pending_batches.ends)
@@ -254,20 +256,24 @@ namespace percussion::ContactStep
     for (const PetscInt dof : needed)
       if (compliance.slot(dof) == nullptr)
         missing.push_back(dof);
-    if (compliance.size() + missing.size() > column_limit)
-      return false;
+    // The column limit bounds each body's support (its block G_b, and the right-hand sides of a
+    // batch); the bodies together may hold any number.
+    const std::vector<unsigned int> missing_bodies = bodies_of(missing);
+    std::map<unsigned int, std::size_t> grown;
+    for (const unsigned int b : missing_bodies)
+      if (++grown[b] + compliance.support_size(b) > column_limit)
+        {
+          compliance_overflow = true;
+          overflow_version = scheme.unrotated_operator_version();
+          return false;
+        }
     if (!missing.empty())
-      n_solved_columns += compliance.extend(scheme, missing, bodies_of(missing), local_rows, first_row, n_rows);
+      n_solved_columns += compliance.extend(scheme, missing, missing_bodies, local_rows, first_row, n_rows);
 
     // C = Eᵀ𝐑ᵀB: this rank's entries (B's entry b at component a of a node adds R_{a,c} b to the
     // node's component c), gathered, sorted by body, column and slot, duplicates summed.
-    struct CEntry
-    {
-      unsigned int body, index;
-      PetscInt column;
-      double value;
-    };
-    std::vector<CEntry> local, all;
+    using ColumnEntry = BodyCompliance::ColumnEntry;
+    std::vector<ColumnEntry> local, all;
     std::array<dealii::types::global_dof_index, 3> node{};
     unsigned int a = 0;
     const Matrix3 *R = nullptr;
@@ -280,35 +286,17 @@ namespace percussion::ContactStep
               local.push_back({slot->body, slot->index, e.column, value});
             }
     ContactSolvers::plain_all_gather(local, all, communicator);
-    const auto key = [](const CEntry &x) { return std::make_tuple(x.body, x.column, x.index); };
-    std::stable_sort(all.begin(), all.end(), [&](const CEntry &x, const CEntry &y) { return key(x) < key(y); });
-    std::vector<CEntry> merged;
-    for (const CEntry &x : all)
+    const auto key = [](const ColumnEntry &x) { return std::make_tuple(x.body, x.column, x.index); };
+    std::stable_sort(all.begin(), all.end(), [&](const ColumnEntry &x, const ColumnEntry &y) { return key(x) < key(y); });
+    std::vector<ColumnEntry> merged;
+    for (const ColumnEntry &x : all)
       if (!merged.empty() && key(merged.back()) == key(x))
         merged.back().value += x.value;
       else
         merged.push_back(x);
-
-    // W_c = Σ_b C_bᵀ G_b C_b over the pairs of columns that touch a body, from their few entries.
-    delassus.assign(static_cast<std::size_t>(n_columns) * n_columns, 0.0);
-    for (std::size_t begin = 0; begin < merged.size();)
-      {
-        std::size_t end = begin;
-        while (end < merged.size() && merged[end].body == merged[begin].body)
-          ++end;
-        const unsigned int b = merged[begin].body;
-        for (std::size_t i = begin; i < end; ++i)
-          for (std::size_t j = begin; j < end; ++j)
-            delassus[merged[i].column * n_columns + merged[j].column] +=
-              merged[i].value * compliance.entry(b, merged[i].index, merged[j].index) * merged[j].value;
-        begin = end;
-      }
-    for (PetscInt i = 0; i < n_columns; ++i)
-      for (PetscInt j = 0; j < i; ++j)
-        {
-          const double mean = 0.5 * (delassus[i * n_columns + j] + delassus[j * n_columns + i]);
-          delassus[i * n_columns + j] = delassus[j * n_columns + i] = mean;
-        }
+    // W_c = Σ_b C_bᵀ G_b C_b, sparse: columns couple only through a body they share.
+    compliance.delassus(merged, n_columns, sparse_rows);
+    delassus.clear();
     return true;
   }
 

@@ -142,7 +142,7 @@ namespace percussion::ContactStep
       }
 
     // Phases 2–4: the operator, the scheme's law, the contact solve.
-    const OperatorContext context{scheme, H, u_free, u_k.size() / d, contact_history.operator_moves()};
+    const OperatorContext context{scheme, H, u_free, u_k.size() / d, operator_moves()};
     DelassusOperator *chosen = &choose_operator(context, own, n_total);
     const std::vector<ActiveContact> *held_contacts = chosen->is_distributed() ? &own : &scratch.gathered;
     pose_law(*held_contacts, theta, h);
@@ -322,6 +322,7 @@ namespace percussion::ContactStep
       probed = std::make_unique<ProbedDelassusOperator>(dim, parameters.probed_operator_max_iterations, communicator);
     probed->set_dof_positions(first_owned_dof, std::move(positions), parameters.probing_radius_for(has_body_pair),
                               node_spacing);
+    body_pairs = has_body_pair;
   }
 
   bool FrictionalContactStep::choose_probed_by_count(const SchemeInterface &scheme,
@@ -333,6 +334,8 @@ namespace percussion::ContactStep
       return true;
     if (parameters.delassus_operator != DelassusOperatorChoice::automatic)
       return false;
+    if (compliance_keeps_w_sparse(scheme))
+      return false;
     if (dim * n_active > parameters.probed_operator_threshold)
       return true;
     // H moves (body pairs): the dense path computes all dim × active columns at every step,
@@ -340,8 +343,19 @@ namespace percussion::ContactStep
     // above applies). Measured (3D patch tests of regression.mortar_contact, 10 steps, the probing included): 108
     // columns (Q1, 36 slave nodes) 17.5 ms dense / 12.3 ms probed per contact step, 363 columns (Q2)
     // 1.0 s / 0.22 s; the brick_stack example's 3–27 columns 26 ms dense / 84 ms probed.
-    return contact_history.operator_moves() && !dense.columns().uses_body_compliance(scheme) &&
+    return operator_moves() && !dense.columns().uses_body_compliance(scheme) &&
            dim * n_active > parameters.moving_operator_threshold;
+  }
+
+  bool FrictionalContactStep::compliance_keeps_w_sparse(const SchemeInterface &scheme) const
+  {
+    // H moves and the bodies' compliances give W without a solve, block-sparse by body while no
+    // body's support is large: the dense operator's problem then grows with the contacts like the
+    // bodies they touch, whatever their number (posed sparse, DenseDelassusOperator).
+    const DelassusColumns &columns = dense.columns();
+    return operator_moves() && columns.uses_body_compliance(scheme) &&
+           !columns.body_compliance_overflowed() &&
+           columns.largest_body_support() <= parameters.probed_operator_threshold;
   }
 
   bool FrictionalContactStep::uses_probed_operator(const OperatorContext &context,
@@ -349,6 +363,8 @@ namespace percussion::ContactStep
   {
     if (!probed || parameters.delassus_operator != DelassusOperatorChoice::automatic)
       return choose_probed_by_count(context.scheme, active_points.size());
+    if (compliance_keeps_w_sparse(context.scheme))
+      return false;
     if (choose_probed_by_count(context.scheme, active_points.size()))
       return true;
     // Fewer contacts, but G is probed already (the body touched with many contacts before): keep
@@ -495,7 +511,7 @@ namespace percussion::ContactStep
                                                                     const double allowed_energy)
   {
     // A position-level law keeps the gaps itself: its positions are only checked.
-    const ProjectionContext step{dense,  probed.get(), last_solve_distributed, contact_history.operator_moves(),
+    const ProjectionContext step{dense,  probed.get(), last_solve_distributed, operator_moves(),
                                  u_free, options,      contact_history.lasting_keys()};
     return projector.project(scheme, H, w, points, displacement_increment, project && is_velocity_level(), tolerance,
                              allowed_energy, step);

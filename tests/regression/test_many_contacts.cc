@@ -577,11 +577,14 @@ BOOST_AUTO_TEST_CASE(cg_with_multigrid_and_the_probed_operator)
 
 BOOST_AUTO_TEST_CASE(auto_takes_the_probed_operator_when_the_operator_moves)
 {
-  // A body pair moves H at every step, and the dense path then recomputes every active column at
-  // every step: 'auto' switches above 'Moving operator threshold' (here 45 unknowns, 15 contacts;
-  // the block presses up to 25 slave nodes), with the dense path's answers. A plane obstacle's H is
-  // fixed: there the moving threshold does not apply (dense below 'Probed operator threshold').
-  const auto automatic = run_simulation<3>(block_on_block("  set Moving operator threshold = 45\n"), "many_block_auto_moving");
+  // A body pair moves H at every step, and the dense path without the bodies' compliances then
+  // recomputes every active column at every step: 'auto' switches above 'Moving operator
+  // threshold' (here 45 unknowns, 15 contacts; the block presses up to 25 slave nodes), with the
+  // dense path's answers. With the compliances (the default) W costs no solve and 'auto' keeps the
+  // dense operator at every step. A plane obstacle's H is fixed: there the moving threshold does
+  // not apply (dense below 'Probed operator threshold').
+  const auto automatic = run_simulation<3>(
+    block_on_block("  set Body compliance = false\n  set Moving operator threshold = 45\n"), "many_block_auto_moving");
   check_run(*automatic);
   const auto &table = automatic->statistics();
   const auto active = table.column("contact_active"), probed = table.column("contact_probed_operator");
@@ -593,6 +596,10 @@ BOOST_AUTO_TEST_CASE(auto_takes_the_probed_operator_when_the_operator_moves)
       probed_steps += probed[k] == 1.0 ? 1 : 0;
     }
   BOOST_TEST(probed_steps >= 3u); // (measured: 4 steps press more than 15 slave nodes)
+  const auto compliant =
+    run_simulation<3>(block_on_block("  set Moving operator threshold = 45\n"), "many_block_auto_compliance");
+  for (const double x : compliant->statistics().column("contact_probed_operator"))
+    BOOST_TEST(x == 0.0);
   const auto dense = run_simulation<3>(block_on_block("  set Delassus operator = dense\n"), "many_block_dense_moving");
   BOOST_TEST(largest_difference(*dense, *automatic) <= block_chatter_tolerance);
 

@@ -5,6 +5,7 @@
 
 #include <petscmat.h>
 
+#include <algorithm>
 #include <map>
 #include <vector>
 
@@ -39,6 +40,15 @@ namespace percussion::ContactStep
     {
       unsigned int body = 0, index = 0;
     };
+    /// An entry of C = Eᵀ𝐑ᵀB: column @p column (a contact direction) has @p value at a slot.
+    struct ColumnEntry
+    {
+      unsigned int body, index;
+      PetscInt column;
+      double value;
+    };
+    /// A row of W_c: (column, value) pairs sorted by column.
+    using SparseRow = std::vector<std::pair<PetscInt, double>>;
 
     explicit BodyCompliance(MPI_Comm communicator);
 
@@ -51,6 +61,14 @@ namespace percussion::ContactStep
     {
       const auto found = slots.find(dof);
       return found == slots.end() ? nullptr : &found->second;
+    }
+    /// The most DoFs in one body's support.
+    std::size_t largest_support() const
+    {
+      std::size_t largest = 0;
+      for (const auto &support : supports)
+        largest = std::max(largest, support.size());
+      return largest;
     }
     /// The number of DoFs in body @p b's support.
     unsigned int support_size(unsigned int b) const { return b < supports.size() ? supports[b].size() : 0; }
@@ -69,6 +87,14 @@ namespace percussion::ContactStep
      */
     unsigned int extend(SchemeInterface &scheme, const std::vector<PetscInt> &dofs, const std::vector<unsigned int> &bodies,
                 PetscInt local_rows, PetscInt first_row, PetscInt n_rows);
+
+    /**
+     * W_c = Σ_b C_bᵀ G_b C_b for the entries @p entries of C (every rank's, sorted by body, column
+     * and slot, no two alike), symmetrised (the mean of W_ij and W_ji, as the solved columns'),
+     * into @p rows (one per column of @p n_columns). Per body, Y = G_b C_b from the columns' few
+     * entries, then C_bᵀY: linear in the number of bodies for bodies of bounded size.
+     */
+    void delassus(const std::vector<ColumnEntry> &entries, PetscInt n_columns, std::vector<SparseRow> &rows) const;
 
     /// The batches solved so far: their DoFs one batch after the other, and the end of each.
     const std::vector<unsigned long long> &batch_dofs() const { return solved_dofs; }

@@ -10,6 +10,8 @@
 #include <percussion/contact_step/body_compliance.h>
 #include <percussion/contact_step/scheme_interface.h>
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <vector>
 
@@ -99,8 +101,30 @@ namespace percussion::ContactStep
     /// (only 0, the normal, for the projection's metric); both points must be cached.
     double entry(unsigned long long a, unsigned int i, unsigned long long b, unsigned int j) const
     {
+      const std::size_t column = components * block(b) + j;
+      if (compliant)
+        {
+          const BodyCompliance::SparseRow &r = sparse_rows[components * block(a) + i];
+          const auto found = std::lower_bound(r.begin(), r.end(), std::make_pair(static_cast<PetscInt>(column), -HUGE_VAL));
+          return found != r.end() && found->first == static_cast<PetscInt>(column) ? found->second : 0.0;
+        }
       const std::size_t n = components * points.size();
-      return delassus[(components * block(a) + i) * n + components * block(b) + j];
+      return delassus[(components * block(a) + i) * n + column];
+    }
+    /// The most DoFs in one body's support of the body-compliance form (0 before its first use).
+    std::size_t largest_body_support() const { return compliance.largest_support(); }
+    /// Whether a body's support in the body-compliance form passed the column limit for the present
+    /// 𝒯₀ (the columns were then solved for instead).
+    bool body_compliance_overflowed() const { return compliance_overflow; }
+    /// The number of cached columns (components per cached point).
+    std::size_t n_columns() const { return components * points.size(); }
+    /// Whether W_c is kept sparse (the body-compliance form): then row() gives its nonzeros.
+    bool is_sparse() const { return compliant; }
+    /// The nonzeros of W_c's row (point @p a, component @p i): (cached column, value), the cached
+    /// column of point b's component j being components · block(b) + j. Only where is_sparse().
+    const BodyCompliance::SparseRow &row(unsigned long long a, unsigned int i) const
+    {
+      return sparse_rows[components * block(a) + i];
     }
 
     /**
@@ -157,7 +181,8 @@ namespace percussion::ContactStep
     std::vector<double> column_impulse;     ///< apply()'s impulse on the cached columns, whole
     std::vector<unsigned long long> points; ///< point indices of the cached column blocks
     std::vector<int> position;              ///< point index → block position, −1 if not cached
-    std::vector<double> delassus;           ///< W_c, dense, row-major
+    std::vector<double> delassus;           ///< W_c, dense, row-major (not in the body-compliance form)
+    std::vector<BodyCompliance::SparseRow> sparse_rows; ///< W_c in the body-compliance form
     /// The rotated form (see the class comment): whether the cached columns are in it, the frames,
     /// the support DoFs in the order of Z's columns, Z's local rows (column-major), EᵀZ (k × k)
     /// and C (k × columns, row-major), both the same on every rank.
@@ -166,6 +191,8 @@ namespace percussion::ContactStep
     /// the compliances, and whether it may be used.
     bool compliant = false;
     unsigned long long n_solved_columns = 0;
+    bool compliance_overflow = false;
+    unsigned int overflow_version = static_cast<unsigned int>(-1);
     BodyCompliance compliance;
     const bool body_compliance;
     const BodyFrames *frames = nullptr;

@@ -55,11 +55,24 @@ namespace percussion::ContactStep
     }
 
   private:
+    /// Whether the problem of @p problem_points (@p components unknowns each) is posed with a
+    /// sparse W: the body-compliance form's W_c with at most a quarter of its entries nonzero.
+    bool poses_sparse(const std::vector<unsigned long long> &problem_points, unsigned int components) const;
+    /// For each cached column, its unknown dim · (index in @p problem_points) + component, or −1.
+    std::vector<int> unknowns_of_columns(const std::vector<unsigned long long> &problem_points) const;
+    /// The problem's W (times @p factor) as a CSR matrix from W_c's sparse rows: @p components
+    /// unknowns of each point from W_c, the rest up to @p ld the decoupled diagonal (1D, projection).
+    ContactSolvers::CsrMatrix sparse_problem_matrix(const std::vector<unsigned long long> &problem_points,
+                                                    const std::vector<int> &unknown_of_column,
+                                                    unsigned int components, unsigned int ld, double factor) const;
+
     const unsigned int dim;
     MPI_Comm communicator;
     DelassusColumns delassus;
     /// The held contacts' points of the last solve() (sorted).
     std::vector<unsigned long long> points;
+    /// Sparse W_c: each cached column's unknown among the last solve()'s (unknowns_of_columns()).
+    std::vector<int> held_unknown_of_column;
     /// Hp and 𝒯Hp of the last impulse_vectors() or project() (DoF partition).
     dealii::PETScWrappers::MPI::Vector generalized_impulse, correction;
   };

@@ -285,6 +285,16 @@ namespace percussion::ContactStep
     /// Whether the probed operator is taken for @p n_active contacts whatever they are: 'Delassus
     /// operator' = probed, or auto and dim × contacts above a threshold (see uses_probed_operator()).
     bool choose_probed_by_count(const SchemeInterface &scheme, unsigned long long n_active) const;
+    /// Whether 'Delassus operator = auto' keeps the dense operator whatever the number of contacts:
+    /// H moves, the bodies' compliances apply (DelassusColumns::uses_body_compliance()) and no
+    /// body's support passes 'Probed operator threshold' DoFs (W stays block-sparse by body).
+    bool compliance_keeps_w_sparse(const SchemeInterface &scheme) const;
+    /// Whether H is taken to move from step to step: it did at the last two contact steps, or a
+    /// pair has a master surface (contacts between bodies: from the first contact step on, so that
+    /// it already takes the operator of a moving H).
+    bool operator_moves() const { return contact_history.operator_moves() || body_pairs; }
+    /// set_dof_positions()'s has_body_pair.
+    bool body_pairs = false;
     /**
      * Whether the problem of the contacts @p active_points is solved with the probed operator:
      * 'Delassus operator' = probed, or auto and either dim × contacts > 'Probed operator threshold'
