@@ -1,6 +1,7 @@
 #include <deal.II/base/mpi.h>
 
 #include <percussion/core/exceptions.h>
+#include <percussion/core/petsc_access.h>
 #include <percussion/core/petsc_check.h>
 #include <percussion/time_integration/system_algebra.h>
 #include <percussion/time_integration/moreau_jean_integrator.h>
@@ -242,20 +243,65 @@ namespace percussion::TimeIntegration
         mass_v.add(alpha - 1.0, scratch);
         kinetic_change = (alpha * alpha - 1.0) * deformation_energy;
       }
+    // What the vibration could not take, beyond the energy guard's tolerance, comes out of the
+    // turned bodies' strain (within the bound above the frame is right, and keeping the old one
+    // would leave the rotation to the linear kinematics: a row of dominoes stops falling).
+    double strain_after = strain_energy;
+    const double allowed = frame_energy_tolerance * (energy.kinetic_energy + energy.strain_energy +
+                                                     energy.viscoelastic_energy);
+    if (bounded && rise + kinetic_change > allowed && relax_turned_strain(turned_bodies(previous), rise + kinetic_change - allowed))
+      strain_after = elastic_force(q, stiffness_q);
     energy.kinetic_energy += kinetic_change;
-    energy.frame_correction += rise + kinetic_change;
-    energy.strain_energy = strain_energy;
+    energy.frame_correction += strain_after - energy.strain_energy + kinetic_change;
+    energy.strain_energy = strain_after;
     stiffness_times_velocity(v, stiffness_v); // 𝐑K𝐑ᵀv changes with 𝐑
+  }
+
+  std::vector<char> MoreauJeanIntegrator::turned_bodies(const std::vector<RigidFit> &previous) const
+  {
+    const BodyFrames &frames = *system.frames;
+    std::vector<char> turned(frames.n_bodies(), 0);
+    for (std::size_t b = 0; b < previous.size(); ++b)
+      turned[b] = BodyFrames::angle_between(frames.dimension(), previous[b].rotation, frames.frames()[b].rotation) > 0;
+    return turned;
+  }
+
+  bool MoreauJeanIntegrator::relax_turned_strain(const std::vector<char> &turned, const double amount)
+  {
+    // ũ_T: ũ (elastic_force() left it in `unrotated`) on the turned bodies' DoFs. K is
+    // block-diagonal by body, so ½ũ_TᵀKũ_T is their strain energy.
+    const BodyFrames &frames = *system.frames;
+    work = unrotated;
+    {
+      PetscScalar *u = nullptr;
+      PERCUSSION_PETSC_CALL(VecGetArray(PetscAccess::petsc(work), &u));
+      const auto first = owned.n_elements() > 0 ? *owned.begin() : 0;
+      for (std::size_t i = 0; i < owned.n_elements(); ++i)
+        {
+          const unsigned int b = frames.body_of_owned_dof(first + i);
+          if (b >= turned.size() || !turned[b])
+            u[i] = 0;
+        }
+      PERCUSSION_PETSC_CALL(VecRestoreArray(PetscAccess::petsc(work), &u));
+    }
+    system.apply_stiffness(scratch, work);
+    const double turned_strain = 0.5 * (work * scratch);
+    if (!(turned_strain > amount))
+      return false;
+    const double s = std::sqrt(1.0 - amount / turned_strain);
+    work *= s - 1.0;
+    frames.rotate(work, false); // δq = (s − 1)𝐑ũ_T
+    q += work;
+    system.apply_mass(scratch, work);
+    mass_q += scratch;
+    return true;
   }
 
   double MoreauJeanIntegrator::deformation_energy_of_turned_bodies(const std::vector<RigidFit> &previous,
                                                                    Vector &v_def, Vector &mass_v_def)
   {
     const BodyFrames &frames = *system.frames;
-    const unsigned int dim = frames.dimension();
-    std::vector<char> turned(frames.n_bodies(), 0);
-    for (std::size_t b = 0; b < previous.size(); ++b)
-      turned[b] = BodyFrames::angle_between(dim, previous[b].rotation, frames.frames()[b].rotation) > 0;
+    const std::vector<char> turned = turned_bodies(previous);
     // The rigid motions at q_{k+1}: P and L from M v, the consistent inertia from M(X + q).
     frames.reference_positions(v_def);
     v_def += q;

@@ -166,9 +166,21 @@ namespace percussion::TimeIntegration
      * bodies whose frames turned (deformation_energy_of_turned_bodies(); a fall up to doubling its
      * energy): the total energy, momentum and angular momentum stay as they were (doc/theory.md,
      * "Large rotations"). Where it cannot pay all of a rise and the rest would pass
-     * frame_energy_bound(), the old frames are kept: re-measuring the strain may not create energy.
+     * frame_energy_bound(), the old frames are kept; a rest within that bound but above 'Energy
+     * creation tolerance' × the energy is taken from the turned bodies' strain
+     * (relax_turned_strain()): re-measuring the strain may not create energy.
      */
     void update_frames(bool bounded);
+    /// Per body, whether its frame differs from @p previous.
+    std::vector<char> turned_bodies(const std::vector<RigidFit> &previous) const;
+    /**
+     * Lowers the strain energy of the bodies marked in @p turned by @p amount: their elastic
+     * displacement ũ (in the new frames) is scaled by s = √(1 − amount / E_turned), which keeps
+     * their frames (the rigid fit of c + R(X + sũ) is R), velocities, momenta and the other
+     * bodies as they are; q moves by (s − 1)𝐑ũ (a few nanometres on the dominoes). Returns false,
+     * and changes nothing, where the turned bodies hold no more than @p amount. Collective.
+     */
+    bool relax_turned_strain(const std::vector<char> &turned, double amount);
     /**
      * ½ v_defᵀ M v_def of the bodies whose frame differs from @p previous, with v_def their
      * deformation velocity (BodyFrames::deformation_velocity()) left in @p v_def and M v_def in
