@@ -32,7 +32,10 @@ QUANTITY is one of
                           never holds more energy than it was given
     events(NAME)          the number of rows of events.csv whose event is NAME (e.g. contact_not_solved)
 
-Usage: check_example.py PERCUSSION_EXECUTABLE EXAMPLE.prm WORK_DIRECTORY [--ranks N]
+With --full the whole run is made (only the brief run's Output/ overrides) and checked against the
+lines '# full check: ...' instead (the README's figures of the whole run).
+
+Usage: check_example.py PERCUSSION_EXECUTABLE EXAMPLE.prm WORK_DIRECTORY [--ranks N] [--full]
 An example with a brief-run line and no check line fails: every example asserts something."""
 import csv
 import os
@@ -45,17 +48,21 @@ exe, prm, work = sys.argv[1], os.path.abspath(sys.argv[2]), os.path.abspath(sys.
 exe = os.path.abspath(exe) if os.path.exists(exe) else exe  # (the run starts in the example's directory)
 ranks = int(sys.argv[sys.argv.index("--ranks") + 1]) if "--ranks" in sys.argv else 1
 
+full = "--full" in sys.argv
+check_prefix = "# full check:" if full else "# check:"
 overrides, checks = None, []
 with open(prm) as f:
     for line in f:
         if line.startswith("# brief run:"):
             overrides = [o.strip() for o in line[len("# brief run:"):].split(";") if o.strip()]
-        elif line.startswith("# check:"):
-            checks.append(line[len("# check:"):].strip())
+        elif line.startswith(check_prefix):
+            checks.append(line[len(check_prefix):].strip())
 if overrides is None:
     sys.exit("%s has no '# brief run:' line" % prm)
+if full:
+    overrides = [o for o in overrides if o.startswith("Output/")]
 if not checks:
-    sys.exit("%s has no '# check:' line: an example's test must assert a figure of its README" % prm)
+    sys.exit("%s has no '%s' line: an example's test must assert a figure of its README" % (prm, check_prefix.strip()))
 
 shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
