@@ -39,13 +39,15 @@ namespace percussion::ContactStep
    * kept and extended while 𝒯₀ is the same) are stored instead of X,
    * and with C = Eᵀ𝐑ᵀB (a few entries per column): W_c = Cᵀ(EᵀZ)C and 𝒯Hp = 𝐑Z(Cp), without a
    * solve when the frames turn or H changes on the same nodes (impact_3d: doc/user_guide.md,
-   * "Kinematics"). Where H moves at every step (body pairs), or above the column limit of support
-   * DoFs, X = 𝐑𝒯₀𝐑ᵀB as without frames.
+   * "Kinematics"). Where H moves at every step (body pairs) the body-compliance form below is
+   * used instead; without it, or above the column limit of support DoFs, X = 𝐑𝒯₀𝐑ᵀB as without
+   * frames.
    *
    * Body compliance (where H moves at every step: contacts between bodies): with frames and a
    * symmetric 𝒯₀, the compliance of each body on its support (BodyCompliance, G_b = E_bᵀ𝒯₀E_b,
    * solved once per step size and extended as contacts reach new nodes) gives
-   * W_c = Σ_b C_bᵀ G_b C_b with no solve, and 𝒯Hp takes one solve. Disabled by
+   * W_c = Σ_b C_bᵀ G_b C_b with no solve (kept sparse: is_sparse(), row()), and 𝒯Hp takes one
+   * solve. The column limit bounds each body's support. Disabled by
    * @p body_compliance = false (then X = 𝐑𝒯₀𝐑ᵀB at every step).
    */
   class DelassusColumns
