@@ -155,6 +155,7 @@ namespace percussion
                             node.reference = cell->vertex(f);
                             // Face 0 is the left end of the cell, face 1 the right end.
                             node.outward = (f == 0) ? -1. : 1.;
+                            node.material = cell->material_id();
                             nodes[dof]   = node;
                           }
                       }
@@ -200,7 +201,10 @@ namespace percussion
                         for (unsigned int b = 0; b < node_dofs.size(); ++b)
                           if (owned_dofs.is_element(node_dofs[b][0]))
                             {
+                              const bool new_node = nodes.count(node_dofs[b][0]) == 0;
                               SlaveNode &node = nodes[node_dofs[b][0]];
+                              if (new_node)
+                                node.material = cell->material_id();
                               node.dofs       = node_dofs[b];
                               node.reference  = reference[b];
                               node.area += areas[b];
@@ -246,12 +250,14 @@ namespace percussion
                     local.push_back(cell->vertex(f)[0] + ghosted_displacement(dof));
                     local.push_back(f == 0 ? -1. : 1.);
                     local.push_back(mesh_bodies ? static_cast<double>(mesh_bodies->body_of_cell(cell)) : 0.);
+                    local.push_back(static_cast<double>(cell->material_id()));
                   }
           std::vector<double> data;
           ContactSolvers::plain_all_gather(local, data, communicator);
-          for (unsigned int i = 0; i + 3 < data.size(); i += 4)
+          for (unsigned int i = 0; i + 4 < data.size(); i += 5)
             master_nodes[p].push_back(MasterNode{static_cast<dealii::types::global_dof_index>(data[i]), data[i + 1],
-                                                 data[i + 2], static_cast<unsigned int>(data[i + 3])});
+                                                 data[i + 2], static_cast<unsigned int>(data[i + 3]),
+                                                 static_cast<unsigned int>(data[i + 4])});
         }
     }
 
@@ -478,6 +484,8 @@ namespace percussion
           point.gap               = projection.gap;
           normal                  = projection.normal;
           point.obstacle_velocity = projection.velocity;
+          point.friction_coefficient    = parameters.pairs[p].friction(node.material, PairParameters::no_material);
+          point.restitution_coefficient = parameters.pairs[p].restitution(node.material, PairParameters::no_material);
           return true;
         }
       MasterProjection<dim> projection;
@@ -491,6 +499,9 @@ namespace percussion
           normal    = projection.normal;
           point.master_dofs.push_back({{master_dof}});
           point.master_weights.push_back(1.);
+          const unsigned int master_material = master_nodes[p][projection.facet].material;
+          point.friction_coefficient         = parameters.pairs[p].friction(node.material, master_material);
+          point.restitution_coefficient      = parameters.pairs[p].restitution(node.material, master_material);
         }
       else
         {
@@ -504,6 +515,8 @@ namespace percussion
           point.gap = projection.gap;
           normal    = projection.normal;
           const MasterFacet<dim> &facet = masters[p]->get_facets()[projection.facet];
+          point.friction_coefficient    = parameters.pairs[p].friction(node.material, facet.material);
+          point.restitution_coefficient = parameters.pairs[p].restitution(node.material, facet.material);
           for (unsigned int b = 0; b < facet.dofs.size(); ++b)
             if (projection.weights[b] != 0.)
               {

@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <utility>
 
 namespace percussion
@@ -81,10 +82,58 @@ namespace percussion
     namespace
     {
       /// Every entry of a subsection `Pair i`, as declare_parameters() declares them.
-      constexpr std::array<const char *, 13> pair_entry_names{
+      constexpr std::array<const char *, 15> pair_entry_names{
         {"Type", "Slave boundary id", "Master boundary id", "Boundary ids", "Formulation", "Friction coefficient",
-         "Restitution coefficient", "Point", "Normal", "Radius", "Axis", "Obstacle velocity",
-         "Tangent reference direction"}};
+         "Restitution coefficient", "Friction by materials", "Restitution by materials", "Point", "Normal",
+         "Radius", "Axis", "Obstacle velocity", "Tangent reference direction"}};
+
+      /**
+       * A table 'a-b: value; c-d: value' of a body pair (or 'a: value; ...' of an obstacle pair,
+       * a the slave's material) from @p text; errors name @p parameter.
+       */
+      std::map<std::pair<unsigned int, unsigned int>, double>
+      material_table_from_string(const std::string &text, const bool obstacle, const std::string &parameter)
+      {
+        std::map<std::pair<unsigned int, unsigned int>, double> table;
+        const std::string form = obstacle ? "'a: value; ...' (a: the slave's material id)"
+                                          : "'a-b: value; ...' (a, b: the material ids of the two sides)";
+        for (std::string item : dealii::Utilities::split_string_list(text, ';'))
+          {
+            item = dealii::Utilities::trim(item);
+            if (item.empty())
+              continue;
+            const auto colon = item.find(':');
+            const std::string key = colon == std::string::npos ? "" : dealii::Utilities::trim(item.substr(0, colon));
+            const std::vector<std::string> ids = dealii::Utilities::split_string_list(key, '-');
+            std::pair<unsigned int, unsigned int> entry{0, PairParameters::no_material};
+            double value = 0.;
+            try
+              {
+                if (colon == std::string::npos || ids.size() != (obstacle ? 1u : 2u))
+                  throw std::invalid_argument("form");
+                std::size_t used = 0;
+                value = std::stod(item.substr(colon + 1), &used);
+                if (!dealii::Utilities::trim(item.substr(colon + 1 + used)).empty())
+                  throw std::invalid_argument("trailing");
+                for (unsigned int k = 0; k < ids.size(); ++k)
+                  {
+                    const int id = dealii::Utilities::string_to_int(ids[k]);
+                    if (id < 0)
+                      throw std::invalid_argument("negative");
+                    (k == 0 ? entry.first : entry.second) = static_cast<unsigned int>(id);
+                  }
+              }
+            catch (const std::exception &)
+              {
+                throw InputError(parameter + ": '" + item + "' is not of the form " + form);
+              }
+            if (!obstacle && entry.first > entry.second)
+              std::swap(entry.first, entry.second);
+            if (!table.emplace(entry, value).second)
+              throw InputError(parameter + ": the materials of '" + item + "' are listed twice");
+          }
+        return table;
+      }
 
       /// The entries a used pair of @p type must set in @p dimension: what defines its surfaces.
       std::vector<std::string> required_entries(const PairType type, const unsigned int dimension)
@@ -350,6 +399,15 @@ namespace percussion
                                "Coulomb friction coefficient mu >= 0.");
             declare_pair_entry("Restitution coefficient", "0", Double(),
                                "Newton restitution coefficient e in [0, 1].");
+            declare_pair_entry("Friction by materials", "", dealii::Patterns::Anything(),
+                               "Friction coefficients by pair of materials, node-to-surface and obstacle "
+                               "pairs: 'a-b: mu; c-d: mu' for Type = body and bodies (a slave node of "
+                               "material a on a master facet of material b, either way round), 'a: mu; "
+                               "...' for an obstacle (the slave's material). Combinations not listed take "
+                               "'Friction coefficient'.");
+            declare_pair_entry("Restitution by materials", "", dealii::Patterns::Anything(),
+                               "Restitution coefficients by pair of materials, as 'Friction by materials'; "
+                               "combinations not listed take 'Restitution coefficient'.");
             declare_pair_entry("Point", "0, 0, 0", List(Double(), 1, 3),
                                "Plane point, sphere center or cylinder axis point at t = 0 "
                                "(dim entries; surplus entries must be 0). In 1D the plane is a point wall "
@@ -414,6 +472,10 @@ namespace percussion
             pair.formulation = formulation_from_string(prm.get("Formulation"), pair.name + "/Formulation");
             pair.friction_coefficient    = prm.get_double("Friction coefficient");
             pair.restitution_coefficient = prm.get_double("Restitution coefficient");
+            pair.friction_by_materials   = material_table_from_string(
+              prm.get("Friction by materials"), !pair.has_master_surface(), pair.name + "/Friction by materials");
+            pair.restitution_by_materials = material_table_from_string(
+              prm.get("Restitution by materials"), !pair.has_master_surface(), pair.name + "/Restitution by materials");
             pair.point                   = parse_vector(prm.get("Point"), pair.name + "/Point");
             pair.normal                  = parse_vector(prm.get("Normal"), pair.name + "/Normal");
             pair.radius                  = prm.get_double("Radius");
@@ -448,6 +510,18 @@ namespace percussion
             throw InputError(pair.name + ": restitution coefficient " +
                              std::to_string(pair.restitution_coefficient) +
                              " is outside [0, 1]");
+          for (const auto &[materials, mu] : pair.friction_by_materials)
+            if (!(mu >= 0.))
+              throw InputError(pair.name + "/Friction by materials: the coefficient " + std::to_string(mu) +
+                               " of material " + std::to_string(materials.first) + " is negative (need mu >= 0)");
+          for (const auto &[materials, e] : pair.restitution_by_materials)
+            if (!(e >= 0. && e <= 1.))
+              throw InputError(pair.name + "/Restitution by materials: the coefficient " + std::to_string(e) +
+                               " of material " + std::to_string(materials.first) + " is outside [0, 1]");
+          if (pair.formulation == Formulation::integrated &&
+              !(pair.friction_by_materials.empty() && pair.restitution_by_materials.empty()))
+            throw InputError(pair.name + ": 'Friction by materials' and 'Restitution by materials' apply to "
+                             "node-to-surface pairs; Formulation = integrated takes the pair's coefficients");
           switch (pair.type)
             {
               case PairType::plane:

@@ -220,6 +220,7 @@ namespace percussion
                 const double side = parametric_normal<dim>(e.tangents) * (face->center() - cell->center());
                 facet.orientation = side >= 0. ? 1. : -1.;
                 facet.body        = bodies.body_of_cell(cell);
+                facet.material    = cell->material_id();
                 own_facets.push_back(std::move(facet));
               }
       own_facets_handler = &dof_handler;
@@ -239,7 +240,7 @@ namespace percussion
       const unsigned int n_nodes = layout.nodes_per_face();
       std::vector<double>                          local_coordinates;
       std::vector<dealii::types::global_dof_index> local_dofs;
-      local_coordinates.reserve(own_facets.size() * (n_nodes * dim + 2));
+      local_coordinates.reserve(own_facets.size() * (n_nodes * dim + 3));
       local_dofs.reserve(own_facets.size() * n_nodes * dim);
       for (const OwnFacet &facet : own_facets)
         {
@@ -251,6 +252,7 @@ namespace percussion
               }
           local_coordinates.push_back(facet.orientation);
           local_coordinates.push_back(static_cast<double>(facet.body));
+          local_coordinates.push_back(static_cast<double>(facet.material));
         }
 
       const MPI_Comm comm = dof_handler.get_triangulation().get_communicator();
@@ -262,7 +264,7 @@ namespace percussion
       ContactSolvers::plain_all_gather(local_dofs, all_dofs, comm);
 
       facets.clear();
-      const unsigned int doubles_per_facet = n_nodes * dim + 2;
+      const unsigned int doubles_per_facet = n_nodes * dim + 3;
       const std::size_t  n_facets          = all_coordinates.size() / doubles_per_facet;
       facets.reserve(n_facets);
       for (std::size_t i = 0; i < n_facets; ++i)
@@ -278,6 +280,7 @@ namespace percussion
               }
           facet.orientation = all_coordinates[i * doubles_per_facet + n_nodes * dim];
           facet.body        = static_cast<unsigned int>(all_coordinates[i * doubles_per_facet + n_nodes * dim + 1]);
+          facet.material    = static_cast<unsigned int>(all_coordinates[i * doubles_per_facet + n_nodes * dim + 2]);
           facets.push_back(std::move(facet));
         }
 

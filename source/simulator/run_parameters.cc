@@ -48,7 +48,8 @@ namespace percussion
     {
       std::vector<double> restitution;
       for (const auto &pair : contact.pairs)
-        restitution.push_back(pair.restitution_coefficient);
+        for (const double e : pair.restitution_values())
+          restitution.push_back(e);
       time.resolve_auto_theta(restitution);
       // 'Energy creation policy' = auto: stop where the scheme provably dissipates (Proposition 1:
       // the Frémond scheme with ½ ≤ θ ≤ 1/(1+max e); without contact ½ ≤ θ), warn elsewhere.
@@ -71,7 +72,10 @@ namespace percussion
     for (const auto &pair : contact.pairs)
       {
         settings.friction.push_back(pair.friction_coefficient);
-        settings.restitution.push_back(pair.restitution_coefficient);
+        for (const auto &entry : pair.friction_by_materials)
+          settings.friction.push_back(entry.second);
+        for (const double e : pair.restitution_values())
+          settings.restitution.push_back(e);
       }
     settings.position_projection = contact_solver.position_projection;
     settings.dissipation_range_policy = contact_solver.dissipation_range_policy;

@@ -145,6 +145,8 @@ namespace percussion
         double outward = 0.;
         /** dim > 1: the tributary area ∫ N_j dΓ over the slave faces, reference configuration. */
         double area = 0.;
+        /** The material id of the (first) slave cell it is a node of ('Friction by materials'). */
+        unsigned int material = 0;
       };
       /** 1D body pairs: an end node of the master bar in the current configuration. */
       struct MasterNode
@@ -154,6 +156,8 @@ namespace percussion
         double                          outward;
         /** The bar (ConnectedBodies) the end belongs to: Type = bodies never pairs a bar's two ends. */
         unsigned int body;
+        /** The material id of its cell ('Friction by materials'). */
+        unsigned int material = 0;
       };
       /** There is no (dim−1)-dimensional master surface in 1D (FE_Q<0> does not exist):
        *  body pairs use master_nodes instead, and MasterSurface<1> is never instantiated. */

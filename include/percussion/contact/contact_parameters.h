@@ -4,6 +4,7 @@
 #include <deal.II/base/parameter_handler.h>
 
 #include <algorithm>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -88,12 +89,49 @@ namespace percussion
         return type == PairType::body || type == PairType::bodies;
       }
 
+      /** The table's value for materials @p slave and @p master, else @p otherwise. */
+      static double coefficient(const std::map<std::pair<unsigned int, unsigned int>, double> &table,
+                                const double otherwise, const unsigned int slave, const unsigned int master)
+      {
+        const auto key = master == no_material ? std::make_pair(slave, master) :
+                                                 std::make_pair(std::min(slave, master), std::max(slave, master));
+        const auto found = table.find(key);
+        return found == table.end() ? otherwise : found->second;
+      }
+
       /** Discretisation of a body pair's constraint (type body only; integrated needs dim ≥ 2). */
       Formulation formulation = Formulation::node_to_surface;
       /** Coulomb friction coefficient μ ≥ 0 (cone K_α, paper §2). */
       double friction_coefficient = 0.;
       /** Newton restitution coefficient e ∈ [0, 1] (u_N⁺ = −e u_N⁻). */
       double restitution_coefficient = 0.;
+      /**
+       * 'Friction by materials' and 'Restitution by materials': μ and e of the contacts between a
+       * slave node of material a and a master facet of material b, keyed (min(a, b), max(a, b));
+       * obstacle pairs key the slave's material alone, (a, no_material). The pair's coefficients
+       * hold for the combinations not listed.
+       */
+      std::map<std::pair<unsigned int, unsigned int>, double> friction_by_materials, restitution_by_materials;
+      /// The master side of an obstacle pair in the tables' keys.
+      static constexpr unsigned int no_material = static_cast<unsigned int>(-1);
+      /// μ of a contact between materials @p slave and @p master (no_material: an obstacle).
+      double friction(unsigned int slave, unsigned int master) const
+      {
+        return coefficient(friction_by_materials, friction_coefficient, slave, master);
+      }
+      /// e of a contact between materials @p slave and @p master (no_material: an obstacle).
+      double restitution(unsigned int slave, unsigned int master) const
+      {
+        return coefficient(restitution_by_materials, restitution_coefficient, slave, master);
+      }
+      /// Every restitution coefficient the pair can give (its own and its table's).
+      std::vector<double> restitution_values() const
+      {
+        std::vector<double> values{restitution_coefficient};
+        for (const auto &entry : restitution_by_materials)
+          values.push_back(entry.second);
+        return values;
+      }
       /** Plane point / sphere center / cylinder axis point at t = 0 (2 or 3 entries). */
       std::vector<double> point = {0., 0., 0.};
       /** Plane normal pointing toward the slave side (normalised internally). */

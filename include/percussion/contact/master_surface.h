@@ -33,6 +33,8 @@ namespace percussion
       double orientation = 1.;
       /** The body (ConnectedBodies) the facet is a face of: never paired with its own body's nodes. */
       unsigned int body = 0;
+      /** The material id of its cell ('Friction by materials'). */
+      unsigned int material = 0;
       /** The outward unit normal at the facet's centre (current configuration). */
       dealii::Tensor<1, dim> center_normal;
       /** The distance between its first and last nodes (opposite vertices): its size. */
@@ -153,6 +155,7 @@ namespace percussion
         std::vector<dealii::Point<dim>>                               reference;
         double                                                        orientation = 1.;
         unsigned int                                                  body        = 0;
+        unsigned int                                                  material    = 0;
       };
       std::vector<OwnFacet> own_facets;
       /** The DoFHandler (and its number of DoFs) own_facets were collected on. */

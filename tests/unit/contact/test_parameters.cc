@@ -146,6 +146,44 @@ BOOST_AUTO_TEST_CASE(general_contact_pairs)
                     {"Contact/Pair 2/Formulation", "Type = body only"});
 }
 
+BOOST_AUTO_TEST_CASE(coefficients_by_pair_of_materials)
+{
+  // 'a-b: value' on a body pair (either way round), 'a: value' on an obstacle; the pair's own
+  // coefficients elsewhere.
+  ContactParameters p = parse(with_pair2("set Type = bodies\nset Friction coefficient = 0.3\n"
+                                         "set Friction by materials = 2-1: 0.5; 1-1: 0.1\n"
+                                         "set Restitution by materials = 1-3: 0.25"));
+  const auto &bodies = p.pairs[1];
+  BOOST_TEST(bodies.friction(1, 2) == 0.5);
+  BOOST_TEST(bodies.friction(2, 1) == 0.5);
+  BOOST_TEST(bodies.friction(1, 1) == 0.1);
+  BOOST_TEST(bodies.friction(2, 2) == 0.3);
+  BOOST_TEST(bodies.restitution(3, 1) == 0.25);
+  BOOST_TEST(bodies.restitution(1, 2) == 0.0);
+  BOOST_TEST(bodies.restitution_values() == (std::vector<double>{0.0, 0.25}));
+  p = parse("subsection Contact\n set Number of pairs = 1\n subsection Pair 1\n set Type = plane\n"
+            " set Slave boundary id = 0\n set Point = 0, 0, 0\n set Normal = 0, 0, 1\n"
+            " set Friction by materials = 4: 0.7\n end\nend\n");
+  BOOST_TEST(p.pairs[0].friction(4, percussion::Contact::PairParameters::no_material) == 0.7);
+  BOOST_TEST(p.pairs[0].friction(3, percussion::Contact::PairParameters::no_material) == 0.0);
+  check_input_error([] { parse(with_pair2("set Type = bodies\nset Friction by materials = 1: 0.5")); },
+                    {"Contact/Pair 2/Friction by materials", "'1: 0.5'", "'a-b: value; ...'"});
+  check_input_error([] { parse(with_pair2("set Type = bodies\nset Friction by materials = 1-2 0.5")); },
+                    {"Contact/Pair 2/Friction by materials", "is not of the form"});
+  check_input_error([] { parse(with_pair2("set Type = bodies\nset Friction by materials = 1-2: 0.5; 2-1: 0.4")); },
+                    {"Contact/Pair 2/Friction by materials", "listed twice"});
+  check_input_error([] { parse(with_pair2("set Type = bodies\nset Friction by materials = 1-2: -0.5")); },
+                    {"Contact/Pair 2/Friction by materials", "negative"});
+  check_input_error([] { parse(with_pair2("set Type = bodies\nset Restitution by materials = 1-2: 1.5")); },
+                    {"Contact/Pair 2/Restitution by materials", "outside [0, 1]"});
+  check_input_error([] { parse("subsection Contact\n set Number of pairs = 1\n subsection Pair 1\n set Type = plane\n"
+                               " set Slave boundary id = 0\n set Point = 0, 0, 0\n set Normal = 0, 0, 1\n"
+                               " set Friction by materials = 1-2: 0.5\n end\nend\n"); },
+                    {"Contact/Pair 1/Friction by materials", "'a: value; ...'"});
+  check_input_error([] { parse(body_pair2("set Formulation = integrated\nset Friction by materials = 1-2: 0.5")); },
+                    {"Contact/Pair 2", "Formulation = integrated"});
+}
+
 BOOST_AUTO_TEST_CASE(any_number_of_pairs)
 {
   // As many 'Pair i' subsections are declared as the input names; Number of pairs has no limit.
