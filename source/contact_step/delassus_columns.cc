@@ -12,6 +12,46 @@
 
 namespace percussion::ContactStep
 {
+  namespace
+  {
+    /// W ← ½(W + Wᵀ) for the n × n row-major @p w: the columns' round-off asymmetry removed.
+    void symmetrise(std::vector<double> &w, const PetscInt n)
+    {
+      for (PetscInt i = 0; i < n; ++i)
+        for (PetscInt j = 0; j < i; ++j)
+          {
+            const double mean = 0.5 * (w[i * n + j] + w[j * n + i]);
+            w[i * n + j] = w[j * n + i] = mean;
+          }
+    }
+
+    /// The DoFs of each batch of @p batches (DelassusColumns::SupportBatches), in their order.
+    std::vector<std::vector<PetscInt>> split_batches(const DelassusColumns::SupportBatches &batches)
+    {
+      std::vector<std::vector<PetscInt>> split;
+      std::size_t begin = 0;
+      for (const unsigned long long end : batches.ends)
+        {
+          split.emplace_back(batches.dofs.begin() + begin, batches.dofs.begin() + end);
+          begin = end;
+        }
+      return split;
+    }
+
+    /// Calls @p f(entry, node, component, R) for each of B's @p entries on a node of @p frames
+    /// (its DoFs, the entry's component there, its body's rotation).
+    template <typename Entries, typename F>
+    void for_each_entry_in_frames(const Entries &entries, const BodyFrames &frames, const PetscInt row_begin, F f)
+    {
+      std::array<dealii::types::global_dof_index, 3> node{};
+      unsigned int component = 0;
+      const Matrix3 *R = nullptr;
+      for (const auto &e : entries)
+        if (frames.locate(e.local_row + row_begin, node, component, R))
+          f(e, node, component, *R);
+    }
+  } // namespace
+
   DelassusColumns::DelassusColumns(const unsigned int dim, const unsigned int column_limit, MPI_Comm communicator,
                                    const Response response, const bool body_compliance)
     : dim(dim)
@@ -195,24 +235,16 @@ namespace percussion::ContactStep
     PERCUSSION_PETSC_CALL(MatDenseRestoreArrayRead(X, &x));
     dealii::Utilities::MPI::sum(delassus, communicator, delassus);
     if (response == Response::projection || scheme.impulse_response_is_symmetric())
-      for (PetscInt i = 0; i < n_columns; ++i)
-        for (PetscInt j = 0; j < i; ++j)
-          {
-            const double mean = 0.5 * (delassus[i * n_columns + j] + delassus[j * n_columns + i]);
-            delassus[i * n_columns + j] = delassus[j * n_columns + i] = mean;
-          }
+      symmetrise(delassus, n_columns);
   }
 
   std::vector<PetscInt> DelassusColumns::gathered_support(const PetscInt row_begin) const
   {
     std::vector<PetscInt> local_support;
-    std::array<dealii::types::global_dof_index, 3> node{};
-    unsigned int component = 0;
-    const Matrix3 *R = nullptr;
-    for (const Entry &e : b_entries)
-      if (frames->locate(e.local_row + row_begin, node, component, R))
-        for (unsigned int k = 0; k < dim; ++k)
-          local_support.push_back(static_cast<PetscInt>(node[k]));
+    for_each_entry_in_frames(b_entries, *frames, row_begin, [&](const Entry &, const auto &node, unsigned int, const Matrix3 &) {
+      for (unsigned int k = 0; k < dim; ++k)
+        local_support.push_back(static_cast<PetscInt>(node[k]));
+    });
     std::sort(local_support.begin(), local_support.end());
     local_support.erase(std::unique(local_support.begin(), local_support.end()), local_support.end());
     std::vector<PetscInt> needed;
@@ -241,16 +273,9 @@ namespace percussion::ContactStep
     if (overflow_version != scheme.unrotated_operator_version())
       compliance_overflow = false;
     // A resumed run: the batches of the uninterrupted run first (SupportBatches).
-    if (compliance.size() == 0 && !pending_batches.dofs.empty())
-      {
-        std::size_t begin = 0;
-        for (const unsigned long long end : pending_batches.ends)
-          {
-            const std::vector<PetscInt> batch(pending_batches.dofs.begin() + begin, pending_batches.dofs.begin() + end);
-            n_solved_columns += compliance.extend(scheme, batch, bodies_of(batch), local_rows, first_row, n_rows);
-            begin = end;
-          }
-      }
+    if (compliance.size() == 0)
+      for (const std::vector<PetscInt> &batch : split_batches(pending_batches))
+        n_solved_columns += compliance.extend(scheme, batch, bodies_of(batch), local_rows, first_row, n_rows);
     pending_batches = {};
     std::vector<PetscInt> missing;
     for (const PetscInt dof : needed)
@@ -274,17 +299,15 @@ namespace percussion::ContactStep
     // node's component c), gathered, sorted by body, column and slot, duplicates summed.
     using ColumnEntry = BodyCompliance::ColumnEntry;
     std::vector<ColumnEntry> local, all;
-    std::array<dealii::types::global_dof_index, 3> node{};
-    unsigned int a = 0;
-    const Matrix3 *R = nullptr;
-    for (const Entry &e : b_entries)
-      if (frames->locate(e.local_row + row_begin, node, a, R))
-        for (unsigned int c = 0; c < dim; ++c)
-          if (const double value = (*R)[3 * a + c] * e.value; value != 0.0)
-            {
-              const BodyCompliance::Slot *slot = compliance.slot(static_cast<PetscInt>(node[c]));
-              local.push_back({slot->body, slot->index, e.column, value});
-            }
+    for_each_entry_in_frames(b_entries, *frames, row_begin,
+                             [&](const Entry &e, const auto &node, const unsigned int a, const Matrix3 &R) {
+                               for (unsigned int c = 0; c < dim; ++c)
+                                 if (const double value = R[3 * a + c] * e.value; value != 0.0)
+                                   {
+                                     const BodyCompliance::Slot *slot = compliance.slot(static_cast<PetscInt>(node[c]));
+                                     local.push_back({slot->body, slot->index, e.column, value});
+                                   }
+                             });
     ContactSolvers::plain_all_gather(local, all, communicator);
     const auto key = [](const ColumnEntry &x) { return std::make_tuple(x.body, x.column, x.index); };
     std::stable_sort(all.begin(), all.end(), [&](const ColumnEntry &x, const ColumnEntry &y) { return key(x) < key(y); });
@@ -306,14 +329,12 @@ namespace percussion::ContactStep
     // node's component e. Then W_c = Cᵀ (EᵀZ) C.
     const std::size_t k = support.size();
     rotated_b.assign(k * n_columns, 0.0);
-    std::array<dealii::types::global_dof_index, 3> node{};
-    unsigned int a = 0;
-    const Matrix3 *R = nullptr;
-    for (const Entry &e : b_entries)
-      if (frames->locate(e.local_row + row_begin, node, a, R))
-        for (unsigned int c = 0; c < dim; ++c)
-          rotated_b[support_column.at(static_cast<PetscInt>(node[c])) * n_columns + e.column] +=
-            (*R)[3 * a + c] * e.value;
+    for_each_entry_in_frames(b_entries, *frames, row_begin,
+                             [&](const Entry &e, const auto &node, const unsigned int a, const Matrix3 &R) {
+                               for (unsigned int c = 0; c < dim; ++c)
+                                 rotated_b[support_column.at(static_cast<PetscInt>(node[c])) * n_columns + e.column] +=
+                                   R[3 * a + c] * e.value;
+                             });
     dealii::Utilities::MPI::sum(rotated_b, communicator, rotated_b);
     // Sums in the order of the support DoFs (not of Z's columns, which depends on when each
     // was added), so that a resumed run computes the same W_c to the last bit.
@@ -329,12 +350,7 @@ namespace percussion::ContactStep
         if (const double c = rotated_b[i * n_columns + r]; c != 0.0)
           for (PetscInt j = 0; j < n_columns; ++j)
             delassus[r * n_columns + j] += c * gc[i * n_columns + j];
-    for (PetscInt i = 0; i < n_columns; ++i)
-      for (PetscInt j = 0; j < i; ++j)
-        {
-          const double mean = 0.5 * (delassus[i * n_columns + j] + delassus[j * n_columns + i]);
-          delassus[i * n_columns + j] = delassus[j * n_columns + i] = mean;
-        }
+    symmetrise(delassus, n_columns);
   }
 
   bool DelassusColumns::extend_support(SchemeInterface &scheme, const std::vector<PetscInt> &needed,
@@ -351,18 +367,9 @@ namespace percussion::ContactStep
     // A resumed run: the batches of the uninterrupted run first (SupportBatches), whose Z the
     // checkpoint's run had for the same 𝒯₀.
     const std::size_t support_before = support.size();
-    if (support.empty() && !pending_batches.dofs.empty() && pending_batches.dofs.size() <= column_limit)
-      {
-        std::size_t begin = 0;
-        for (const unsigned long long end : pending_batches.ends)
-          {
-            solve_support_batch(scheme,
-                                std::vector<PetscInt>(pending_batches.dofs.begin() + begin,
-                                                      pending_batches.dofs.begin() + end),
-                                n_rows);
-            begin = end;
-          }
-      }
+    if (support.empty() && pending_batches.dofs.size() <= column_limit)
+      for (const std::vector<PetscInt> &batch : split_batches(pending_batches))
+        solve_support_batch(scheme, batch, n_rows);
     pending_batches = {};
     std::vector<PetscInt> missing;
     for (const PetscInt dof : needed)

@@ -36,6 +36,23 @@ using percussion::testing::run_simulation;
 
 namespace
 {
+  /// Checks that runs @p a and @p b have the same candidates and active contacts at every step;
+  /// returns the largest difference of their energies and works relative to the energy flow.
+  double same_contacts_energy_difference(const percussion::Postprocess::StatisticsTable &a,
+                                         const percussion::Postprocess::StatisticsTable &b)
+  {
+    BOOST_REQUIRE_EQUAL(a.n_rows(), b.n_rows());
+    for (const std::string name : {"contact_candidates", "contact_active"})
+      {
+        const auto x = a.column(name), y = b.column(name);
+        for (std::size_t k = 0; k < x.size(); ++k)
+          BOOST_TEST(x[k] == y[k], name << " at step " << k);
+      }
+    return percussion::testing::largest_column_difference(
+      a, b, {"kinetic_energy", "strain_energy", "external_work", "contact_work_normal", "contact_work_tangential",
+             "impact_dissipation", "friction_dissipation"});
+  }
+
   /// Three boxes of 2 × 2 × 1 cells on a rigid floor (soft, damped, under gravity), 300 steps;
   /// @p body_pairs: the pairs of the boxes with each other (the floor is Pair 1).
   std::string three_box_stack(const std::string &body_pairs, const unsigned int n_pairs)
@@ -131,16 +148,7 @@ BOOST_AUTO_TEST_CASE(bodies_find_the_contacts_of_explicit_pairs)
   const auto by_hand   = run_simulation<3>(three_box_stack(explicit_pairs, 3), "general_stack_explicit");
   const auto automatic = run_simulation<3>(three_box_stack(general, 2), "general_stack_bodies");
   const auto &a = by_hand->statistics(), &b = automatic->statistics();
-  BOOST_REQUIRE_EQUAL(a.n_rows(), b.n_rows());
-  for (const std::string name : {"contact_candidates", "contact_active"})
-    {
-      const auto x = a.column(name), y = b.column(name);
-      for (std::size_t k = 0; k < x.size(); ++k)
-        BOOST_TEST(x[k] == y[k], name << " at step " << k);
-    }
-  const double difference = percussion::testing::largest_column_difference(
-    a, b, {"kinetic_energy", "strain_energy", "external_work", "contact_work_normal", "contact_work_tangential",
-           "impact_dissipation", "friction_dissipation"});
+  const double difference = same_contacts_energy_difference(a, b);
   BOOST_TEST_MESSAGE("three boxes: largest difference of the energies, relative to the energy flow " << difference);
   BOOST_TEST(difference <= 1e-6);
   BOOST_TEST(b.column("contact_active").back() == 27.0); // every node of the three interfaces
@@ -163,16 +171,7 @@ BOOST_AUTO_TEST_CASE(body_compliance_gives_the_solved_columns_run)
   const auto solved = run_simulation<3>(
     three_box_stack(general, 2) + "subsection Contact solver\n  set Body compliance = false\nend\n", "compliance_solved");
   const auto &a = kept->statistics(), &b = solved->statistics();
-  BOOST_REQUIRE_EQUAL(a.n_rows(), b.n_rows());
-  for (const std::string name : {"contact_candidates", "contact_active"})
-    {
-      const auto x = a.column(name), y = b.column(name);
-      for (std::size_t k = 0; k < x.size(); ++k)
-        BOOST_TEST(x[k] == y[k], name << " at step " << k);
-    }
-  const double difference = percussion::testing::largest_column_difference(
-    a, b, {"kinetic_energy", "strain_energy", "external_work", "contact_work_normal", "contact_work_tangential",
-           "impact_dissipation", "friction_dissipation"});
+  const double difference = same_contacts_energy_difference(a, b);
   const auto total = [](const std::vector<double> &x) {
     double sum = 0;
     for (const double v : x)
@@ -226,19 +225,10 @@ BOOST_AUTO_TEST_CASE(stacks_of_bricks_with_a_sparse_delassus_operator)
     stacks + "subsection Contact solver\n  set Body compliance = false\n  set Delassus operator = dense\nend\n",
     "stacks_columns");
   const auto &a = sparse->statistics(), &b = dense->statistics();
-  BOOST_REQUIRE_EQUAL(a.n_rows(), b.n_rows());
-  for (const std::string name : {"contact_candidates", "contact_active"})
-    {
-      const auto x = a.column(name), y = b.column(name);
-      for (std::size_t k = 0; k < x.size(); ++k)
-        BOOST_TEST(x[k] == y[k], name << " at step " << k);
-    }
+  const double difference = same_contacts_energy_difference(a, b);
   BOOST_TEST(a.column("contact_active").back() == 60.0); // 15 interfaces (floor included), 4 corners each
   for (const double probed : a.column("contact_probed_operator"))
     BOOST_TEST(probed == 0.0);
-  const double difference = percussion::testing::largest_column_difference(
-    a, b, {"kinetic_energy", "strain_energy", "external_work", "contact_work_normal", "contact_work_tangential",
-           "impact_dissipation", "friction_dissipation"});
   BOOST_TEST_MESSAGE("three stacks, sparse W: largest difference of the energies, relative to the energy flow "
                      << difference);
   BOOST_TEST(difference <= 1e-8);
