@@ -21,7 +21,7 @@ esac
 # LAPACK, single-threaded (no threads competing with MPI ranks), which MUMPS' dense kernels use; with
 # Debian's reference BLAS a 3D factorisation and the Delassus columns' multi-right-hand-side solves
 # take 3-5 times longer.
-packages="libdeal.ii-dev libboost-test-dev cmake ninja-build make g++ pkg-config ccache openmpi-bin python3 python3-matplotlib python3-vtk9 libopenblas0-serial"
+packages="libdeal.ii-dev libboost-test-dev cmake ninja-build make g++ pkg-config ccache openmpi-bin python3 python3-numpy python3-matplotlib python3-vtk9 libopenblas0-serial"
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
