@@ -361,10 +361,27 @@ namespace percussion::Body
     velocity.compress(VectorOperation::insert);
   }
 
+  namespace
+  {
+    /// R σ Rᵀ: a stress given in a body's frame, in space (R about z in 2D: its in-plane block).
+    template <int dim>
+    SymmetricTensor<2, dim> rotated_to_space(const SymmetricTensor<2, dim> &sigma, const Matrix3 &R)
+    {
+      SymmetricTensor<2, dim> rotated;
+      for (unsigned int i = 0; i < dim; ++i)
+        for (unsigned int j = i; j < dim; ++j)
+          for (unsigned int k = 0; k < dim; ++k)
+            for (unsigned int l = 0; l < dim; ++l)
+              rotated[i][j] += R[3 * i + k] * sigma[k][l] * R[3 * j + l];
+      return rotated;
+    }
+  } // namespace
+
   template <int dim>
   std::vector<std::pair<std::string, Vector<float>>>
   ElasticBody<dim>::viscoelastic_fields(const PETScWrappers::MPI::Vector &velocity,
-                                        const std::vector<const PETScWrappers::MPI::Vector *> &branch_strains) const
+                                        const std::vector<const PETScWrappers::MPI::Vector *> &branch_strains,
+                                        const std::map<unsigned int, Matrix3> &rotations) const
   {
     const std::string axes = "xyz";
     std::vector<std::pair<std::string, Vector<float>>> fields;
@@ -406,7 +423,9 @@ namespace percussion::Body
               // ½ (Eᵢ/E∞) σ_m(ε(eᵢ)) : ε(eᵢ), the density of (V6)'s ½ eᵢᵀKᵢeᵢ.
               branch_energy += 0.5 * ratio * (elastic_stress(strain[0]) * strain[0]);
             }
-        const SymmetricTensor<2, dim> sigma = elastic_stress(eps);
+        SymmetricTensor<2, dim> sigma = elastic_stress(eps);
+        if (const auto frame = rotations.find(cell->material_id()); dim > 1 && frame != rotations.end())
+          sigma = rotated_to_space(sigma, frame->second);
         energy_density(cell->active_cell_index()) = branch_energy;
         for (unsigned int i = 0; i < dim; ++i)
           for (unsigned int j = 0; j < dim; ++j)
@@ -453,14 +472,7 @@ namespace percussion::Body
             if (const auto frame = frames.find(cell->material_id()); dim > 1 && frame != frames.end())
               {
                 // σ of ũ is the stress in the body's frame; in space it is R σ Rᵀ.
-                const Matrix3 &R = frame->second;
-                SymmetricTensor<2, 3> rotated;
-                for (unsigned int i = 0; i < 3; ++i)
-                  for (unsigned int j = i; j < 3; ++j)
-                    for (unsigned int k = 0; k < 3; ++k)
-                      for (unsigned int l = 0; l < 3; ++l)
-                        rotated[i][j] += R[3 * i + k] * sigma[k][l] * R[3 * j + l];
-                sigma = rotated;
+                sigma = rotated_to_space(sigma, frame->second);
               }
             for (unsigned int i = 0; i < dim; ++i)
               for (unsigned int j = 0; j < dim; ++j)

@@ -80,41 +80,55 @@ namespace percussion::Postprocess
     const auto &dof_handler = bodies.get_dof_handler();
     const auto &q = integrator.displacement();
     const auto &v = integrator.velocity();
-    if (stress_frames != nullptr && !stress_frames->all_identity())
+    const bool rotated = stress_frames != nullptr && !stress_frames->all_identity();
+    const std::map<unsigned int, Matrix3> rotations =
+      rotated ? material_rotations(*stress_frames) : std::map<unsigned int, Matrix3>{};
+    std::vector<std::pair<std::string, Vector<float>>> viscoelastic_fields;
+    if (viscoelastic)
+      viscoelastic_fields = viscoelastic_cell_fields(integrator, rotations);
+    if (rotated)
       {
         // Large rotations: the stress of the elastic displacement ũ in the step's frames, rotated
         // to space by the frames (a rigid rotation has no stress).
         PETScWrappers::MPI::Vector unrotated(bodies.locally_owned_dofs(), communicator);
         stress_frames->unrotated_displacement(q, unrotated);
         solution.write(integrator.time(), integrator.step_number(), dof_handler, q, v,
-                       bodies.make_stress_postprocessor(material_rotations(*stress_frames)), &unrotated);
-      }
-    else if (viscoelastic)
-      {
-        // Viscoelastic materials (Moreau–Jean only): their viscous stress and the branches' energy
-        // density as cell data.
-        const auto &moreau_jean = dynamic_cast<const TimeIntegration::MoreauJeanIntegrator &>(integrator);
-        PETScWrappers::MPI::Vector ghosted_v(bodies.locally_owned_dofs(), bodies.locally_relevant_dofs(), communicator);
-        ghosted_v = v;
-        std::vector<PETScWrappers::MPI::Vector> ghosted;
-        ghosted.reserve(moreau_jean.maxwell_strains().size());
-        std::vector<const PETScWrappers::MPI::Vector *> strains;
-        for (const auto &e : moreau_jean.maxwell_strains())
-          {
-            ghosted.emplace_back(bodies.locally_owned_dofs(), bodies.locally_relevant_dofs(), communicator);
-            ghosted.back() = e;
-            strains.push_back(&ghosted.back());
-          }
-        solution.write(integrator.time(), integrator.step_number(), dof_handler, q, v, stress, nullptr,
-                       bodies.viscoelastic_fields(ghosted_v, strains));
+                       bodies.make_stress_postprocessor(rotations), &unrotated, std::move(viscoelastic_fields));
       }
     else
-      solution.write(integrator.time(), integrator.step_number(), dof_handler, q, v, stress);
+      solution.write(integrator.time(), integrator.step_number(), dof_handler, q, v, stress, nullptr,
+                     std::move(viscoelastic_fields));
     if (geometry)
       write_contact_points(view);
     last_written_step = integrator.step_number();
     after_record();
     output_seconds += timer.wall_time();
+  }
+
+  template <int dim>
+  std::vector<std::pair<std::string, Vector<float>>>
+  VtuOutput<dim>::viscoelastic_cell_fields(const TimeIntegration::TimeIntegrator &integrator,
+                                           const std::map<unsigned int, Matrix3> &rotations) const
+  {
+    // Viscoelastic materials (Moreau–Jean only): their viscous stress and the branches' energy
+    // density as cell data. With large rotations the branches' eᵢ are held in the frames: the
+    // velocity joins them there (𝐑ᵀv) and the stress is rotated to space as the elastic one.
+    const auto &moreau_jean = dynamic_cast<const TimeIntegration::MoreauJeanIntegrator &>(integrator);
+    PETScWrappers::MPI::Vector velocity = integrator.velocity();
+    if (!rotations.empty())
+      stress_frames->rotate(velocity, true);
+    PETScWrappers::MPI::Vector ghosted_v(bodies.locally_owned_dofs(), bodies.locally_relevant_dofs(), communicator);
+    ghosted_v = velocity;
+    std::vector<PETScWrappers::MPI::Vector> ghosted;
+    ghosted.reserve(moreau_jean.maxwell_strains().size());
+    std::vector<const PETScWrappers::MPI::Vector *> strains;
+    for (const auto &e : moreau_jean.maxwell_strains())
+      {
+        ghosted.emplace_back(bodies.locally_owned_dofs(), bodies.locally_relevant_dofs(), communicator);
+        ghosted.back() = e;
+        strains.push_back(&ghosted.back());
+      }
+    return bodies.viscoelastic_fields(ghosted_v, strains, rotations);
   }
 
   template <int dim>

@@ -92,20 +92,16 @@ namespace percussion
     if (kinematics == KinematicsFormulation::large_rotations && !moreau_jean)
       throw InputError("Parameter 'Kinematics/Formulation' = large rotations is available with the Moreau-Jean "
                        "schemes only ('Time integration/Scheme'); use small displacements with this scheme.");
-    // Viscoelastic materials: written for the Moreau–Jean θ-step with small displacements (the
-    // Maxwell branches' exact update needs the scheme's q_{k+1} − q_k = h v_{k+θ}).
+    // Viscoelastic materials: written for the Moreau–Jean θ-step (the Maxwell branches' exact update
+    // needs the scheme's q_{k+1} − q_k = h v_{k+θ}), with small displacements or large rotations.
     const bool viscoelastic = body.has_kelvin_voigt() || body.has_maxwell_branches();
     if (viscoelastic && !moreau_jean)
       throw InputError("Parameters 'Materials/Kelvin-Voigt time' and 'Materials/Prony moduli' (viscoelastic "
                        "materials) are available with the Moreau-Jean schemes only; 'Time integration/Scheme' = " +
                        TimeIntegration::to_string(time.scheme) + " cannot take them (use the global Rayleigh pair of "
                        "'Damping' with it).");
-    if (viscoelastic && kinematics == KinematicsFormulation::large_rotations)
-      throw InputError("Parameters 'Materials/Kelvin-Voigt time' and 'Materials/Prony moduli' (viscoelastic "
-                       "materials) are available with 'Kinematics/Formulation' = small displacements (or auto) only, "
-                       "not with large rotations.");
     large_rotations = kinematics == KinematicsFormulation::large_rotations ||
-                      (kinematics == KinematicsFormulation::automatic && moreau_jean && dimension > 1 && !viscoelastic);
+                      (kinematics == KinematicsFormulation::automatic && moreau_jean && dimension > 1);
     // The retry policy's halving of the step size is written for the Moreau-Jean schemes only.
     if (contact_solver.non_convergence_policy == ContactStep::NonConvergencePolicy::retry && !moreau_jean)
       throw InputError("Parameter 'Contact solver/Non-convergence policy' = retry halves the step size, which only "

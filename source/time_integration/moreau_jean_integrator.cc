@@ -38,18 +38,15 @@ namespace percussion::TimeIntegration
       x->reinit(owned, communicator);
     // (lift() is collective: every rank takes the same branch.)
     constrained_anywhere = dealii::Utilities::MPI::max(this->system.constrained_dofs.empty() ? 0 : 1, communicator) > 0;
-    branch_strain.resize(this->system.maxwell_branches.size());
-    branch_force.resize(this->system.maxwell_branches.size());
-    for (auto *branch : {&branch_strain, &branch_force})
-      for (Vector &x : *branch)
-        x.reinit(owned, communicator);
+    const std::size_t n_branches = this->system.maxwell_branches.size();
+    for (auto *branch : {&branch_strain, &branch_force, &branch_spin, &branch_in_space})
+      {
+        branch->resize(n_branches);
+        for (Vector &x : *branch)
+          x.reinit(owned, communicator);
+      }
     for (Vector *x : {&increment, &branch_force_theta, &kelvin_voigt_v, &strain_change, &branch_force_new})
       x->reinit(owned, communicator);
-    // The frames rotate K q and K v; the branches' history and the Kelvin–Voigt force are not
-    // written for them (RunParameters refuses the combination before this).
-    if (this->system.frames && (this->system.kelvin_voigt != nullptr || !this->system.maxwell_branches.empty()))
-      throw InputError("Viscoelastic materials ('Materials/Kelvin-Voigt time', 'Materials/Prony moduli') are "
-                       "available with 'Kinematics/Formulation' = small displacements only.");
   }
 
   double MoreauJeanIntegrator::branch_decay(const std::size_t i) const
@@ -69,6 +66,27 @@ namespace percussion::TimeIntegration
     out = 0;
     for (const Vector &s : branch_force)
       out.add(1.0, s);
+    rotate_if_turned(out, false);
+  }
+
+  void MoreauJeanIntegrator::rotate_if_turned(Vector &x, const bool to_frames) const
+  {
+    if (frames_turned())
+      system.frames->rotate(x, to_frames);
+  }
+
+  void MoreauJeanIntegrator::product_in_frames(const dealii::PETScWrappers::MPI::SparseMatrix &matrix, const Vector &in,
+                                               Vector &out)
+  {
+    if (!frames_turned())
+      {
+        matrix.vmult(out, in);
+        return;
+      }
+    velocity_in_frames = in;
+    system.frames->rotate(velocity_in_frames, true);
+    matrix.vmult(out, velocity_in_frames);
+    system.frames->rotate(out, false);
   }
 
   MoreauJeanIntegrator::~MoreauJeanIntegrator()
@@ -207,10 +225,17 @@ namespace percussion::TimeIntegration
     BodyFrames &frames = *system.frames;
     const std::vector<double> previous_values = frames.frame_values();
     const std::vector<RigidFit> previous = frames.frames();
+    for (std::size_t i = 0; i < branch_strain.size(); ++i)
+      {
+        branch_in_space[i] = branch_strain[i];
+        frames.rotate(branch_in_space[i], false);
+      }
     if (!frames.update_frames(frames.fit(q, &v, theta * h), system.frame_update_angle))
       return;
     const double strain_energy = elastic_force(q, stiffness_q);
-    const double rise = strain_energy - energy.strain_energy;
+    // The branches' energy is re-measured with the strain's (eᵢ turns with the body as ũ does).
+    const double branch_change = branch_strain.empty() ? 0.0 : remeasure_branches(energy.viscoelastic_energy);
+    const double rise = strain_energy - energy.strain_energy + branch_change;
     // The change is exchanged with the turned bodies' deformation velocity where it holds it: the
     // re-measure then moves energy between strain and vibration and neither creates nor loses
     // any, with momentum and angular momentum untouched (the rigid motion keeps all of its
@@ -229,6 +254,8 @@ namespace percussion::TimeIntegration
         frames.frame_values() = previous_values;
         frames.frames_from_values();
         elastic_force(q, stiffness_q);
+        if (!branch_strain.empty())
+          remeasure_branches(0.0);
         return;
       }
     ++version;
@@ -252,9 +279,23 @@ namespace percussion::TimeIntegration
     if (bounded && rise + kinetic_change > allowed && relax_turned_strain(turned_bodies(previous), rise + kinetic_change - allowed))
       strain_after = elastic_force(q, stiffness_q);
     energy.kinetic_energy += kinetic_change;
-    energy.frame_correction += strain_after - energy.strain_energy + kinetic_change;
+    energy.frame_correction += strain_after - energy.strain_energy + kinetic_change + branch_change;
     energy.strain_energy = strain_after;
+    energy.viscoelastic_energy += branch_change;
     stiffness_times_velocity(v, stiffness_v); // 𝐑K𝐑ᵀv changes with 𝐑
+  }
+
+  double MoreauJeanIntegrator::remeasure_branches(const double energy_before)
+  {
+    double energy_after = 0;
+    for (std::size_t i = 0; i < branch_strain.size(); ++i)
+      {
+        branch_strain[i] = branch_in_space[i];
+        system.frames->rotate(branch_strain[i], true);
+        system.maxwell_branches[i].stiffness->vmult(branch_force[i], branch_strain[i]);
+        energy_after += 0.5 * (branch_strain[i] * branch_force[i]);
+      }
+    return energy_after - energy_before;
   }
 
   std::vector<char> MoreauJeanIntegrator::turned_bodies(const std::vector<RigidFit> &previous) const
@@ -351,6 +392,50 @@ namespace percussion::TimeIntegration
     system.frames->rotate(x, false);
   }
 
+  void MoreauJeanIntegrator::spin_terms()
+  {
+    // The damping acts on the deformation rate in the frame, 𝐑ᵀv − Ω × (X̄ + ũ): the spin of the
+    // strain field with the body (Ω × ũ, K(Ω × X̄) = 0) is no deformation rate and must not brake
+    // the rotation. That part of C v is taken out with the spin and ũ of the step's start:
+    // g = 𝐑(βK + C_KV)(Ω × ũ_k), a force of the step (measured: without it a disk spinning at
+    // 10 rad/s with β = 0.01 loses 0.3 % of its spin in 0.3 s). A Maxwell branch is a dashpot in
+    // series with a spring: the same spin would reach it through 𝐑ᵀΔq, so it is taken out of the
+    // increment, and its eᵢ, a strain field of the body, turns with the body within the step as ũ
+    // does (the frame's re-measure at the end of the step takes that turn out again, update_frames()).
+    system.frames->reference_positions(scratch);
+    scratch.add(1.0, q);
+    system.apply_mass(v_theta, scratch); // M(X + q) (v_theta is free until finish_step)
+    const auto fits = system.frames->fit(q);
+    const auto motions = system.frames->motion(q, mass_v, v_theta, fits);
+    // ũ_k in the body's own fit at q_k: in the step's frame it holds the rotation by θhΩ
+    // between them, whose spin Ω × (θhΩ × X̄) would be a spurious dilatation.
+    system.frames->unrotated_displacement(q, scratch, fits);
+    system.frames->spin_of(motions, scratch, v_theta);
+    if (system.rayleigh_beta > 0)
+      {
+        system.apply_stiffness(spin_damping, v_theta);
+        spin_damping *= system.rayleigh_beta;
+      }
+    if (system.kelvin_voigt != nullptr)
+      {
+        system.kelvin_voigt->vmult(work, v_theta);
+        spin_damping.add(1.0, work);
+      }
+    system.frames->rotate(spin_damping, false);
+    if (branch_strain.empty())
+      return;
+    // The branches must not gather the rigid rotation Ω × X̄ either: Kᵢ does not see it, but the
+    // frame's re-measure of eᵢ would turn it into a dilatation.
+    system.frames->reference_positions(strain_change);
+    system.frames->spin_of(motions, strain_change, increment);
+    v_theta.add(1.0, increment); // Ω × (X̄ + ũ_k)
+    for (std::size_t i = 0; i < branch_strain.size(); ++i)
+      {
+        system.frames->spin_of(motions, branch_strain[i], branch_spin[i]);
+        branch_spin[i].sadd(h, -h * branch_gain(i), v_theta);
+      }
+  }
+
   void MoreauJeanIntegrator::compute_free_velocity()
   {
     const double t_new = start_time + (elapsed_steps + h / nominal_h) * nominal_h; // (as accept_step() counts it)
@@ -368,47 +453,38 @@ namespace percussion::TimeIntegration
     // rotations K q_k is 𝐑Kũ_k (stiffness_q) and K v_k is 𝐑K𝐑ᵀv_k (stiffness_v, kept from the
     // last step: no mat-vec here).
     const bool rotated = frames_turned();
+    spin_damping = 0;
+    if (rotated && (system.rayleigh_beta > 0 || system.kelvin_voigt != nullptr || !branch_strain.empty()))
+      spin_terms();
     rhs.equ(1 - h * (1 - theta) * system.rayleigh_alpha, mass_v);
     rhs.add(-h, stiffness_q);
     rhs.add(-(h * (1 - theta) * system.rayleigh_beta + h * h * theta * (1 - theta)), stiffness_v);
+    rhs.add(h, spin_damping);
     if (system.has_external_force)
       rhs.add(h, force_theta);
     if (system.kelvin_voigt != nullptr)
       {
-        system.kelvin_voigt->vmult(work, v);
+        product_in_frames(*system.kelvin_voigt, v, work);
         rhs.add(-h * (1 - theta), work);
       }
-    // Maxwell branches (V5): h sᵢ,k+θ = h(1−θ+θaᵢ)sᵢ,k + h²θγᵢKᵢv_{k+θ}; the v_k part of the last goes here.
+    // Maxwell branches (V5): h𝐑sᵢ,k+θ = h(1−θ+θaᵢ)𝐑sᵢ,k + h²θγᵢ𝐑Kᵢ𝐑ᵀv_{k+θ} (+ hθ𝐑Kᵢ branch_spin[i]
+    // with large rotations); the v_k part of the second term goes here.
     for (std::size_t i = 0; i < branch_force.size(); ++i)
       {
-        rhs.add(-h * (1 - theta + theta * branch_decay(i)), branch_force[i]);
+        work = branch_force[i];
+        rotate_if_turned(work, false);
+        rhs.add(-h * (1 - theta + theta * branch_decay(i)), work);
         if (theta < 1)
           {
-            system.maxwell_branches[i].stiffness->vmult(work, v);
+            product_in_frames(*system.maxwell_branches[i].stiffness, v, work);
             rhs.add(-h * h * theta * (1 - theta) * branch_gain(i), work);
           }
-      }
-    spin_damping = 0;
-    if (rotated && system.rayleigh_beta > 0)
-      {
-        // The stiffness-proportional damping acts on the deformation rate in the frame,
-        // 𝐑ᵀv − Ω × (X̄ + ũ): the spin of the strain field with the body (Ω × ũ, K(Ω × X̄) = 0) is
-        // no deformation rate and must not brake the rotation. That part of C v is taken out with
-        // the spin and ũ of the step's start: g = β𝐑K(Ω × ũ_k), a force of the step (measured:
-        // without it a disk spinning at 10 rad/s with β = 0.01 loses 0.3 % of its spin in 0.3 s).
-        system.frames->reference_positions(scratch);
-        scratch.add(1.0, q);
-        system.apply_mass(v_theta, scratch); // M(X + q) (v_theta is free until finish_step)
-        const auto fits = system.frames->fit(q);
-        const auto motions = system.frames->motion(q, mass_v, v_theta, fits);
-        // ũ_k in the body's own fit at q_k: in the step's frame it holds the rotation by θhΩ
-        // between them, whose spin Ω × (θhΩ × X̄) would be a spurious dilatation.
-        system.frames->unrotated_displacement(q, scratch, fits);
-        system.frames->spin_of(motions, scratch, v_theta);
-        system.apply_stiffness(spin_damping, v_theta);
-        spin_damping *= system.rayleigh_beta;
-        system.frames->rotate(spin_damping, false);
-        rhs.add(h, spin_damping);
+        if (rotated)
+          {
+            system.maxwell_branches[i].stiffness->vmult(work, branch_spin[i]);
+            system.frames->rotate(work, false);
+            rhs.add(-h * theta, work);
+          }
       }
 
     // Dirichlet DoFs: the velocity that brings q to the prescribed displacement. With θ > 0,
@@ -502,39 +578,11 @@ namespace percussion::TimeIntegration
     e.damping_work = -h * (system.rayleigh_alpha * v_M_v + system.rayleigh_beta * v_K_v);
     if (system.kelvin_voigt != nullptr)
       {
-        system.kelvin_voigt->vmult(kelvin_voigt_v, v_theta);
+        product_in_frames(*system.kelvin_voigt, v_theta, kelvin_voigt_v);
         e.damping_work -= h * (v_theta * kelvin_voigt_v);
       }
-    // Maxwell branches: the update (V4) of eᵢ and sᵢ = Kᵢeᵢ, and the split (V7) of their work
-    // Δqᵀsᵢ,k+θ into the change of ½eᵢᵀKᵢeᵢ, the scheme's (θ−½)‖Δeᵢ‖²_Kᵢ and the dashpot's
-    // dissipation (Δq − Δeᵢ)ᵀsᵢ,k+θ, each computed from the update.
-    double branch_numerical = 0;
-    if (!branch_strain.empty())
-      {
-        increment.equ(h, v_theta); // Δq = q_{k+1} − q_k
-        branch_force_theta = 0;
-        for (std::size_t i = 0; i < branch_strain.size(); ++i)
-          {
-            Vector &strain = branch_strain[i], &force_i = branch_force[i];
-            // Δeᵢ = (aᵢ − 1)eᵢ,k + γᵢΔq into strain_change, sᵢ,k+1 = Kᵢeᵢ,k+1 into branch_force_new.
-            strain_change.equ(branch_decay(i) - 1, strain);
-            strain_change.add(branch_gain(i), increment);
-            strain.add(1.0, strain_change);
-            system.maxwell_branches[i].stiffness->vmult(branch_force_new, strain);
-            const double energy_new = 0.5 * (strain * branch_force_new);
-            // sᵢ,k+θ into force_i (sᵢ,k is not needed after this step), Δsᵢ kept for ‖Δeᵢ‖²_Kᵢ.
-            const double dK_d = strain_change * branch_force_new - strain_change * force_i;
-            force_i.sadd(1 - theta, theta, branch_force_new);
-            const double work_i = increment * force_i;
-            const double dashpot = work_i - strain_change * force_i; // (Δq − Δeᵢ)ᵀsᵢ,k+θ
-            branch_force_theta.add(1.0, force_i);
-            force_i = branch_force_new;
-            e.viscoelastic_energy += energy_new;
-            e.viscoelastic_dissipation += dashpot;
-            branch_numerical += (theta - 0.5) * dK_d;
-          }
-      }
-    if (system.frames && system.rayleigh_beta > 0)
+    const double branch_numerical = branch_strain.empty() ? 0.0 : update_branches(e);
+    if (system.frames)
       e.damping_work += h * (v_theta * spin_damping);
     e.external_work = system.has_external_force ? h * v_force : 0.0;
     e.contact_work = impulse_applied ? v_impulse : 0.0;
@@ -553,7 +601,7 @@ namespace percussion::TimeIntegration
         rhs.add(h * theta, stiffness_q_new);
         rhs.add(h * system.rayleigh_alpha, work);
         rhs.add(h * system.rayleigh_beta, scratch);
-        if (system.frames && system.rayleigh_beta > 0)
+        if (system.frames)
           rhs.add(-h, spin_damping);
         if (system.kelvin_voigt != nullptr)
           rhs.add(h, kelvin_voigt_v);
@@ -575,6 +623,44 @@ namespace percussion::TimeIntegration
     accept_step(e);
     if (system.frames)
       update_frames(true);
+  }
+
+  double MoreauJeanIntegrator::update_branches(StepEnergy &e)
+  {
+    // The update (V4) of eᵢ and sᵢ = Kᵢeᵢ, and the split (V7) of the branch's work Δqᵀ𝐑sᵢ,k+θ
+    // into the change of ½eᵢᵀKᵢeᵢ, the scheme's (θ−½)‖Δeᵢ‖²_Kᵢ and the dashpot's dissipation
+    // (Δq − Δeᵢ)ᵀsᵢ,k+θ, each computed from the update; in the step's frames with large rotations
+    // (𝐑ᵀΔq, eᵢ and sᵢ all held in them: the products are those in space).
+    const bool rotated = frames_turned();
+    increment.equ(h, v_theta); // Δq = q_{k+1} − q_k
+    rotate_if_turned(increment, true);
+    branch_force_theta = 0;
+    double numerical = 0;
+    for (std::size_t i = 0; i < branch_strain.size(); ++i)
+      {
+        Vector &strain = branch_strain[i], &force_i = branch_force[i];
+        // Δeᵢ = (aᵢ − 1)eᵢ,k + γᵢΔq (+ the spin terms) into strain_change, sᵢ,k+1 = Kᵢeᵢ,k+1 into
+        // branch_force_new.
+        strain_change.equ(branch_decay(i) - 1, strain);
+        strain_change.add(branch_gain(i), increment);
+        if (rotated)
+          strain_change.add(1.0, branch_spin[i]);
+        strain.add(1.0, strain_change);
+        system.maxwell_branches[i].stiffness->vmult(branch_force_new, strain);
+        const double energy_new = 0.5 * (strain * branch_force_new);
+        // sᵢ,k+θ into force_i (sᵢ,k is not needed after this step), Δsᵢ kept for ‖Δeᵢ‖²_Kᵢ.
+        const double dK_d = strain_change * branch_force_new - strain_change * force_i;
+        force_i.sadd(1 - theta, theta, branch_force_new);
+        const double work_i = increment * force_i;
+        const double dashpot = work_i - strain_change * force_i; // (Δq − Δeᵢ)ᵀsᵢ,k+θ
+        branch_force_theta.add(1.0, force_i);
+        force_i = branch_force_new;
+        e.viscoelastic_energy += energy_new;
+        e.viscoelastic_dissipation += dashpot;
+        numerical += (theta - 0.5) * dK_d;
+      }
+    rotate_if_turned(branch_force_theta, false); // (for the support reactions, in space)
+    return numerical;
   }
 
   double MoreauJeanIntegrator::correct_displacement(const Vector &displacement_correction)

@@ -13,6 +13,7 @@
    keeps the Delassus columns' support as the two batches it was solved in (contact_history.bin);
    resumed on 1 rank (exact) and on 2 ranks (1e-6: the disk chatters, and each landing amplifies
    a difference of round-off; two 2-rank runs of this disk already differ, see doc/user_guide.md).
+   The same disk viscoelastic (its Maxwell branch held in its frame): resumed on 1 rank, exact.
 3. The 1D impacting bar with every other scheme (Moreau-Jean standard, nonsmooth Newmark and
    generalized-alpha, Schatzman-Paoli), checkpoint in the middle of the contact: exact. The retry
    policy (tests/robustness/contact_retry.prm, whose first step is halved): exact.
@@ -241,6 +242,28 @@ for ranks in (1, 2):
         # difference (tests/regression/test_large_rotations.cc): whole 1- and 2-rank runs of this
         # disk agree to 1e-7; resumed at step 340 it agrees to 1e-6 (checked).
         compare_round_off(os.path.join(full, "statistics.csv"), os.path.join(out, "statistics.csv"), label, 1e-6)
+
+# The same disk viscoelastic (a Maxwell branch and a Kelvin-Voigt time): its branches, held in the
+# disk's frame, are restored with the frames (resumed on 1 rank: exact).
+visco_disk = os.path.join(work, "viscoelastic_disk.prm")
+with open(disk) as f:
+    text = f.read()
+with open(visco_disk, "w") as f:
+    f.write(text.replace("  set Young's modulus = 1e8\n",
+                         "  set Young's modulus = 1e8\n  set Prony moduli = 5e7\n  set Prony times = 1e-3\n"
+                         "  set Kelvin-Voigt time = 1e-5\n"))
+full = os.path.join(work, "viscoelastic_disk_full")
+out = os.path.join(work, "viscoelastic_disk_resumed")
+status_full, _ = run(visco_disk, full)
+status, _ = run(visco_disk, out, resume=os.path.join(full, "checkpoints", "step-0000000340"))
+check(status_full == 0 and status == 0, "viscoelastic disk: both runs succeed")
+if status_full == 0 and status == 0:
+    compare_exact(os.path.join(full, "statistics.csv"), os.path.join(out, "statistics.csv"), "viscoelastic disk")
+    names, table = by_step(os.path.join(full, "statistics.csv"))
+    frame = [float(r[names.index("frame_energy")]) for r in table]
+    psi = [float(r[names.index("viscoelastic_energy")]) for r in table if int(r[0]) == 340]
+    check(len(psi) == 1 and psi[0] > 0 and any(x != 0 for x in frame),
+          "viscoelastic disk: the branches hold energy at the checkpoint (%s) and the frames turn" % psi)
 
 # 3. The other schemes on the impacting bar (contact from step 50 to 89; checkpoint at 60).
 BAR = """set Dimension = 1

@@ -15,7 +15,8 @@
 //  - a disk thrown with backspin onto a frictional plane ends rolling at v = (2v₀ − Rω₀)/3 (a solid
 //    cylinder: J = mR²/2) within 1 %, with the friction dissipation of the rigid solution within 2 %;
 //    a ball (3D) at the billiard ball's (5v₀ − 2Rω₀)/7 within 1 %;
-//  - with small displacements the same spin is reported (event large_rotation) once it passes 0.05 rad.
+//  - with small displacements the same spin is reported (event large_rotation) once it passes 0.05 rad,
+//    the warning naming a setting the scheme accepts (the generalized-α family: a Moreau–Jean scheme).
 #define BOOST_TEST_MODULE large_rotations
 #include "simulation_helpers.h"
 #include "../mpi_test_fixture.h"
@@ -24,6 +25,8 @@
 #include <array>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 using namespace percussion;
@@ -362,6 +365,25 @@ end
   auto simulator = testing::run_simulation<2>(text, "output_small_displacements_spin");
   BOOST_TEST(simulator->statistics().column("events").back() == 1.0);
   BOOST_TEST(std::abs(simulator->rigid_motion().at(0).rotation_angle) > 0.05);
+  // The warning names a setting this scheme accepts; with the generalized-α family (which large
+  // rotations refuse) it names the scheme to change first.
+  const auto warning_of = [](const std::string &directory) {
+    std::ifstream file(directory + "/events.csv");
+    const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    return text;
+  };
+  BOOST_TEST(warning_of("output_small_displacements_spin").find("set it to large rotations (or auto)") != std::string::npos);
+  const std::string alpha = spinning_disk + R"(
+subsection Time integration
+  set Scheme = nonsmooth generalized-alpha
+  set Time step = 1e-4
+  set End time = 0.01
+end
+)";
+  testing::run_simulation<2>(alpha, "output_small_displacements_spin_alpha");
+  const std::string warning = warning_of("output_small_displacements_spin_alpha");
+  BOOST_TEST(warning.find("large rotations need a Moreau-Jean scheme") != std::string::npos);
+  BOOST_TEST(warning.find("set it to large rotations") == std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(two_ranks_reproduce_the_serial_run)

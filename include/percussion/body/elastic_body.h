@@ -123,11 +123,14 @@ namespace percussion::Body
      * the ghosted branch variables @p branch_strains in the order of maxwell_branches(). dim × dim
      * cell fields named viscous_stress_xx, viscous_stress_xy, …, then the branches' stored energy
      * per unit volume Σᵢ ½ (Eᵢ/E∞) σ_m(ε(eᵢ)) : ε(eᵢ) at the centre (the density of (V6)'s
-     * ½ eᵢᵀKᵢeᵢ), named viscoelastic_energy_density (0 on other ranks' cells).
+     * ½ eᵢᵀKᵢeᵢ), named viscoelastic_energy_density (0 on other ranks' cells). @p rotations (large
+     * rotations): the rotation R of each material's body frame, in which @p velocity and
+     * @p branch_strains are given; the stress is then written in space, R σ Rᵀ.
      */
     std::vector<std::pair<std::string, dealii::Vector<float>>>
     viscoelastic_fields(const dealii::PETScWrappers::MPI::Vector &velocity,
-                        const std::vector<const dealii::PETScWrappers::MPI::Vector *> &branch_strains) const;
+                        const std::vector<const dealii::PETScWrappers::MPI::Vector *> &branch_strains,
+                        const std::map<unsigned int, Matrix3> &rotations = {}) const;
 
     /**
      * Computes the stress tensor (6 or 4 or 1 components) and von Mises stress for DataOut.

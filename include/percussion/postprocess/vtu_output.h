@@ -64,6 +64,12 @@ namespace percussion::Postprocess
     void write(const StepView &view);
     /// The contact points of the geometry the last step started from, with that step's fields.
     void write_contact_points(const StepView &view);
+    /// Body::ElasticBody::viscoelastic_fields() of @p integrator's state (Moreau–Jean); with large
+    /// rotations (@p rotations of each material's body not empty) computed in the frames and
+    /// rotated to space.
+    std::vector<std::pair<std::string, dealii::Vector<float>>>
+    viscoelastic_cell_fields(const TimeIntegration::TimeIntegrator &integrator,
+                             const std::map<unsigned int, Matrix3> &rotations) const;
 
     const OutputParameters &output;
     MPI_Comm communicator;

@@ -42,6 +42,12 @@ namespace percussion::TimeIntegration
    * exponential update over the step (V4), sᵢ,k+1 = aᵢsᵢ,k + γᵢKᵢ(q_{k+1} − q_k),
    * aᵢ = exp(−h/τᵢ), γᵢ = (τᵢ/h)(1 − aᵢ), so that Ŵ gains h²θ²Σγᵢ Kᵢ (constant for a step size) and
    * the right-hand side −h(1−θ+θaᵢ)sᵢ,k − h²θ(1−θ)γᵢKᵢv_k (V5).
+   *
+   * Large rotations (doc/theory.md, "Large rotations"): K q is 𝐑Kũ and K v is 𝐑K𝐑ᵀv in the step's
+   * body frames, and so are the viscoelastic terms: eᵢ and sᵢ are held in the frames (the branch's
+   * force is 𝐑sᵢ, its increment 𝐑ᵀΔq), C_KV acts as 𝐑C_KV𝐑ᵀ, and where a frame is taken anew eᵢ is
+   * re-expressed in it as ũ is. The spin of a strain field with its body is no deformation rate:
+   * the damping's and the branches' explicit spin terms (spin_terms()) take it out.
    */
   class MoreauJeanIntegrator : public TimeIntegrator
   {
@@ -79,9 +85,10 @@ namespace percussion::TimeIntegration
       return vectors;
     }
     /// Σᵢ sᵢ at t_k: the force of the Maxwell branches on the nodes (0 without branches), which
-    /// adds to K q in the internal force.
+    /// adds to K q in the internal force (𝐑Σᵢsᵢ in space with large rotations).
     void maxwell_force(dealii::PETScWrappers::MPI::Vector &out) const;
-    /// The Maxwell branches' eᵢ at t_k (sᵢ = Kᵢeᵢ), in the order of the system's branches.
+    /// The Maxwell branches' eᵢ at t_k (sᵢ = Kᵢeᵢ), in the order of the system's branches (in the
+    /// step's body frames with large rotations, as ũ).
     const std::vector<dealii::PETScWrappers::MPI::Vector> &maxwell_strains() const { return branch_strain; }
     double correct_displacement(const dealii::PETScWrappers::MPI::Vector &displacement_correction) override;
     PositionCorrectionCost position_correction_cost(const dealii::PETScWrappers::MPI::Vector &displacement_correction) override;
@@ -157,6 +164,33 @@ namespace percussion::TimeIntegration
     /// @p out = 𝐑K𝐑ᵀ@p velocity in the step's frames (K v without them).
     void stiffness_times_velocity(const dealii::PETScWrappers::MPI::Vector &velocity,
                                   dealii::PETScWrappers::MPI::Vector &out);
+    /// @p out = 𝐑A𝐑ᵀ@p in in the step's frames (A @p in without them), A a matrix of the bodies'
+    /// material (a Maxwell branch's Kᵢ, the Kelvin–Voigt part of C).
+    void product_in_frames(const dealii::PETScWrappers::MPI::SparseMatrix &matrix,
+                           const dealii::PETScWrappers::MPI::Vector &in, dealii::PETScWrappers::MPI::Vector &out);
+    /// @p x ← 𝐑@p x (𝐑ᵀ@p x if @p to_frames) where frames_turned(); unchanged otherwise.
+    void rotate_if_turned(dealii::PETScWrappers::MPI::Vector &x, bool to_frames) const;
+    /**
+     * Large rotations, at the start of a step, from each body's spin Ω and ũ_k (in its own fit at
+     * q_k): spin_damping = 𝐑(βK + C_KV)(Ω × ũ_k), the part of the damping force 𝐑C𝐑ᵀv that is the
+     * strain's spin with the body, and per Maxwell branch branch_spin[i] = h(Ω × eᵢ,k − γᵢΩ × ũ_k):
+     * the branch variable turns with its body within the step, and the increment 𝐑ᵀΔq it sees
+     * loses the spin of ũ, so that a spinning body's branches see only its deformation rate
+     * (eᵢ,k+1 = aᵢeᵢ,k + γᵢ𝐑ᵀΔq + branch_spin[i]). Collective.
+     */
+    void spin_terms();
+    /**
+     * The Maxwell branches' update (V4) at the end of a step, eᵢ and sᵢ = Kᵢeᵢ, with their energy,
+     * dashpot dissipation (V7) and branch_force_theta = 𝐑Σᵢsᵢ,k+θ added to @p e; returns the
+     * scheme's (θ − ½)Σᵢ‖Δeᵢ‖²_Kᵢ.
+     */
+    double update_branches(StepEnergy &e);
+    /**
+     * Re-expresses the branch variables held in branch_in_space (𝐑eᵢ in the frames they were
+     * measured in) in the present frames, eᵢ = 𝐑ᵀ(𝐑eᵢ), sᵢ = Kᵢeᵢ; returns the change of
+     * Σᵢ½eᵢᵀKᵢeᵢ from @p energy_before.
+     */
+    double remeasure_branches(double energy_before);
     /**
      * Large rotations, at the end of a step (and at the start): the rigid fit of each body at the
      * predicted q_{k+θ} ≈ q_k + hθv_k becomes the frame of the next step where it turned more than
@@ -236,14 +270,19 @@ namespace percussion::TimeIntegration
     dealii::PETScWrappers::MPI::Vector velocity_in_frames; ///< 𝐑ᵀv (large rotations)
     dealii::PETScWrappers::MPI::Vector force_theta, rhs, work, impulse, prescribed_velocity, v_theta, scratch;
     dealii::PETScWrappers::MPI::Vector unrotated; ///< ũ (large rotations)
-    /// Large rotations with β > 0: β𝐑K(Ω × ũ_k), the part of β𝐑K𝐑ᵀv that is the strain's spin.
+    /// Large rotations with β > 0 or Kelvin–Voigt materials: 𝐑(βK + C_KV)(Ω × ũ_k), the part of
+    /// the damping force that is the strain's spin (spin_terms()).
     dealii::PETScWrappers::MPI::Vector spin_damping;
     std::vector<double> prescribed_values, constrained_velocity;
 
     /// Maxwell branch i: eᵢ, the displacement-like variable with sᵢ = Kᵢeᵢ (V3) whose energy
     /// ½eᵢᵀKᵢeᵢ is the branch's, and sᵢ, at t_k.
     std::vector<dealii::PETScWrappers::MPI::Vector> branch_strain, branch_force;
-    /// Scratch of finish_step(): Δq, Σ sᵢ,k+θ, and K_KV v_{k+θ} (the Kelvin–Voigt force).
+    /// Large rotations: the branches' explicit spin terms of the step (spin_terms()), and 𝐑eᵢ
+    /// while a frame is taken anew (update_frames()).
+    std::vector<dealii::PETScWrappers::MPI::Vector> branch_spin, branch_in_space;
+    /// Scratch of finish_step(): Δq (𝐑ᵀΔq in the frames), 𝐑Σ sᵢ,k+θ, and 𝐑C_KV𝐑ᵀv_{k+θ} (the
+    /// Kelvin–Voigt force).
     dealii::PETScWrappers::MPI::Vector increment, branch_force_theta, kelvin_voigt_v;
     /// Scratch of finish_step(): Δeᵢ and sᵢ,k+1 of the branch being updated.
     dealii::PETScWrappers::MPI::Vector strain_change, branch_force_new;
