@@ -223,8 +223,6 @@ namespace percussion
           << (parameters.large_rotations ? "large rotations (a frame per body, exact rigid motion, linear strain in it)" :
                                            "small displacements (x = X + q)")
           << ", " << frames->n_bodies() << " bod" << (frames->n_bodies() == 1 ? "y" : "ies") << std::endl;
-    if (geometry)
-      log_unresolved_modes(GridTools::minimal_cell_diameter(*triangulation));
   }
 
   template <int dim>
@@ -675,6 +673,7 @@ namespace percussion
     if (n_energy_retries > 0)
       log << "; " << n_energy_retries << " step(s) that created energy were made again in halves";
     log << std::endl;
+    note_unresolved_modes();
   }
 
   template <int dim>
@@ -739,28 +738,34 @@ namespace percussion
   }
 
   template <int dim>
-  void Simulator<dim>::log_unresolved_modes(const double smallest_cell) const
+  void Simulator<dim>::note_unresolved_modes() const
   {
     // θ = ½ (and any scheme without high-frequency damping) damps no mode: the modes with ωh ≫ 1
-    // are not resolved by the step, and with contact
-    // their energy stays in the body as chatter at the contact nodes. The highest mode of a
+    // are not resolved by the step, and with contact that lasts their energy stays in the body as
+    // chatter at the contact nodes. (Said at the end of a run whose contacts lasted only: a brief
+    // impact with θ = ½ for its undamped waves, the default example's, needs no such advice.) The highest mode of a
     // consistent-mass mesh is about ω_max ≈ 2√3 c √dim / Δx (1D linear elements: exactly 2√3 c/Δx;
     // c the dilatational wave speed, Δx the node spacing).
     // (Stiffness-proportional damping βK damps them as well: the ratio βω/2 grows with ω.)
     const bool kelvin_voigt_everywhere =
       std::all_of(parameters.body.materials.begin(), parameters.body.materials.end(),
                   [](const auto &m) { return m.second.kelvin_voigt_time > 0; });
-    if (time_integrator->damps_high_frequencies() || parameters.body.rayleigh_beta > 0 || kelvin_voigt_everywhere)
+    if (!geometry)
+      return;
+    const double smallest_cell = GridTools::minimal_cell_diameter(*triangulation); // (collective: before any return)
+    if (longest_contact_streak < 100 || time_integrator->damps_high_frequencies() || parameters.body.rayleigh_beta > 0 ||
+        kelvin_voigt_everywhere)
       return;
     const double wave_speed = fastest_wave_speed();
     const double node_spacing = smallest_cell / std::sqrt(static_cast<double>(dim)) / parameters.mesh.fe_degree;
     const double omega_h = 2 * std::sqrt(3.0 * dim) * wave_speed * parameters.time.time_step / node_spacing;
     if (omega_h > 2)
-      log << "note: the scheme (" << time_integrator->description() << ") damps no mode, and this step leaves "
-          << "the mesh's stiffest modes unresolved (omega*h up to ~" << std::setprecision(3) << omega_h
-          << ", from c = " << wave_speed << " m/s and node spacing " << node_spacing << " m). After impacts they "
-          << "can ring for ever at contacts that last (the contact force alternating from step to step, a "
-          << "resting body that never comes to rest). Where that matters more than wave accuracy, use a scheme "
+      log << "note: contacts lasted up to " << longest_contact_streak << " steps in a row, and the scheme ("
+          << time_integrator->description() << ") damps no mode while this step leaves the mesh's stiffest "
+          << "modes unresolved (omega*h up to ~" << std::setprecision(3) << omega_h << ", from c = " << wave_speed
+          << " m/s and node spacing " << node_spacing << " m): they can ring for ever at contacts that last "
+          << "(the contact force alternating from step to step, a resting body that never comes to rest). "
+          << "Where that matters more than wave accuracy, use a scheme "
           << "that damps them (Moreau-Jean theta slightly above 0.5, e.g. 0.55, inside the Fremond range "
           << "[0.5, 1/(1+e)]), a material damping (Damping/Stiffness proportional coefficient, a few "
           << "percent of critical on the lowest elastic mode), or h <= " << node_spacing / (std::sqrt(3.0 * dim) * wave_speed)

@@ -275,6 +275,8 @@ namespace percussion
     const auto &integrator = *time_integrator;
     const unsigned int step = integrator.step_number();
     const auto &c = contact_result;
+    contact_streak = c.n_active > 0 ? contact_streak + 1 : 0;
+    longest_contact_streak = std::max(longest_contact_streak, contact_streak);
     if (c.n_positive_work > 0)
       {
         std::ostringstream where;

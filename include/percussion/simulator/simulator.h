@@ -137,9 +137,10 @@ namespace percussion
     /// their slave faces ('Contact/Slave face partition weight'): a step's contact work belongs to the
     /// slave nodes' owners. Before the DoFs are distributed. Collective.
     void partition_by_contact_work();
-    /// With contact and a scheme that damps no mode (e.g. θ = ½): says in the log when the step
-    /// leaves the mesh's stiff modes unresolved.
-    void log_unresolved_modes(double smallest_cell) const;
+    /// At the end of a run with contact that lasted (a contact active for 100 steps in a row) and a
+    /// scheme that damps no mode (e.g. θ = ½): says in the log when the step leaves the mesh's
+    /// stiff modes unresolved, which can then ring at the lasting contacts. Collective.
+    void note_unresolved_modes() const;
     /// The smallest gap of the geometry's candidates (the search distance without any). Collective.
     double smallest_candidate_gap() const;
     /// Initial state (its contact geometry checked first), output files (kept up to a resumed
@@ -254,6 +255,8 @@ namespace percussion
     bool projects_positions = false;
     double end_of_step_min_gap = 0, lowest_gap = std::numeric_limits<double>::infinity();
     unsigned int n_projection_steps = 0, n_projection_warnings = 0;
+    /// Steps in a row with an active contact, now and at most (note_unresolved_modes()).
+    unsigned int contact_streak = 0, longest_contact_streak = 0;
     /// The probes, located by the constructor, until open_outputs() lists them.
     std::unique_ptr<Postprocess::ProbePoints<dim>>         located_probes;
     Postprocess::BodyMotion<dim>                          *body_motion = nullptr; ///< bodies.csv
