@@ -1,5 +1,6 @@
 #include <percussion/contact/contact_parameters.h>
 #include <percussion/core/exceptions.h>
+#include <percussion/core/name_table.h>
 
 #include <deal.II/base/utilities.h>
 
@@ -49,34 +50,13 @@ namespace percussion
     {
       // Every pair type and formulation with its name in the parameter file: the one place the
       // names are written.
-      constexpr std::array<std::pair<PairType, const char *>, 5> pair_type_names{{{PairType::plane, "plane"},
-                                                                                  {PairType::sphere, "sphere"},
-                                                                                  {PairType::cylinder, "cylinder"},
-                                                                                  {PairType::body, "body"},
-                                                                                  {PairType::bodies, "bodies"}}};
-      constexpr std::array<std::pair<Formulation, const char *>, 2> formulation_names{
+      constexpr NameTable<PairType, 5> pair_type_names{{{PairType::plane, "plane"},
+                                                        {PairType::sphere, "sphere"},
+                                                        {PairType::cylinder, "cylinder"},
+                                                        {PairType::body, "body"},
+                                                        {PairType::bodies, "bodies"}}};
+      constexpr NameTable<Formulation, 2> formulation_names{
         {{Formulation::node_to_surface, "node-to-surface"}, {Formulation::integrated, "integrated"}}};
-
-      /// The value called @p name in @p table, if there is one.
-      template <typename Choice, std::size_t n>
-      std::optional<Choice> find_choice(const std::array<std::pair<Choice, const char *>, n> &table,
-                                        const std::string &name)
-      {
-        for (const auto &[value, known_name] : table)
-          if (name == known_name)
-            return value;
-        return std::nullopt;
-      }
-
-      /// The name of @p choice in @p table ("unknown" for a value the table lacks).
-      template <typename Choice, std::size_t n>
-      std::string choice_name(const std::array<std::pair<Choice, const char *>, n> &table, const Choice choice)
-      {
-        for (const auto &[value, name] : table)
-          if (value == choice)
-            return name;
-        return "unknown";
-      }
     } // namespace
 
     namespace
@@ -283,28 +263,28 @@ namespace percussion
 
     PairType pair_type_from_string(const std::string &name, const std::string &context)
     {
-      if (const auto type = find_choice(pair_type_names, name))
-        return *type;
-      throw InputError(context + ": unknown pair type '" + name +
-                       "' (admissible: plane|sphere|cylinder|body)");
+      if (has_name(pair_type_names, name))
+        return value_of(pair_type_names, name, context);
+      throw InputError(context + ": unknown pair type '" + name + "' (admissible: " + names_pattern(pair_type_names) +
+                       ")");
     }
 
     std::string to_string(const PairType type)
     {
-      return choice_name(pair_type_names, type);
+      return name_of(pair_type_names, type);
     }
 
     Formulation formulation_from_string(const std::string &name, const std::string &context)
     {
-      if (const auto formulation = find_choice(formulation_names, name))
-        return *formulation;
-      throw InputError(context + ": unknown value '" + name +
-                       "' (admissible: node-to-surface|integrated)");
+      if (has_name(formulation_names, name))
+        return value_of(formulation_names, name, context);
+      throw InputError(context + ": unknown value '" + name + "' (admissible: " + names_pattern(formulation_names) +
+                       ")");
     }
 
     std::string to_string(const Formulation formulation)
     {
-      return choice_name(formulation_names, formulation);
+      return name_of(formulation_names, formulation);
     }
 
     unsigned int ContactParameters::pairs_named_in(const std::string &text)
@@ -366,7 +346,7 @@ namespace percussion
         for (unsigned int i = 1; i <= std::max(n_pairs, default_declared_pairs); ++i)
           {
             prm.enter_subsection("Pair " + std::to_string(i));
-            declare_pair_entry("Type", "plane", Selection("plane|sphere|cylinder|body|bodies"),
+            declare_pair_entry("Type", "plane", Selection(names_pattern(pair_type_names)),
                                "What the slave surface touches: a rigid plane, the exterior of a "
                                "rigid sphere or cylinder (a disc in 2D, the exterior of the interval "
                                "[center - radius, center + radius] in 1D), or a master surface of a "

@@ -6,6 +6,7 @@
 #include <percussion/contact_solvers/solve.h>
 
 #include <percussion/core/exceptions.h>
+#include <percussion/core/name_table.h>
 
 #include <algorithm>
 #include <chrono>
@@ -17,59 +18,36 @@
 
 namespace percussion::ContactSolvers
 {
-  std::string to_string(SolverStatus status)
-  {
-    switch (status)
-      {
-        case SolverStatus::converged:
-          return "converged";
-        case SolverStatus::not_converged:
-          return "not_converged";
-        case SolverStatus::failed:
-          return "failed";
-      }
-    return "unknown";
-  }
-
   namespace
   {
+    constexpr NameTable<SolverStatus, 3> status_names{
+      {{SolverStatus::converged, "converged"}, {SolverStatus::not_converged, "not_converged"},
+       {SolverStatus::failed, "failed"}}};
     /** The solver names of SolverOptions::solver, in the order available_solvers() lists them. */
-    const std::pair<const char *, SolverKind> solver_names[] = {{"alart_curnier", SolverKind::alart_curnier},
-                                                                {"alart_curnier_pure", SolverKind::alart_curnier_pure},
-                                                                {"proximal_point", SolverKind::proximal_point},
-                                                                {"nsgs", SolverKind::nsgs}};
-
-    /** The name of @p kind in solver_names; nullptr for a value the table does not list. */
-    const char *listed_name(const SolverKind kind)
-    {
-      for (const auto &[spelling, named] : solver_names)
-        if (named == kind)
-          return spelling;
-      return nullptr;
-    }
+    constexpr NameTable<SolverKind, 4> solver_names{{{SolverKind::alart_curnier, "alart_curnier"},
+                                                     {SolverKind::alart_curnier_pure, "alart_curnier_pure"},
+                                                     {SolverKind::proximal_point, "proximal_point"},
+                                                     {SolverKind::nsgs, "nsgs"}}};
   } // namespace
+
+  std::string to_string(const SolverStatus status) { return name_of(status_names, status); }
 
   std::vector<std::string> available_solvers()
   {
     std::vector<std::string> names;
-    for (const auto &[name, kind] : solver_names)
-      names.emplace_back(name);
+    for (const auto &entry : solver_names)
+      names.emplace_back(entry.second);
     return names;
   }
 
   std::optional<SolverKind> solver_kind_from_name(const std::string &name)
   {
-    for (const auto &[spelling, kind] : solver_names)
-      if (name == spelling)
-        return kind;
-    return std::nullopt;
+    if (!has_name(solver_names, name))
+      return std::nullopt;
+    return value_of(solver_names, name, "");
   }
 
-  std::string to_string(const SolverKind kind)
-  {
-    const char *name = listed_name(kind);
-    return name != nullptr ? name : "unknown";
-  }
+  std::string to_string(const SolverKind kind) { return name_of(solver_names, kind); }
 
   namespace
   {
@@ -288,7 +266,7 @@ namespace percussion::ContactSolvers
      */
     SolverKind checked_solver_kind(const SolverOptions &options)
     {
-      if (listed_name(options.solver) == nullptr)
+      if (name_of(solver_names, options.solver, "") == "")
         throw InputError("contact solver: unknown solver (SolverOptions::solver = " +
                          std::to_string(static_cast<int>(options.solver)) + ")");
       if (!(options.proximal_cap >= 0.0 && options.proximal_cap < 1.0) || !(options.proximal_factor >= 0.0))

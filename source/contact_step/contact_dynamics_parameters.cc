@@ -1,11 +1,33 @@
 #include <deal.II/base/utilities.h>
 
 #include <percussion/core/exceptions.h>
+#include <percussion/core/name_table.h>
 #include <percussion/contact_solvers/solve.h>
 #include <percussion/contact_step/contact_dynamics_parameters.h>
 
 namespace percussion::ContactStep
 {
+  namespace
+  {
+    // The names of the choices, as the parameter entries spell them (their Selection patterns too).
+    constexpr NameTable<NonConvergencePolicy, 3> non_convergence_policies{
+      {{NonConvergencePolicy::continue_run, "continue"},
+       {NonConvergencePolicy::stop, "stop"},
+       {NonConvergencePolicy::retry, "retry"}}};
+    constexpr NameTable<DissipationRangePolicy, 2> dissipation_range_policies{
+      {{DissipationRangePolicy::warn, "warn"}, {DissipationRangePolicy::refuse, "refuse"}}};
+    constexpr NameTable<DelassusOperatorChoice, 3> delassus_operators{
+      {{DelassusOperatorChoice::automatic, "auto"},
+       {DelassusOperatorChoice::dense, "dense"},
+       {DelassusOperatorChoice::probed, "probed"}}};
+    constexpr NameTable<PositionProjection, 3> position_projections{
+      {{PositionProjection::automatic, "auto"}, {PositionProjection::on, "on"}, {PositionProjection::off, "off"}}};
+    constexpr NameTable<ProjectionMetric, 3> projection_metrics{
+      {{ProjectionMetric::adaptive, "adaptive"},
+       {ProjectionMetric::quasi_static, "quasi-static"},
+       {ProjectionMetric::iteration_matrix, "iteration matrix"}}};
+  } // namespace
+
   void ContactDynamicsParameters::declare_parameters(dealii::ParameterHandler &prm)
   {
     using namespace dealii::Patterns;
@@ -21,7 +43,7 @@ namespace percussion::ContactStep
                       "Tolerance on the normalised FCLIB/Siconos residual of the contact problem.");
     prm.declare_entry("Max iterations", "200", Integer(1),
                       "Iteration limit of the contact solver (Newton iterations or NSGS sweeps).");
-    prm.declare_entry("Non-convergence policy", "continue", Selection("continue|stop|retry"),
+    prm.declare_entry("Non-convergence policy", "continue", Selection(names_pattern(non_convergence_policies)),
                       "When a step's contact problem is not solved to the tolerance: report it and "
                       "'continue' with the best iterate, 'stop' the run (after writing the "
                       "output of the last step), or 'retry': solve it again with NSGS (10 times "
@@ -38,7 +60,7 @@ namespace percussion::ContactStep
     prm.declare_entry("Write FCLIB at steps", "", List(Integer(1)),
                       "Steps whose contact problem is written to <Output/Directory>/"
                       "contact_problem_<step>.hdf5, to share hard steps with other codes.");
-    prm.declare_entry("Dissipation range policy", "warn", Selection("warn|refuse"),
+    prm.declare_entry("Dissipation range policy", "warn", Selection(names_pattern(dissipation_range_policies)),
                       "The Frémond scheme provably dissipates energy for 1/2 <= theta <= 1/(1+max e) "
                       "(paper Proposition 1). Outside that range: 'warn' and run, or 'refuse' to run.");
     prm.declare_entry("Delassus column limit", "1500", Integer(1),
@@ -46,7 +68,7 @@ namespace percussion::ContactStep
                       "e.g. fixed obstacles) when dim x candidates is at most this; otherwise only "
                       "the active contacts' columns are computed each step. With 'Body compliance' "
                       "it also bounds the DoFs of each body's support.");
-    prm.declare_entry("Delassus operator", "auto", Selection("auto|dense|probed"),
+    prm.declare_entry("Delassus operator", "auto", Selection(names_pattern(delassus_operators)),
                       "How the step's Delassus operator W = H^T W^-1 H enters the contact problem "
                       "(doc/contact.md, 'Many contacts'). 'dense': the columns W^-1 H of the contacts "
                       "(one solve per column, cached while H does not change) and a dense W: exact, "
@@ -91,7 +113,7 @@ namespace percussion::ContactStep
                       "Outer iterations (exact products W p, one solve each) of the probed operator "
                       "at most, not counting the approximate start where H moved (a body pair; "
                       "doc/contact.md); a step that reaches it is reported as not solved.");
-    prm.declare_entry("Position projection", "auto", Selection("auto|on|off"),
+    prm.declare_entry("Position projection", "auto", Selection(names_pattern(position_projections)),
                       "Velocity-level schemes hold the contact velocities, not the gaps: an impact "
                       "step leaves a penetration up to h |u_N| (h/2 |u_N| at theta = 1/2) that the "
                       "law would then keep. 'on': after each step whose end gap is below -tolerance, "
@@ -100,7 +122,7 @@ namespace percussion::ContactStep
                       "and the strain-energy change is the statistics column projection_energy. "
                       "'auto': on for the Moreau-Jean schemes, off for the generalized-alpha family "
                       "and Schatzman-Paoli (position level, for which 'on' is an input error).");
-    prm.declare_entry("Projection metric", "adaptive", Selection("adaptive|quasi-static|iteration matrix"),
+    prm.declare_entry("Projection metric", "adaptive", Selection(names_pattern(projection_metrics)),
                       "The metric P of the position projection, min 1/2 dq^T P dq subject to g >= 0. "
                       "quasi-static: P = K + M/T^2 with T = 100 x the slowest wave's transit of the "
                       "mesh's bounding box, factorised once at the first projection: a body moves "
@@ -135,26 +157,17 @@ namespace percussion::ContactStep
     solver = *ContactSolvers::solver_kind_from_name(prm.get("Solver")); // a name of the Selection
     tolerance = prm.get_double("Tolerance");
     max_iterations = prm.get_integer("Max iterations");
-    {
-      const std::string policy = prm.get("Non-convergence policy");
-      non_convergence_policy = policy == "stop"  ? NonConvergencePolicy::stop :
-                               policy == "retry" ? NonConvergencePolicy::retry :
-                                                   NonConvergencePolicy::continue_run;
-    }
+    non_convergence_policy =
+      value_of(non_convergence_policies, prm.get("Non-convergence policy"), "Contact solver/Non-convergence policy");
     retry_step_halvings = prm.get_integer("Retry step halvings");
     write_fclib_on_failure = prm.get_bool("Write FCLIB on failure");
     write_fclib_steps.clear();
     for (const int s : dealii::Utilities::string_to_int(dealii::Utilities::split_string_list(prm.get("Write FCLIB at steps"), ',')))
       write_fclib_steps.push_back(s);
-    dissipation_range_policy =
-      prm.get("Dissipation range policy") == "refuse" ? DissipationRangePolicy::refuse : DissipationRangePolicy::warn;
+    dissipation_range_policy = value_of(dissipation_range_policies, prm.get("Dissipation range policy"),
+                                        "Contact solver/Dissipation range policy");
     delassus_column_limit = prm.get_integer("Delassus column limit");
-    {
-      const std::string choice = prm.get("Delassus operator");
-      delassus_operator = choice == "dense"    ? DelassusOperatorChoice::dense :
-                          choice == "probed"   ? DelassusOperatorChoice::probed :
-                                                 DelassusOperatorChoice::automatic;
-    }
+    delassus_operator = value_of(delassus_operators, prm.get("Delassus operator"), "Contact solver/Delassus operator");
     probed_operator_threshold = prm.get_integer("Probed operator threshold");
     moving_operator_threshold = prm.get_integer("Moving operator threshold");
     body_compliance = prm.get_bool("Body compliance");
@@ -181,18 +194,9 @@ namespace percussion::ContactStep
         }
     }
     probed_operator_max_iterations = prm.get_integer("Probed operator iterations");
-    {
-      const std::string projection = prm.get("Position projection");
-      position_projection = projection == "on"  ? PositionProjection::on :
-                            projection == "off" ? PositionProjection::off :
-                                                  PositionProjection::automatic;
-    }
-    {
-      const std::string metric = prm.get("Projection metric");
-      projection_metric = metric == "quasi-static"     ? ProjectionMetric::quasi_static :
-                          metric == "iteration matrix" ? ProjectionMetric::iteration_matrix :
-                                                         ProjectionMetric::adaptive;
-    }
+    position_projection =
+      value_of(position_projections, prm.get("Position projection"), "Contact solver/Position projection");
+    projection_metric = value_of(projection_metrics, prm.get("Projection metric"), "Contact solver/Projection metric");
     penetration_tolerance = prm.get_double("Penetration tolerance");
     projection_energy_tolerance = prm.get_double("Projection energy tolerance");
     prm.leave_subsection();

@@ -1,4 +1,5 @@
 #include <percussion/core/exceptions.h>
+#include <percussion/core/name_table.h>
 #include <percussion/postprocess/output_parameters.h>
 
 #include <unistd.h>
@@ -10,6 +11,13 @@
 
 namespace percussion::Postprocess
 {
+  namespace
+  {
+    constexpr NameTable<VtuCompression, 3> vtu_compressions{{{VtuCompression::best_speed, "best speed"},
+                                                            {VtuCompression::best_compression, "best compression"},
+                                                            {VtuCompression::none, "none"}}};
+  } // namespace
+
   void OutputParameters::declare_parameters(dealii::ParameterHandler &prm)
   {
     using namespace dealii::Patterns;
@@ -20,7 +28,7 @@ namespace percussion::Postprocess
     prm.declare_entry("VTU interval", "10", Integer(0),
                       "Write ParaView output every this many steps (and at the start and the end); "
                       "0 writes none.");
-    prm.declare_entry("VTU compression", "best speed", Selection("best speed|best compression|none"),
+    prm.declare_entry("VTU compression", "best speed", Selection(names_pattern(vtu_compressions)),
                       "zlib level of the solution's VTU files. On the default 3D example (51 records of "
                       "2 187 DoFs) 'best compression' makes files 7 % smaller than 'best speed' and "
                       "takes 2.6 times as long to write; 'none' makes them 2.6 times larger "
@@ -75,10 +83,7 @@ namespace percussion::Postprocess
     prm.enter_subsection("Output");
     directory = prm.get("Directory");
     vtu_interval = prm.get_integer("VTU interval");
-    const std::string compression = prm.get("VTU compression");
-    vtu_compression = compression == "none"             ? VtuCompression::none :
-                      compression == "best compression" ? VtuCompression::best_compression :
-                                                          VtuCompression::best_speed;
+    vtu_compression = value_of(vtu_compressions, prm.get("VTU compression"), "Output/VTU compression");
     vtu_files_per_record = prm.get_integer("VTU files per record");
     write_in_background = prm.get_bool("Write in background");
     progress_interval = prm.get_double("Progress interval");

@@ -1,15 +1,12 @@
-#include <percussion/core/exceptions.h>
+#include <percussion/core/name_table.h>
 #include <percussion/time_integration/scheme.h>
-
-#include <array>
-#include <utility>
 
 namespace percussion::TimeIntegration
 {
   namespace
   {
     // The one table of names: the parameter file, messages and the log use it.
-    const std::array<std::pair<Scheme, const char *>, 6> names{{
+    constexpr NameTable<Scheme, 6> names{{
       {Scheme::moreau_jean_fremond, "Moreau-Jean Fremond"},
       {Scheme::moreau_jean_standard, "Moreau-Jean standard"},
       {Scheme::nonsmooth_newmark, "nonsmooth Newmark"},
@@ -19,27 +16,9 @@ namespace percussion::TimeIntegration
     }};
   } // namespace
 
-  std::string scheme_names()
-  {
-    std::string result;
-    for (const auto &[scheme, name] : names)
-      result += (result.empty() ? "" : "|") + std::string(name);
-    return result;
-  }
+  std::string scheme_names() { return names_pattern(names); }
 
-  Scheme scheme_from_name(const std::string &name)
-  {
-    for (const auto &[scheme, known] : names)
-      if (name == known)
-        return scheme;
-    throw InputError("Parameter 'Time integration/Scheme' = '" + name + "' is not one of " + scheme_names() + ".");
-  }
+  Scheme scheme_from_name(const std::string &name) { return value_of(names, name, "Time integration/Scheme"); }
 
-  std::string to_string(const Scheme scheme)
-  {
-    for (const auto &[known, name] : names)
-      if (scheme == known)
-        return name;
-    return "unknown scheme";
-  }
+  std::string to_string(const Scheme scheme) { return name_of(names, scheme, "unknown scheme"); }
 } // namespace percussion::TimeIntegration

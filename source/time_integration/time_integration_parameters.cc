@@ -1,4 +1,5 @@
 #include <percussion/core/exceptions.h>
+#include <percussion/core/name_table.h>
 #include <percussion/time_integration/time_integration_parameters.h>
 
 #include <deal.II/base/utilities.h>
@@ -9,6 +10,15 @@
 
 namespace percussion::TimeIntegration
 {
+  namespace
+  {
+    constexpr NameTable<EnergyCreationPolicy, 4> energy_creation_policies{
+      {{EnergyCreationPolicy::automatic, "auto"},
+       {EnergyCreationPolicy::stop, "stop"},
+       {EnergyCreationPolicy::retry, "retry"},
+       {EnergyCreationPolicy::continue_run, "continue"}}};
+  } // namespace
+
   unsigned int TimeIntegrationParameters::n_steps() const
   {
     return static_cast<unsigned int>(std::floor((end_time - start_time) / time_step + 1e-6));
@@ -96,7 +106,7 @@ namespace percussion::TimeIntegration
                       "largest energy and cumulated work of the run so far) created energy, which "
                       "no term of a dissipative scheme can do: an event 'energy_created' that "
                       "follows 'Energy creation policy'.");
-    prm.declare_entry("Energy creation policy", "auto", Selection("auto|stop|retry|continue"),
+    prm.declare_entry("Energy creation policy", "auto", Selection(names_pattern(energy_creation_policies)),
                       "What a step that created energy does: 'auto' (default): stop for the Fremond "
                       "Moreau-Jean scheme with 1/2 <= theta <= 1/(1+max e), which provably dissipates "
                       "(any energy created there is an error), continue with a warning for the "
@@ -148,13 +158,8 @@ namespace percussion::TimeIntegration
     start_time = prm.get_double("Start time");
     end_time = prm.get_double("End time");
     energy_creation_tolerance = prm.get_double("Energy creation tolerance");
-    {
-      const std::string policy = prm.get("Energy creation policy");
-      energy_creation_policy = policy == "retry" ? EnergyCreationPolicy::retry :
-                               policy == "stop"  ? EnergyCreationPolicy::stop :
-                               policy == "auto"  ? EnergyCreationPolicy::automatic :
-                                                   EnergyCreationPolicy::continue_run;
-    }
+    energy_creation_policy = value_of(energy_creation_policies, prm.get("Energy creation policy"),
+                                      "Time integration/Energy creation policy");
     energy_retry_halvings = prm.get_integer("Energy retry halvings");
     prm.leave_subsection();
     if (!(theta >= 0 && theta <= 1))

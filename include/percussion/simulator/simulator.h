@@ -29,12 +29,6 @@
 
 namespace percussion
 {
-  /**
-   * One run: builds the mesh and the bodies, integrates in time, audits the energy of every step
-   * and writes the statistics table and the ParaView output. Reads in the order things happen:
-   * setup() → run() → (per step) contact geometry at q_k → free velocity → contact problem →
-   * impulse → end of step → audit → output.
-   */
   /// Wall-clock seconds of the phases of a run and the peak memory (for benchmarks and the log).
   struct RunTimings
   {
@@ -51,6 +45,12 @@ namespace percussion
     double peak_memory_mib_max_rank = 0, peak_memory_mib_total = 0;
   };
 
+  /**
+   * One run: builds the mesh and the bodies, integrates in time, audits the energy of every step
+   * and writes the statistics table and the ParaView output. Reads in the order things happen:
+   * setup() → run() → (per step) contact geometry at q_k → free velocity → contact problem →
+   * impulse → end of step → audit → output.
+   */
   template <int dim>
   class Simulator
   {

@@ -1,7 +1,8 @@
 // Requirement: the core layer parses functions and constants with clear errors, generates the
 // documented meshes and ids (built-in shapes and gmsh physical tags), and solves with the
 // iteration matrix by the stored factor or by CG with the same result, reporting non-convergence;
-// a matrix's block copy gives its products; a body's deformation velocity carries no momentum.
+// a matrix's block copy gives its products; a body's deformation velocity carries no momentum;
+// a name table gives an enumeration's names and values both ways, and an error naming the parameter.
 #define BOOST_TEST_MODULE core
 #include "../../mpi_test_fixture.h"
 
@@ -16,6 +17,7 @@
 #include <percussion/core/function_parsing.h>
 #include <percussion/core/iteration_matrix_solver.h>
 #include <percussion/core/mesh_generator.h>
+#include <percussion/core/name_table.h>
 
 #include <petscmat.h>
 
@@ -762,4 +764,24 @@ BOOST_AUTO_TEST_CASE(the_deformation_velocity_carries_no_momentum_and_splits_the
   for (std::size_t n = 0; n < layout.mass.size(); ++n)
     for (unsigned int d = 0; d < 3; ++d)
       BOOST_TEST((v_def[layout.dofs[n][d]] == 0.0) == (layout.body[n] == 1));
+}
+
+BOOST_AUTO_TEST_CASE(name_tables_serve_both_directions)
+{
+  enum class Colour
+  {
+    red,
+    green,
+    blue
+  };
+  constexpr NameTable<Colour, 2> names{{{Colour::red, "red"}, {Colour::green, "dark green"}}};
+  BOOST_TEST(names_pattern(names) == "red|dark green");
+  BOOST_TEST((value_of(names, "dark green", "Look/Colour") == Colour::green));
+  BOOST_TEST(name_of(names, Colour::red) == "red");
+  BOOST_TEST(name_of(names, Colour::blue) == "unknown"); // (not listed: the fallback)
+  BOOST_TEST(has_name(names, "red"));
+  BOOST_TEST(!has_name(names, "blue"));
+  BOOST_CHECK_EXCEPTION(value_of(names, "blue", "Look/Colour"), InputError, [](const InputError &e) {
+    return std::string(e.what()) == "Parameter 'Look/Colour' = 'blue' is not one of red|dark green.";
+  });
 }
