@@ -63,19 +63,11 @@ namespace percussion::ContactStep
     , body_compliance(body_compliance)
   {}
 
-  DelassusColumns::~DelassusColumns()
-  {
-    release();
-  }
-
   void DelassusColumns::release()
   {
-    if (B != nullptr)
-      MatDestroy(&B);
-    if (X != nullptr)
-      MatDestroy(&X);
-    if (p_columns != nullptr)
-      VecDestroy(&p_columns);
+    B.reset();
+    X.reset();
+    p_columns.reset();
   }
 
   bool DelassusColumns::ensure(SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
@@ -210,13 +202,13 @@ namespace percussion::ContactStep
 
     // X = 𝒯B: B as a dense matrix, the right-hand sides of the solve (the rotated form needs
     // neither: its solves are on the support).
-    PERCUSSION_PETSC_CALL(MatCreateDense(communicator, n_local, PETSC_DECIDE, n_rows, n_columns, nullptr, &B));
-    PERCUSSION_PETSC_CALL(MatCreateVecs(B, &p_columns, nullptr));
+    PERCUSSION_PETSC_CALL(MatCreateDense(communicator, n_local, PETSC_DECIDE, n_rows, n_columns, nullptr, B.out()));
+    PERCUSSION_PETSC_CALL(MatCreateVecs(B, p_columns.out(), nullptr));
     for (const Entry &e : b_entries)
       PERCUSSION_PETSC_CALL(MatSetValue(B, e.local_row + row_begin, e.column, e.value, INSERT_VALUES));
     PERCUSSION_PETSC_CALL(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
     PERCUSSION_PETSC_CALL(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
-    PERCUSSION_PETSC_CALL(MatCreateDense(communicator, n_local, PETSC_DECIDE, n_rows, n_columns, nullptr, &X));
+    PERCUSSION_PETSC_CALL(MatCreateDense(communicator, n_local, PETSC_DECIDE, n_rows, n_columns, nullptr, X.out()));
     n_solved_columns += n_columns;
     if (response == Response::impulse)
       scheme.impulse_response(B, X);
@@ -396,10 +388,10 @@ namespace percussion::ContactStep
                                             const PetscInt n_rows)
   {
     // Z for the DoFs: one multiple-right-hand-side solve with 𝒯₀.
-    Mat E = nullptr, Z = nullptr;
+    MatHandle E, Z;
     const PetscInt m = dofs.size();
-    PERCUSSION_PETSC_CALL(MatCreateDense(communicator, local_rows, PETSC_DECIDE, n_rows, m, nullptr, &E));
-    PERCUSSION_PETSC_CALL(MatCreateDense(communicator, local_rows, PETSC_DECIDE, n_rows, m, nullptr, &Z));
+    PERCUSSION_PETSC_CALL(MatCreateDense(communicator, local_rows, PETSC_DECIDE, n_rows, m, nullptr, E.out()));
+    PERCUSSION_PETSC_CALL(MatCreateDense(communicator, local_rows, PETSC_DECIDE, n_rows, m, nullptr, Z.out()));
     for (PetscInt j = 0; j < m; ++j)
       if (dofs[j] >= first_row && dofs[j] < first_row + local_rows)
         PERCUSSION_PETSC_CALL(MatSetValue(E, dofs[j], j, 1.0, INSERT_VALUES));
@@ -418,8 +410,6 @@ namespace percussion::ContactStep
         support.push_back(dofs[j]);
       }
     PERCUSSION_PETSC_CALL(MatDenseRestoreArrayRead(Z, &z));
-    PERCUSSION_PETSC_CALL(MatDestroy(&E));
-    PERCUSSION_PETSC_CALL(MatDestroy(&Z));
     support_batch_ends.push_back(support.size());
   }
 

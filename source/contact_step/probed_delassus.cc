@@ -187,9 +187,9 @@ namespace percussion::ContactStep
       for (unsigned int c0 = 0; c0 < colours; c0 += batch)
         {
           const unsigned int nb = std::min(batch, colours - c0);
-          Mat B, X;
-          PERCUSSION_PETSC_CALL(MatCreateDense(communicator, n_rows_local, PETSC_DECIDE, n_rows, nb, nullptr, &B));
-          PERCUSSION_PETSC_CALL(MatCreateDense(communicator, n_rows_local, PETSC_DECIDE, n_rows, nb, nullptr, &X));
+          MatHandle B, X;
+          PERCUSSION_PETSC_CALL(MatCreateDense(communicator, n_rows_local, PETSC_DECIDE, n_rows, nb, nullptr, B.out()));
+          PERCUSSION_PETSC_CALL(MatCreateDense(communicator, n_rows_local, PETSC_DECIDE, n_rows, nb, nullptr, X.out()));
           PetscScalar *b;
           PetscInt lda;
           PERCUSSION_PETSC_CALL(MatDenseGetLDA(B, &lda));
@@ -225,8 +225,6 @@ namespace percussion::ContactStep
                                                    INSERT_VALUES));
             }
           PERCUSSION_PETSC_CALL(MatDenseRestoreArrayRead(X, &x));
-          PERCUSSION_PETSC_CALL(MatDestroy(&B));
-          PERCUSSION_PETSC_CALL(MatDestroy(&X));
         }
     }
   } // namespace
@@ -238,25 +236,6 @@ namespace percussion::ContactStep
     , spacing(spacing)
     , communicator(communicator)
   {}
-
-  ProbedDelassus::~ProbedDelassus()
-  {
-    destroy();
-  }
-
-  void ProbedDelassus::destroy()
-  {
-    if (G != nullptr)
-      MatDestroy(&G);
-    if (Ws != nullptr)
-      MatDestroy(&Ws);
-    if (ws_h != nullptr)
-      MatDestroy(&ws_h);
-    if (rotated_h != nullptr)
-      MatDestroy(&rotated_h);
-    if (lookup != nullptr)
-      VecDestroy(&lookup);
-  }
 
   void ProbedDelassus::set_dof_positions(const dealii::types::global_dof_index first_owned_dof,
                                          std::vector<std::array<double, 3>> owned_positions)
@@ -274,10 +253,8 @@ namespace percussion::ContactStep
       {
         // A new step size: G ≈ 𝒯 of the old one is no longer the operator's; probe again.
         probed.clear();
-        if (G != nullptr)
-          PERCUSSION_PETSC_CALL(MatDestroy(&G));
-        if (Ws != nullptr)
-          PERCUSSION_PETSC_CALL(MatDestroy(&Ws));
+        G.reset();
+        Ws.reset();
         response_version = scheme.unrotated_operator_version();
       }
     const BodyFrames *const now = scheme.response_frames();
@@ -291,11 +268,8 @@ namespace percussion::ContactStep
       {
         MatType h_type;
         PERCUSSION_PETSC_CALL(MatGetType(h, &h_type));
-        Mat Rt = frames->rotation_matrix(true, h_type);
-        if (rotated_h != nullptr)
-          PERCUSSION_PETSC_CALL(MatDestroy(&rotated_h));
-        PERCUSSION_PETSC_CALL(MatMatMult(Rt, h, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &rotated_h));
-        PERCUSSION_PETSC_CALL(MatDestroy(&Rt));
+        const MatHandle Rt(frames->rotation_matrix(true, h_type));
+        PERCUSSION_PETSC_CALL(MatMatMult(Rt, h, MAT_INITIAL_MATRIX, PETSC_DEFAULT, rotated_h.out()));
         h_product = rotated_h;
       }
 
@@ -355,16 +329,13 @@ namespace percussion::ContactStep
         // The product keeps the matrix it was made with (PETSc's reuse checks that it is the same
         // object): the new values are copied into it.
         PERCUSSION_PETSC_CALL(MatCopy(h_product, ws_h, SAME_NONZERO_PATTERN));
-        PERCUSSION_PETSC_CALL(MatPtAP(G, ws_h, MAT_REUSE_MATRIX, PETSC_DEFAULT, &Ws));
+        PERCUSSION_PETSC_CALL(MatPtAP(G, ws_h, MAT_REUSE_MATRIX, PETSC_DEFAULT, Ws.address()));
       }
     else
       {
-        if (Ws != nullptr)
-          PERCUSSION_PETSC_CALL(MatDestroy(&Ws));
-        if (ws_h != nullptr)
-          PERCUSSION_PETSC_CALL(MatDestroy(&ws_h));
-        PERCUSSION_PETSC_CALL(MatDuplicate(h_product, MAT_COPY_VALUES, &ws_h));
-        PERCUSSION_PETSC_CALL(MatPtAP(G, ws_h, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &Ws));
+        Ws.reset();
+        PERCUSSION_PETSC_CALL(MatDuplicate(h_product, MAT_COPY_VALUES, ws_h.out()));
+        PERCUSSION_PETSC_CALL(MatPtAP(G, ws_h, MAT_INITIAL_MATRIX, PETSC_DEFAULT, Ws.out()));
         ws_structure = std::move(structure);
       }
     operator_id = id;
@@ -435,12 +406,10 @@ namespace percussion::ContactStep
         for (const unsigned int j : neighbours[i])
           (records[j].dof >= first_owned && records[j].dof < last_owned ? d_nnz : o_nnz)[row]++;
       }
-    if (G != nullptr)
-      PERCUSSION_PETSC_CALL(MatDestroy(&G));
     // G of H's type (deal.II makes MPIAIJ matrices also on one rank; MatPtAP wants the same type).
     MatType h_type;
     PERCUSSION_PETSC_CALL(MatGetType(h, &h_type));
-    PERCUSSION_PETSC_CALL(MatCreate(communicator, &G));
+    PERCUSSION_PETSC_CALL(MatCreate(communicator, G.out()));
     PERCUSSION_PETSC_CALL(MatSetSizes(G, n_rows_local, n_rows_local, n_rows, n_rows));
     PERCUSSION_PETSC_CALL(MatSetType(G, h_type));
     PERCUSSION_PETSC_CALL(MatSeqAIJSetPreallocation(G, 0, d_nnz.data()));
@@ -459,10 +428,8 @@ namespace percussion::ContactStep
 
   void ProbedDelassus::make_lookup(const PetscInt column_begin, const PetscInt column_end)
   {
-    if (lookup != nullptr)
-      PERCUSSION_PETSC_CALL(VecDestroy(&lookup));
     PetscBool is_mpiaij = PETSC_FALSE;
-    PERCUSSION_PETSC_CALL(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(Ws), MATMPIAIJ, &is_mpiaij));
+    PERCUSSION_PETSC_CALL(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(Ws.get()), MATMPIAIJ, &is_mpiaij));
     AssertThrow(is_mpiaij, dealii::ExcMessage("ProbedDelassus: W_s is expected to be an MPIAIJ matrix"));
     Mat diagonal_part, off_diagonal_part;
     const PetscInt *off_diagonal_columns;
@@ -477,7 +444,7 @@ namespace percussion::ContactStep
     PetscInt n_columns;
     PERCUSSION_PETSC_CALL(MatGetSize(Ws, nullptr, &n_columns));
     PERCUSSION_PETSC_CALL(VecCreateGhost(communicator, column_end - column_begin, n_columns,
-                                         static_cast<PetscInt>(lookup_ghosts.size()), lookup_ghosts.data(), &lookup));
+                                         static_cast<PetscInt>(lookup_ghosts.size()), lookup_ghosts.data(), lookup.out()));
     lookup_version = ws_version;
   }
 

@@ -7,6 +7,7 @@
 #include <petscmat.h>
 
 #include <percussion/core/body_frames.h>
+#include <percussion/core/petsc_handle.h>
 #include <percussion/contact_step/body_compliance.h>
 #include <percussion/contact_step/scheme_interface.h>
 
@@ -62,7 +63,6 @@ namespace percussion::ContactStep
 
     DelassusColumns(unsigned int dim, unsigned int column_limit, MPI_Comm communicator,
                     Response response = Response::impulse, bool body_compliance = true);
-    ~DelassusColumns();
     DelassusColumns(const DelassusColumns &) = delete;
     DelassusColumns &operator=(const DelassusColumns &) = delete;
 
@@ -177,8 +177,8 @@ namespace percussion::ContactStep
     const unsigned int dim, components, column_limit;
     MPI_Comm communicator;
     const Response response;
-    Mat B = nullptr, X = nullptr;           ///< B and X = 𝒯B, dense; not made in the rotated form
-    Vec p_columns = nullptr;                ///< an impulse on the cached columns (for X)
+    MatHandle B, X;                         ///< B and X = 𝒯B, dense; not made in the rotated form
+    VecHandle p_columns;                    ///< an impulse on the cached columns (for X)
     std::vector<Entry> b_entries;           ///< B's nonzeros on this rank (Hp, W_c and C come from them)
     std::vector<double> column_impulse;     ///< apply()'s impulse on the cached columns, whole
     std::vector<unsigned long long> points; ///< point indices of the cached column blocks

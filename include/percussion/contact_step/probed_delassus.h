@@ -7,6 +7,7 @@
 
 #include <percussion/contact_solvers/csr_matrix.h>
 #include <percussion/core/body_frames.h>
+#include <percussion/core/petsc_handle.h>
 #include <percussion/contact_solvers/distributed_sweeps.h>
 #include <percussion/contact_step/scheme_interface.h>
 
@@ -64,7 +65,6 @@ namespace percussion::ContactStep
      * @param spacing  node spacing: the smallest cell's edge over the element degree
      */
     ProbedDelassus(unsigned int dim, double radius, double spacing, MPI_Comm communicator);
-    ~ProbedDelassus();
     ProbedDelassus(const ProbedDelassus &) = delete;
     ProbedDelassus &operator=(const ProbedDelassus &) = delete;
 
@@ -114,7 +114,6 @@ namespace percussion::ContactStep
   private:
     /// Colours @p owned_dofs (this rank's contact DoFs) and computes G, of the type of @p h.
     void probe(SchemeInterface &scheme, const std::vector<dealii::types::global_dof_index> &owned_dofs, Mat h);
-    void destroy();
     /// The vector over W_s's columns (this rank's [@p column_begin, @p column_end)) in which the
     /// owners write the global active numbers of their points, with the ghosts the own rows of
     /// W_s couple to (lookup, lookup_ghosts). Collective.
@@ -128,21 +127,21 @@ namespace percussion::ContactStep
     bool positions_set = false;
 
     std::vector<dealii::types::global_dof_index> probed; ///< owned contact DoFs in G, sorted
-    Mat G = nullptr, Ws = nullptr;
+    MatHandle G, Ws;
     PetscObjectId operator_id = -1; ///< H of Ws
     /// The nonzero structure of this rank's part of the H that Ws's symbolic product was made
     /// with (row pointers and columns of its diagonal and off-diagonal blocks, the off-diagonal
     /// block's global columns): an H of the same structure needs the numeric product only.
     std::vector<PetscInt> ws_structure;
     /// A copy of that H, which the product keeps: the values of a new H of its structure go there.
-    Mat ws_h = nullptr;
+    MatHandle ws_h;
     unsigned int response_version = 0; ///< SchemeInterface::unrotated_operator_version() of G
     /// Large rotations: G ≈ 𝒯₀ (the response in the frames, which a turn does not change) and
     /// W_s = (𝐑ᵀH)ᵀ G (𝐑ᵀH); the frames of W_s (SchemeInterface::operator_version()) and their
     /// rotation 𝐑ᵀH (nullptr without frames).
     const BodyFrames *frames = nullptr;
     unsigned int frames_version = 0;
-    Mat rotated_h = nullptr;
+    MatHandle rotated_h;
     unsigned int colours = 0, probings = 0;
     unsigned int ws_version = 0;  ///< counts the computations of Ws
     unsigned int blocks_made = 0; ///< counts the blocks made by active_block()
@@ -160,7 +159,7 @@ namespace percussion::ContactStep
     /// Global active numbers (plus one; 0: not active) of the points of W_s's columns, with ghost
     /// entries for the other ranks' points that this rank's rows of W_s couple to (sorted global
     /// columns in lookup_ghosts); made again when W_s is.
-    Vec lookup = nullptr;
+    VecHandle lookup;
     std::vector<PetscInt> lookup_ghosts;
     unsigned int lookup_version = 0;
     unsigned long long probed_dofs = 0, entries = 0;
