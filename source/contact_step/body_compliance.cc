@@ -2,6 +2,7 @@
 
 #include <percussion/contact_step/body_compliance.h>
 #include <percussion/core/petsc_check.h>
+#include <percussion/core/petsc_handle.h>
 
 #include <algorithm>
 
@@ -44,9 +45,9 @@ namespace percussion::ContactStep
       return 0;
 
     // Column j: the unit vectors of the j-th new DoF of every body; one solve with 𝒯₀.
-    Mat E = nullptr, Z = nullptr;
-    PERCUSSION_PETSC_CALL(MatCreateDense(communicator, local_rows, PETSC_DECIDE, n_rows, n_columns, nullptr, &E));
-    PERCUSSION_PETSC_CALL(MatCreateDense(communicator, local_rows, PETSC_DECIDE, n_rows, n_columns, nullptr, &Z));
+    MatHandle E, Z;
+    PERCUSSION_PETSC_CALL(MatCreateDense(communicator, local_rows, PETSC_DECIDE, n_rows, n_columns, nullptr, E.out()));
+    PERCUSSION_PETSC_CALL(MatCreateDense(communicator, local_rows, PETSC_DECIDE, n_rows, n_columns, nullptr, Z.out()));
     for (const auto &body_dofs : added)
       for (std::size_t j = 0; j < body_dofs.size(); ++j)
         if (body_dofs[j] >= first_row && body_dofs[j] < first_row + local_rows)
@@ -82,8 +83,6 @@ namespace percussion::ContactStep
         for (const PetscInt row : supports[b])
           columns.push_back(row >= first_row && row < first_row + local_rows ? z[(row - first_row) + j * lda] : 0.0);
     PERCUSSION_PETSC_CALL(MatDenseRestoreArrayRead(Z, &z));
-    PERCUSSION_PETSC_CALL(MatDestroy(&E));
-    PERCUSSION_PETSC_CALL(MatDestroy(&Z));
     dealii::Utilities::MPI::sum(columns, communicator, columns);
 
     // G_b grows to the new support: the old block, the new columns, and (𝒯₀ symmetric) the new

@@ -1,5 +1,6 @@
 #include <percussion/core/exceptions.h>
 #include <percussion/core/petsc_check.h>
+#include <percussion/core/petsc_handle.h>
 #include <percussion/time_integration/schatzman_paoli_integrator.h>
 #include <percussion/time_integration/system_algebra.h>
 
@@ -59,7 +60,7 @@ namespace percussion::TimeIntegration
     // v(t_{−½}) to O(h²), which keeps the scheme second order (w_0 = v_0 would make it first order).
     const auto &dofs = system.constrained_dofs;
     {
-      Mat mass = Algebra::scaled_sum(system, 1.0, 0.0);
+      const MatHandle mass(Algebra::scaled_sum(system, 1.0, 0.0)); // (destroyed after mass_solver, which refers to it)
       Algebra::eliminate(mass, dofs);
       IterationMatrixSolver mass_solver(solver_parameters, communicator);
       mass_solver.set_near_null_space(system.rigid_body_modes, system.node_block_size);
@@ -67,7 +68,6 @@ namespace percussion::TimeIntegration
       Algebra::smooth_force(system, q, velocity, system.has_external_force ? &force : nullptr, rhs, work);
       work2 = 0; // a_0
       Algebra::solve_eliminated(mass_solver, rhs, work2, dofs, scratch);
-      PERCUSSION_PETSC_CALL(MatDestroy(&mass));
     }
     q_previous = q;
     q_previous.add(-h, velocity, 0.5 * h * h, work2);

@@ -4,6 +4,7 @@
 #include <deal.II/lac/petsc_vector.h>
 
 #include <percussion/core/iteration_matrix_solver.h>
+#include <percussion/core/petsc_handle.h>
 #include <percussion/time_integration/linear_elastodynamic_system.h>
 
 #include <petscmat.h>
@@ -33,7 +34,6 @@ namespace percussion::TimeIntegration
   public:
     QuasiStaticMetric(const LinearElastodynamicSystem &system, const LinearSolverParameters &solver_parameters,
                       unsigned int n_dofs, MPI_Comm communicator);
-    ~QuasiStaticMetric();
     QuasiStaticMetric(const QuasiStaticMetric &) = delete;
     QuasiStaticMetric &operator=(const QuasiStaticMetric &) = delete;
 
@@ -49,7 +49,7 @@ namespace percussion::TimeIntegration
     const LinearSolverParameters solver_parameters;
     const unsigned int n_dofs;
     MPI_Comm communicator;
-    Mat metric = nullptr;
+    MatHandle metric; ///< (declared before solver: destroyed after it, whose KSP refers to it)
     std::unique_ptr<IterationMatrixSolver> solver;
     double setup_seconds = 0;
   };
