@@ -24,9 +24,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 source "$here/../lib.sh"
-percussion_benchmark_setup "$build"
-run=("$exe")
-[ "$ranks" -gt 1 ] && run=(mpirun -np "$ranks" --oversubscribe "$exe")
+percussion_benchmark_setup "$build" "$ranks"
 
 # name | directory | parameter file | overrides
 cases=(

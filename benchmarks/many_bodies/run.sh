@@ -3,7 +3,7 @@
 # stacks of ten on a rigid floor (stacks 0.05 m apart, farther than the search distance), under
 # gravity, with general contact (Contact/Pair 2: Type = bodies) and the default settings
 # otherwise; 100 steps of 1 ms from rest. For each N: the DoFs, the active contacts at the end,
-# the time per step, the free-velocity solve, their ratio (the target of issue 41: a step <= 3x the
+# the time per step, the free-velocity solve, their ratio (the target: a step <= 3x the
 # free-velocity solve), the geometry and the contact step per step, the peak memory and that of
 # the same bricks without contact (falling freely; the target: <= 1.5x), the columns solved for W in the whole run, and which Delassus operator the automatic choice took; once with
 # the bodies' compliances (Contact solver/Body compliance = true, the default) and once with the
@@ -27,9 +27,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 source "$here/../lib.sh"
-percussion_benchmark_setup "$build"
-run=("$exe")
-[ "$ranks" -gt 1 ] && run=(mpirun -np "$ranks" --oversubscribe "$exe")
+percussion_benchmark_setup "$build" "$ranks"
 
 # The parameter file of N bricks in stacks of ten (a row of stacks along x).
 write_case() {

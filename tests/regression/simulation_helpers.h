@@ -26,6 +26,32 @@ namespace percussion::testing
            "\n  set VTU interval = 0\n  set Progress interval = 0\nend\n";
   }
 
+  /// Largest and smallest distance of the nodes at reference radius @p radius from the first body's
+  /// centre (a disk or a ball turning about it), over all ranks.
+  template <int dim>
+  std::pair<double, double> boundary_radius_range(const Simulator<dim> &simulator, const NodeLayout &nodes,
+                                                  const double radius)
+  {
+    const auto &q = simulator.integrator().displacement();
+    const auto &center = simulator.rigid_motion().at(0).center;
+    double largest = 0, smallest = 1e300;
+    for (std::size_t i = 0; i < nodes.mass.size(); ++i)
+      {
+        double reference = 0, current = 0;
+        for (unsigned int d = 0; d < dim; ++d)
+          {
+            reference += nodes.position[i][d] * nodes.position[i][d];
+            const double x = nodes.position[i][d] + q(nodes.dofs[i][d]) - center[d];
+            current += x * x;
+          }
+        if (std::sqrt(reference) < radius * (1 - 1e-9))
+          continue;
+        largest = std::max(largest, std::sqrt(current));
+        smallest = std::min(smallest, std::sqrt(current));
+      }
+    return {dealii::Utilities::MPI::max(largest, MPI_COMM_WORLD), dealii::Utilities::MPI::min(smallest, MPI_COMM_WORLD)};
+  }
+
   /// The value in row @p row and column @p name of @p table (the column must exist).
   inline double column_value(const Postprocess::StatisticsTable &table, const std::size_t row, const std::string &name)
   {

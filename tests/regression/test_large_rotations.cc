@@ -96,30 +96,6 @@ end
 )";
   }
 
-  /// Largest and smallest distance of the nodes at reference radius R from the body's centre.
-  template <int dim>
-  std::pair<double, double> boundary_radius_range(const Simulator<dim> &simulator, const NodeLayout &nodes,
-                                                  const double radius)
-  {
-    const auto &q = simulator.integrator().displacement();
-    const auto &center = simulator.rigid_motion().at(0).center;
-    double largest = 0, smallest = 1e300;
-    for (std::size_t i = 0; i < nodes.mass.size(); ++i)
-      {
-        double reference = 0, current = 0;
-        for (unsigned int d = 0; d < dim; ++d)
-          {
-            reference += nodes.position[i][d] * nodes.position[i][d];
-            const double x = nodes.position[i][d] + q(nodes.dofs[i][d]) - center[d];
-            current += x * x;
-          }
-        if (std::sqrt(reference) < radius * (1 - 1e-9))
-          continue;
-        largest = std::max(largest, std::sqrt(current));
-        smallest = std::min(smallest, std::sqrt(current));
-      }
-    return {dealii::Utilities::MPI::max(largest, MPI_COMM_WORLD), dealii::Utilities::MPI::min(smallest, MPI_COMM_WORLD)};
-  }
 } // namespace
 
 
@@ -140,7 +116,7 @@ BOOST_AUTO_TEST_CASE(spinning_disk_keeps_its_shape_momentum_and_energy)
   simulator.set_step_observer([&](const Simulator<2> &s) {
     if (s.integrator().step_number() % 10 != 0)
       return;
-    const auto [high, low] = boundary_radius_range(s, nodes, radius);
+    const auto [high, low] = testing::boundary_radius_range(s, nodes, radius);
     largest = std::max(largest, high);
     smallest = std::min(smallest, low);
   });
@@ -211,7 +187,7 @@ end
   Simulator<2> simulator(parameters, MPI_COMM_WORLD, log);
   const NodeLayout nodes = simulator.body().node_layout();
   simulator.run();
-  const auto [high, low] = boundary_radius_range(simulator, nodes, radius);
+  const auto [high, low] = testing::boundary_radius_range(simulator, nodes, radius);
   const double omega = simulator.rigid_motion().at(0).angular_velocity[2];
   const double E_plane = E / (1 - nu * nu), nu_plane = nu / (1 - nu);
   const double exact = (1 - nu_plane) * rho * omega * omega * std::pow(radius, 3) / (4 * E_plane);

@@ -49,30 +49,6 @@ end
 )";
   }
 
-  /// Largest and smallest distance of the nodes at reference radius R from the body's centre.
-  std::pair<double, double> boundary_radius_range(const Simulator<2> &simulator, const NodeLayout &nodes,
-                                                  const double radius)
-  {
-    const auto &q = simulator.integrator().displacement();
-    const auto &center = simulator.rigid_motion().at(0).center;
-    double largest = 0, smallest = 1e300;
-    for (std::size_t i = 0; i < nodes.mass.size(); ++i)
-      {
-        double reference = 0, current = 0;
-        for (unsigned int d = 0; d < 2; ++d)
-          {
-            reference += nodes.position[i][d] * nodes.position[i][d];
-            const double x = nodes.position[i][d] + q(nodes.dofs[i][d]) - center[d];
-            current += x * x;
-          }
-        if (std::sqrt(reference) < radius * (1 - 1e-9))
-          continue;
-        largest = std::max(largest, std::sqrt(current));
-        smallest = std::min(smallest, std::sqrt(current));
-      }
-    return {dealii::Utilities::MPI::max(largest, MPI_COMM_WORLD), dealii::Utilities::MPI::min(smallest, MPI_COMM_WORLD)};
-  }
-
   /// The plane-strain rotating disk's u(R) with modulus @p E (ν = 0.3, ρ = 1000, R = 0.05).
   double rotating_disk_displacement(const double E, const double omega)
   {
@@ -95,7 +71,7 @@ end
     simulator.set_step_observer([&](const Simulator<2> &s) {
       if (s.integrator().step_number() % 10 != 0)
         return;
-      const auto [high, low] = boundary_radius_range(s, nodes, radius);
+      const auto [high, low] = testing::boundary_radius_range(s, nodes, radius);
       largest = std::max(largest, high);
       smallest = std::min(smallest, low);
     });
@@ -126,7 +102,7 @@ end
                                            "  set Global refinements = 4\n  set Finite element degree = 2\n", 0.3, 1e-4);
     auto simulator = testing::run_simulation<2>(text, "output_visco_relaxed");
     const NodeLayout nodes = simulator->body().node_layout();
-    const auto [high, low] = boundary_radius_range(*simulator, nodes, radius);
+    const auto [high, low] = testing::boundary_radius_range(*simulator, nodes, radius);
     const double omega = simulator->rigid_motion().at(0).angular_velocity[2];
     const double exact = rotating_disk_displacement(E, omega), mean = 0.5 * (high + low) - radius;
     BOOST_TEST_MESSAGE(viscosity << "u(R) = " << mean << " (" << low - radius << " .. " << high - radius << "), exact "
