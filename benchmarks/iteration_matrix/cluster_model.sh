@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Figures behind the per-rank memory and time model of a step (doc/performance.md): the 3D elastic
+# Figures behind the per-rank memory and time model of a step (benchmarks/iteration_matrix/README.md): the 3D elastic
 # box of run_scaling.sh (N x N x N Q1 cells, fixed at its base, h = cell size / wave speed, no
 # contact) solved on the direct path (MUMPS LDL^T) and on the CG path (Jacobi and Trilinos ML).
 # MUMPS' own statistics (PETSc option -mat_mumps_icntl_4 2) give the analysis time, its estimates
