@@ -20,21 +20,17 @@ namespace percussion::TimeIntegration
                                              const LinearSolverParameters &solver_parameters,
                                              const dealii::IndexSet &locally_owned_dofs,
                                              MPI_Comm communicator)
-    : TimeIntegrator(time_parameters.time_step)
-    , system(system)
+    : FramedIntegrator(system, time_parameters.time_step, time_parameters.energy_creation_tolerance, locally_owned_dofs,
+                       communicator)
     , theta(time_parameters.theta)
-    , frame_energy_tolerance(time_parameters.energy_creation_tolerance)
     , law(time_parameters.scheme == Scheme::moreau_jean_standard ? ContactLaw::standard : ContactLaw::fremond)
-    , owned(locally_owned_dofs)
-    , communicator(communicator)
     , solver_parameters(solver_parameters)
     , solver(std::make_unique<IterationMatrixSolver>(solver_parameters, communicator))
   {
     if (this->system.quasi_static_projection_time > 0)
       quasi_static = std::make_unique<QuasiStaticMetric>(this->system, solver_parameters, owned.size(), communicator);
-    for (Vector *x : {&q, &v, &mass_v, &stiffness_q, &stiffness_v, &mass_q, &force, &q_new, &v_new, &mass_v_new,
-                      &stiffness_q_new, &stiffness_v_new, &velocity_in_frames, &force_new, &force_theta, &rhs, &work,
-                      &impulse, &prescribed_velocity, &v_theta, &scratch, &unrotated, &spin_damping})
+    for (Vector *x : {&stiffness_v, &force, &q_new, &mass_v_new, &stiffness_q_new, &stiffness_v_new, &force_new,
+                      &force_theta, &rhs, &work, &impulse, &prescribed_velocity, &v_theta, &scratch, &spin_damping})
       x->reinit(owned, communicator);
     // (lift() is collective: every rank takes the same branch.)
     constrained_anywhere = dealii::Utilities::MPI::max(this->system.constrained_dofs.empty() ? 0 : 1, communicator) > 0;
@@ -67,26 +63,6 @@ namespace percussion::TimeIntegration
     for (const Vector &s : branch_force)
       out.add(1.0, s);
     rotate_if_turned(out, false);
-  }
-
-  void MoreauJeanIntegrator::rotate_if_turned(Vector &x, const bool to_frames) const
-  {
-    if (frames_turned())
-      system.frames->rotate(x, to_frames);
-  }
-
-  void MoreauJeanIntegrator::product_in_frames(const dealii::PETScWrappers::MPI::SparseMatrix &matrix, const Vector &in,
-                                               Vector &out)
-  {
-    if (!frames_turned())
-      {
-        matrix.vmult(out, in);
-        return;
-      }
-    velocity_in_frames = in;
-    system.frames->rotate(velocity_in_frames, true);
-    matrix.vmult(out, velocity_in_frames);
-    system.frames->rotate(out, false);
   }
 
   MoreauJeanIntegrator::~MoreauJeanIntegrator()
@@ -183,110 +159,26 @@ namespace percussion::TimeIntegration
     energy.strain_energy = elastic_force(q, stiffness_q);
     if (system.frames)
       {
-        update_frames(false);
+        update_frames(false, theta);
         energy.frame_correction = 0; // the initial strain energy is the one in the first frames
       }
     stiffness_times_velocity(v, stiffness_v);
     system.apply_mass(mass_q, q);
   }
 
-  double MoreauJeanIntegrator::elastic_force(const Vector &displacement, Vector &out)
+  void MoreauJeanIntegrator::hold_internal_variables_in_space()
   {
-    if (!frames_turned())
-      {
-        system.apply_stiffness(out, displacement);
-        return 0.5 * (displacement * out);
-      }
-    system.frames->unrotated_displacement(displacement, unrotated);
-    system.apply_stiffness(out, unrotated);
-    const double strain_energy = 0.5 * (unrotated * out);
-    system.frames->rotate(out, false);
-    return strain_energy;
-  }
-
-  void MoreauJeanIntegrator::stiffness_times_velocity(const Vector &velocity, Vector &out)
-  {
-    if (!frames_turned())
-      {
-        system.apply_stiffness(out, velocity);
-        return;
-      }
-    velocity_in_frames = velocity;
-    system.frames->rotate(velocity_in_frames, true);
-    system.apply_stiffness(out, velocity_in_frames);
-    system.frames->rotate(out, false);
-  }
-
-  void MoreauJeanIntegrator::update_frames(const bool bounded)
-  {
-    // The frame of a step is the rigid fit of the predicted q_{k+θ}: for a steady spin it is the
-    // fit of the actual q_{k+θ}, so that the rotation within the step is not left to the linear
-    // kinematics (whose K would see its second-order stretch).
-    BodyFrames &frames = *system.frames;
-    const std::vector<double> previous_values = frames.frame_values();
-    const std::vector<RigidFit> previous = frames.frames();
     for (std::size_t i = 0; i < branch_strain.size(); ++i)
       {
         branch_in_space[i] = branch_strain[i];
-        frames.rotate(branch_in_space[i], false);
+        system.frames->rotate(branch_in_space[i], false);
       }
-    if (!frames.update_frames(frames.fit(q, &v, theta * h), system.frame_update_angle))
-      return;
-    const double strain_energy = elastic_force(q, stiffness_q);
-    // The branches' energy is re-measured with the strain's (eᵢ turns with the body as ũ does).
-    const double branch_change = branch_strain.empty() ? 0.0 : remeasure_branches(energy.viscoelastic_energy);
-    const double rise = strain_energy - energy.strain_energy + branch_change;
-    // The change is exchanged with the turned bodies' deformation velocity where it holds it: the
-    // re-measure then moves energy between strain and vibration and neither creates nor loses
-    // any, with momentum and angular momentum untouched (the rigid motion keeps all of its
-    // energy). (Only a rise would create energy; a fall given back too keeps a freely spinning
-    // body's energy, which θ = ½ conserves, instead of draining it turn by turn.)
-    double deformation_energy = 0;
-    if (bounded && rise != 0)
-      deformation_energy = deformation_energy_of_turned_bodies(previous, work, scratch);
-    if (bounded && rise - std::min(rise, deformation_energy) > frame_energy_bound(previous))
-      {
-        // The new frame would create energy beyond its size: the positions have not moved, only
-        // the measure of the strain, so the linear kinematics is being asked for a rotation or
-        // a strain it does not hold (a deep penetration). The old frame is kept; the rotation it
-        // misses is carried by the linear kinematics until a frame that does not raise the strain
-        // energy is found.
-        frames.frame_values() = previous_values;
-        frames.frames_from_values();
-        elastic_force(q, stiffness_q);
-        if (!branch_strain.empty())
-          remeasure_branches(0.0);
-        return;
-      }
-    ++version;
-    double kinetic_change = 0;
-    if (bounded && rise != 0 && deformation_energy > 0)
-      {
-        // (A fall is given back up to doubling the vibration's energy: a body nearly at rest in
-        // its frame, e.g. a stiff disk rolling, would otherwise have its round-off-sized
-        // vibration blown up by a large factor.)
-        const double alpha = std::sqrt(std::clamp(1.0 - rise / deformation_energy, 0.0, 2.0));
-        v.add(alpha - 1.0, work);
-        mass_v.add(alpha - 1.0, scratch);
-        kinetic_change = (alpha * alpha - 1.0) * deformation_energy;
-      }
-    // What the vibration could not take, beyond the energy guard's tolerance, comes out of the
-    // turned bodies' strain (within the bound above the frame is right, and keeping the old one
-    // would leave the rotation to the linear kinematics: a row of dominoes stops falling).
-    double strain_after = strain_energy;
-    const double allowed = frame_energy_tolerance * (energy.kinetic_energy + energy.strain_energy +
-                                                     energy.viscoelastic_energy);
-    if (bounded && rise + kinetic_change > allowed && relax_turned_strain(turned_bodies(previous), rise + kinetic_change - allowed))
-      strain_after = elastic_force(q, stiffness_q);
-    energy.kinetic_energy += kinetic_change;
-    energy.frame_correction += strain_after - energy.strain_energy + kinetic_change + branch_change;
-    energy.strain_energy = strain_after;
-    energy.viscoelastic_energy += branch_change;
-    stiffness_times_velocity(v, stiffness_v); // 𝐑K𝐑ᵀv changes with 𝐑
   }
 
-  double MoreauJeanIntegrator::remeasure_branches(const double energy_before)
+  double MoreauJeanIntegrator::remeasure_internal_variables(const double energy_before)
   {
+    if (branch_strain.empty())
+      return 0.0;
     double energy_after = 0;
     for (std::size_t i = 0; i < branch_strain.size(); ++i)
       {
@@ -296,79 +188,6 @@ namespace percussion::TimeIntegration
         energy_after += 0.5 * (branch_strain[i] * branch_force[i]);
       }
     return energy_after - energy_before;
-  }
-
-  std::vector<char> MoreauJeanIntegrator::turned_bodies(const std::vector<RigidFit> &previous) const
-  {
-    const BodyFrames &frames = *system.frames;
-    std::vector<char> turned(frames.n_bodies(), 0);
-    for (std::size_t b = 0; b < previous.size(); ++b)
-      turned[b] = BodyFrames::angle_between(frames.dimension(), previous[b].rotation, frames.frames()[b].rotation) > 0;
-    return turned;
-  }
-
-  bool MoreauJeanIntegrator::relax_turned_strain(const std::vector<char> &turned, const double amount)
-  {
-    // ũ_T: ũ (elastic_force() left it in `unrotated`) on the turned bodies' DoFs. K is
-    // block-diagonal by body, so ½ũ_TᵀKũ_T is their strain energy.
-    const BodyFrames &frames = *system.frames;
-    work = unrotated;
-    {
-      PetscScalar *u = nullptr;
-      PERCUSSION_PETSC_CALL(VecGetArray(PetscAccess::petsc(work), &u));
-      const auto first = owned.n_elements() > 0 ? *owned.begin() : 0;
-      for (std::size_t i = 0; i < owned.n_elements(); ++i)
-        {
-          const unsigned int b = frames.body_of_owned_dof(first + i);
-          if (b >= turned.size() || !turned[b])
-            u[i] = 0;
-        }
-      PERCUSSION_PETSC_CALL(VecRestoreArray(PetscAccess::petsc(work), &u));
-    }
-    system.apply_stiffness(scratch, work);
-    const double turned_strain = 0.5 * (work * scratch);
-    if (!(turned_strain > amount))
-      return false;
-    const double s = std::sqrt(1.0 - amount / turned_strain);
-    work *= s - 1.0;
-    frames.rotate(work, false); // δq = (s − 1)𝐑ũ_T
-    q += work;
-    system.apply_mass(scratch, work);
-    mass_q += scratch;
-    return true;
-  }
-
-  double MoreauJeanIntegrator::deformation_energy_of_turned_bodies(const std::vector<RigidFit> &previous,
-                                                                   Vector &v_def, Vector &mass_v_def)
-  {
-    const BodyFrames &frames = *system.frames;
-    const std::vector<char> turned = turned_bodies(previous);
-    // The rigid motions at q_{k+1}: P and L from M v, the consistent inertia from M(X + q).
-    frames.reference_positions(v_def);
-    v_def += q;
-    system.apply_mass(mass_v_def, v_def);
-    const auto motions = frames.motion(q, mass_v, mass_v_def, frames.fit(q));
-    frames.deformation_velocity(motions, q, v, turned, v_def);
-    system.apply_mass(mass_v_def, v_def);
-    return 0.5 * (v_def * mass_v_def);
-  }
-
-  double MoreauJeanIntegrator::frame_energy_bound(const std::vector<RigidFit> &previous) const
-  {
-    // A frame turned by δ changes ũ by −δ ω × (X + ũ) + O(δ²) at the same positions: the strain
-    // energy's measure changes by δ ω·Σ ũ × Kũ and by the O(δ²) stretch of the turn paired with Kũ,
-    // of either sign; measured per turn up to 2e-3 of the energy scale on a slender bar that falls
-    // over (tilted_bar), 7e-4 on a brick struck at 10 m/s, 1e-7 on a toppling domino. Keeping the
-    // old frame at such turns leaves them to the linear kinematics, whose stretch resists the
-    // rotation: a disk and a ball with backspin then no longer end rolling at the rigid bodies'
-    // speeds (7 % off, and never rolling). Beyond 2δ(E_kin + E_strain + Ψ) plus the energy guard's
-    // tolerance the strain is not small (a body driven deep into another): the frame is kept.
-    const unsigned int dim = system.frames->dimension();
-    double angle = 0;
-    for (std::size_t b = 0; b < previous.size(); ++b)
-      angle = std::max(angle, BodyFrames::angle_between(dim, previous[b].rotation, system.frames->frames()[b].rotation));
-    const double energy_now = energy.kinetic_energy + energy.strain_energy + energy.viscoelastic_energy;
-    return (2 * angle + frame_energy_tolerance) * energy_now;
   }
 
   void MoreauJeanIntegrator::solve_in_frames(Mat B, Mat X, const double relative_tolerance)
@@ -402,15 +221,7 @@ namespace percussion::TimeIntegration
     // series with a spring: the same spin would reach it through 𝐑ᵀΔq, so it is taken out of the
     // increment, and its eᵢ, a strain field of the body, turns with the body within the step as ũ
     // does (the frame's re-measure at the end of the step takes that turn out again, update_frames()).
-    system.frames->reference_positions(scratch);
-    scratch.add(1.0, q);
-    system.apply_mass(v_theta, scratch); // M(X + q) (v_theta is free until finish_step)
-    const auto fits = system.frames->fit(q);
-    const auto motions = system.frames->motion(q, mass_v, v_theta, fits);
-    // ũ_k in the body's own fit at q_k: in the step's frame it holds the rotation by θhΩ
-    // between them, whose spin Ω × (θhΩ × X̄) would be a spurious dilatation.
-    system.frames->unrotated_displacement(q, scratch, fits);
-    system.frames->spin_of(motions, scratch, v_theta);
+    const auto motions = strain_spin(v_theta, scratch); // (v_theta is free until finish_step)
     if (system.rayleigh_beta > 0)
       {
         system.apply_stiffness(spin_damping, v_theta);
@@ -622,7 +433,7 @@ namespace percussion::TimeIntegration
     SystemAlgebra::swap_storage(force, force_new);
     accept_step(e);
     if (system.frames)
-      update_frames(true);
+      update_frames(true, theta);
   }
 
   double MoreauJeanIntegrator::update_branches(StepEnergy &e)

@@ -9,7 +9,7 @@
 #include <percussion/time_integration/quasi_static_metric.h>
 #include <percussion/contact_step/scheme_contact_settings.h>
 #include <percussion/time_integration/step_energy.h>
-#include <percussion/time_integration/time_integrator.h>
+#include <percussion/time_integration/framed_integrator.h>
 #include <percussion/time_integration/time_integration_parameters.h>
 
 #include <petscmat.h>
@@ -49,7 +49,7 @@ namespace percussion::TimeIntegration
    * re-expressed in it as ũ is. The spin of a strain field with its body is no deformation rate:
    * the damping's and the branches' explicit spin terms (spin_terms()) take it out.
    */
-  class MoreauJeanIntegrator : public TimeIntegrator
+  class MoreauJeanIntegrator : public FramedIntegrator
   {
   public:
     MoreauJeanIntegrator(const LinearElastodynamicSystem &system,
@@ -103,11 +103,6 @@ namespace percussion::TimeIntegration
     /// x = Ŵ⁻¹b (𝐑Ŵ⁻¹𝐑ᵀb), one substitution.
     void impulse_response(const dealii::PETScWrappers::MPI::Vector &b, dealii::PETScWrappers::MPI::Vector &x) override;
     bool impulse_response_is_symmetric() const override { return true; }
-    const BodyFrames *response_frames() const override
-    {
-      return frames_turned() ? system.frames.get() : nullptr;
-    }
-    const BodyFrames *large_rotation_frames() const override { return system.frames.get(); }
     void unrotated_impulse_response(Mat B, Mat X) override { solver->solve(B, X); }
     void approximate_unrotated_impulse_response(Mat B, Mat X, double relative_tolerance) override
     {
@@ -150,26 +145,9 @@ namespace percussion::TimeIntegration
                                  std::vector<std::string> &warnings);
 
   private:
-    /// Large rotations with a frame that is not the identity: K acts as 𝐑K𝐑ᵀ, the elastic force
-    /// as 𝐑Kũ (without frames, or with all of them the identity, K and K q as they are).
-    bool frames_turned() const { return system.frames && !system.frames->all_identity(); }
     void build_iteration_matrix();
     /// X = 𝐑Ŵ⁻¹𝐑ᵀB (Ŵ⁻¹B without large rotations); @p relative_tolerance > 0: CG's looser columns.
     void solve_in_frames(Mat B, Mat X, double relative_tolerance);
-    /**
-     * Large rotations: out = 𝐑Kũ(@p displacement) in the step's frames (K q without them);
-     * returns ½ũᵀKũ, the strain energy in them.
-     */
-    double elastic_force(const dealii::PETScWrappers::MPI::Vector &displacement, dealii::PETScWrappers::MPI::Vector &out);
-    /// @p out = 𝐑K𝐑ᵀ@p velocity in the step's frames (K v without them).
-    void stiffness_times_velocity(const dealii::PETScWrappers::MPI::Vector &velocity,
-                                  dealii::PETScWrappers::MPI::Vector &out);
-    /// @p out = 𝐑A𝐑ᵀ@p in in the step's frames (A @p in without them), A a matrix of the bodies'
-    /// material (a Maxwell branch's Kᵢ, the Kelvin–Voigt part of C).
-    void product_in_frames(const dealii::PETScWrappers::MPI::SparseMatrix &matrix,
-                           const dealii::PETScWrappers::MPI::Vector &in, dealii::PETScWrappers::MPI::Vector &out);
-    /// @p x ← 𝐑@p x (𝐑ᵀ@p x if @p to_frames) where frames_turned(); unchanged otherwise.
-    void rotate_if_turned(dealii::PETScWrappers::MPI::Vector &x, bool to_frames) const;
     /**
      * Large rotations, at the start of a step, from each body's spin Ω and ũ_k (in its own fit at
      * q_k): spin_damping = 𝐑(βK + C_KV)(Ω × ũ_k), the part of the damping force 𝐑C𝐑ᵀv that is the
@@ -185,58 +163,18 @@ namespace percussion::TimeIntegration
      * scheme's (θ − ½)Σᵢ‖Δeᵢ‖²_Kᵢ.
      */
     double update_branches(StepEnergy &e);
-    /**
-     * Re-expresses the branch variables held in branch_in_space (𝐑eᵢ in the frames they were
-     * measured in) in the present frames, eᵢ = 𝐑ᵀ(𝐑eᵢ), sᵢ = Kᵢeᵢ; returns the change of
-     * Σᵢ½eᵢᵀKᵢeᵢ from @p energy_before.
-     */
-    double remeasure_branches(double energy_before);
-    /**
-     * Large rotations, at the end of a step (and at the start): the rigid fit of each body at the
-     * predicted q_{k+θ} ≈ q_k + hθv_k becomes the frame of the next step where it turned more than
-     * 'Frame update angle'; K q and the strain energy follow it (StepEnergy::frame_correction),
-     * and the impulse response changes (operator_version()). Where @p bounded (every step but the
-     * start), the change of the strain energy is exchanged with the deformation velocity of the
-     * bodies whose frames turned (deformation_energy_of_turned_bodies(); a fall up to doubling its
-     * energy): the total energy, momentum and angular momentum stay as they were (doc/theory.md,
-     * "Large rotations"). Where it cannot pay all of a rise and the rest would pass
-     * frame_energy_bound(), the old frames are kept; a rest within that bound but above 'Energy
-     * creation tolerance' × the energy is taken from the turned bodies' strain
-     * (relax_turned_strain()): re-measuring the strain may not create energy.
-     */
-    void update_frames(bool bounded);
-    /// Per body, whether its frame differs from @p previous.
-    std::vector<char> turned_bodies(const std::vector<RigidFit> &previous) const;
-    /**
-     * Lowers the strain energy of the bodies marked in @p turned by @p amount: their elastic
-     * displacement ũ (in the new frames) is scaled by s = √(1 − amount / E_turned), which keeps
-     * their frames (the rigid fit of c + R(X + sũ) is R), velocities, momenta and the other
-     * bodies as they are; q moves by (s − 1)𝐑ũ (a few nanometres on the dominoes). Returns false,
-     * and changes nothing, where the turned bodies hold no more than @p amount. Collective.
-     */
-    bool relax_turned_strain(const std::vector<char> &turned, double amount);
-    /**
-     * ½ v_defᵀ M v_def of the bodies whose frame differs from @p previous, with v_def their
-     * deformation velocity (BodyFrames::deformation_velocity()) left in @p v_def and M v_def in
-     * @p mass_v_def: the kinetic energy a frame's re-measure may take (v ← v − (1 − α) v_def
-     * keeps P and L). Collective.
-     */
-    double deformation_energy_of_turned_bodies(const std::vector<RigidFit> &previous,
-                                               dealii::PETScWrappers::MPI::Vector &v_def,
-                                               dealii::PETScWrappers::MPI::Vector &mass_v_def);
-    /// What a frame turned from @p previous may raise the strain energy's measure by: (2δ + 'Energy
-    /// creation tolerance') × (E_kin + E_strain + Ψ), δ the largest angle by which a body's frame turns.
-    double frame_energy_bound(const std::vector<RigidFit> &previous) const;
+    /// 𝐑eᵢ of each Maxwell branch into branch_in_space, before the frames change.
+    void hold_internal_variables_in_space() override;
+    /// eᵢ = 𝐑ᵀ(𝐑eᵢ) in the present frames and sᵢ = Kᵢeᵢ; returns the change of Σᵢ½eᵢᵀKᵢeᵢ from
+    /// @p energy_before.
+    double remeasure_internal_variables(double energy_before) override;
+    /// 𝐑K𝐑ᵀv changes with 𝐑.
+    void frames_taken() override { stiffness_times_velocity(v, stiffness_v); }
     bool can_change_time_step() const override { return true; }
     void set_time_step(double new_time_step) override;
 
-    const LinearElastodynamicSystem system;
     const double theta;
-    /// 'Time integration/Energy creation tolerance' (frame_energy_bound()).
-    const double frame_energy_tolerance;
     const ContactLaw law;
-    const dealii::IndexSet owned;
-    MPI_Comm communicator;
     const LinearSolverParameters solver_parameters;
     std::unique_ptr<IterationMatrixSolver> solver;
     /// The position projection's metric when it is the quasi-static one (else null).
@@ -265,11 +203,9 @@ namespace percussion::TimeIntegration
      * (with large rotations K is 𝐑K𝐑ᵀ within a step's frames, K q is 𝐑Kũ; both are recomputed
      * where the frames change, and K q where a projection moves q). All are saved in a checkpoint.
      */
-    dealii::PETScWrappers::MPI::Vector mass_v, stiffness_q, stiffness_v, mass_q, force;
+    dealii::PETScWrappers::MPI::Vector stiffness_v, force; // (and FramedIntegrator's mass_v, mass_q, stiffness_q)
     dealii::PETScWrappers::MPI::Vector q_new, mass_v_new, stiffness_q_new, stiffness_v_new, force_new;
-    dealii::PETScWrappers::MPI::Vector velocity_in_frames; ///< 𝐑ᵀv (large rotations)
     dealii::PETScWrappers::MPI::Vector force_theta, rhs, work, impulse, prescribed_velocity, v_theta, scratch;
-    dealii::PETScWrappers::MPI::Vector unrotated; ///< ũ (large rotations)
     /// Large rotations with β > 0 or Kelvin–Voigt materials: 𝐑(βK + C_KV)(Ω × ũ_k), the part of
     /// the damping force that is the strain's spin (spin_terms()).
     dealii::PETScWrappers::MPI::Vector spin_damping;
