@@ -196,7 +196,7 @@ namespace percussion::ContactStep
       rotated = extend_support(scheme, gathered_support(row_begin), n_rows);
     if (rotated)
       {
-        delassus_from_support(n_columns, row_begin);
+        delassus_from_support(n_columns, row_begin, scheme.impulse_response_is_symmetric());
         return;
       }
 
@@ -315,7 +315,8 @@ namespace percussion::ContactStep
     return true;
   }
 
-  void DelassusColumns::delassus_from_support(const PetscInt n_columns, const PetscInt row_begin)
+  void DelassusColumns::delassus_from_support(const PetscInt n_columns, const PetscInt row_begin,
+                                              const bool symmetric)
   {
     // C = Eᵀ𝐑ᵀB: an entry b of B at component a of a node adds R_{a,e} b to the row of the
     // node's component e. Then W_c = Cᵀ (EᵀZ) C.
@@ -342,7 +343,9 @@ namespace percussion::ContactStep
         if (const double c = rotated_b[i * n_columns + r]; c != 0.0)
           for (PetscInt j = 0; j < n_columns; ++j)
             delassus[r * n_columns + j] += c * gc[i * n_columns + j];
-    symmetrise(delassus, n_columns);
+    // (The generalized-α family's 𝒯₀ is not symmetric unless β = γ/2: its W is kept as it is.)
+    if (symmetric)
+      symmetrise(delassus, n_columns);
   }
 
   bool DelassusColumns::extend_support(SchemeInterface &scheme, const std::vector<PetscInt> &needed,

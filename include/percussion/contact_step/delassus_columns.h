@@ -221,8 +221,8 @@ namespace percussion::ContactStep
     /// Appends Z's columns of @p dofs (not in the support yet) in one multiple-right-hand-side solve.
     void solve_support_batch(SchemeInterface &scheme, const std::vector<PetscInt> &dofs, PetscInt n_rows);
     /// The rotated form: C = Eᵀ𝐑ᵀB from B's entries (rows from @p row_begin, @p n_columns columns)
-    /// and W_c = Cᵀ(EᵀZ)C, symmetrised. Collective.
-    void delassus_from_support(PetscInt n_columns, PetscInt row_begin);
+    /// and W_c = Cᵀ(EᵀZ)C, symmetrised where @p symmetric (𝒯₀ is). Collective.
+    void delassus_from_support(PetscInt n_columns, PetscInt row_begin, bool symmetric);
     unsigned int response_version = 0; ///< SchemeInterface::operator_version() of the columns
     PetscObjectId operator_id = -1;         ///< H whose columns are cached
   };
