@@ -283,8 +283,8 @@ namespace percussion::Body
                       "How the bodies move: 'large rotations' = a frame per body follows its rigid motion "
                       "exactly (any rotation) and the strain, linear, is measured in it; 'small displacements' "
                       "= x = X + q, a rotation by phi stretches the body by sqrt(1 + phi^2); 'auto' = large "
-                      "rotations with the Moreau-Jean schemes in 2D/3D (elastic and viscoelastic materials), small "
-                      "displacements otherwise.");
+                      "rotations in 2D/3D with the Moreau-Jean schemes (elastic and viscoelastic materials) and the "
+                      "nonsmooth generalized-alpha family, small displacements otherwise (1D, Schatzman-Paoli).");
     prm.declare_entry("Frame update angle", "1e-4", Double(0),
                       "Large rotations: a body's frame is taken anew when its rigid fit has turned by more "
                       "than this angle (rad) from it; below it the linear kinematics carries the rotation "

@@ -81,17 +81,20 @@ namespace percussion
     settings.dissipation_range_policy = contact_solver.dissipation_range_policy;
     TimeIntegration::check_scheme_parameters(time, settings, warnings);
 
-    // The kinematics: large rotations (a frame per body) are written for the Moreau–Jean schemes.
+    // The kinematics: large rotations (a frame per body) are written for the velocity-level
+    // schemes (Moreau–Jean and the generalized-α family), not for the two-step position scheme.
     const bool moreau_jean = time.scheme == TimeIntegration::Scheme::moreau_jean_fremond ||
                              time.scheme == TimeIntegration::Scheme::moreau_jean_standard;
+    const bool framed_scheme = moreau_jean || TimeIntegration::is_generalized_alpha(time.scheme);
     using Body::KinematicsFormulation;
     const KinematicsFormulation kinematics = body.kinematics_formulation;
     if (kinematics == KinematicsFormulation::large_rotations && dimension == 1)
       throw InputError("Parameter 'Kinematics/Formulation' = large rotations: a 1D bar does not rotate; use small "
                        "displacements (or auto).");
-    if (kinematics == KinematicsFormulation::large_rotations && !moreau_jean)
+    if (kinematics == KinematicsFormulation::large_rotations && !framed_scheme)
       throw InputError("Parameter 'Kinematics/Formulation' = large rotations is available with the Moreau-Jean "
-                       "schemes only ('Time integration/Scheme'); use small displacements with this scheme.");
+                       "schemes and the nonsmooth generalized-alpha family ('Time integration/Scheme'), not with " +
+                       TimeIntegration::to_string(time.scheme) + "; use small displacements with this scheme.");
     // Viscoelastic materials: written for the Moreau–Jean θ-step (the Maxwell branches' exact update
     // needs the scheme's q_{k+1} − q_k = h v_{k+θ}), with small displacements or large rotations.
     const bool viscoelastic = body.has_kelvin_voigt() || body.has_maxwell_branches();
@@ -101,7 +104,7 @@ namespace percussion
                        TimeIntegration::to_string(time.scheme) + " cannot take them (use the global Rayleigh pair of "
                        "'Damping' with it).");
     large_rotations = kinematics == KinematicsFormulation::large_rotations ||
-                      (kinematics == KinematicsFormulation::automatic && moreau_jean && dimension > 1);
+                      (kinematics == KinematicsFormulation::automatic && framed_scheme && dimension > 1);
     // The retry policy's halving of the step size is written for the Moreau-Jean schemes only.
     if (contact_solver.non_convergence_policy == ContactStep::NonConvergencePolicy::retry && !moreau_jean)
       throw InputError("Parameter 'Contact solver/Non-convergence policy' = retry halves the step size, which only "

@@ -347,9 +347,8 @@ namespace percussion
     if (parameters.large_rotations)
       return;
     // Small displacements: say once per body when its rotation makes the kinematics inaccurate,
-    // naming only a setting this run's scheme accepts (large rotations need Moreau–Jean).
-    const bool moreau_jean = parameters.time.scheme == TimeIntegration::Scheme::moreau_jean_fremond ||
-                             parameters.time.scheme == TimeIntegration::Scheme::moreau_jean_standard;
+    // naming only a setting this run's scheme accepts (large rotations need a velocity-level scheme).
+    const bool framed_scheme = parameters.time.scheme != TimeIntegration::Scheme::schatzman_paoli;
     for (unsigned int b = 0; b < rigid_motions.size(); ++b)
       if (!rotation_warned[b] && std::abs(rigid_motions[b].rotation_angle) > parameters.body.rotation_warning_angle)
         {
@@ -359,9 +358,9 @@ namespace percussion
           message << "the body of " << frames->body_name(b) << " has turned by " << phi
                   << " rad with 'Kinematics/Formulation' = small displacements, which stretches it by "
                   << std::sqrt(1 + phi * phi) - 1 << " without strain; "
-                  << (moreau_jean ? "set it to large rotations (or auto)" :
-                                    "large rotations need a Moreau-Jean scheme: set 'Time integration/Scheme' = "
-                                    "Moreau-Jean Fremond and 'Kinematics/Formulation' = large rotations (or auto)");
+                  << (framed_scheme ? "set it to large rotations (or auto)" :
+                                      "large rotations need a velocity-level scheme: set 'Time integration/Scheme' = "
+                                      "Moreau-Jean Fremond and 'Kinematics/Formulation' = large rotations (or auto)");
           log << "warning: " << message.str() << std::endl;
           events.add(time_integrator->step_number(), time_integrator->time(), "large_rotation", 0, phi, message.str());
         }

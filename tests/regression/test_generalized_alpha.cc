@@ -185,13 +185,19 @@ BOOST_AUTO_TEST_CASE(impacting_bar_with_the_family)
 // rule keeps them and chatters — the talk's remark on HHT).
 BOOST_AUTO_TEST_CASE(sliding_block_with_friction)
 {
+  // Small displacements: the case is the nonsymmetric operator's. (With large rotations, where a
+  // frame is taken anew at the end of a step, the re-measure exchanges energy with the block's
+  // vibration and moves v at the stuck contacts by up to 3e-6 v0: u_{k+½} is no longer zero there,
+  // while the law's u_{k+1} is.)
+  const std::string small_displacements = "subsection Kinematics\n  set Formulation = small displacements\nend\n";
   const double v0 = 1, mu = 0.5, g = 9.81;
   const double exact_distance = v0 * v0 / (2 * mu * g), exact_time = v0 / (mu * g);
   for (const std::string &scheme : {scheme_lines("nonsmooth HHT", 0.3), scheme_lines("nonsmooth generalized-alpha", 0.0)})
     {
       std::vector<double> times, velocities, positions, sliding, contact_slip;
       const percussion::RunParameters parameters =
-        percussion::RunParameters::from_string(percussion::testing::with_quiet_output(sliding_block_text(scheme), "galpha_block"));
+        percussion::RunParameters::from_string(percussion::testing::with_quiet_output(
+          sliding_block_text(scheme) + small_displacements, "galpha_block"));
       std::ostringstream log;
       percussion::Simulator<2> simulator(parameters, MPI_COMM_WORLD, log);
       simulator.set_step_observer([&](const percussion::Simulator<2> &s) {

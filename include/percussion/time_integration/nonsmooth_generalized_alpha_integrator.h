@@ -9,7 +9,7 @@
 #include <percussion/time_integration/quasi_static_metric.h>
 #include <percussion/time_integration/time_integration_parameters.h>
 #include <percussion/contact_step/scheme_contact_settings.h>
-#include <percussion/time_integration/time_integrator.h>
+#include <percussion/time_integration/framed_integrator.h>
 
 #include <petscmat.h>
 
@@ -48,8 +48,15 @@ namespace percussion::TimeIntegration
    * Prescribed Dirichlet DoFs get a_{k+1} from q_{k+1} = g(t_{k+1}); the work of their support
    * reactions R = M ã − F_{k+1−α_f} (rows of the Dirichlet DoFs) enters W_ext as
    * Δqᵀ R_{k+ω}.
+   *
+   * Large rotations (doc/theory.md, "Large rotations"): within a step the body frames are fixed,
+   * K q is 𝐑Kũ(q) (affine in q), K acts as 𝐑K𝐑ᵀ and C as C_R = αM + β𝐑K𝐑ᵀ less the damping of
+   * the strain's spin (β𝐑K(Ω × ũ_k), as for Moreau–Jean); since M = M_s ⊗ I commutes with 𝐑,
+   * S and N become 𝐑S𝐑ᵀ and 𝐑N𝐑ᵀ, and the factors of S and M serve every frame. The identity above
+   * holds in the step's frames with ½ũᵀKũ; the frames are taken anew at the end of a step from the
+   * fit of q + ½hv (FramedIntegrator::update_frames()).
    */
-  class NonsmoothGeneralizedAlphaIntegrator : public TimeIntegrator
+  class NonsmoothGeneralizedAlphaIntegrator : public FramedIntegrator
   {
   public:
     NonsmoothGeneralizedAlphaIntegrator(const LinearElastodynamicSystem &system,
@@ -75,13 +82,16 @@ namespace percussion::TimeIntegration
     double correct_displacement(const dealii::PETScWrappers::MPI::Vector &displacement_correction) override;
     PositionCorrectionCost position_correction_cost(const dealii::PETScWrappers::MPI::Vector &displacement_correction) override;
 
-    /// X = S⁻¹ N M⁻¹ B with N = (1−α_m)M + (1−α_f)h²(β−γ/2)K.
-    void impulse_response(Mat B, Mat X) override;
-    /// x = S⁻¹ N M⁻¹ b: two substitutions and a sparse product.
+    /// X = S⁻¹ N M⁻¹ B with N = (1−α_m)M + (1−α_f)h²(β−γ/2)K (𝐑S⁻¹N𝐑ᵀM⁻¹B in the step's frames).
+    void impulse_response(Mat B, Mat X) override { response(B, X, frames_turned()); }
+    /// x = S⁻¹ N M⁻¹ b: two substitutions and a sparse product (rotated as the dense one).
     void impulse_response(const dealii::PETScWrappers::MPI::Vector &b, dealii::PETScWrappers::MPI::Vector &x) override;
+    /// 𝒯₀B = S⁻¹NM⁻¹B, of which the step's 𝒯 is 𝐑𝒯₀𝐑ᵀ (M⁻¹ commutes with 𝐑).
+    void unrotated_impulse_response(Mat B, Mat X) override { response(B, X, false); }
+    void approximate_unrotated_impulse_response(Mat B, Mat X, double) override { response(B, X, false); }
     bool impulse_response_is_symmetric() const override { return symmetric_response; }
-    /// X = 𝒫⁻¹B: the quasi-static metric (QuasiStaticMetric) or, without it, S⁻¹B.
-    void projection_response(Mat B, Mat X) override { quasi_static ? quasi_static->solve(B, X) : solver->solve(B, X); }
+    /// X = 𝒫⁻¹B: the quasi-static metric (QuasiStaticMetric) or, without it, (𝐑S𝐑ᵀ)⁻¹B.
+    void projection_response(Mat B, Mat X) override;
     bool projection_is_impulse_response() const override { return false; }
     double projection_metric_setup_seconds() const override
     {
@@ -105,6 +115,25 @@ namespace percussion::TimeIntegration
     const IterationMatrixSolver &linear_solver() const override { return *solver; }
 
   private:
+    /// F = f − 𝐑Kũ(q) − C_R v at (@p q_at, @p v_at) with the load @p f (null: none), in the step's
+    /// frames (f − K q − C v without them); uses work2.
+    void smooth_force(const dealii::PETScWrappers::MPI::Vector &q_at, const dealii::PETScWrappers::MPI::Vector &v_at,
+                      const dealii::PETScWrappers::MPI::Vector *f, dealii::PETScWrappers::MPI::Vector &result);
+    /// C_R v = αMv + β𝐑K𝐑ᵀv − β𝐑K(Ω × ũ_k) (C v without frames) into @p result.
+    void damping_force(const dealii::PETScWrappers::MPI::Vector &v_at, dealii::PETScWrappers::MPI::Vector &result);
+    /**
+     * Solves 𝐑S𝐑ᵀ @p x = @p b in the step's frames (S x = b without them), with the Dirichlet
+     * rows of @p b already lifted (@p lifted) or to be zeroed (solve_eliminated()); @p x on entry
+     * is the initial guess. @p b is changed.
+     */
+    void solve_iteration(dealii::PETScWrappers::MPI::Vector &b, dealii::PETScWrappers::MPI::Vector &x, bool lifted);
+    /// X = S⁻¹ N 𝐑ᵀ M⁻¹ B, rotated back by 𝐑 if @p rotated (𝒯 = 𝐑𝒯₀𝐑ᵀ), else 𝒯₀B.
+    void response(Mat B, Mat X, bool rotated);
+    /// Large rotations: mass_v = M v and the strain's spin damping of the step (spin_damping).
+    void start_step_in_frames();
+    /// Where new frames were taken at the end of a step: a_k follows the change of the smooth
+    /// force F(q_k, v_k) they make, a ← a + M⁻¹ΔF, the algorithmic energy's change booked as the frames'.
+    void frames_taken() override;
     /// (1−α_f) F(q_next, v_next, f_{k+1}) + α_f F(q_k, v_k, f_k), F = f − Kq − Cv (uses work2, scratch).
     void weighted_smooth_force(const dealii::PETScWrappers::MPI::Vector &q_next,
                                const dealii::PETScWrappers::MPI::Vector &v_next,
@@ -112,11 +141,8 @@ namespace percussion::TimeIntegration
     /// The entries of @p x on the Dirichlet DoFs, zero elsewhere.
     void constrained_part(const dealii::PETScWrappers::MPI::Vector &x, dealii::PETScWrappers::MPI::Vector &result) const;
 
-    const LinearElastodynamicSystem system;
     const std::string name;
     const double gamma_, beta_, alpha_m_, alpha_f_;
-    const dealii::IndexSet owned;
-    MPI_Comm communicator;
     std::unique_ptr<IterationMatrixSolver> solver, mass_solver;
     /// The position projection's metric when it is the quasi-static one (else null).
     std::unique_ptr<QuasiStaticMetric> quasi_static;
@@ -135,6 +161,12 @@ namespace percussion::TimeIntegration
     dealii::PETScWrappers::MPI::Vector reaction, reaction_new, prescribed_acceleration;
     /// The end of a step: a_{k+1}, q_{k+1}, Δq, Δa, v_{k+ω}.
     dealii::PETScWrappers::MPI::Vector a_new, q_new, dq, da, v_omega;
+    /// Large rotations with β > 0: β𝐑K(Ω × ũ_k), the damping of the strain's spin, which is no
+    /// deformation rate; the damping force's product 𝐑K𝐑ᵀv.
+    dealii::PETScWrappers::MPI::Vector spin_damping, stiffness_v;
+    /// F(q_k, v_k) without loads in the frames of the step just finished (frames_taken()).
+    dealii::PETScWrappers::MPI::Vector force_before_frames;
+    bool acceleration_follows_frames = false;
     /// Work vectors of the vector impulse response (M⁻¹b, N M⁻¹b).
     dealii::PETScWrappers::MPI::Vector response_y, response_z;
   };
