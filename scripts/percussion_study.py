@@ -24,8 +24,12 @@ Quantities (columns of the table; those a run does not have are left empty):
   u_x(p1,t=T)...        displacement of probe p at time T (with --probe-time and Output/Probe points;
                         linear interpolation between steps)
 Errors: with --exact NAME=VALUE, |Q_l - exact| and the order log2(e_l / e_{l+1}) between levels;
-otherwise the observed order from three consecutive levels, log2(|Q_l - Q_{l+1}| / |Q_{l+1} - Q_{l+2}|)
-(step and mesh sizes halve from level to level). Runs with mpirun when --ranks > 1.
+otherwise the difference |Q_l - Q_{l+1}| to the next level (the finest pair included) and the
+observed order from three consecutive levels, log2(|Q_l - Q_{l+1}| / |Q_{l+1} - Q_{l+2}|) (step and
+mesh sizes halve from level to level). No order where an error or a difference lies below 1e-9 of
+the quantity's size (its note column says 'round-off'); a negative order is noted 'not converging'.
+Runs with mpirun when --ranks > 1. The runs, tables and plots go to --output (default: study in the
+current directory).
 Only Python's standard library is needed for the tables; plots need python3-matplotlib (Debian).
 """
 import argparse
@@ -137,7 +141,7 @@ def quantity_unit(name):
     return ""
 
 
-def main():
+def parse_arguments():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("base", help="the parameter file to refine")
     parser.add_argument("--levels", type=int, nargs="+", default=[0, 1, 2, 3])
@@ -148,15 +152,19 @@ def main():
     parser.add_argument("--probe-time", type=float, action="append", default=[], metavar="T")
     parser.add_argument("--set", action="append", default=[], metavar="Section/Entry=value",
                         help="an override passed to every run")
-    parser.add_argument("--output", default="study")
+    parser.add_argument("--output", default="study",
+                        help="directory of the runs, tables and plots (default: ./study)")
     parser.add_argument("--executable", default=None)
     parser.add_argument("--no-plots", action="store_true")
     args = parser.parse_args()
-
     if not os.path.isfile(args.base):
         fail("parameter file '%s' not found" % args.base)
     if len(args.levels) < 2:
         fail("--levels needs at least two levels")
+    return args
+
+
+def find_executable(args):
     exe = args.executable or shutil.which("percussion")
     if exe is None:
         here = os.path.dirname(os.path.abspath(__file__))
@@ -164,15 +172,12 @@ def main():
         exe = candidate if os.path.exists(candidate) else None
     if exe is None or not os.path.exists(exe):
         fail("no percussion executable (give --executable)")
-    exact = {}
-    for item in args.exact:
-        name, _, value = item.partition("=")
-        try:
-            exact[name.strip()] = float(value)
-        except ValueError:
-            fail("--exact '%s' is not NAME=number" % item)
+    return exe
 
-    # Overrides of the refined entries set the level-0 values (they must not override every level).
+
+def level_zero(args):
+    """(H0, R0, whether R0 was overridden, the overrides passed to every run). Overrides of the refined
+    entries set the level-0 values (they must not override every level)."""
     passthrough = []
     h0, r0_override = args.time_step, None
     for item in args.set:
@@ -203,7 +208,12 @@ def main():
             r0 = int(text) if text is not None else 0
         except ValueError:
             fail("'Mesh/Global refinements' of %s is not an integer (%s)" % (args.base, text))
+    return h0, r0, r0_override is not None, passthrough
 
+
+def run_levels(args, exe):
+    """Runs every level; a list of {level, time_step, refinements, dofs, q} in the order of --levels."""
+    h0, r0, r0_overridden, passthrough = level_zero(args)
     os.makedirs(args.output, exist_ok=True)
     base_dir = os.path.dirname(os.path.abspath(args.base))
     results = []
@@ -213,7 +223,7 @@ def main():
         directory = os.path.abspath(os.path.join(args.output, "level_%d" % level))
         overrides = ["Time integration/Time step=%.17g" % h, "Output/Directory=" + directory,
                      "Output/VTU interval=0", "Output/Progress interval=0", "Output/Write bodies=true"]
-        if args.vary in ("mesh", "both") or r0_override is not None:
+        if args.vary in ("mesh", "both") or r0_overridden:
             overrides.append("Mesh/Global refinements=%d" % refinements)
         overrides += passthrough
         command = ([exe] if args.ranks <= 1 else ["mpirun", "-np", str(args.ranks), exe]) + [os.path.abspath(args.base)]
@@ -230,7 +240,29 @@ def main():
         print(" done in %.1f s" % (time.time() - start), flush=True)
         results.append({"level": level, "time_step": h, "refinements": refinements,
                         "dofs": int(dofs.group(1)) if dofs else 0, "q": quantities(directory, h, args.probe_time)})
+    return results
 
+
+# Differences (or errors) below this fraction of a quantity's size are round-off: solver tolerances
+# and summation order move the last digits from run to run, and an order computed from them means
+# nothing (e.g. a conserved energy, or a velocity component that stays zero).
+ROUND_OFF = 1e-9
+NOTE_ROUND_OFF = "round-off"
+NOTE_NOT_CONVERGING = "not converging"
+
+
+def order_of(coarse, fine, level_step, floor):
+    """(order, note) of two successive errors or differences: no order at round-off, a note on a
+    negative order (the finer levels move away from each other, or from the exact value)."""
+    if coarse <= floor or fine <= floor:
+        return None, NOTE_ROUND_OFF
+    order = math.log2(coarse / fine) / level_step
+    return order, (NOTE_NOT_CONVERGING if order < 0 else None)
+
+
+def build_table(results, exact):
+    """One row per level: the quantities, their errors (with --exact) or differences to the next
+    level (the finest pair included), the orders and their notes."""
     names = []
     for r in results:
         for k in r["q"]:
@@ -239,46 +271,51 @@ def main():
     for name in exact:
         if name not in names:
             fail("--exact names '%s', which no run has (quantities: %s)" % (name, ", ".join(names)))
+
     def family(name):
         return re.sub(r"_[xyz](?=$|\()", "", name)
 
-    family_scale = {}
+    # A quantity's size: its largest value over the levels and over the components of its family
+    # (a component that stays zero is at round-off relative to the others).
+    scale = {}
     for r in results:
         for k, v in r["q"].items():
-            family_scale[family(k)] = max(family_scale.get(family(k), 0.0), abs(v))
-    # Errors and orders per quantity.
+            scale[family(k)] = max(scale.get(family(k), 0.0), abs(v))
     table = []
     for i, r in enumerate(results):
         row = {"level": r["level"], "time_step": r["time_step"], "refinements": r["refinements"], "dofs": r["dofs"]}
         for name in names:
-            value = r["q"].get(name)
-            row[name] = value
-            if value is None:
+            row[name] = value = r["q"].get(name)
+            if value is not None and name in exact:
+                row[name + " error"] = abs(value - exact[name])
+            nxt = results[i + 1]["q"].get(name) if i + 1 < len(results) else None
+            if value is None or nxt is None:
                 continue
+            level_step = results[i + 1]["level"] - r["level"]
+            floor = ROUND_OFF * max(scale[family(name)], abs(exact.get(name, 0.0)))
             if name in exact:
-                err = abs(value - exact[name])
-                row[name + " error"] = err
-                if i + 1 < len(results) and results[i + 1]["q"].get(name) is not None:
-                    nxt = abs(results[i + 1]["q"][name] - exact[name])
-                    if err > 1e-11 * abs(exact[name]) and nxt > 1e-11 * abs(exact[name]):
-                        row[name + " order"] = math.log2(err / nxt) / (results[i + 1]["level"] - r["level"])
-            elif i + 2 < len(results):
-                a, b, c = value, results[i + 1]["q"].get(name), results[i + 2]["q"].get(name)
-                # (Differences at round-off, e.g. a conserved energy or a velocity component
-                # that stays zero, have no order: measured against the quantity's family, e.g. all
-                # components of final_velocity.)
-                noise = 1e-11 * max(abs(a), abs(b or 0), abs(c or 0), family_scale[family(name)])
-                if b is not None and c is not None and abs(a - b) > noise and abs(b - c) > noise:
-                    row[name + " difference"] = abs(a - b)
-                    row[name + " order"] = math.log2(abs(a - b) / abs(b - c)) / (results[i + 1]["level"] - r["level"])
+                order, note = order_of(abs(value - exact[name]), abs(nxt - exact[name]), level_step, floor)
+            else:
+                row[name + " difference"] = abs(value - nxt)
+                after = results[i + 2]["q"].get(name) if i + 2 < len(results) else None
+                if after is None:
+                    continue
+                order, note = order_of(abs(value - nxt), abs(nxt - after), level_step, floor)
+            if order is not None:
+                row[name + " order"] = order
+            if note is not None:
+                row[name + " note"] = note
         table.append(row)
     columns = ["level", "time_step", "refinements", "dofs"]
     for name in names:
         columns.append(name)
-        for suffix in (" error", " difference", " order"):
+        for suffix in (" error", " difference", " order", " note"):
             if any(name + suffix in row for row in table):
                 columns.append(name + suffix)
+    return names, table, columns
 
+
+def write_tables(args, table, columns):
     csv_path = os.path.join(args.output, "study.csv")
     with open(csv_path, "w", newline="") as f:
         writer = csv.writer(f)
@@ -296,12 +333,16 @@ def main():
                 v = row.get(c)
                 cells.append("" if v is None else ("%.2f" % v if c.endswith(" order") else ("%.6g" % v if isinstance(v, float) else str(v))))
             f.write("| " + " | ".join(cells) + " |\n")
+        f.write("\nA difference is |Q_l - Q_l'| to the next level l' (the finest pair included); an order is "
+                "log2 of the ratio of two successive errors (--exact) or differences, so the finest level's error "
+                "and the finest difference have none. No order where an error or difference lies below %g of the quantity's size "
+                "(note '%s'); a negative order is noted '%s'.\n" % (ROUND_OFF, NOTE_ROUND_OFF, NOTE_NOT_CONVERGING))
     print("table: %s, %s" % (csv_path, md_path))
     with open(md_path) as f:
         print(f.read(), end="")
 
-    if args.no_plots:
-        return
+
+def plot_study(args, names, table, exact):
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -333,7 +374,7 @@ def main():
                           label="order %d" % order)
             ax.set_ylabel(("|error| " if name in exact else "|difference to the next level| ") + unit)
         else:
-            # Too few levels for an order (two or three without --exact): the values themselves.
+            # Too few levels for a convergence plot: the values themselves.
             values = [(s, row[name]) for s, row in zip(size, table) if row.get(name) is not None]
             if not values:
                 plt.close(fig)
@@ -356,6 +397,24 @@ def main():
         fig.savefig(png, dpi=100)
         plt.close(fig)
         print("plot: " + png)
+
+
+def main():
+    args = parse_arguments()
+    exe = find_executable(args)
+    exact = {}
+    for item in args.exact:
+        name, _, value = item.partition("=")
+        try:
+            exact[name.strip()] = float(value)
+        except ValueError:
+            fail("--exact '%s' is not NAME=number" % item)
+    results = run_levels(args, exe)
+    names, table, columns = build_table(results, exact)
+    write_tables(args, table, columns)
+    if not args.no_plots:
+        plot_study(args, names, table, exact)
+
 
 if __name__ == "__main__":
     main()

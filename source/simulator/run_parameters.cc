@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <percussion/core/exceptions.h>
+#include <percussion/simulator/parameter_suggestions.h>
 #include <percussion/simulator/run_parameters.h>
 #include <percussion/time_integration/time_integrator_factory.h>
 
@@ -160,7 +161,10 @@ namespace percussion
             {
               for (unsigned int j = 0; j < i; ++j)
                 prm.leave_subsection();
-              throw InputError("Override '--set " + text + "': there is no subsection '" + names[i] + "'.");
+              const std::vector<std::string> above(names.begin(), names.begin() + i);
+              throw InputError(with_suggestion("Override '--set " + text + "': there is no subsection '" + names[i] +
+                                                 "'.",
+                                               DeclaredParameterNames(prm).closest(above, names[i], true)));
             }
           prm.enter_subsection(names[i]);
         }
@@ -172,7 +176,14 @@ namespace percussion
         {
           for (unsigned int i = 0; i + 1 < names.size(); ++i)
             prm.leave_subsection();
-          throw InputError("Override '--set " + text + "': " + describe(error));
+          // prm.set also refuses a value that does not match a declared entry's pattern: a name is
+          // suggested only when this one is not declared.
+          const std::vector<std::string> section(names.begin(), names.end() - 1);
+          const DeclaredParameterNames   declared(prm);
+          const std::vector<std::string> near = declared.closest(section, names.back(), false);
+          const bool known = std::find(near.begin(), near.end(), names.back()) != near.end();
+          throw InputError(with_suggestion("Override '--set " + text + "': " + describe(error),
+                                           known ? std::vector<std::string>() : near));
         }
       for (unsigned int i = 0; i + 1 < names.size(); ++i)
         prm.leave_subsection();
@@ -265,7 +276,14 @@ namespace percussion
         }
       catch (const dealii::ExceptionBase &error)
         {
-          throw InputError("Error in parameter file '" + name + "': " + describe(error));
+          // deal.II names the line ("Line <N> of file ..."); if that line misspells an entry or a
+          // subsection, the closest declared name is the likely intent.
+          const std::string message = describe(error);
+          std::vector<std::string> near;
+          const auto at = message.find("Line <");
+          if (at != std::string::npos)
+            near = DeclaredParameterNames(prm).closest_for_line(text, std::stoul(message.substr(at + 6)));
+          throw InputError(with_suggestion("Error in parameter file '" + name + "': " + message, near));
         }
       for (const std::string &o : overrides)
         apply_override(prm, o);

@@ -2,9 +2,11 @@
 """CTest of scripts/percussion_study.py: on small 1D cases the driver reports the
 known orders of the schemes -- 2 for Moreau-Jean theta = 1/2 without contact (a probe's displacement,
 observed order from three levels, tolerance 0.05), 1 with impact (the first contact time against
-its exact value g0/|v0| = 5e-4 s, tolerance 0.05) -- and writes its CSV and markdown tables and the
-PNG plots, one per quantity also for two levels without --exact; scripts/plot_statistics.py draws
-a run's statistics. Usage: check_study.py PERCUSSION_EXECUTABLE WORK_DIRECTORY"""
+its exact value g0/|v0| = 5e-4 s, tolerance 0.05) --, gives the finest pair's difference without an
+order, no order at round-off and notes a negative order as not converging, and writes its CSV and
+markdown tables and the PNG plots, one per quantity also for two levels without --exact;
+scripts/plot_statistics.py draws a run's statistics. Usage: check_study.py PERCUSSION_EXECUTABLE
+WORK_DIRECTORY"""
 import csv
 import os
 import re
@@ -42,6 +44,9 @@ rows = study("smooth_bar.prm", smooth_dir, "--levels", "0", "1", "2", "3", "--pr
 orders = [float(r["u_x(p1,t=0.7) order"]) for r in rows if r.get("u_x(p1,t=0.7) order")]
 check(len(orders) == 2 and all(abs(p - 2) <= 0.05 for p in orders), "theta = 1/2 without contact: orders %s ~ 2" % orders)
 check(all(not r.get("energy_ratio order") for r in rows), "no order for a conserved energy (differences at round-off)")
+check([r.get("energy_ratio note") for r in rows[:2]] == ["round-off"] * 2, "the orders left out at round-off are noted")
+check(bool(rows[2].get("u_x(p1,t=0.7) difference")) and not rows[2].get("u_x(p1,t=0.7) order"),
+      "the finest pair of levels: its difference, without an order")
 check(os.path.exists(os.path.join(smooth_dir, "study.md")), "markdown table written")
 check(os.path.exists(os.path.join(smooth_dir, "u_x_p1_t=0.7_.png")), "convergence plot written")
 
@@ -49,6 +54,10 @@ impact_dir = os.path.join(work, "impact")
 rows = study("impacting_bar.prm", impact_dir, "--levels", "0", "1", "2", "3", "--exact", "contact_start=5e-4")
 orders = [float(r["contact_start order"]) for r in rows if r.get("contact_start order")]
 check(len(orders) == 3 and all(abs(p - 1) <= 0.05 for p in orders), "with impact: contact start orders %s ~ 1" % orders)
+# Every negative order, and only those, is noted as not converging (the impact's peak force has one).
+signs = [(float(r[c]) < 0, r.get(c[:-len(" order")] + " note") == "not converging")
+         for r in rows for c in r if c.endswith(" order") and r[c]]
+check(any(n for n, _ in signs) and all(n == m for n, m in signs), "negative orders noted 'not converging'")
 check(os.path.exists(os.path.join(impact_dir, "contact_start.png")), "convergence plot written")
 
 # Two levels without --exact (no order): still one PNG per quantity (its values against the time step),
