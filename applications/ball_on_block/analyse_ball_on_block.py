@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Figures of a ball_on_block run against Hertz' impact theory, and a plot.
 
-    /usr/bin/python3 analyse_ball_on_block.py [OUTPUT_DIRECTORY] [--output ball_on_block.png] [--no-plot]
+    /usr/bin/python3 analyse_ball_on_block.py [OUTPUT_DIRECTORY] [--output FILE.png] [--no-plot]
 
 Reads statistics.csv, bodies.csv and parameters.prm of the run (default directory: output). The
 ball is body 1 (material id 1), the block body 2. Printed: the contact interval (steps with a
@@ -16,6 +16,8 @@ University Press 1985, section 11.4), with 1/E* = (1 - nu1^2)/E1 + (1 - nu2^2)/E
 the quasi-static solution, in which the ball leaves at v0 (no energy goes into waves). The force
 history of that solution, m delta'' = -(4/3) E* R^(1/2) delta^(3/2), is integrated here (RK4) for
 the plot. Panels: contact force, the ball's mean vertical velocity, active and sticking contacts.
+The picture goes to ball_on_block.png in OUTPUT_DIRECTORY unless --output names another file
+(`--output ball_on_block.png` regenerates the README's picture).
 """
 import argparse
 import collections
@@ -71,7 +73,7 @@ def hertz_history(m, k, v0, dt):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("directory", nargs="?", default="output")
-    parser.add_argument("--output", default="ball_on_block.png", help="PNG file")
+    parser.add_argument("--output", default=None, help="PNG file (default: ball_on_block.png in the output directory)")
     parser.add_argument("--no-plot", action="store_true")
     args = parser.parse_args()
     d = args.directory
@@ -167,8 +169,9 @@ def main():
     for ax in axes:
         ax.grid(True, lw=0.3)
     fig.tight_layout()
-    fig.savefig(args.output, dpi=80)
-    print("wrote %s" % args.output)
+    output = args.output or os.path.join(args.directory, "ball_on_block.png")
+    fig.savefig(output, dpi=80)
+    print("wrote %s" % output)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,10 @@
 """Plots the bricks' mean velocities (bodies.csv) and the active contacts (statistics.csv) of a
 brick_stack run against time.
 
-    /usr/bin/python3 plot_bodies.py [OUTPUT_DIRECTORY] [--output brick_stack_bodies.png]
+    /usr/bin/python3 plot_bodies.py [OUTPUT_DIRECTORY] [--output FILE.png]
+
+The picture goes to brick_stack_bodies.png in OUTPUT_DIRECTORY unless --output names another file
+(`--output brick_stack_bodies.png` regenerates the README's picture).
 
 Panels: the mean vertical velocity of each brick (momentum_z / mass), its mean horizontal velocity
 along x and y, and the number of active contacts of the step. Needs python3-matplotlib.
@@ -18,7 +21,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("directory", nargs="?", default="output",
                         help="the run's output directory (default: output)")
-    parser.add_argument("--output", default="brick_stack_bodies.png", help="PNG file")
+    parser.add_argument("--output", default=None,
+                        help="PNG file (default: brick_stack_bodies.png in the output directory)")
     args = parser.parse_args()
     bodies_csv = os.path.join(args.directory, "bodies.csv")
     statistics_csv = os.path.join(args.directory, "statistics.csv")
@@ -60,8 +64,9 @@ def main():
     for ax in axes:
         ax.grid(True, lw=0.3)
     fig.tight_layout()
-    fig.savefig(args.output, dpi=80)
-    print("wrote %s" % args.output)
+    output = args.output or os.path.join(args.directory, "brick_stack_bodies.png")
+    fig.savefig(output, dpi=80)
+    print("wrote %s" % output)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,10 @@ Hertz' quasi-static impact solution for each run's finite-element mass m (bodies
 m δ'' = −(4/3) E* √R δ^{3/2}, δ(0) = 0, δ'(0) = v0, F = (4/3) E* √R δ^{3/2}, integrated here with
 a fourth-order Runge–Kutta scheme (step t_c / 20000).
 
-    python3 plot_hertz.py STUDY_DIRECTORY [--output hertz_sphere.png]
+    python3 plot_hertz.py STUDY_DIRECTORY [--output FILE.png]
+
+The picture goes to hertz_sphere.png in STUDY_DIRECTORY unless --output names another file
+(`--output hertz_sphere.png` regenerates the README's picture).
 """
 import argparse
 import csv
@@ -49,7 +52,7 @@ def hertz_history(m, t_end, n=20000):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("study")
-    parser.add_argument("--output", default="hertz_sphere.png")
+    parser.add_argument("--output", default=None, help="PNG file (default: hertz_sphere.png in STUDY_DIRECTORY)")
     args = parser.parse_args()
     fig, ax = plt.subplots(figsize=(7, 4.2))
     for level_dir in sorted(glob.glob(os.path.join(args.study, "level_*"))):
@@ -76,8 +79,9 @@ def main():
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
     fig.tight_layout()
-    fig.savefig(args.output, dpi=100)
-    print("plot: " + args.output)
+    output = args.output or os.path.join(args.study, "hertz_sphere.png")
+    fig.savefig(output, dpi=100)
+    print("plot: " + output)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,10 @@
 block's exact motion (Coulomb friction, constant deceleration until it stops, then at rest), and
 the measured stopping time and distance.
 
-    /usr/bin/python3 plot_incline.py OUTPUT_DIR [OUTPUT_DIR ...] [--output incline_block.png]
+    /usr/bin/python3 plot_incline.py OUTPUT_DIR [OUTPUT_DIR ...] [--output FILE.png] [--labels ...]
+
+The picture goes to incline_block.png in the first OUTPUT_DIR unless --output names another file
+(`--output incline_block.png` regenerates the README's picture).
 
 Each OUTPUT_DIR is the output of a run of incline_block.prm (with any --set overrides): the exact
 values are computed from its parameters.prm (gravity (g_t, -g_n) in the incline's frame, the first
@@ -91,7 +94,8 @@ def exact_motion(r, t):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("directories", nargs="+")
-    parser.add_argument("--output", default="incline_block.png")
+    parser.add_argument("--output", default=None,
+                        help="PNG file (default: incline_block.png in the first output directory)")
     parser.add_argument("--labels", nargs="*", help="one legend label per directory")
     args = parser.parse_args()
     runs = [analyse(d) for d in args.directories]
@@ -148,8 +152,9 @@ def main():
     for ax in (ax_v, ax_u, ax_e):
         ax.grid(alpha=0.3)
     fig.tight_layout()
-    fig.savefig(args.output, dpi=90)
-    print("plot: " + args.output)
+    output = args.output or os.path.join(args.directories[0], "incline_block.png")
+    fig.savefig(output, dpi=90)
+    print("plot: " + output)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks a two_bars run against the exact wave solution and plots it.
 
-    /usr/bin/python3 plot_two_bars.py [OUTPUT_DIRECTORY] [--output two_bars.png]
+    /usr/bin/python3 plot_two_bars.py [OUTPUT_DIRECTORY] [--output FILE.png] [--no-plot]
 
 Reads statistics.csv, bodies.csv and probes.csv of the run (default directory: output) and its
 parameters.prm (E, rho, A, v0, L, gap), prints the measured figures beside the exact ones, and draws
@@ -14,6 +14,9 @@ solution of two equal bars of length L (bar speed c = sqrt(E/rho)), the striker 
   * at distance d from the contact end, the velocity changes by -v0/2 (striker) or +v0/2 (struck bar)
     when the compression front passes (t0 + d/c) and again when the unloading front reflected at the
     free end passes (t0 + (2L - d)/c).
+
+The picture goes to two_bars.png in OUTPUT_DIRECTORY unless --output names another file
+(`--output two_bars.png` regenerates the README's picture).
 
 Needs python3-matplotlib for the plot (the numbers are printed without it with --no-plot).
 """
@@ -52,7 +55,7 @@ def read_parameters(path):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("directory", nargs="?", default="output")
-    parser.add_argument("--output", default="two_bars.png", help="PNG file")
+    parser.add_argument("--output", default=None, help="PNG file (default: two_bars.png in the output directory)")
     parser.add_argument("--no-plot", action="store_true", help="print the figures only")
     args = parser.parse_args()
     d = args.directory
@@ -156,8 +159,9 @@ def main():
     for ax in axes:
         ax.grid(True, lw=0.3)
     fig.tight_layout()
-    fig.savefig(args.output, dpi=80)
-    print("wrote %s" % args.output)
+    output = args.output or os.path.join(args.directory, "two_bars.png")
+    fig.savefig(output, dpi=80)
+    print("wrote %s" % output)
 
 
 def probe_exact(t, x, L, gap, t0, c, v0):

@@ -2,12 +2,14 @@
 """Runs viscoelastic_ball.prm three times — the viscoelastic ball, the same ball elastic with
 E = E_inf (the long-term modulus) and elastic with E = E_inf + E1 + E2 (the instantaneous modulus) —,
 prints the figures of README.md's "Measured" table and plots the contact force and the energy
-columns of statistics.csv against time (viscoelastic_ball.png).
+columns of statistics.csv against time.
 
     python3 plot_viscoelastic_ball.py [--percussion ../../build/applications/percussion/percussion]
-                                      [--output viscoelastic_ball.png] [--no-run]
+                                      [--output FILE.png] [--no-run]
 
-Each run writes to output_<case>/ in this directory (no VTU); --no-run reads existing ones.
+Each run writes to output_<case>/ in this directory (no VTU); --no-run reads existing ones. The
+picture goes to output_viscoelastic/viscoelastic_ball.png unless --output names another file
+(`--output viscoelastic_ball.png` regenerates the README's picture).
 """
 import argparse
 import csv
@@ -50,7 +52,8 @@ def figures(directory):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--percussion", default=os.path.join(HERE, "../../build/applications/percussion/percussion"))
-    parser.add_argument("--output", default=os.path.join(HERE, "viscoelastic_ball.png"))
+    parser.add_argument("--output", default=os.path.join(HERE, "output_viscoelastic", "viscoelastic_ball.png"),
+                        help="PNG file (default: output_viscoelastic/viscoelastic_ball.png in this directory)")
     parser.add_argument("--no-run", action="store_true")
     args = parser.parse_args()
 
@@ -88,6 +91,8 @@ def main():
     ax_energy.set_title("energies (statistics.csv)")
     ax_energy.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
+    if os.path.dirname(args.output):
+        os.makedirs(os.path.dirname(args.output), exist_ok=True)
     fig.savefig(args.output, dpi=110)
     print("wrote", args.output)
 
