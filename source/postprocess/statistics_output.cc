@@ -84,7 +84,8 @@ namespace percussion::Postprocess
             {"contact_held_per_rank", static_cast<double>(c.held_per_rank)},
             {"events", static_cast<double>(view.events.count())},
             {"viscoelastic_energy", audit.viscoelastic_energy()},
-            {"viscoelastic_dissipation", audit.viscoelastic_dissipation()}};
+            {"viscoelastic_dissipation", audit.viscoelastic_dissipation()},
+            {"time_step", stepped ? integrator.time_step() : 0.0}};
   }
 
   StepTimingsOutput::StepTimingsOutput(const std::string &file_name, const bool write,

@@ -84,10 +84,11 @@ namespace percussion
     if (state.contact_step != nullptr && !std::filesystem::exists(directory + "/" + Checkpoint::history_file))
       throw InputError("The checkpoint " + directory + " is incomplete: " + Checkpoint::history_file +
                        " is missing.");
-    if (header.get_count("nominal_steps_done") > parameters.time.n_steps())
-      throw InputError("The checkpoint " + directory + " is after the end of this run (step " +
-                       header.get("nominal_steps_done") + " of " + std::to_string(parameters.time.n_steps()) +
-                       "): parameter 'Time integration/End time'.");
+    // (In nominal steps of the clock: with adaptive steps more steps than that reach the end.)
+    if (header.get_real("integrator_elapsed_steps") > parameters.time.n_steps())
+      throw InputError("The checkpoint " + directory + " is after the end of this run (t = " +
+                       header.get("integrator_current_time") + ", " + std::to_string(parameters.time.n_steps()) +
+                       " steps of 'Time integration/Time step' to its end): parameter 'Time integration/End time'.");
     directory_to_resume = directory;
     step_to_resume = static_cast<unsigned int>(header.get_count("integrator_step"));
     header_to_resume = std::move(header);

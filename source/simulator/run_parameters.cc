@@ -106,6 +106,10 @@ namespace percussion
                        "'Damping' with it).");
     large_rotations = kinematics == KinematicsFormulation::large_rotations ||
                       (kinematics == KinematicsFormulation::automatic && framed_scheme && dimension > 1);
+    if (time.adaptive_steps && !moreau_jean)
+      throw InputError("Parameter 'Time integration/Adaptive steps' = true changes the step size, which only the "
+                       "Moreau-Jean schemes can do ('Time integration/Scheme'); use a fixed step with " +
+                       TimeIntegration::to_string(time.scheme) + ".");
     // The retry policy's halving of the step size is written for the Moreau-Jean schemes only.
     if (contact_solver.non_convergence_policy == ContactStep::NonConvergencePolicy::retry && !moreau_jean)
       throw InputError("Parameter 'Contact solver/Non-convergence policy' = retry halves the step size, which only "

@@ -41,6 +41,9 @@ namespace percussion
     for (const std::string &warning : parameters.warnings)
       log << "warning: " << warning << std::endl;
     set_up_time_integrator();
+    if (parameters.time.adaptive_steps)
+      adaptive = std::make_unique<AdaptiveStepPolicy>(parameters.time.time_step, parameters.time.adaptive_levels,
+                                                      parameters.time.quiet_steps, parameters.time.quiet_force_change);
     set_up_contact();
     log_set_up();
     step_controller = std::make_unique<StepController>(
@@ -49,7 +52,8 @@ namespace percussion
       StepController::Phases{[this]() { update_contact_geometry(); }, [this]() { compute_free_velocity(); },
                              [this]() { solve_contact_problem(); }, [this]() { end_step(); },
                              [this](const unsigned int level) { save_state(level); },
-                             [this](const unsigned int level) { restore_state(level); }},
+                             [this](const unsigned int level) { restore_state(level); },
+                             adaptive ? std::function<void()>([this]() { choose_step_size(); }) : nullptr},
       parameters.time.energy_creation_policy == TimeIntegration::EnergyCreationPolicy::retry ?
         parameters.time.energy_retry_halvings :
         0);
@@ -246,7 +250,8 @@ namespace percussion
                        {"energy_retries", nullptr, &n_energy_retries},
                        {"energy_created_in_flagged_steps", &energy_created_in_flagged_steps},
                        {"last_written_step", nullptr, &vtu_output->last_recorded_step()}};
-    for (SavedValues layer : {time_integrator->saved_values(), audit.saved_values()})
+    for (SavedValues layer : {time_integrator->saved_values(), audit.saved_values(),
+                              adaptive ? adaptive->saved_values() : SavedValues()})
       values.insert(values.end(), layer.begin(), layer.end());
     // The frames the next step starts from (large rotations: taken anew only past an angle, so
     // they depend on the history, not on q alone).
@@ -384,23 +389,26 @@ namespace percussion
     const unsigned int n_steps = parameters.time.n_steps();
     // The progress line comes last of the outputs of a step.
     const auto &progress = postprocessors.add(std::make_unique<Postprocess::ProgressReporter>(
-      std::cout, Utilities::MPI::this_mpi_process(communicator) == 0, parameters.output.progress_interval, n_steps));
+      std::cout, Utilities::MPI::this_mpi_process(communicator) == 0, parameters.output.progress_interval,
+      adaptive ? 0 : n_steps, parameters.time.start_time, parameters.time.start_time + n_steps * parameters.time.time_step));
     const double output_before_stepping = run_timings.output;
     const InterruptionGuard interruption;
     checkpointer->start_clock();
     unsigned int k = first_step;
     try
       {
-        for (; k < n_steps; ++k)
+        // (With adaptive steps k counts the steps of every size until the end time is reached.)
+        for (; adaptive ? !adaptive_run_finished() : k < n_steps; ++k)
           {
             const RunTimings before = run_timings;
             const auto step_start = std::chrono::steady_clock::now();
             step_controller->advance();
-            record(step_view(Postprocess::StepView::Occasion::step, k + 1 == n_steps,
+            const bool last = adaptive ? adaptive_run_finished() : k + 1 == n_steps;
+            record(step_view(Postprocess::StepView::Occasion::step, last,
                              std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count(),
                              &before));
             const bool checkpointed = checkpointer->write_if_due(k + 1);
-            stop_if_interrupted(k + 1, n_steps, checkpointed);
+            stop_if_interrupted(k + 1, last, checkpointed);
           }
       }
     catch (const SolverError &)
@@ -417,14 +425,14 @@ namespace percussion
         throw;
       }
     postprocessors.finish(step_view(Postprocess::StepView::Occasion::step, true));
-    run_timings.steps = n_steps - first_step;
+    run_timings.steps = k - first_step;
     // The projection metric's factorisation is a set-up cost (once per run, as the iteration
     // matrix's): reported apart, not spread over the steps.
     run_timings.projection_metric_factorisation = time_integrator->projection_metric_setup_seconds();
     run_timings.projection -= run_timings.projection_metric_factorisation;
     run_timings.time_stepping = progress.wall_time() - (run_timings.output - output_before_stepping) -
                                 run_timings.projection_metric_factorisation;
-    report_run(first_step, n_steps, progress.wall_time());
+    report_run(first_step, k, progress.wall_time());
   }
 
   template <int dim>
@@ -587,13 +595,13 @@ namespace percussion
   }
 
   template <int dim>
-  void Simulator<dim>::stop_if_interrupted(const unsigned int nominal_steps, const unsigned int n_steps,
+  void Simulator<dim>::stop_if_interrupted(const unsigned int nominal_steps, const bool last_step,
                                            const bool checkpoint_written)
   {
     // SIGTERM/SIGINT (a scheduler's end of slot, Ctrl-C): stop after this step, with its output
     // written, on every rank at once.
     const int signal_number = InterruptionGuard::requested_signal(communicator);
-    if (signal_number == 0 || nominal_steps >= n_steps)
+    if (signal_number == 0 || last_step)
       return;
     const auto &out = parameters.output;
     events.add(time_integrator->step_number(), time_integrator->time(), "interrupted", 0, signal_number,
@@ -604,8 +612,13 @@ namespace percussion
       checkpointer->write_on_signal(nominal_steps, InterruptionGuard::name(signal_number));
     std::ostringstream message;
     message << "stopped by " << InterruptionGuard::name(signal_number) << " after step "
-            << time_integrator->step_number() << " of " << n_steps << " (t = " << time_integrator->time()
-            << "); the output of that step is written"
+            << time_integrator->step_number();
+    // (With adaptive steps the number of steps to the end is not known in advance.)
+    if (adaptive)
+      message << " (t = " << time_integrator->time() << " of " << parameters.time.end_time << ")";
+    else
+      message << " of " << parameters.time.n_steps() << " (t = " << time_integrator->time() << ")";
+    message << "; the output of that step is written"
             << (out.vtu_interval > 0 ? " (statistics and VTU)" : " (statistics)")
             << " with a checkpoint; the run is not complete (continue it with --resume " << out.directory << ")";
     throw Interrupted(signal_number, message.str());
@@ -672,6 +685,8 @@ namespace percussion
     if (n_energy_retries > 0)
       log << "; " << n_energy_retries << " step(s) that created energy were made again in halves";
     log << std::endl;
+    if (adaptive)
+      report_adaptive_steps();
     note_unresolved_modes();
   }
 

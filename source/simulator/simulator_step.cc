@@ -47,6 +47,8 @@ namespace percussion
     if (geometry)
       report_contact_step();
     guard_energy();
+    if (adaptive)
+      note_step_for_adaptivity();
   }
 
   template <int dim>

@@ -69,6 +69,8 @@ namespace percussion
     // (doc/architecture.md, "One time step with contact").
     if (contact_step)
       phases.contact_geometry();
+    if (halvings == 0 && phases.choose_step_size)
+      phases.choose_step_size();
     phases.free_velocity();
     if (contact_step)
       phases.contact_problem();

@@ -94,11 +94,33 @@ namespace percussion::TimeIntegration
                       "beta in [0, 1/2] of the Schatzman-Paoli scheme: the stiffness force is "
                       "K(beta q_{k+1} + (1 - 2 beta) q_k + beta q_{k-1}); 0 is the explicit central "
                       "difference (stable only for h below 2/omega_max), 1/4 is unconditionally stable.");
-    prm.declare_entry("Time step", "1e-3", Double(), "The step size h (> 0), constant.");
+    prm.declare_entry("Time step", "1e-3", Double(),
+                      "The step size h (> 0), constant; with 'Adaptive steps' the largest step h0.");
+    prm.declare_entry("Adaptive steps", "false", Bool(),
+                      "Dyadic adaptive time steps (Moreau-Jean schemes): each step is 'Time step'/2^k, "
+                      "k = 0 ... K with 'Time step'/2^K = 'Smallest step'. The step halves until it is at "
+                      "most half the time in which a candidate contact's gap is predicted (from its gap "
+                      "and normal velocity) to close, goes to the smallest one when a contact opens or "
+                      "closes or the contact force changes (an impact), and after 'Quiet steps' quiet "
+                      "steps doubles, one level at a time, where the time is a multiple of the doubled "
+                      "step. The iteration matrix of each step size is factorised once and kept. The step "
+                      "of each row is the column time_step of statistics.csv.");
+    prm.declare_entry("Smallest step", "0", Double(0),
+                      "With 'Adaptive steps': the smallest step, 'Time step'/2^K with K = 1 ... 20; 0: "
+                      "'Time step'/16.");
+    prm.declare_entry("Quiet steps", "8", Integer(1),
+                      "With 'Adaptive steps': how many quiet steps (no contact opening or closing, none "
+                      "predicted to close within two steps of the doubled size, the total contact force "
+                      "changing by less than 'Quiet force change') a level takes before the step doubles.");
+    prm.declare_entry("Quiet force change", "1e-3", Double(0),
+                      "With 'Adaptive steps': a step with contact is quiet only where the total normal "
+                      "contact force changed by less than this fraction of itself over the step (an "
+                      "impact under way keeps the smallest step; a body resting on another does not).");
     prm.declare_entry("Start time", "0", Double(), "Time of the initial conditions.");
     prm.declare_entry("End time", "1", Double(),
-                      "The run takes floor((End time - Start time)/Time step) steps; when that does not "
-                      "reach End time exactly, the run says so at the start.");
+                      "The run takes floor((End time - Start time)/Time step) steps (with 'Adaptive "
+                      "steps', steps of several sizes to the same time); when that does not reach End time "
+                      "exactly, the run says so at the start.");
     prm.declare_entry("Energy creation tolerance", "1e-5", Double(0),
                       "The energy guard: a step whose total energy (kinetic + strain + viscoelastic, "
                       "with the generalized-alpha family's algorithmic energy) exceeds the previous "
@@ -155,6 +177,10 @@ namespace percussion::TimeIntegration
     spectral_radius = prm.get_double("Spectral radius");
     schatzman_paoli_beta = prm.get_double("Schatzman-Paoli beta");
     time_step = prm.get_double("Time step");
+    adaptive_steps = prm.get_bool("Adaptive steps");
+    const double smallest_step = prm.get_double("Smallest step");
+    quiet_steps = prm.get_integer("Quiet steps");
+    quiet_force_change = prm.get_double("Quiet force change");
     start_time = prm.get_double("Start time");
     end_time = prm.get_double("End time");
     energy_creation_tolerance = prm.get_double("Energy creation tolerance");
@@ -182,6 +208,17 @@ namespace percussion::TimeIntegration
     if (!(time_step > 0))
       throw InputError("Parameter 'Time integration/Time step' must be positive (got " +
                        std::to_string(time_step) + ").");
+    if (adaptive_steps)
+      {
+        // h₀/h_min must be 2^K: the levels' steps nest, and the time stays an exact binary fraction.
+        const double ratio = smallest_step > 0 ? time_step / smallest_step : 16.0;
+        const double levels = std::log2(ratio);
+        if (!(levels >= 0.5 && levels <= 20.5) || std::abs(levels - std::round(levels)) > 1e-9 * levels)
+          throw InputError("Parameter 'Time integration/Smallest step' = " + std::to_string(smallest_step) +
+                           " must be 'Time step'/2^K with K = 1 ... 20 (here 'Time step' = " +
+                           std::to_string(time_step) + ").");
+        adaptive_levels = static_cast<unsigned int>(std::lround(levels));
+      }
     if (!(end_time > start_time))
       throw InputError("Parameter 'Time integration/End time' must be larger than 'Start time'.");
     if (n_steps() == 0)

@@ -13,7 +13,11 @@ namespace percussion::Postprocess
   class ProgressReporter : public Postprocessor
   {
   public:
-    ProgressReporter(std::ostream &out, bool active, double interval_seconds, unsigned int total_steps);
+    /// @p total_steps = 0: the number of steps is not known in advance (adaptive steps): the line
+    /// shows the time against @p end_time and the ETA follows the time already integrated from
+    /// @p start_time.
+    ProgressReporter(std::ostream &out, bool active, double interval_seconds, unsigned int total_steps,
+                     double start_time = 0, double end_time = 0);
     /// update() after a completed step (StepView::Occasion::step).
     void execute(const StepView &view) override;
     /// The last line, at the end of the run.
@@ -28,6 +32,7 @@ namespace percussion::Postprocess
     bool active;
     double interval, next_report;
     unsigned int total;
+    double start_time, end_time;
     dealii::Timer timer;
   };
 } // namespace percussion::Postprocess

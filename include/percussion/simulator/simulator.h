@@ -15,6 +15,7 @@
 #include <percussion/postprocess/vtu_output.h>
 #include <percussion/simulator/checkpointer.h>
 #include <percussion/simulator/run_parameters.h>
+#include <percussion/simulator/adaptive_step_policy.h>
 #include <percussion/simulator/step_controller.h>
 #include <percussion/contact_step/frictional_contact_step.h>
 #include <percussion/time_integration/linear_elastodynamic_system.h>
@@ -163,7 +164,7 @@ namespace percussion
     void open_outputs(std::unique_ptr<Postprocess::VtuOutput<dim>> vtu);
     /// After a SIGTERM/SIGINT (before the last step): the step's output, a checkpoint unless one
     /// was just written, then throws Interrupted. Collective.
-    void stop_if_interrupted(unsigned int nominal_steps, unsigned int n_steps, bool checkpoint_written);
+    void stop_if_interrupted(unsigned int nominal_steps, bool last_step, bool checkpoint_written);
     /// After a SolverError: the last good step's output, and a checkpoint where the
     /// non-convergence policy stopped the run.
     void save_after_failed_step(unsigned int nominal_steps);
@@ -176,6 +177,19 @@ namespace percussion
     void end_step();
     /// H(q_k), gaps, frames and the owned contact points of the step.
     void update_contact_geometry();
+    /**
+     * Adaptive steps, after update_contact_geometry(): the finest level where an open candidate's
+     * gap g and normal velocity u_N predict closing within two steps of the present size
+     * (g + 2h u_N < 0), and the integrator's step size of the policy's level. Collective.
+     */
+    void choose_step_size();
+    /// Adaptive steps, at the end of a step: whether a contact opened or closed in it (the set of
+    /// active contacts changed), to the policy. Collective.
+    void note_step_for_adaptivity();
+    /// Adaptive steps: whether the run has reached its end time (exactly, in nominal steps).
+    bool adaptive_run_finished() const;
+    /// Adaptive steps: the summary's steps and time per level and the factors kept.
+    void report_adaptive_steps();
     /// The step's frictional contact problem and its impulse (FrictionalContactStep::solve).
     void solve_contact_problem();
     /// The end-of-step gaps and the optional position projection.
@@ -288,6 +302,8 @@ namespace percussion
     bool keep_rows = true; ///< keep_tables_in_memory()
     /// Advances the run by a step, with the retry policy's retries and halvings.
     std::unique_ptr<StepController> step_controller;
+    /// 'Adaptive steps': the level of the next step (null with a fixed step).
+    std::unique_ptr<AdaptiveStepPolicy> adaptive;
     /// Writes the checkpoints, and restores the one of resume_from().
     std::unique_ptr<Checkpointer<dim>> checkpointer;
   };

@@ -59,6 +59,9 @@ namespace percussion
       /// Keeps the run's state before a step at halving level k (the energy guard's retry), and
       /// puts it back; empty where the energy creation policy is not retry.
       std::function<void(unsigned int)> save_state, restore_state;
+      /// Adaptive steps: sets the step size from the contact geometry of q_k (after
+      /// contact_geometry, before free_velocity); empty with a fixed step.
+      std::function<void()> choose_step_size;
     };
 
     /**

@@ -71,6 +71,15 @@ namespace percussion::TimeIntegration
     double alpha_m() const;
     double alpha_f() const;
     double      time_step = 1e-3;
+    /**
+     * 'Adaptive steps': dyadic adaptive steps h₀/2^k, k = 0 … adaptive_levels (AdaptiveStepPolicy),
+     * h₀ = time_step and h₀/2^adaptive_levels = 'Smallest step'; 'Quiet steps' before a step
+     * doubles; 'Quiet force change', the relative change of the contact force a quiet step allows.
+     */
+    bool         adaptive_steps = false;
+    unsigned int adaptive_levels = 0;
+    unsigned int quiet_steps = 8;
+    double       quiet_force_change = 1e-3;
     double      start_time = 0;
     double      end_time = 1;
 

@@ -106,6 +106,8 @@ namespace percussion::TimeIntegration
     /// The step size of the next step (the nominal one unless set_time_step() changed it).
     double time_step() const final { return h; }
     double nominal_time_step() const { return nominal_h; }
+    /// The time since the start in nominal steps: an exact binary fraction where steps were halved.
+    double elapsed_nominal_steps() const { return elapsed_steps; }
     /**
      * Whether set_time_step() is available: a scheme whose state is (q, v) alone (Moreau–Jean).
      */
