@@ -19,7 +19,7 @@
 #include <percussion/core/linear_solver_parameters.h>
 #include <percussion/core/mesh_generator.h>
 #include <percussion/core/mesh_parameters.h>
-#include <percussion/core/petsc_check.h>
+#include <percussion/core/petsc_handle.h>
 #include <percussion/time_integration/linear_elastodynamic_system.h>
 #include <percussion/time_integration/system_algebra.h>
 
@@ -105,7 +105,7 @@ namespace
     system.stiffness = &body.stiffness_matrix();
     // The products as a run takes them (K through its block copy: BlockedMatrixProduct).
     system.stiffness_product = std::make_shared<BlockedMatrixProduct>(body.stiffness_matrix(), body.node_block_size());
-    Mat W = TimeIntegration::SystemAlgebra::scaled_sum(system, 1.0, h * theta * h * theta);
+    const MatHandle W = TimeIntegration::SystemAlgebra::scaled_sum(system, 1.0, h * theta * h * theta);
     IterationMatrixSolver solver(solver_parameters, comm);
     solver.set_matrix(W, n_dofs);
 
@@ -141,7 +141,6 @@ namespace
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         best = std::min(best, seconds / steps);
       }
-    PERCUSSION_PETSC_CALL(MatDestroy(&W));
     // On every rank (a reduction), then printed by rank 0.
     const double v_max = v.linfty_norm();
     if (dealii::Utilities::MPI::this_mpi_process(comm) == 0)

@@ -708,8 +708,8 @@ namespace percussion
               (column >= first_column && column < first_column + n_local_columns ? diagonal_nnz : off_diagonal_nnz)[i]++;
             }
         }
-      Mat matrix;
-      CONTACT_PETSC_CALL(MatCreate(communicator, &matrix));
+      MatHandle matrix;
+      CONTACT_PETSC_CALL(MatCreate(communicator, matrix.out()));
       CONTACT_PETSC_CALL(MatSetSizes(matrix, n_local_rows, n_local_columns, dof_handler->n_dofs(), dim * n_points_global));
       CONTACT_PETSC_CALL(MatSetType(matrix, MATMPIAIJ));
       CONTACT_PETSC_CALL(MatMPIAIJSetPreallocation(matrix, 0, diagonal_nnz.data(), 0, off_diagonal_nnz.data()));
@@ -719,7 +719,7 @@ namespace percussion
       CONTACT_PETSC_CALL(MatAssemblyEnd(matrix, MAT_FINAL_ASSEMBLY));
       // A new PETSc matrix each time (users such as the contact step recognise a reassembled H
       // by its object id).
-      H.adopt(matrix);
+      H.adopt(std::move(matrix));
     }
 
     template <int dim>

@@ -2,6 +2,7 @@
 #include <percussion/contact_solvers/global_petsc_solver.h>
 
 #include <percussion/core/exceptions.h>
+#include <percussion/core/petsc_handle.h>
 
 #include <petscksp.h>
 
@@ -34,10 +35,8 @@ namespace percussion::ContactSolvers
     public:
       explicit DirectSolver(Mat A)
         : A_(A)
-      {
-        ksp_ = make_ksp(false);
-      }
-      ~DirectSolver() { KSPDestroy(&ksp_); }
+        , ksp_(make_ksp(false))
+      {}
 
       /** Refactorise after the values of A changed (same pattern). */
       void update() { check(KSPSetOperators(ksp_, A_, A_), "KSPSetOperators"); }
@@ -50,7 +49,6 @@ namespace percussion::ContactSolvers
 #if defined(PETSC_HAVE_MUMPS)
         if (!pivoting_)
           {
-            KSPDestroy(&ksp_);
             ksp_      = make_ksp(true);
             pivoting_ = true;
             return try_solve(b, x);
@@ -60,10 +58,10 @@ namespace percussion::ContactSolvers
       }
 
     private:
-      KSP make_ksp(bool pivoting)
+      KspHandle make_ksp(bool pivoting)
       {
-        KSP ksp;
-        check(KSPCreate(PETSC_COMM_SELF, &ksp), "KSPCreate");
+        KspHandle ksp;
+        check(KSPCreate(PETSC_COMM_SELF, ksp.out()), "KSPCreate");
         check(KSPSetType(ksp, KSPPREONLY), "KSPSetType");
         PC pc;
         check(KSPGetPC(ksp, &pc), "KSPGetPC");
@@ -88,18 +86,18 @@ namespace percussion::ContactSolvers
         return reason >= 0;
       }
 
-      Mat  A_;
-      KSP  ksp_      = nullptr;
-      bool pivoting_ = false;
+      Mat       A_; ///< the caller's (declared before the solver, which refers to it)
+      KspHandle ksp_;
+      bool      pivoting_ = false;
     };
 
-    Mat assemble_csr(const CsrMatrix &A)
+    MatHandle assemble_csr(const CsrMatrix &A)
     {
       std::vector<PetscInt> nnz(A.rows);
       for (int i = 0; i < A.rows; ++i)
         nnz[i] = std::max(1, A.row_start[i + 1] - A.row_start[i]);
-      Mat M;
-      check(MatCreateSeqAIJ(PETSC_COMM_SELF, A.rows, A.cols, 0, nnz.data(), &M), "MatCreateSeqAIJ");
+      MatHandle M;
+      check(MatCreateSeqAIJ(PETSC_COMM_SELF, A.rows, A.cols, 0, nnz.data(), M.out()), "MatCreateSeqAIJ");
       for (int i = 0; i < A.rows; ++i)
         for (int k = A.row_start[i]; k < A.row_start[i + 1]; ++k)
           {
@@ -148,7 +146,6 @@ namespace percussion::ContactSolvers
                    std::vector<double> &r,
                    std::vector<double> &v,
                    std::vector<double> &u);
-      ~GlobalNewton();
       GlobalNewton(const GlobalNewton &) = delete;
       GlobalNewton &operator=(const GlobalNewton &) = delete;
 
@@ -197,12 +194,12 @@ namespace percussion::ContactSolvers
       std::vector<double> &r_, &v_, &u_;
       const int            d_, m_, n_, nc_, N_; ///< dimension, contacts, rows of M, d m, n + d m
       const CsrMatrix      Ht_;                 ///< row j of Hᵀ = column j of H
-      Mat                  M_;
-      DirectSolver         mass_;
-      Vec                  b_ = nullptr, x_ = nullptr; ///< right-hand side and solution of solve_mass()
-      Mat                  J_ = nullptr;               ///< the Newton matrix
-      Vec                  B_ = nullptr, X_ = nullptr; ///< right-hand side and solution of the Newton system
-      std::unique_ptr<DirectSolver> newton_solver_;    ///< made at the first factorisation
+      MatHandle            M_;
+      DirectSolver         mass_;                      ///< (declared after M_, which it refers to)
+      VecHandle            b_, x_;                     ///< right-hand side and solution of solve_mass()
+      MatHandle            J_;                         ///< the Newton matrix
+      VecHandle            B_, X_;                     ///< right-hand side and solution of the Newton system
+      std::unique_ptr<DirectSolver> newton_solver_;    ///< made at the first factorisation (refers to J_)
       std::vector<double>  q_, rho_;
       std::vector<double>  phi_, phi_trial_, r_trial_, u_trial_, dr_, dv_, du_;
       std::vector<double>  G_; ///< m blocks d × d
@@ -233,8 +230,8 @@ namespace percussion::ContactSolvers
     {
       if (static_cast<int>(r_.size()) != nc_)
         r_.assign(nc_, 0.0);
-      check(VecCreateSeq(PETSC_COMM_SELF, std::max(n_, 1), &b_), "VecCreateSeq");
-      check(VecDuplicate(b_, &x_), "VecDuplicate");
+      check(VecCreateSeq(PETSC_COMM_SELF, std::max(n_, 1), b_.out()), "VecCreateSeq");
+      check(VecDuplicate(b_, x_.out()), "VecDuplicate");
       set_initial_state();
       compute_rho();
       create_newton_matrix();
@@ -246,17 +243,6 @@ namespace percussion::ContactSolvers
       dv_.resize(n_);
       du_.resize(nc_);
       G_.resize(static_cast<std::size_t>(m_) * d_ * d_);
-    }
-
-    GlobalNewton::~GlobalNewton()
-    {
-      newton_solver_.reset();
-      MatDestroy(&J_);
-      MatDestroy(&M_);
-      VecDestroy(&B_);
-      VecDestroy(&X_);
-      VecDestroy(&b_);
-      VecDestroy(&x_);
     }
 
     void GlobalNewton::solve_mass(const std::vector<double> &rhs, std::vector<double> &out)
@@ -366,10 +352,10 @@ namespace percussion::ContactSolvers
           for (int i = 0; i < d; ++i)
             nnz[n + a * d + i] = count;
         }
-      check(MatCreateSeqAIJ(PETSC_COMM_SELF, N_, N_, 0, nnz.data(), &J_), "MatCreateSeqAIJ");
+      check(MatCreateSeqAIJ(PETSC_COMM_SELF, N_, N_, 0, nnz.data(), J_.out()), "MatCreateSeqAIJ");
       check(MatSetOption(J_, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE), "MatSetOption");
-      check(VecCreateSeq(PETSC_COMM_SELF, N_, &B_), "VecCreateSeq");
-      check(VecDuplicate(B_, &X_), "VecDuplicate");
+      check(VecCreateSeq(PETSC_COMM_SELF, N_, B_.out()), "VecCreateSeq");
+      check(VecDuplicate(B_, X_.out()), "VecDuplicate");
     }
 
     double GlobalNewton::evaluate(const std::vector<double> &rr, const std::vector<double> &uu, std::vector<double> &ph, bool jacobian)

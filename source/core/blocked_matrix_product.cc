@@ -14,7 +14,7 @@ namespace percussion
     , blocked(block_copy(original, block_size))
   {}
 
-  Mat BlockedMatrixProduct::block_copy(Mat original, const unsigned int block_size)
+  MatHandle BlockedMatrixProduct::block_copy(Mat original, const unsigned int block_size)
   {
     MPI_Comm communicator = PetscObjectComm(reinterpret_cast<PetscObject>(original));
     const PetscInt bs = block_size;
@@ -25,7 +25,7 @@ namespace percussion
     const bool whole_blocks = bs > 1 && row_begin % bs == 0 && row_end % bs == 0 && column_begin % bs == 0 &&
                               column_end % bs == 0 && rows % bs == 0 && columns % bs == 0;
     if (dealii::Utilities::MPI::min(whole_blocks ? 1 : 0, communicator) == 0)
-      return nullptr;
+      return MatHandle();
 
     // Per block row: its distinct block columns, on and off this rank's column range (the
     // preallocation of the block format), and how full they are.
@@ -55,10 +55,10 @@ namespace percussion
     dealii::Utilities::MPI::sum(dealii::ArrayView<const double>(stored, 2), communicator,
                                 dealii::ArrayView<double>(stored, 2));
     if (stored[0] < 2.0 / 3.0 * stored[1])
-      return nullptr;
+      return MatHandle();
 
-    Mat blocked = nullptr;
-    PERCUSSION_PETSC_CALL(MatCreate(communicator, &blocked));
+    MatHandle blocked;
+    PERCUSSION_PETSC_CALL(MatCreate(communicator, blocked.out()));
     PERCUSSION_PETSC_CALL(MatSetSizes(blocked, row_end - row_begin, column_end - column_begin, rows, columns));
     PERCUSSION_PETSC_CALL(MatSetType(blocked, MATBAIJ));
     PERCUSSION_PETSC_CALL(MatSetBlockSize(blocked, bs));
@@ -79,17 +79,11 @@ namespace percussion
     return blocked;
   }
 
-  BlockedMatrixProduct::~BlockedMatrixProduct()
-  {
-    if (blocked != nullptr)
-      MatDestroy(&blocked);
-  }
-
   void BlockedMatrixProduct::vmult(dealii::PETScWrappers::MPI::Vector &dst,
                                    const dealii::PETScWrappers::MPI::Vector &src) const
   {
     // (deal.II's vectors hand out their Vec as const only.)
-    PERCUSSION_PETSC_CALL(MatMult(blocked != nullptr ? blocked : original,
+    PERCUSSION_PETSC_CALL(MatMult(blocked ? blocked.get() : original,
                                   const_cast<Vec>(static_cast<const Vec &>(src)),
                                   const_cast<Vec>(static_cast<const Vec &>(dst))));
   }

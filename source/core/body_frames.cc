@@ -486,7 +486,7 @@ namespace percussion
     return layout.body[static_cast<std::size_t>(node_of_dof[dof - first_owned])];
   }
 
-  Mat BodyFrames::rotation_matrix(const bool transposed, MatType type) const
+  MatHandle BodyFrames::rotation_matrix(const bool transposed, MatType type) const
   {
     const unsigned int dim = layout.dimension;
     const PetscInt n_local = static_cast<PetscInt>(node_of_dof.size());
@@ -495,8 +495,8 @@ namespace percussion
       const unsigned long long local = node_of_dof.size();
       n = static_cast<PetscInt>(dealii::Utilities::MPI::sum(local, communicator));
     }
-    Mat R = nullptr;
-    PERCUSSION_PETSC_CALL(MatCreate(communicator, &R));
+    MatHandle R;
+    PERCUSSION_PETSC_CALL(MatCreate(communicator, R.out()));
     PERCUSSION_PETSC_CALL(MatSetSizes(R, n_local, n_local, n, n));
     PERCUSSION_PETSC_CALL(MatSetType(R, type));
     PERCUSSION_PETSC_CALL(MatSeqAIJSetPreallocation(R, dim, nullptr));

@@ -64,37 +64,30 @@ namespace percussion
     // without that knowledge uses Jacobi.
     if (preconditioner == PreconditionerType::automatic)
       preconditioner = PreconditionerType::jacobi;
-    PERCUSSION_PETSC_CALL(KSPCreate(communicator, &ksp));
+    PERCUSSION_PETSC_CALL(KSPCreate(communicator, ksp.out()));
   }
 
-  IterationMatrixSolver::~IterationMatrixSolver()
-  {
-    // (The KSP's shell preconditioner refers to trilinos_ml: the KSP goes first.)
-    if (ksp != nullptr)
-      KSPDestroy(&ksp);
-    if (near_null_space != nullptr)
-      MatNullSpaceDestroy(&near_null_space);
-  }
+  // (Here, where TrilinosML is complete.)
+  IterationMatrixSolver::~IterationMatrixSolver() = default;
 
   void IterationMatrixSolver::set_near_null_space(const std::vector<dealii::PETScWrappers::MPI::Vector> &modes,
                                                   const unsigned int block_size)
   {
     node_block_size = block_size;
-    if (near_null_space != nullptr)
-      PERCUSSION_PETSC_CALL(MatNullSpaceDestroy(&near_null_space));
+    near_null_space.reset();
     near_null_space_values.clear();
     near_null_space_dimension = 0;
     if (modes.empty())
       return;
     // MatNullSpaceCreate wants orthonormal vectors: modified Gram–Schmidt on copies (a mode that is
     // dependent on the others, e.g. a rotation on a 1D model, is dropped).
-    std::vector<Vec> basis;
+    std::vector<VecHandle> basis;
     for (const auto &mode : modes)
       {
-        Vec v;
-        PERCUSSION_PETSC_CALL(VecDuplicate(mode, &v));
+        VecHandle v;
+        PERCUSSION_PETSC_CALL(VecDuplicate(mode, v.out()));
         PERCUSSION_PETSC_CALL(VecCopy(mode, v));
-        for (Vec b : basis)
+        for (const VecHandle &b : basis)
           {
             PetscScalar dot;
             PERCUSSION_PETSC_CALL(VecDot(v, b, &dot));
@@ -107,13 +100,14 @@ namespace percussion
         if (norm > 1e-10 * original && norm > 0)
           {
             PERCUSSION_PETSC_CALL(VecScale(v, 1.0 / norm));
-            basis.push_back(v);
+            basis.push_back(std::move(v));
           }
-        else
-          PERCUSSION_PETSC_CALL(VecDestroy(&v));
       }
-    PERCUSSION_PETSC_CALL(MatNullSpaceCreate(communicator, PETSC_FALSE, basis.size(), basis.data(), &near_null_space));
-    for (Vec &v : basis)
+    // (The null space holds references of its own to the vectors.)
+    const std::vector<Vec> vectors(basis.begin(), basis.end());
+    PERCUSSION_PETSC_CALL(
+      MatNullSpaceCreate(communicator, PETSC_FALSE, vectors.size(), vectors.data(), near_null_space.out()));
+    for (const VecHandle &v : basis)
       {
         PetscInt n_local;
         const PetscScalar *values;
@@ -122,7 +116,6 @@ namespace percussion
         near_null_space_values.insert(near_null_space_values.end(), values, values + n_local);
         PERCUSSION_PETSC_CALL(VecRestoreArrayRead(v, &values));
         ++near_null_space_dimension;
-        PERCUSSION_PETSC_CALL(VecDestroy(&v));
       }
   }
 
@@ -177,10 +170,9 @@ namespace percussion
     // CG multiplies with the operator at every iteration: through its block copy where the DoFs
     // are numbered by node (BlockedMatrixProduct), while the preconditioner is built from the
     // matrix itself (Jacobi, hypre and ML read the AIJ format). The KSP holds the copy.
-    Mat operator_matrix = use_direct ? nullptr : BlockedMatrixProduct::block_copy(matrix, node_block_size);
-    PERCUSSION_PETSC_CALL(KSPSetOperators(ksp, operator_matrix != nullptr ? operator_matrix : matrix, matrix));
-    if (operator_matrix != nullptr)
-      PERCUSSION_PETSC_CALL(MatDestroy(&operator_matrix));
+    const MatHandle operator_matrix =
+      use_direct ? MatHandle() : BlockedMatrixProduct::block_copy(matrix, node_block_size);
+    PERCUSSION_PETSC_CALL(KSPSetOperators(ksp, operator_matrix ? operator_matrix.get() : matrix, matrix));
     PC pc;
     PERCUSSION_PETSC_CALL(KSPGetPC(ksp, &pc));
     if (use_direct)
@@ -335,9 +327,9 @@ namespace percussion
     // centralised on its host, which PETSc reads from that rank's diagonal block.
     int rank = 0;
     MPI_Comm_rank(communicator, &rank);
-    Mat Bt;
+    MatHandle Bt;
     PERCUSSION_PETSC_CALL(MatCreateAIJ(communicator, rank == 0 ? n_columns : 0, rank == 0 ? n_rows : 0, n_columns, n_rows,
-                                       0, rank == 0 ? row_counts.data() : nullptr, 0, nullptr, &Bt));
+                                       0, rank == 0 ? row_counts.data() : nullptr, 0, nullptr, Bt.out()));
     for (PetscInt j = 0; j < n_columns; ++j)
       for (PetscInt i = 0; i < n_local_rows; ++i)
         if (b[i + j * lda] != 0.0)
@@ -353,9 +345,7 @@ namespace percussion
     Mat factor;
     PERCUSSION_PETSC_CALL(PCFactorGetMatrix(pc, &factor));
     // Ŵ is symmetric: Ŵ⁻¹(Bᵀ)ᵀ is the solve with B.
-    const PetscErrorCode solve_error = MatMatTransposeSolve(factor, Bt, X);
-    MatDestroy(&Bt);
-    PERCUSSION_PETSC_CALL(solve_error);
+    PERCUSSION_PETSC_CALL(MatMatTransposeSolve(factor, Bt, X));
     return true;
   }
 

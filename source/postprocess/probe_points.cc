@@ -161,12 +161,11 @@ namespace percussion::Postprocess
     std::vector<PetscInt> needed(slot_of.size());
     for (const auto &[dof, slot] : slot_of)
       needed[slot] = static_cast<PetscInt>(dof);
-    IS from;
-    PERCUSSION_PETSC_CALL(ISCreateGeneral(PETSC_COMM_SELF, needed.size(), needed.data(), PETSC_COPY_VALUES, &from));
-    PERCUSSION_PETSC_CALL(VecCreateSeq(PETSC_COMM_SELF, needed.size(), &gathered_u));
-    PERCUSSION_PETSC_CALL(VecDuplicate(gathered_u, &gathered_v));
-    PERCUSSION_PETSC_CALL(VecScatterCreate(static_cast<Vec>(like), from, gathered_u, nullptr, &scatter));
-    PERCUSSION_PETSC_CALL(ISDestroy(&from));
+    IsHandle from;
+    PERCUSSION_PETSC_CALL(ISCreateGeneral(PETSC_COMM_SELF, needed.size(), needed.data(), PETSC_COPY_VALUES, from.out()));
+    PERCUSSION_PETSC_CALL(VecCreateSeq(PETSC_COMM_SELF, needed.size(), gathered_u.out()));
+    PERCUSSION_PETSC_CALL(VecDuplicate(gathered_u, gathered_v.out()));
+    PERCUSSION_PETSC_CALL(VecScatterCreate(static_cast<Vec>(like), from, gathered_u, nullptr, scatter.out()));
 
     std::vector<std::string> names{"step", "time", "probe"};
     const char *axes[] = {"x", "y", "z"};
@@ -184,19 +183,6 @@ namespace percussion::Postprocess
       for (unsigned int s = 3; s < 6; ++s)
         names.push_back(stress[s]);
     table = std::make_unique<StatisticsTable>(names);
-  }
-
-  template <int dim>
-  ProbePoints<dim>::~ProbePoints()
-  {
-    if (scatter != nullptr)
-      VecScatterDestroy(&scatter);
-    if (gathered_u != nullptr)
-      VecDestroy(&gathered_u);
-    if (gathered_strain != nullptr)
-      VecDestroy(&gathered_strain);
-    if (gathered_v != nullptr)
-      VecDestroy(&gathered_v);
   }
 
   template <int dim>
@@ -296,8 +282,8 @@ namespace percussion::Postprocess
                                 const dealii::PETScWrappers::MPI::Vector &strain,
                                 const std::map<unsigned int, Matrix3> &rotations)
   {
-    if (gathered_strain == nullptr)
-      PERCUSSION_PETSC_CALL(VecDuplicate(gathered_u, &gathered_strain));
+    if (!gathered_strain)
+      PERCUSSION_PETSC_CALL(VecDuplicate(gathered_u, gathered_strain.out()));
     for (auto [from, to] : {std::pair<Vec, Vec>{u, gathered_u}, {v, gathered_v}, {strain, gathered_strain}})
       {
         PERCUSSION_PETSC_CALL(VecScatterBegin(scatter, from, to, INSERT_VALUES, SCATTER_FORWARD));

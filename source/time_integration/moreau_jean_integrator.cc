@@ -65,46 +65,28 @@ namespace percussion::TimeIntegration
     rotate_if_turned(out, false);
   }
 
-  MoreauJeanIntegrator::~MoreauJeanIntegrator()
-  {
-    if (iteration != nullptr)
-      MatDestroy(&iteration);
-    if (iteration_full != nullptr)
-      MatDestroy(&iteration_full);
-    for (auto &[step_size, factorised] : other_step_sizes)
-      {
-        factorised.solver.reset(); // (its KSP refers to the matrix)
-        if (factorised.iteration != nullptr)
-          MatDestroy(&factorised.iteration);
-        if (factorised.iteration_full != nullptr)
-          MatDestroy(&factorised.iteration_full);
-      }
-  }
-
   void MoreauJeanIntegrator::set_time_step(const double new_time_step)
   {
     if (new_time_step == h)
       return;
     // Keep this step size's matrices and factor; take the new one's from the store or build it.
     Factorised current;
-    current.iteration = iteration;
-    current.iteration_full = iteration_full;
+    current.iteration = std::move(iteration);
+    current.iteration_full = std::move(iteration_full);
     current.constrained_diagonal = constrained_diagonal;
     current.solver = std::move(solver);
     other_step_sizes[h] = std::move(current);
     h = new_time_step;
     if (auto stored = other_step_sizes.find(h); stored != other_step_sizes.end())
       {
-        iteration = stored->second.iteration;
-        iteration_full = stored->second.iteration_full;
+        iteration = std::move(stored->second.iteration);
+        iteration_full = std::move(stored->second.iteration_full);
         constrained_diagonal = stored->second.constrained_diagonal;
         solver = std::move(stored->second.solver);
         other_step_sizes.erase(stored);
       }
     else
       {
-        iteration = nullptr;
-        iteration_full = nullptr;
         build_iteration_matrix();
         solver = std::make_unique<IterationMatrixSolver>(solver_parameters, communicator);
         solver->set_near_null_space(system.rigid_body_modes, system.node_block_size);
@@ -129,7 +111,7 @@ namespace percussion::TimeIntegration
                                     SystemAlgebra::petsc(*system.maxwell_branches[i].stiffness),
                                     SUBSET_NONZERO_PATTERN));
     if (system.has_prescribed_motion)
-      PERCUSSION_PETSC_CALL(MatDuplicate(iteration, MAT_COPY_VALUES, &iteration_full));
+      PERCUSSION_PETSC_CALL(MatDuplicate(iteration, MAT_COPY_VALUES, iteration_full.out()));
     constrained_diagonal = SystemAlgebra::eliminate(iteration, system.constrained_dofs);
   }
 
@@ -315,7 +297,7 @@ namespace percussion::TimeIntegration
                                       (prescribed_values[i] - q_c[i] - h * v_c[i]) / h;
       }
     if (constrained_anywhere)
-      SystemAlgebra::lift(system.has_prescribed_motion ? iteration_full : nullptr, constrained_velocity, dofs,
+      SystemAlgebra::lift(system.has_prescribed_motion ? iteration_full.get() : nullptr, constrained_velocity, dofs,
                           constrained_diagonal, prescribed_velocity, work, rhs);
 
     if (!solver->is_direct())

@@ -40,13 +40,6 @@ namespace percussion::TimeIntegration
     symmetric_response = std::abs(beta_ - 0.5 * gamma_) <= 1e-14 * beta_;
   }
 
-  NonsmoothGeneralizedAlphaIntegrator::~NonsmoothGeneralizedAlphaIntegrator()
-  {
-    for (Mat *m : {&iteration, &iteration_full, &mass_eliminated, &response_numerator})
-      if (*m != nullptr)
-        MatDestroy(m);
-  }
-
   void NonsmoothGeneralizedAlphaIntegrator::damping_force(const Vector &v_at, Vector &result)
   {
     if (system.rayleigh_alpha != 0)
@@ -143,7 +136,7 @@ namespace percussion::TimeIntegration
     const auto &dofs = system.constrained_dofs;
     iteration = Algebra::scaled_sum(system, c_mass, c_stiffness);
     if (system.has_prescribed_motion)
-      PERCUSSION_PETSC_CALL(MatDuplicate(iteration, MAT_COPY_VALUES, &iteration_full));
+      PERCUSSION_PETSC_CALL(MatDuplicate(iteration, MAT_COPY_VALUES, iteration_full.out()));
     iteration_diagonal = Algebra::eliminate(iteration, dofs);
     mass_eliminated = Algebra::scaled_sum(system, 1.0, 0.0);
     Algebra::eliminate(mass_eliminated, dofs);

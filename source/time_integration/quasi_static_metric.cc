@@ -20,7 +20,7 @@ namespace percussion::TimeIntegration
     const auto start = std::chrono::steady_clock::now();
     const double T = system.quasi_static_projection_time;
     // K + M/T², scaled by T² (M + T²K) so that its entries are of the size of the mass matrix's.
-    metric.reset(SystemAlgebra::scaled_sum(system, 1.0, T * T));
+    metric = SystemAlgebra::scaled_sum(system, 1.0, T * T);
     SystemAlgebra::eliminate(metric, system.constrained_dofs);
     solver = std::make_unique<IterationMatrixSolver>(solver_parameters, communicator);
     solver->set_near_null_space(system.rigid_body_modes, system.node_block_size);

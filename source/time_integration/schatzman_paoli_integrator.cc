@@ -32,13 +32,6 @@ namespace percussion::TimeIntegration
       x->reinit(owned, communicator);
   }
 
-  SchatzmanPaoliIntegrator::~SchatzmanPaoliIntegrator()
-  {
-    for (Mat *m : {&iteration, &iteration_full})
-      if (*m != nullptr)
-        MatDestroy(m);
-  }
-
   double SchatzmanPaoliIntegrator::shadow_strain_energy(const Vector &a, const Vector &stiffness_a, const Vector &b,
                                                         const Vector &stiffness_b) const
   {
@@ -81,7 +74,7 @@ namespace percussion::TimeIntegration
     const double c_stiffness = h * h * beta + 0.5 * h * system.rayleigh_beta;
     iteration = Algebra::scaled_sum(system, c_mass, c_stiffness);
     if (system.has_prescribed_motion)
-      PERCUSSION_PETSC_CALL(MatDuplicate(iteration, MAT_COPY_VALUES, &iteration_full));
+      PERCUSSION_PETSC_CALL(MatDuplicate(iteration, MAT_COPY_VALUES, iteration_full.out()));
     constrained_diagonal = Algebra::eliminate(iteration, dofs);
     solver->set_near_null_space(system.rigid_body_modes, system.node_block_size);
     solver->set_matrix(iteration, owned.size());
@@ -118,7 +111,7 @@ namespace percussion::TimeIntegration
         for (std::size_t i = 0; i < dofs.size(); ++i)
           w_c[i] = (g[i] - q_c[i]) / h;
       }
-    Algebra::lift(system.has_prescribed_motion ? iteration_full : nullptr, w_c, dofs, constrained_diagonal,
+    Algebra::lift(system.has_prescribed_motion ? iteration_full.get() : nullptr, w_c, dofs, constrained_diagonal,
                   prescribed_velocity, work, rhs);
 
     v_new = v; // initial guess for CG

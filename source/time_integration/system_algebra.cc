@@ -5,11 +5,11 @@
 
 namespace percussion::TimeIntegration::SystemAlgebra
 {
-  Mat scaled_sum(const LinearElastodynamicSystem &system, const double mass_factor, const double stiffness_factor)
+  MatHandle scaled_sum(const LinearElastodynamicSystem &system, const double mass_factor, const double stiffness_factor)
   {
     // K's pattern holds M's (M couples a component with itself only: ElasticBody::setup()).
-    Mat result;
-    PERCUSSION_PETSC_CALL(MatDuplicate(petsc(*system.stiffness), MAT_COPY_VALUES, &result));
+    MatHandle result;
+    PERCUSSION_PETSC_CALL(MatDuplicate(petsc(*system.stiffness), MAT_COPY_VALUES, result.out()));
     PERCUSSION_PETSC_CALL(MatScale(result, stiffness_factor));
     PERCUSSION_PETSC_CALL(MatAXPY(result, mass_factor, petsc(*system.mass), SUBSET_NONZERO_PATTERN));
     return result;
@@ -17,12 +17,11 @@ namespace percussion::TimeIntegration::SystemAlgebra
 
   double eliminate(Mat matrix, const Dofs &dofs)
   {
-    Vec diagonal_entries;
-    PERCUSSION_PETSC_CALL(MatCreateVecs(matrix, &diagonal_entries, nullptr));
+    VecHandle diagonal_entries;
+    PERCUSSION_PETSC_CALL(MatCreateVecs(matrix, diagonal_entries.out(), nullptr));
     PERCUSSION_PETSC_CALL(MatGetDiagonal(matrix, diagonal_entries));
     PetscReal diagonal = 1;
     PERCUSSION_PETSC_CALL(VecNorm(diagonal_entries, NORM_INFINITY, &diagonal));
-    PERCUSSION_PETSC_CALL(VecDestroy(&diagonal_entries));
     const std::vector<PetscInt> rows(dofs.begin(), dofs.end());
     PERCUSSION_PETSC_CALL(
       MatZeroRowsColumns(matrix, static_cast<PetscInt>(rows.size()), rows.data(), diagonal, nullptr, nullptr));
@@ -175,11 +174,10 @@ namespace percussion::TimeIntegration::SystemAlgebra
         return;
       }
     // (The solve's right-hand sides in the frames: a copy, B is the caller's.)
-    Mat rotated = nullptr;
-    PERCUSSION_PETSC_CALL(MatDuplicate(B, MAT_COPY_VALUES, &rotated));
+    MatHandle rotated;
+    PERCUSSION_PETSC_CALL(MatDuplicate(B, MAT_COPY_VALUES, rotated.out()));
     frames->rotate_rows(rotated, true);
     solve(rotated, X);
-    PERCUSSION_PETSC_CALL(MatDestroy(&rotated));
     frames->rotate_rows(X, false);
   }
 } // namespace percussion::TimeIntegration::SystemAlgebra

@@ -5,6 +5,7 @@
 #include <percussion/contact/contact_point.h>
 #include <percussion/contact/master_surface.h>
 #include <percussion/core/connected_bodies.h>
+#include <percussion/core/petsc_handle.h>
 #include <percussion/contact/mortar_integration.h>
 #include <percussion/contact/rigid_obstacle.h>
 
@@ -17,6 +18,7 @@
 #include <memory>
 #include <optional>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace percussion
@@ -275,11 +277,10 @@ namespace percussion
       class AdoptedMatrix : public dealii::PETScWrappers::MPI::SparseMatrix
       {
       public:
-        /// Takes ownership of @p m; the previous matrix is destroyed.
-        void adopt(Mat m)
+        /// Takes over the matrix of @p m; the previous matrix is destroyed.
+        void adopt(MatHandle m)
         {
-          MatDestroy(&matrix);
-          matrix = m;
+          std::swap(matrix, *m.address()); // (m takes the previous matrix along when it goes)
           last_action = dealii::VectorOperation::unknown;
         }
       };

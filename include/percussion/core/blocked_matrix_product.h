@@ -4,6 +4,8 @@
 #include <deal.II/lac/petsc_sparse_matrix.h>
 #include <deal.II/lac/petsc_vector.h>
 
+#include <percussion/core/petsc_handle.h>
+
 #include <petscmat.h>
 
 namespace percussion
@@ -29,25 +31,22 @@ namespace percussion
   {
   public:
     BlockedMatrixProduct(const dealii::PETScWrappers::MPI::SparseMatrix &matrix, unsigned int block_size);
-    ~BlockedMatrixProduct();
-    BlockedMatrixProduct(const BlockedMatrixProduct &) = delete;
-    BlockedMatrixProduct &operator=(const BlockedMatrixProduct &) = delete;
 
     /// @p dst = A @p src (vectors of A's row and column partition).
     void vmult(dealii::PETScWrappers::MPI::Vector &dst, const dealii::PETScWrappers::MPI::Vector &src) const;
 
     /// Whether the products run on the block copy (otherwise on A itself).
-    bool is_blocked() const { return blocked != nullptr; }
+    bool is_blocked() const { return static_cast<bool>(blocked); }
 
     /**
-     * The block copy of @p matrix as described above (collective), or nullptr where it would not
-     * pay; the caller destroys it. The CG path's operator is one (IterationMatrixSolver).
+     * The block copy of @p matrix as described above (collective), or an empty handle where it
+     * would not pay. The CG path's operator is one (IterationMatrixSolver).
      */
-    static Mat block_copy(Mat matrix, unsigned int block_size);
+    static MatHandle block_copy(Mat matrix, unsigned int block_size);
 
   private:
-    Mat original;
-    Mat blocked = nullptr;
+    Mat original; ///< A, the caller's
+    MatHandle blocked; ///< A's block copy, or empty where A's own product serves
   };
 } // namespace percussion
 

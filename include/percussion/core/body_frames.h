@@ -5,6 +5,8 @@
 #include <deal.II/base/types.h>
 #include <deal.II/lac/petsc_vector.h>
 
+#include <percussion/core/petsc_handle.h>
+
 #include <petscmat.h>
 
 #include <array>
@@ -160,10 +162,9 @@ namespace percussion
     unsigned int body_of_owned_dof(dealii::types::global_dof_index dof) const;
     /**
      * The sparse block-diagonal matrix 𝐑ᵀ (@p transpose) or 𝐑 of the step frames, of PETSc type
-     * @p type (that of the matrices it multiplies), owned rows as the DoF vectors'. The caller
-     * destroys it. Collective.
+     * @p type (that of the matrices it multiplies), owned rows as the DoF vectors'. Collective.
      */
-    Mat rotation_matrix(bool transpose, MatType type) const;
+    MatHandle rotation_matrix(bool transpose, MatType type) const;
     /// The reference positions X as a DoF vector (for M(X + q)).
     void reference_positions(dealii::PETScWrappers::MPI::Vector &x) const;
 

@@ -4,6 +4,7 @@
 #include <deal.II/lac/petsc_vector.h>
 
 #include <percussion/core/linear_solver_parameters.h>
+#include <percussion/core/petsc_handle.h>
 
 #include <petscksp.h>
 
@@ -38,6 +39,7 @@ namespace percussion
   {
   public:
     IterationMatrixSolver(const LinearSolverParameters &parameters, MPI_Comm communicator);
+    /// Defined where TrilinosML is complete.
     ~IterationMatrixSolver();
     IterationMatrixSolver(const IterationMatrixSolver &) = delete;
     IterationMatrixSolver &operator=(const IterationMatrixSolver &) = delete;
@@ -105,13 +107,15 @@ namespace percussion
     LinearSolverType       solver_type;
     PreconditionerType     preconditioner;
     DirectSolverPackage    direct_package;
-    KSP                    ksp = nullptr;
-    MatNullSpace           near_null_space = nullptr;
+    /// Declared before the KSP, whose shell preconditioner refers to it without a reference count:
+    /// the KSP goes first.
+    std::unique_ptr<TrilinosML> trilinos_ml;
+    KspHandle              ksp;
+    MatNullSpaceHandle     near_null_space;
     unsigned int           node_block_size = 1;
     /// The orthonormalised near-null space's locally owned entries, mode after mode (for ML).
     std::vector<double>    near_null_space_values;
     unsigned int           near_null_space_dimension = 0;
-    std::unique_ptr<TrilinosML> trilinos_ml;
     bool                   use_direct = true;
     bool                   use_native_cholesky = false;
     unsigned int           iterations = 0;

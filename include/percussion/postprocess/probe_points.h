@@ -7,6 +7,7 @@
 #include <deal.II/lac/petsc_vector.h>
 
 #include <percussion/core/body_frames.h>
+#include <percussion/core/petsc_handle.h>
 #include <percussion/postprocess/postprocessor.h>
 #include <percussion/postprocess/statistics_table.h>
 
@@ -49,7 +50,6 @@ namespace percussion::Postprocess
                 const std::vector<dealii::Point<dim>> &points,
                 const std::function<std::pair<double, double>(dealii::types::material_id)> &lame,
                 const dealii::PETScWrappers::MPI::Vector &like, MPI_Comm communicator);
-    ~ProbePoints();
     ProbePoints(const ProbePoints &) = delete;
     ProbePoints &operator=(const ProbePoints &) = delete;
 
@@ -103,8 +103,10 @@ namespace percussion::Postprocess
     const std::vector<dealii::Point<dim>> points;
     MPI_Comm communicator;
     std::vector<LocalProbe> local;
-    VecScatter scatter = nullptr;
-    Vec gathered_u = nullptr, gathered_v = nullptr, gathered_strain = nullptr;
+    /// The owned points' DoF values gathered from the distributed vectors (one slot per DoF).
+    VecHandle gathered_u, gathered_v, gathered_strain;
+    /// Gathers those DoFs' values into the vectors above.
+    VecScatterHandle scatter;
     std::vector<double> values;
     std::unique_ptr<StatisticsTable> table;
     const BodyFrames *stress_frames = nullptr; ///< measure_in_frames()

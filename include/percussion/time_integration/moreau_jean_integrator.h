@@ -5,6 +5,7 @@
 #include <deal.II/lac/petsc_vector.h>
 
 #include <percussion/core/iteration_matrix_solver.h>
+#include <percussion/core/petsc_handle.h>
 #include <percussion/time_integration/linear_elastodynamic_system.h>
 #include <percussion/time_integration/quasi_static_metric.h>
 #include <percussion/contact_step/scheme_contact_settings.h>
@@ -57,7 +58,6 @@ namespace percussion::TimeIntegration
                          const LinearSolverParameters &solver_parameters,
                          const dealii::IndexSet &locally_owned_dofs,
                          MPI_Comm communicator);
-    ~MoreauJeanIntegrator();
 
     /// Sets the initial state, assembles F(t_0) and factorises Ŵ.
     void initialize(double start_time,
@@ -176,19 +176,20 @@ namespace percussion::TimeIntegration
     const double theta;
     const ContactLaw law;
     const LinearSolverParameters solver_parameters;
-    std::unique_ptr<IterationMatrixSolver> solver;
     /// The position projection's metric when it is the quasi-static one (else null).
     std::unique_ptr<QuasiStaticMetric> quasi_static;
 
-    Mat iteration = nullptr;      ///< Ŵ with Dirichlet rows/columns eliminated
-    Mat iteration_full = nullptr; ///< Ŵ unmodified, kept only for prescribed motion
+    MatHandle iteration;      ///< Ŵ with Dirichlet rows/columns eliminated
+    MatHandle iteration_full; ///< Ŵ unmodified, kept only for prescribed motion
     double constrained_diagonal = 1;
+    /// The solver with Ŵ (declared after it: its KSP refers to it).
+    std::unique_ptr<IterationMatrixSolver> solver;
     /// The iteration matrices and factors of the other step sizes used so far (set_time_step()).
     struct Factorised
     {
-      Mat iteration = nullptr, iteration_full = nullptr;
+      MatHandle iteration, iteration_full;
       double constrained_diagonal = 1;
-      std::unique_ptr<IterationMatrixSolver> solver;
+      std::unique_ptr<IterationMatrixSolver> solver; ///< (declared after the matrices it refers to)
     };
     std::map<double, Factorised> other_step_sizes;
 

@@ -5,6 +5,7 @@
 #include <deal.II/lac/petsc_vector.h>
 
 #include <percussion/core/iteration_matrix_solver.h>
+#include <percussion/core/petsc_handle.h>
 #include <percussion/time_integration/linear_elastodynamic_system.h>
 #include <percussion/time_integration/quasi_static_metric.h>
 #include <percussion/time_integration/time_integration_parameters.h>
@@ -64,7 +65,6 @@ namespace percussion::TimeIntegration
                                         const LinearSolverParameters &solver_parameters,
                                         const dealii::IndexSet &locally_owned_dofs,
                                         MPI_Comm communicator);
-    ~NonsmoothGeneralizedAlphaIntegrator() override;
 
     /// Sets q_0, v_0, a_0 = M⁻¹(f_0 − Kq_0 − Cv_0) and factorises M and S.
     void initialize(double start_time,
@@ -143,16 +143,17 @@ namespace percussion::TimeIntegration
 
     const std::string name;
     const double gamma_, beta_, alpha_m_, alpha_f_;
+    MatHandle iteration;          ///< S, Dirichlet rows and columns eliminated
+    MatHandle iteration_full;     ///< S unmodified, kept only for prescribed motion
+    MatHandle mass_eliminated;    ///< M, Dirichlet rows and columns eliminated
+    MatHandle response_numerator; ///< N, Dirichlet rows zero
+    double iteration_diagonal = 1;
+    /// The solvers with S and M (declared after the matrices, which their KSPs refer to).
     std::unique_ptr<IterationMatrixSolver> solver, mass_solver;
     /// The position projection's metric when it is the quasi-static one (else null).
     std::unique_ptr<QuasiStaticMetric> quasi_static;
     bool symmetric_response = false;
 
-    Mat iteration = nullptr;        ///< S, Dirichlet rows and columns eliminated
-    Mat iteration_full = nullptr;   ///< S unmodified, kept only for prescribed motion
-    Mat mass_eliminated = nullptr;  ///< M, Dirichlet rows and columns eliminated
-    Mat response_numerator = nullptr; ///< N, Dirichlet rows zero
-    double iteration_diagonal = 1;
     bool impulse_applied = false;
 
     dealii::PETScWrappers::MPI::Vector a, force, force_new, q_predicted, v_predicted, a_free;

@@ -5,6 +5,7 @@
 #include <deal.II/lac/petsc_vector.h>
 
 #include <percussion/core/iteration_matrix_solver.h>
+#include <percussion/core/petsc_handle.h>
 #include <percussion/time_integration/linear_elastodynamic_system.h>
 #include <percussion/time_integration/time_integration_parameters.h>
 #include <percussion/contact_step/scheme_contact_settings.h>
@@ -50,7 +51,6 @@ namespace percussion::TimeIntegration
                              const LinearSolverParameters &solver_parameters,
                              const dealii::IndexSet &locally_owned_dofs,
                              MPI_Comm communicator);
-    ~SchatzmanPaoliIntegrator() override;
 
     void initialize(double start_time,
                     const dealii::PETScWrappers::MPI::Vector &displacement,
@@ -109,9 +109,10 @@ namespace percussion::TimeIntegration
     const dealii::IndexSet owned;
     MPI_Comm communicator;
     const LinearSolverParameters solver_parameters;
+    MatHandle iteration;      ///< Ŵ, Dirichlet rows and columns eliminated
+    MatHandle iteration_full; ///< Ŵ unmodified, kept only for prescribed motion
+    /// (Declared after Ŵ, which its KSP refers to.)
     std::unique_ptr<IterationMatrixSolver> solver;
-    Mat iteration = nullptr;      ///< Ŵ, Dirichlet rows and columns eliminated
-    Mat iteration_full = nullptr; ///< Ŵ unmodified, kept only for prescribed motion
     double constrained_diagonal = 1;
     bool impulse_applied = false;
 

@@ -7,6 +7,7 @@
 
 #include <percussion/core/iteration_matrix_solver.h>
 #include <percussion/core/petsc_access.h>
+#include <percussion/core/petsc_handle.h>
 #include <percussion/time_integration/linear_elastodynamic_system.h>
 
 #include <petscmat.h>
@@ -36,7 +37,7 @@ namespace percussion::TimeIntegration::SystemAlgebra
   using PetscAccess::zero;
 
   /// A new matrix mass_factor·M + stiffness_factor·K, with the sparsity of K (which holds that of M).
-  Mat scaled_sum(const LinearElastodynamicSystem &system, double mass_factor, double stiffness_factor);
+  MatHandle scaled_sum(const LinearElastodynamicSystem &system, double mass_factor, double stiffness_factor);
 
   /**
    * Zeroes the rows and columns of @p dofs symmetrically, with the largest |diagonal entry| of

@@ -18,6 +18,7 @@
 #include <percussion/core/iteration_matrix_solver.h>
 #include <percussion/core/mesh_generator.h>
 #include <percussion/core/name_table.h>
+#include <percussion/core/petsc_handle.h>
 
 #include <petscmat.h>
 
@@ -255,10 +256,10 @@ BOOST_AUTO_TEST_CASE(gmsh_physical_tags_become_material_and_boundary_ids)
 namespace
 {
   /// A distributed SPD tridiagonal matrix (1D Laplacian plus a mass shift).
-  Mat laplacian(const PetscInt n, const double shift)
+  MatHandle laplacian(const PetscInt n, const double shift)
   {
-    Mat A;
-    MatCreateAIJ(MPI_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, n, n, 3, nullptr, 2, nullptr, &A);
+    MatHandle A;
+    MatCreateAIJ(MPI_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, n, n, 3, nullptr, 2, nullptr, A.out());
     PetscInt begin, end;
     MatGetOwnershipRange(A, &begin, &end);
     for (PetscInt i = begin; i < end; ++i)
@@ -298,10 +299,10 @@ namespace
 
   /// A dense matrix B_ij = f(i, j) with @p n_columns columns and the rows @p owned.
   template <typename Function>
-  Mat dense_columns(const dealii::IndexSet &owned, const PetscInt n_columns, const Function &f)
+  MatHandle dense_columns(const dealii::IndexSet &owned, const PetscInt n_columns, const Function &f)
   {
-    Mat B;
-    MatCreateDense(MPI_COMM_WORLD, owned.n_elements(), PETSC_DECIDE, owned.size(), n_columns, nullptr, &B);
+    MatHandle B;
+    MatCreateDense(MPI_COMM_WORLD, owned.n_elements(), PETSC_DECIDE, owned.size(), n_columns, nullptr, B.out());
     for (const auto i : owned)
       for (PetscInt j = 0; j < n_columns; ++j)
         MatSetValue(B, i, j, f(static_cast<double>(i), static_cast<double>(j)), INSERT_VALUES);
@@ -325,7 +326,7 @@ namespace
 BOOST_AUTO_TEST_CASE(direct_and_cg_solves_agree_and_non_convergence_is_reported)
 {
   const PetscInt n = 200;
-  Mat A = laplacian(n, 1e-3);
+  MatHandle A = laplacian(n, 1e-3);
   PetscInt begin, end;
   MatGetOwnershipRange(A, &begin, &end);
   dealii::IndexSet owned(n);
@@ -363,7 +364,6 @@ BOOST_AUTO_TEST_CASE(direct_and_cg_solves_agree_and_non_convergence_is_reported)
   starved.set_matrix(A, n);
   x_cg = 0;
   BOOST_CHECK_THROW(starved.solve(b, x_cg), SolverError);
-  MatDestroy(&A);
 }
 
 BOOST_AUTO_TEST_CASE(every_cg_preconditioner_reproduces_the_direct_solve)
@@ -371,7 +371,7 @@ BOOST_AUTO_TEST_CASE(every_cg_preconditioner_reproduces_the_direct_solve)
   // CG with each preconditioner (ML through PETSc's shell preconditioner) solves to its tolerance,
   // for one right-hand side and for several (KSPMatSolve), on 1 and 2 ranks.
   const PetscInt n = 400, n_rhs = 3;
-  Mat A = laplacian(n, 1e-3);
+  MatHandle A = laplacian(n, 1e-3);
   const dealii::IndexSet owned = owned_rows(A);
   const auto b = right_hand_side(owned, [](const double i) { return std::sin(0.1 * i) + 1e-3 * i; });
   dealii::PETScWrappers::MPI::Vector x_direct(owned, MPI_COMM_WORLD), x_cg(owned, MPI_COMM_WORLD);
@@ -381,10 +381,10 @@ BOOST_AUTO_TEST_CASE(every_cg_preconditioner_reproduces_the_direct_solve)
   direct_solver.set_matrix(A, n);
   direct_solver.solve(b, x_direct);
 
-  Mat B = dense_columns(owned, n_rhs, [](const double i, const double j) { return std::cos(0.02 * (j + 1) * i); });
-  Mat X_direct, X_cg;
-  MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X_direct);
-  MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X_cg);
+  MatHandle B = dense_columns(owned, n_rhs, [](const double i, const double j) { return std::cos(0.02 * (j + 1) * i); });
+  MatHandle X_direct, X_cg;
+  MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, X_direct.out());
+  MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, X_cg.out());
   direct_solver.solve(B, X_direct);
   PetscReal norm_direct = 0;
   MatNorm(X_direct, NORM_FROBENIUS, &norm_direct);
@@ -407,10 +407,6 @@ BOOST_AUTO_TEST_CASE(every_cg_preconditioner_reproduces_the_direct_solve)
       MatNorm(X_cg, NORM_FROBENIUS, &norm_difference);
       BOOST_TEST(norm_difference <= 1e-9 * norm_direct, preconditioner_type_name(preconditioner));
     }
-  MatDestroy(&B);
-  MatDestroy(&X_direct);
-  MatDestroy(&X_cg);
-  MatDestroy(&A);
 }
 
 // A multiple-right-hand-side CG solve to a looser relative residual (the probed operator's
@@ -419,11 +415,11 @@ BOOST_AUTO_TEST_CASE(every_cg_preconditioner_reproduces_the_direct_solve)
 BOOST_AUTO_TEST_CASE(cg_columns_to_a_looser_tolerance_then_the_configured_one_again)
 {
   const PetscInt n = 400, n_rhs = 3;
-  Mat A = laplacian(n, 1e-3);
+  MatHandle A = laplacian(n, 1e-3);
   const dealii::IndexSet owned = owned_rows(A);
-  Mat B = dense_columns(owned, n_rhs, [](const double i, const double j) { return std::cos(0.02 * (j + 1) * i); });
-  Mat X, R;
-  MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X);
+  MatHandle B = dense_columns(owned, n_rhs, [](const double i, const double j) { return std::cos(0.02 * (j + 1) * i); });
+  MatHandle X, R;
+  MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, X.out());
   LinearSolverParameters cg;
   cg.type = LinearSolverType::cg;
   cg.preconditioner = PreconditionerType::jacobi;
@@ -433,12 +429,11 @@ BOOST_AUTO_TEST_CASE(cg_columns_to_a_looser_tolerance_then_the_configured_one_ag
   solver.set_matrix(A, n);
   // Largest relative residual ‖B_j − A X_j‖ / ‖B_j‖ over the columns.
   const auto largest_relative_residual = [&]() {
-    MatMatMult(A, X, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &R);
+    MatMatMult(A, X, MAT_INITIAL_MATRIX, PETSC_DEFAULT, R.out());
     MatAXPY(R, -1.0, B, SAME_NONZERO_PATTERN);
     std::vector<PetscReal> r(n_rhs), b(n_rhs);
     MatGetColumnNorms(R, NORM_2, r.data());
     MatGetColumnNorms(B, NORM_2, b.data());
-    MatDestroy(&R);
     double largest = 0;
     for (PetscInt j = 0; j < n_rhs; ++j)
       largest = std::max(largest, static_cast<double>(r[j] / b[j]));
@@ -452,9 +447,6 @@ BOOST_AUTO_TEST_CASE(cg_columns_to_a_looser_tolerance_then_the_configured_one_ag
   MatZeroEntries(X);
   solver.solve(B, X);
   BOOST_TEST(largest_relative_residual() <= 1e-11);
-  MatDestroy(&B);
-  MatDestroy(&X);
-  MatDestroy(&A);
 }
 
 BOOST_AUTO_TEST_CASE(sparse_right_hand_sides_solve_as_single_vectors)
@@ -463,7 +455,7 @@ BOOST_AUTO_TEST_CASE(sparse_right_hand_sides_solve_as_single_vectors)
   // must be the solve of that column alone, on any number of ranks (the nonzeros of the other
   // ranks' rows are gathered to MUMPS' host).
   const PetscInt n = 300, n_rhs = 5;
-  Mat A = laplacian(n, 1e-2);
+  MatHandle A = laplacian(n, 1e-2);
   const dealii::IndexSet owned = owned_rows(A);
   LinearSolverParameters mumps;
   mumps.type = LinearSolverType::direct;
@@ -475,9 +467,9 @@ BOOST_AUTO_TEST_CASE(sparse_right_hand_sides_solve_as_single_vectors)
     const long long row = static_cast<long long>(i), column = static_cast<long long>(j);
     return row >= column && (row - column) % 60 == 0 ? 1.0 : 0.0;
   };
-  Mat B = dense_columns(owned, n_rhs, probe);
-  Mat X;
-  MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X);
+  MatHandle B = dense_columns(owned, n_rhs, probe);
+  MatHandle X;
+  MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, X.out());
   solver.solve(B, X);
   for (PetscInt j = 0; j < n_rhs; ++j)
     {
@@ -496,9 +488,6 @@ BOOST_AUTO_TEST_CASE(sparse_right_hand_sides_solve_as_single_vectors)
       column -= x;
       BOOST_TEST(column.l2_norm() <= 1e-12 * x.l2_norm());
     }
-  MatDestroy(&B);
-  MatDestroy(&X);
-  MatDestroy(&A);
 }
 
 BOOST_AUTO_TEST_CASE(native_and_mumps_cholesky_agree_also_for_many_right_hand_sides)
@@ -506,7 +495,7 @@ BOOST_AUTO_TEST_CASE(native_and_mumps_cholesky_agree_also_for_many_right_hand_si
   // The two direct packages factorise the same SPD matrix: their solutions agree to round-off,
   // for one right-hand side and for the multiple-right-hand-side path of the Delassus columns.
   const PetscInt n = 300, n_rhs = 4;
-  Mat A = laplacian(n, 1e-2);
+  MatHandle A = laplacian(n, 1e-2);
   const dealii::IndexSet owned = owned_rows(A);
   const auto b = right_hand_side(owned, [](const double i) { return std::cos(0.05 * i) + 1e-3 * i; });
   dealii::PETScWrappers::MPI::Vector x_mumps(owned, MPI_COMM_WORLD), x_native(owned, MPI_COMM_WORLD);
@@ -532,10 +521,10 @@ BOOST_AUTO_TEST_CASE(native_and_mumps_cholesky_agree_also_for_many_right_hand_si
   BOOST_TEST(x_native.l2_norm() <= 1e-12 * x_mumps.l2_norm());
 
   // Multiple right-hand sides through KSPMatSolve.
-  Mat B = dense_columns(owned, n_rhs, [](const double i, const double j) { return std::sin(0.01 * (j + 1) * i); });
-  Mat X_auto, X_mumps;
-  MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X_auto);
-  MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X_mumps);
+  MatHandle B = dense_columns(owned, n_rhs, [](const double i, const double j) { return std::sin(0.01 * (j + 1) * i); });
+  MatHandle X_auto, X_mumps;
+  MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, X_auto.out());
+  MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, X_mumps.out());
   auto_solver.solve(B, X_auto);
   mumps_solver.solve(B, X_mumps);
   PetscReal norm_mumps = 0, norm_difference = 0;
@@ -554,10 +543,6 @@ BOOST_AUTO_TEST_CASE(native_and_mumps_cholesky_agree_also_for_many_right_hand_si
       IterationMatrixSolver refused(native, MPI_COMM_WORLD);
       BOOST_CHECK_THROW(refused.set_matrix(A, n), InputError);
     }
-  MatDestroy(&B);
-  MatDestroy(&X_auto);
-  MatDestroy(&X_mumps);
-  MatDestroy(&A);
 }
 
 namespace

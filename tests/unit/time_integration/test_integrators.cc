@@ -21,6 +21,7 @@
 #include "small_system_tools.h"
 
 #include <percussion/core/linear_solver_parameters.h>
+#include <percussion/core/petsc_handle.h>
 #include <percussion/time_integration/moreau_jean_integrator.h>
 #include <percussion/time_integration/nonsmooth_generalized_alpha_integrator.h>
 #include <percussion/time_integration/schatzman_paoli_integrator.h>
@@ -75,11 +76,11 @@ namespace
   double relative(const double a, const double b) { return std::abs(a - b) / std::abs(b); }
 
   /// A dense PETSc matrix (MATDENSE on MPI_COMM_SELF) with the entries of @p A.
-  Mat petsc_dense(const Dense &A)
+  MatHandle petsc_dense(const Dense &A)
   {
     const PetscInt n = A.size(), m = A[0].size();
-    Mat B;
-    MatCreateDense(MPI_COMM_SELF, n, m, n, m, nullptr, &B);
+    MatHandle B;
+    MatCreateDense(MPI_COMM_SELF, n, m, n, m, nullptr, B.out());
     for (PetscInt i = 0; i < n; ++i)
       for (PetscInt j = 0; j < m; ++j)
         MatSetValue(B, i, j, A[i][j], INSERT_VALUES);
@@ -338,9 +339,10 @@ BOOST_AUTO_TEST_CASE(moreau_jean_responses_are_the_inverse_iteration_matrix)
   integrator.initialize(0.0, petsc_vector(q_start), petsc_vector(v_start));
   const Dense B{{1.0, 0.3, 0.0}, {-0.5, 0.8, 1.0}};
   const Dense expected = solve_columns(MoreauJeanStep(s, time_step, 0.6, q_start, v_start).W_hat, B);
-  Mat b = petsc_dense(B), x, y;
-  MatDuplicate(b, MAT_DO_NOT_COPY_VALUES, &x);
-  MatDuplicate(b, MAT_DO_NOT_COPY_VALUES, &y);
+  const MatHandle b = petsc_dense(B);
+  MatHandle x, y;
+  MatDuplicate(b, MAT_DO_NOT_COPY_VALUES, x.out());
+  MatDuplicate(b, MAT_DO_NOT_COPY_VALUES, y.out());
   integrator.impulse_response(b, x);
   integrator.projection_response(b, y);
   BOOST_TEST(relative_difference(x, expected) <= state_tolerance);
@@ -348,9 +350,6 @@ BOOST_AUTO_TEST_CASE(moreau_jean_responses_are_the_inverse_iteration_matrix)
   BOOST_TEST(integrator.impulse_response_is_symmetric());
   BOOST_TEST(integrator.projection_is_impulse_response());
   BOOST_TEST(integrator.contact_work_weight() == 0.6);
-  MatDestroy(&b);
-  MatDestroy(&x);
-  MatDestroy(&y);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -475,9 +474,10 @@ BOOST_AUTO_TEST_CASE(generalized_alpha_responses_and_impulse_keep_the_balance)
     return NMiB;
   }());
   const Dense projection = solve_columns(hand.S, B);
-  Mat b = petsc_dense(B), x, y;
-  MatDuplicate(b, MAT_DO_NOT_COPY_VALUES, &x);
-  MatDuplicate(b, MAT_DO_NOT_COPY_VALUES, &y);
+  const MatHandle b = petsc_dense(B);
+  MatHandle x, y;
+  MatDuplicate(b, MAT_DO_NOT_COPY_VALUES, x.out());
+  MatDuplicate(b, MAT_DO_NOT_COPY_VALUES, y.out());
   integrator.impulse_response(b, x);
   integrator.projection_response(b, y);
   BOOST_TEST(relative_difference(x, response) <= state_tolerance);
@@ -485,9 +485,6 @@ BOOST_AUTO_TEST_CASE(generalized_alpha_responses_and_impulse_keep_the_balance)
   BOOST_TEST(!integrator.impulse_response_is_symmetric());
   BOOST_TEST(!integrator.projection_is_impulse_response());
   BOOST_TEST(integrator.contact_work_weight() == 0.5);
-  MatDestroy(&b);
-  MatDestroy(&x);
-  MatDestroy(&y);
 
   // A step with an impulse H p and its response 𝒯Hp: v_{k+1} = v_free + 𝒯Hp, the contact work is
   // ½(v_k + v_{k+1})ᵀHp, and the balance still closes to round-off.

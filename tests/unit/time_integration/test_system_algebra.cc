@@ -119,11 +119,10 @@ BOOST_AUTO_TEST_CASE(scaled_sum_is_a_M_plus_b_K)
   const SmallSystem s(mass, stiffness, alpha, beta, force);
   for (const auto &[mass_factor, stiffness_factor] : {std::pair{a, b}, std::pair{2.5, 0.0}})
     {
-      Mat S = SystemAlgebra::scaled_sum(s.system, mass_factor, stiffness_factor);
+      MatHandle S = SystemAlgebra::scaled_sum(s.system, mass_factor, stiffness_factor);
       const double error = relative_difference(entries(S), lin(mass_factor, mass, stiffness_factor, stiffness));
       BOOST_TEST(error <= tolerance, "scaled_sum(" << mass_factor << ", " << stiffness_factor << "): error " << error);
       BOOST_TEST_MESSAGE("scaled_sum(" << mass_factor << ", " << stiffness_factor << "): relative error " << error);
-      MatDestroy(&S);
     }
   // A new matrix: M and K themselves are unchanged (exactly).
   BOOST_TEST(relative_difference(entries(SystemAlgebra::petsc(*s.petsc_M)), mass) == 0.0);
@@ -139,7 +138,7 @@ BOOST_AUTO_TEST_CASE(eliminate_zeroes_rows_and_columns_with_the_largest_diagonal
     {
       BOOST_TEST_CONTEXT("Dirichlet DoFs " << dof_list(dofs))
       {
-        Mat W = SystemAlgebra::scaled_sum(s.system, a, b);
+        MatHandle W = SystemAlgebra::scaled_sum(s.system, a, b);
         const Dense before = entries(W);
         const double diagonal = SystemAlgebra::eliminate(W, dofs);
         const double largest = std::max({std::abs(before[0][0]), std::abs(before[1][1]), std::abs(before[2][2])});
@@ -155,7 +154,6 @@ BOOST_AUTO_TEST_CASE(eliminate_zeroes_rows_and_columns_with_the_largest_diagonal
               BOOST_TEST(after[i][j] == expected, "entry (" << i << ", " << j << ")");
             }
         BOOST_TEST(relative_difference(before, A) <= tolerance);
-        MatDestroy(&W);
       }
     }
 }
@@ -164,14 +162,13 @@ BOOST_AUTO_TEST_CASE(zero_rows_and_zero_vector_entries)
 {
   const SmallSystem s(mass, stiffness, alpha, beta, force);
   const SystemAlgebra::Dofs dofs{0, 2};
-  Mat W = SystemAlgebra::scaled_sum(s.system, a, b);
+  MatHandle W = SystemAlgebra::scaled_sum(s.system, a, b);
   const Dense before = entries(W);
   SystemAlgebra::zero_rows(W, dofs);
   const Dense after = entries(W);
   for (std::size_t i = 0; i < 3; ++i)
     for (std::size_t j = 0; j < 3; ++j)
       BOOST_TEST(after[i][j] == (contains(dofs, i) ? 0.0 : before[i][j]), "entry (" << i << ", " << j << ")");
-  MatDestroy(&W);
 
   PetscVector x = petsc_vector(v);
   SystemAlgebra::zero(x, dofs);
@@ -193,8 +190,8 @@ BOOST_AUTO_TEST_CASE(lifted_eliminated_solve_satisfies_the_full_system)
     {
       BOOST_TEST_CONTEXT("Dirichlet DoFs " << dof_list(c.dofs))
       {
-        Mat full = SystemAlgebra::scaled_sum(s.system, a, b);
-        Mat eliminated = SystemAlgebra::scaled_sum(s.system, a, b);
+        MatHandle full = SystemAlgebra::scaled_sum(s.system, a, b);
+        MatHandle eliminated = SystemAlgebra::scaled_sum(s.system, a, b);
         const double diagonal = SystemAlgebra::eliminate(eliminated, c.dofs);
 
         // Hand: x_D = g, x_F = A_FF⁻¹(f_F − A_FD g); rhs_F = f_F − A_FD g, rhs_D = d g.
@@ -270,8 +267,6 @@ BOOST_AUTO_TEST_CASE(lifted_eliminated_solve_satisfies_the_full_system)
         BOOST_TEST_MESSAGE("lift/solve, Dirichlet DoFs " << dof_list(c.dofs) << ": diagonal " << diagonal
                            << ", rhs error " << rhs_error << ", solution error " << solution_error
                            << ", max |A x − f| off D " << off_dirichlet << ", reaction work error " << work_error);
-        MatDestroy(&full);
-        MatDestroy(&eliminated);
       }
     }
 }
@@ -281,7 +276,7 @@ BOOST_AUTO_TEST_CASE(zero_values_need_no_matrix_and_solve_eliminated_agrees)
   const SmallSystem s(mass, stiffness, alpha, beta, force);
   const Dense A = lin(a, mass, b, stiffness);
   const SystemAlgebra::Dofs dofs{1};
-  Mat eliminated = SystemAlgebra::scaled_sum(s.system, a, b);
+  MatHandle eliminated = SystemAlgebra::scaled_sum(s.system, a, b);
   const double diagonal = SystemAlgebra::eliminate(eliminated, dofs);
   IterationMatrixSolver solver(direct_solver(), MPI_COMM_SELF);
   solver.set_matrix(eliminated, 3);
@@ -311,7 +306,6 @@ BOOST_AUTO_TEST_CASE(zero_values_need_no_matrix_and_solve_eliminated_agrees)
   BOOST_TEST(to_std(y)[1] == 0.0);
   BOOST_TEST_MESSAGE("zero values: lifted solve error " << lifted_error << ", solve_eliminated error "
                                                         << eliminated_error);
-  MatDestroy(&eliminated);
 }
 
 BOOST_AUTO_TEST_CASE(inner_product_sums_over_the_listed_dofs)
