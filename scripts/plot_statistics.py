@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Plots a run's statistics.csv against time: the energies, the works and dissipations, the energy
 balance residual, the contact force and the contact counts (active, sticking, sliding), one panel
-each (the contact panels only when the run has contact columns with contact).
+each (the contact panels only when the run has contact columns with contact), and the step size
+when it varies (adaptive time steps: column time_step, on a logarithmic axis).
 
     scripts/plot_statistics.py OUTPUT_DIRECTORY/statistics.csv [--output statistics.png] [--title TEXT]
 
@@ -112,7 +113,9 @@ def main():
     energy_unit, force_unit = units(run_dimension(args.statistics))
     t = column("time")
     has_contact = "contact_active" in rows[0] and any(v > 0 for v in column("contact_active"))
-    panels = 5 if has_contact else 3
+    step = column("time_step")
+    adaptive = step is not None and len(set(step[1:])) > 1
+    panels = (5 if has_contact else 3) + (1 if adaptive else 0)
     fig, axes = plt.subplots(panels, 1, figsize=(7, 2.4 * panels), sharex=True)
 
     energies, works = energy_columns(list(rows[0]))
@@ -136,6 +139,13 @@ def main():
             ax.step(t, column(name), where="post", label=label)
         ax.set_ylabel("contacts")
         ax.legend(fontsize=7)
+        ax.grid(alpha=0.3)
+    if adaptive:
+        # Each row's step, drawn over the step it covers (it ends at the row's time).
+        ax = axes[-1]
+        ax.step(t[1:], step[1:], where="pre", color="tab:purple")
+        ax.set_yscale("log")
+        ax.set_ylabel("time step [s]")
         ax.grid(alpha=0.3)
     axes[-1].set_xlabel("time [s]")
     if args.title:
