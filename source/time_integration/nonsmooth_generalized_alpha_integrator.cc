@@ -361,7 +361,6 @@ namespace percussion::TimeIntegration
       {
         // The frames of the next step: the fit of its predicted midpoint q + ½hv.
         system.apply_mass(mass_v, v);
-        system.apply_mass(mass_q, q);
         smooth_force(q, v, nullptr, force_before_frames);
         acceleration_follows_frames = true;
         update_frames(true, 0.5);

@@ -17,8 +17,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <iomanip>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -120,47 +118,13 @@ BOOST_AUTO_TEST_CASE(hertz_impact_with_adaptive_steps)
 
 BOOST_AUTO_TEST_CASE(impacting_bar_with_adaptive_steps)
 {
-  // The 1D bar of applications/impacting_bar (1 m, 1000 cells, steel, 0.1 m/s) at Courant number 1.
-  const auto bar = [](const std::string &time_lines) {
-    return R"(
-set Dimension = 1
-subsection Mesh
-  set Type = bar
-  set Subdivisions = 1000
-  set Cross section area = 3.14e-4
-end
-subsection Materials
-  set Young's modulus = 210e9
-  set Density = 7800
-end
-subsection Initial conditions
-  set Velocity = -0.1
-end
-subsection Time integration
-  set Theta = 0.5
-  set End time = 1.5e-3
-)" + time_lines + R"(end
-subsection Contact
-  set Number of pairs = 1
-  set Search distance = 1e-3
-  subsection Pair 1
-    set Type = plane
-    set Slave boundary id = 0
-    set Point = -5e-5
-    set Normal = 1
-  end
-end
-)";
-  };
+  // The 1D bar of applications/impacting_bar (doc/theory.md reference problem 1: 1 m, 1000 cells,
+  // steel, 0.1 m/s) at Courant number 1.
   const double h = 1.9272476e-7;
-  const auto step_line = [](const double step) {
-    std::ostringstream line;
-    line << std::setprecision(17) << "  set Time step = " << step << "\n";
-    return line.str();
-  };
-  const auto fine = testing::run_simulation<1>(bar(step_line(h)), "output_adaptive_bar_fine");
-  const auto adaptive =
-    testing::run_simulation<1>(bar(step_line(16 * h) + "  set Adaptive steps = true\n"), "output_adaptive_bar");
+  const auto fine = testing::run_simulation<1>(testing::impacting_bar_1d_text(1000, h), "output_adaptive_bar_fine");
+  const auto adaptive = testing::run_simulation<1>(
+    testing::impacting_bar_1d_text(1000, 16 * h, "  set Theta = 0.5\n  set Adaptive steps = true\n"),
+    "output_adaptive_bar");
   const ContactFigures a = contact_figures(adaptive->statistics()), f = contact_figures(fine->statistics());
   const double ratio_a = adaptive->energy_audit().total_energy() / adaptive->energy_audit().initial_energy(),
                ratio_f = fine->energy_audit().total_energy() / fine->energy_audit().initial_energy();

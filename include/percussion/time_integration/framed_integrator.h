@@ -21,9 +21,10 @@ namespace percussion::TimeIntegration
    * the energy guard's tolerance, taken from their strain. Without frames (small displacements, or
    * every frame the identity) each product is the plain one.
    *
-   * A scheme derives from it and keeps mass_v = M v, mass_q = M q and stiffness_q = 𝐑Kũ(q) of its
-   * accepted state current where update_frames() is called; a scheme with internal variables held
-   * in the frames (the Maxwell branches of Moreau–Jean) re-expresses them in the hooks.
+   * A scheme derives from it and keeps mass_v = M v and stiffness_q = 𝐑Kũ(q) of its accepted state
+   * current where update_frames() is called (mass_q = M q only where it keeps M q itself:
+   * relax_turned_strain() moves it with q); a scheme with internal variables held in the frames
+   * (the Maxwell branches of Moreau–Jean) re-expresses them in the hooks.
    */
   class FramedIntegrator : public TimeIntegrator
   {
