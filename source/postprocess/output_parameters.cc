@@ -56,7 +56,8 @@ namespace percussion::Postprocess
                       "The outputs of the run, a comma-separated list: statistics (statistics.csv, one "
                       "row per step), vtu (the ParaView records of 'VTU interval'), events (events.csv), "
                       "step timings (step_timings.csv), bodies (bodies.csv), probes (probes.csv at "
-                      "'Probe points'). After every step the tables are written first, then the VTU "
+                      "'Probe points'), contact forces (contact_forces.csv, the contact force on each "
+                      "body per step). After every step the tables are written first, then the VTU "
                       "records, whatever the order of the list. The older entries 'Write statistics', 'Write step timings', 'Write "
                       "bodies' and a non-empty 'Probe points' still add (or, 'Write statistics' = false, "
                       "take out) their postprocessor.");

@@ -1,5 +1,6 @@
 #include <percussion/core/exceptions.h>
 #include <percussion/postprocess/body_motion.h>
+#include <percussion/postprocess/contact_force_table.h>
 #include <percussion/postprocess/postprocessor_registry.h>
 #include <percussion/postprocess/statistics_output.h>
 
@@ -183,6 +184,7 @@ namespace percussion::Postprocess
       plugin<StepTimings<dim>, dim>(),
       plugin<Bodies<dim>, dim>(),
       plugin<Probes<dim>, dim>(),
+      plugin<ContactForceTable<dim>, dim>(),
       plugin<Events<dim>, dim>(),
       plugin<Vtu<dim>, dim>(),
     };

@@ -11,6 +11,7 @@
 #include <percussion/postprocess/probe_points.h>
 #include <percussion/postprocess/energy_audit.h>
 #include <percussion/postprocess/postprocessor.h>
+#include <percussion/postprocess/contact_force_table.h>
 #include <percussion/postprocess/statistics_output.h>
 #include <percussion/postprocess/vtu_output.h>
 #include <percussion/simulator/checkpointer.h>
@@ -84,6 +85,11 @@ namespace percussion
     const Postprocess::BodyMotion<dim> *body_table() const { return postprocessors.find<Postprocess::BodyMotion<dim>>(); }
     /// The probes' table (nullptr without 'Output/Probe points').
     const Postprocess::ProbePoints<dim> *probe_table() const { return postprocessors.find<Postprocess::ProbePoints<dim>>(); }
+    /// The contact forces' table (nullptr unless 'Output/Postprocessors' lists contact forces).
+    const Postprocess::ContactForceTable<dim> *contact_force_table() const
+    {
+      return postprocessors.find<Postprocess::ContactForceTable<dim>>();
+    }
     const Body::ElasticBody<dim>       &body() const { return *bodies; }
     const TimeIntegration::TimeIntegrator &integrator() const { return *time_integrator; }
     /// The contact geometry (nullptr without contact pairs).
