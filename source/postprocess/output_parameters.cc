@@ -1,9 +1,13 @@
 #include <percussion/core/exceptions.h>
 #include <percussion/core/name_table.h>
 #include <percussion/postprocess/output_parameters.h>
+#include <percussion/postprocess/postprocessor_registry.h>
+
+#include <deal.II/base/utilities.h>
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -48,22 +52,18 @@ namespace percussion::Postprocess
     prm.declare_entry("Progress interval", "2", Double(0),
                       "Print a progress line (step, time, wall time, ETA) every this many wall-clock "
                       "seconds on rank 0; 0 prints none.");
-    prm.declare_entry("Write statistics", "true", Bool(),
-                      "Write one row per time step to <Directory>/statistics.csv.");
-    prm.declare_entry("Write step timings", "false", Bool(),
-                      "Write the wall-clock seconds of each step and of its parts (contact geometry, "
-                      "free-velocity solve, contact step, gap check/projection) to "
-                      "<Directory>/step_timings.csv, for benchmarks; timings are not reproducible, so "
-                      "they are kept out of statistics.csv.");
-    prm.declare_entry("Write bodies", "false", Bool(),
-                      "Write one row per body (material id) and time step to <Directory>/bodies.csv: "
-                      "mass, momentum, mean velocity, kinetic energy (costs a mass-matrix product per "
-                      "body and step, hence off by default).");
-    prm.declare_entry("Probe points", "", dealii::Patterns::Anything(),
-                      "Points of the reference configuration, separated by ';', each with one "
-                      "comma-separated coordinate per dimension (e.g. '0.5, 0, 0.1; 1, 0, 0'): "
-                      "displacement, velocity and stress interpolated there every step into "
-                      "<Directory>/probes.csv, one row per point and step. Empty: none.");
+    prm.declare_entry("Postprocessors", "statistics, vtu, events", Anything(),
+                      "The outputs of the run, a comma-separated list: statistics (statistics.csv, one "
+                      "row per step), vtu (the ParaView records of 'VTU interval'), events (events.csv), "
+                      "step timings (step_timings.csv), bodies (bodies.csv), probes (probes.csv at "
+                      "'Probe points'), contact forces (contact_forces.csv, the contact force on each "
+                      "body per step). After every step the tables are written first, then the VTU "
+                      "records, whatever the order of the list. The older entries 'Write statistics', 'Write step timings', 'Write "
+                      "bodies' and a non-empty 'Probe points' still add (or, 'Write statistics' = false, "
+                      "take out) their postprocessor.");
+    for (const auto &plugin : postprocessor_plugins<1>())
+      if (plugin.declare_parameters != nullptr)
+        plugin.declare_parameters(prm);
     prm.declare_entry("Checkpoint interval", "0", Integer(0),
                       "Write a checkpoint every this many steps into <Directory>/checkpoints/step-N "
                       "(restart with 'percussion FILE.prm --resume <Directory>'); 0: none at intervals. "
@@ -87,16 +87,40 @@ namespace percussion::Postprocess
     vtu_files_per_record = prm.get_integer("VTU files per record");
     write_in_background = prm.get_bool("Write in background");
     progress_interval = prm.get_double("Progress interval");
-    write_statistics = prm.get_bool("Write statistics");
-    write_bodies = prm.get_bool("Write bodies");
-    probe_points = prm.get("Probe points");
-    write_step_timings = prm.get_bool("Write step timings");
+    postprocessors = dealii::Utilities::split_string_list(prm.get("Postprocessors"), ',');
+    // (Checked here rather than by a pattern: the message names the entry and the unknown name.)
+    const auto &plugins = postprocessor_plugins<1>();
+    for (const std::string &name : postprocessors)
+      if (std::none_of(plugins.begin(), plugins.end(), [&](const auto &plugin) { return plugin.name == name; }))
+        {
+          std::string known;
+          for (const auto &plugin : plugins)
+            known += (known.empty() ? "" : ", ") + plugin.name;
+          throw InputError("Parameter 'Output/Postprocessors': '" + name + "' is not a postprocessor; they are " +
+                           known + ".");
+        }
+    for (const auto &plugin : postprocessor_plugins<1>())
+      if (plugin.parse_parameters != nullptr)
+        plugin.parse_parameters(prm, *this);
     checkpoint_interval = prm.get_integer("Checkpoint interval");
     checkpoint_minutes = prm.get_double("Checkpoint minutes");
     checkpoints_kept = prm.get_integer("Checkpoints kept");
     prm.leave_subsection();
     if (directory.empty())
       throw InputError("Parameter 'Output/Directory' is empty.");
+  }
+
+  bool OutputParameters::lists(const std::string &name) const
+  {
+    return std::find(postprocessors.begin(), postprocessors.end(), name) != postprocessors.end();
+  }
+
+  void OutputParameters::set_listed(const std::string &name, const bool listed)
+  {
+    if (listed && !lists(name))
+      postprocessors.push_back(name);
+    if (!listed)
+      postprocessors.erase(std::remove(postprocessors.begin(), postprocessors.end(), name), postprocessors.end());
   }
 
   void OutputParameters::check_writable() const

@@ -8,6 +8,7 @@
 #include <percussion/contact/contact_point_output.h>
 #include <percussion/core/exceptions.h>
 #include <percussion/core/mesh_generator.h>
+#include <percussion/postprocess/postprocessor_registry.h>
 #include <percussion/postprocess/progress_reporter.h>
 #include <percussion/simulator/simulator.h>
 #include <percussion/core/interruption.h>
@@ -33,6 +34,8 @@ namespace percussion
     : parameters(run_parameters)
     , communicator(communicator)
     , log(out, Utilities::MPI::this_mpi_process(communicator) == 0)
+    , audit(postprocessors.add(std::make_unique<Postprocess::EnergyAudit>()))
+    , events(postprocessors.add(std::make_unique<Postprocess::EventLog>()))
   {
     // Every input check comes before any computation, and before any existing output is touched.
     check_run_input();
@@ -250,7 +253,7 @@ namespace percussion
                        {"energy_retries", nullptr, &n_energy_retries},
                        {"energy_created_in_flagged_steps", &energy_created_in_flagged_steps},
                        {"last_written_step", nullptr, &vtu_output->last_recorded_step()}};
-    for (SavedValues layer : {time_integrator->saved_values(), audit.saved_values(),
+    for (SavedValues layer : {time_integrator->saved_values(), postprocessors.saved_values(),
                               adaptive ? adaptive->saved_values() : SavedValues()})
       values.insert(values.end(), layer.begin(), layer.end());
     // The frames the next step starts from (large rotations: taken anew only past an angle, so
@@ -562,36 +565,27 @@ namespace percussion
   template <int dim>
   void Simulator<dim>::open_outputs(std::unique_ptr<Postprocess::VtuOutput<dim>> vtu)
   {
-    const auto &out = parameters.output;
-    const bool  root = Utilities::MPI::this_mpi_process(communicator) == 0;
-    const std::optional<unsigned int> resumed_step = checkpointer->resumed_step();
-    statistics_output = &postprocessors.add(std::make_unique<Postprocess::StatisticsOutput>(
-      step_view(Postprocess::StepView::Occasion::initial_state), out.directory + "/statistics.csv",
-      root && out.write_statistics, resumed_step, keep_rows));
-    if (out.write_step_timings)
-      postprocessors.add(std::make_unique<Postprocess::StepTimingsOutput>(out.directory + "/step_timings.csv", root,
-                                                                         resumed_step, keep_rows));
-    if (out.write_bodies)
-      {
-        body_motion = &postprocessors.add(std::make_unique<Postprocess::BodyMotion<dim>>(
-          bodies->get_dof_handler(), bodies->mass_matrix(), bodies->locally_owned_dofs(), communicator,
-          frames ? frames->body_of_material() : std::map<unsigned int, unsigned int>()));
-        body_motion->keep_rows_in_memory(keep_rows);
-        body_motion->open(out.directory + "/bodies.csv", root, resumed_step);
-      }
-    if (located_probes)
-      {
-        probes = &postprocessors.add(std::move(located_probes));
-        probes->keep_rows_in_memory(keep_rows);
-        probes->measure_in_frames(parameters.large_rotations ? frames.get() : nullptr);
-        probes->open(out.directory + "/probes.csv", root, resumed_step);
-      }
+    const Postprocess::StepView initial_view = step_view(Postprocess::StepView::Occasion::initial_state);
+    Postprocess::PostprocessorContext<dim> context{parameters.output,
+                                                   communicator,
+                                                   Utilities::MPI::this_mpi_process(communicator) == 0,
+                                                   checkpointer->resumed_step(),
+                                                   checkpointer->resumed_events(),
+                                                   keep_rows,
+                                                   *bodies,
+                                                   frames.get(),
+                                                   parameters.large_rotations,
+                                                   geometry.get(),
+                                                   initial_view,
+                                                   std::move(located_probes),
+                                                   std::move(vtu),
+                                                   postprocessors};
+    Postprocess::add_postprocessors(context);
+    // After the tables: an observer reads this step's rows.
     postprocessors.add(std::make_unique<Postprocess::StepCallback>([this]() {
       if (step_observer)
         step_observer(*this);
     }));
-    postprocessors.add(std::move(vtu));
-    events.open(out.directory + "/events.csv", root, resumed_step, checkpointer->resumed_events());
   }
 
   template <int dim>
@@ -633,7 +627,7 @@ namespace percussion
     record(step_view(stopped_by_policy ? Postprocess::StepView::Occasion::stopped_after_step :
                                          Postprocess::StepView::Occasion::last_state));
     vtu_output->finish_writing();
-    statistics_output->flush();
+    postprocessors.find<Postprocess::StatisticsOutput>()->flush();
     if (stopped_by_policy && !stopped_on_energy)
       checkpointer->write_on_policy_stop(nominal_steps);
   }

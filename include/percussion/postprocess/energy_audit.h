@@ -2,6 +2,7 @@
 #define PERCUSSION_POSTPROCESS_ENERGY_AUDIT_H
 
 #include <percussion/core/saved_value.h>
+#include <percussion/postprocess/postprocessor_interface.h>
 #include <percussion/time_integration/step_energy.h>
 
 #include <string>
@@ -32,8 +33,12 @@ namespace percussion::Postprocess
    * is booked as external work. Sign conventions: works are those done ON the
    * bodies (W_damp ≤ 0, contact work ≤ 0 for a dissipative contact law); D_num ≥ 0 is the energy
    * the scheme removes for θ > ½ (negative for θ < ½).
+   *
+   * A postprocessor of the run's list that writes nothing itself: the Simulator books each step
+   * (add_step()) as it ends, before the energy guard judges it, and the tables read the sums
+   * through StepView::audit; its sums are part of a checkpoint (saved_values()).
    */
-  class EnergyAudit
+  class EnergyAudit : public Postprocessor
   {
   public:
     /// Starts the audit from the initial energies.
@@ -105,7 +110,7 @@ namespace percussion::Postprocess
      */
     std::string largest_creating_term() const;
     /// Every sum of the audit by name (a checkpoint saves and restores them).
-    SavedValues saved_values();
+    SavedValues saved_values() override;
 
   private:
     TimeIntegration::StepEnergy current;

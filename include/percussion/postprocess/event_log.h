@@ -1,6 +1,8 @@
 #ifndef PERCUSSION_POSTPROCESS_EVENT_LOG_H
 #define PERCUSSION_POSTPROCESS_EVENT_LOG_H
 
+#include <percussion/postprocess/postprocessor_interface.h>
+
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -18,12 +20,16 @@ namespace percussion::Postprocess
    *   fclib_dump             detail = the file written;
    *   interrupted            detail = the signal.
    * count() is the number of events so far (the statistics column `events`).
+   *
+   * A postprocessor of the run's list that records nothing per step: the Simulator and its parts
+   * add() events as they happen, and the file is written only where 'Output/Postprocessors' lists
+   * `events` (the count is kept either way).
    */
-  class EventLog
+  class EventLog : public Postprocessor
   {
   public:
     EventLog() = default;
-    ~EventLog();
+    ~EventLog() override;
     EventLog(const EventLog &) = delete;
     EventLog &operator=(const EventLog &) = delete;
 

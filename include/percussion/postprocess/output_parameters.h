@@ -4,6 +4,7 @@
 #include <deal.II/base/parameter_handler.h>
 
 #include <string>
+#include <vector>
 
 namespace percussion::Postprocess
 {
@@ -28,17 +29,23 @@ namespace percussion::Postprocess
     /// Encode, compress and write the solution's .vtu in a thread of its own (one file per rank).
     bool         write_in_background = true;
     double       progress_interval = 2; ///< wall seconds between progress lines; 0: none
-    bool         write_statistics = true;
-    bool         write_bodies = false; ///< bodies.csv (Postprocess::BodyMotion)
+    /// 'Postprocessors': the names of the registry's postprocessors the run writes
+    /// (postprocessor_plugins()), with those the older entries ('Write bodies', ...) add.
+    std::vector<std::string> postprocessors{"statistics", "vtu", "events"};
     /// 'Probe points' as written (parsed where the dimension is known: parse_probe_points()).
     std::string  probe_points;
-    bool         write_step_timings = false; ///< step_timings.csv
     unsigned int checkpoint_interval = 0; ///< steps between checkpoints; 0: none at intervals
     double       checkpoint_minutes = 0;  ///< wall-clock minutes between checkpoints; 0: none
     unsigned int checkpoints_kept = 2;    ///< the newest checkpoints kept
 
+    /// Declares the subsection, with the entries of every postprocessor of the registry.
     static void declare_parameters(dealii::ParameterHandler &prm);
+    /// Reads it back; each postprocessor of the registry reads its own entries. @throws InputError.
     void        parse_parameters(dealii::ParameterHandler &prm);
+    /// Whether 'Postprocessors' (with the older entries) lists @p name.
+    bool        lists(const std::string &name) const;
+    /// Adds @p name to the list where it is missing, or takes it out (@p listed false).
+    void        set_listed(const std::string &name, bool listed);
     /// Checks that the directory exists and a file can be written in it, or that it can be created
     /// (its nearest existing ancestor is a writable directory), without creating anything or
     /// touching existing files: a run whose input is refused leaves nothing on disk.

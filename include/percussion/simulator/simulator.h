@@ -11,6 +11,7 @@
 #include <percussion/postprocess/probe_points.h>
 #include <percussion/postprocess/energy_audit.h>
 #include <percussion/postprocess/postprocessor.h>
+#include <percussion/postprocess/contact_force_table.h>
 #include <percussion/postprocess/statistics_output.h>
 #include <percussion/postprocess/vtu_output.h>
 #include <percussion/simulator/checkpointer.h>
@@ -76,12 +77,20 @@ namespace percussion
     void resume_from(const std::string &path);
 
     /// The statistics.csv table (once run() has started).
-    const Postprocess::StatisticsTable &statistics() const { return statistics_output->table(); }
+    const Postprocess::StatisticsTable &statistics() const
+    {
+      return postprocessors.find<Postprocess::StatisticsOutput>()->table();
+    }
     const Postprocess::EnergyAudit     &energy_audit() const { return audit; }
-    /// The per-body table (nullptr unless 'Output/Write bodies').
-    const Postprocess::BodyMotion<dim> *body_table() const { return body_motion; }
+    /// The per-body table (nullptr unless 'Output/Postprocessors' lists bodies).
+    const Postprocess::BodyMotion<dim> *body_table() const { return postprocessors.find<Postprocess::BodyMotion<dim>>(); }
     /// The probes' table (nullptr without 'Output/Probe points').
-    const Postprocess::ProbePoints<dim> *probe_table() const { return probes; }
+    const Postprocess::ProbePoints<dim> *probe_table() const { return postprocessors.find<Postprocess::ProbePoints<dim>>(); }
+    /// The contact forces' table (nullptr unless 'Output/Postprocessors' lists contact forces).
+    const Postprocess::ContactForceTable<dim> *contact_force_table() const
+    {
+      return postprocessors.find<Postprocess::ContactForceTable<dim>>();
+    }
     const Body::ElasticBody<dim>       &body() const { return *bodies; }
     const TimeIntegration::TimeIntegrator &integrator() const { return *time_integrator; }
     /// The contact geometry (nullptr without contact pairs).
@@ -157,9 +166,9 @@ namespace percussion
      */
     void check_initial_overlap() const;
     /**
-     * Opens the outputs as the output asks and lists the postprocessors in the order they write
-     * after a step: statistics.csv, step_timings.csv, bodies.csv, probes.csv, the step observer,
-     * the VTU records (@p vtu); then opens events.csv. A resumed run keeps their rows up to its step.
+     * Adds the postprocessors of 'Output/Postprocessors' (Postprocess::add_postprocessors(), in the
+     * registry's order; with the VTU records @p vtu) and then the step observer, and opens their
+     * files. A resumed run keeps their rows up to its step.
      */
     void open_outputs(std::unique_ptr<Postprocess::VtuOutput<dim>> vtu);
     /// After a SIGTERM/SIGINT (before the last step): the step's output, a checkpoint unless one
@@ -251,11 +260,15 @@ namespace percussion
     bool                                                   mass_reference_computed = false;
     TimeIntegration::LinearElastodynamicSystem             system;
     std::unique_ptr<TimeIntegration::TimeIntegrator>       time_integrator;
-    Postprocess::EnergyAudit                               audit;
-    /// The outputs, run after every step (open_outputs()).
+    /// The outputs, run after every step: from the start the energy audit and the event log, from
+    /// open_outputs() those of 'Output/Postprocessors'.
     Postprocess::PostprocessorList                         postprocessors;
-    Postprocess::StatisticsOutput                         *statistics_output = nullptr; ///< statistics.csv
-    Postprocess::VtuOutput<dim>                           *vtu_output = nullptr;        ///< solution.pvd, contact.pvd
+    /// The audit (the energy guard judges each step by it) and the event log (the simulator's parts
+    /// add events as they happen), found in the list at construction.
+    Postprocess::EnergyAudit                              &audit;
+    Postprocess::EventLog                                 &events; ///< events.csv
+    /// solution.pvd, contact.pvd: made before the list has them, as a checkpoint lists their records.
+    Postprocess::VtuOutput<dim>                           *vtu_output = nullptr;
     std::unique_ptr<Geometry>                              geometry;
     std::unique_ptr<ContactStep::FrictionalContactStep> contact_step;
     ContactStep::ContactStepResult                     contact_result;
@@ -273,9 +286,6 @@ namespace percussion
     unsigned int contact_streak = 0, longest_contact_streak = 0;
     /// The probes, located by the constructor, until open_outputs() lists them.
     std::unique_ptr<Postprocess::ProbePoints<dim>>         located_probes;
-    Postprocess::BodyMotion<dim>                          *body_motion = nullptr; ///< bodies.csv
-    Postprocess::ProbePoints<dim>                         *probes = nullptr;      ///< probes.csv
-    Postprocess::EventLog                                  events;                ///< events.csv
     unsigned int n_positive_work_warnings = 0, n_unconverged_steps = 0;
     /// The energy guard (guard_energy()): steps that created energy, the first of them, what they
     /// created in all, warnings written.

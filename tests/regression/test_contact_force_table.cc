@@ -1,0 +1,146 @@
+// The contact forces' table (Output/Postprocessors = contact forces, contact_forces.csv) against
+// the weights of bodies at rest.
+//
+// Three boxes 1 mm apart above a plane (regression.sustained_contact's stack: 1 × 0.3, 0.8 × 0.3
+// and 0.6 × 0.3, density 1000, so 300, 240 and 180 kg per unit thickness) fall, land on one another
+// with friction and come to rest under mass damping. At rest each box's contact forces (from the
+// plane or the box below, and from the box above as a master surface) balance its weight: the
+// table's vertical force of box i is m_i g, its horizontal force 0. Checked at t = 1.5 s: the
+// vertical force within 1e-6 of the box's weight (measured: 1.5e-8 at most, on 1 and 2 ranks; a
+// table that left out the master side would give the lowest box the whole stack's weight), the
+// horizontal force within 1e-8 of the weight (measured: 3e-11), the file's last rows equal to the
+// table's, and zero forces in the state before the first step. On 2 ranks the master nodes' share
+// of the body pairs' impulses reaches other ranks' nodes.
+#define BOOST_TEST_MODULE contact_force_table
+#include "../mpi_test_fixture.h"
+#include "simulation_helpers.h"
+
+#include <deal.II/base/mpi.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using percussion::testing::run_simulation;
+
+namespace
+{
+  const std::string stack = R"(
+set Dimension = 2
+subsection Mesh
+  set Type = boxes
+  set Boxes = 0,0.001 : 1,0.301; 0.1,0.302 : 0.9,0.602; 0.2,0.603 : 0.8,0.903
+  set Subdivisions = 5, 2
+end
+subsection Materials
+  set Material ids = 0, 1, 2
+  set Young's modulus = 1e7, 1e7, 1e7
+  set Poisson's ratio = 0.3, 0.3, 0.3
+  set Density = 1000, 1000, 1000
+end
+subsection Damping
+  set Mass proportional coefficient = 20
+end
+subsection Loads
+  set Gravity = 0, -9.81
+end
+subsection Time integration
+  set Theta = 0.55
+  set Time step = 1e-3
+  set End time = 1.5
+end
+subsection Contact solver
+  set Position projection = on
+  set Penetration tolerance = 1e-6
+end
+subsection Contact
+  set Number of pairs = 3
+  set Search distance = 0.05
+  subsection Pair 1
+    set Type = plane
+    set Point = 0, 0
+    set Normal = 0, 1
+    set Slave boundary id = 2
+    set Friction coefficient = 0.3
+  end
+  subsection Pair 2
+    set Type = body
+    set Slave boundary id = 12
+    set Master boundary id = 3
+    set Friction coefficient = 0.3
+  end
+  subsection Pair 3
+    set Type = body
+    set Slave boundary id = 22
+    set Master boundary id = 13
+    set Friction coefficient = 0.3
+  end
+end
+subsection Output
+  set Postprocessors = statistics, vtu, events, contact forces
+end
+)";
+
+  /// The rows of the CSV file @p file_name (after its header), as numbers.
+  std::vector<std::vector<double>> rows_of_file(const std::string &file_name)
+  {
+    std::ifstream file(file_name);
+    std::string line;
+    std::getline(file, line); // (the header)
+    std::vector<std::vector<double>> rows;
+    while (std::getline(file, line))
+      {
+        std::vector<double> row;
+        std::istringstream fields(line);
+        for (std::string field; std::getline(fields, field, ',');)
+          row.push_back(std::stod(field));
+        rows.push_back(row);
+      }
+    return rows;
+  }
+} // namespace
+
+BOOST_AUTO_TEST_CASE(resting_stack_carries_its_weights)
+{
+  const std::string directory = "contact_force_table_output";
+  const auto simulator = run_simulation<2>(stack, directory);
+  const auto *table = simulator->contact_force_table();
+  BOOST_REQUIRE(table != nullptr);
+  BOOST_REQUIRE_EQUAL(table->n_bodies(), 3u);
+  const std::vector<std::string> columns{"step", "time", "body", "material_id", "force_x", "force_y"};
+  BOOST_TEST(table->table().columns() == columns, boost::test_tools::per_element());
+
+  const double g = 9.81, density = 1000;
+  const std::vector<double> mass{density * 1.0 * 0.3, density * 0.8 * 0.3, density * 0.6 * 0.3};
+  const auto &rows = table->table();
+  const std::size_t n_rows = rows.n_rows();
+  BOOST_REQUIRE_EQUAL(n_rows, 3u * (simulator->integrator().step_number() + 1));
+  for (unsigned int b = 0; b < 3; ++b)
+    {
+      // The bodies are numbered by the mesh's connected parts; material id b is box b.
+      const std::vector<double> &first = rows.row(b);
+      BOOST_TEST(first[0] == 0.);
+      BOOST_TEST(first[4] == 0.);
+      BOOST_TEST(first[5] == 0.);
+      const std::vector<double> &last = rows.row(n_rows - 3 + b);
+      const unsigned int box = static_cast<unsigned int>(last[3]);
+      BOOST_REQUIRE(box < 3);
+      const double weight = mass[box] * g;
+      BOOST_TEST_MESSAGE("box " << box << ": force (" << last[4] << ", " << last[5] << "), weight " << weight
+                                << ", relative deviation " << std::abs(last[5] - weight) / weight);
+      BOOST_TEST(std::abs(last[5] - weight) <= 1e-6 * weight);
+      BOOST_TEST(std::abs(last[4]) <= 1e-8 * weight);
+      BOOST_TEST(table->force(b)[1] == last[5]);
+    }
+
+  // The file (rank 0) holds the same rows, to the last digit.
+  if (dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0)
+    {
+      const auto file_rows = rows_of_file(directory + "/contact_forces.csv");
+      BOOST_REQUIRE_EQUAL(file_rows.size(), n_rows);
+      for (std::size_t i = n_rows - 3; i < n_rows; ++i)
+        BOOST_TEST(file_rows[i] == rows.row(i), boost::test_tools::per_element());
+    }
+}
