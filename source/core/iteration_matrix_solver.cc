@@ -184,6 +184,25 @@ namespace percussion
     PERCUSSION_PETSC_CALL(KSPSetUp(ksp));
     check_factorisation(pc);
     last_setup_seconds = timer.wall_time();
+    factor_mib = measure_factor_memory(pc);
+  }
+
+  double IterationMatrixSolver::measure_factor_memory(PC pc) const
+  {
+    if (!use_direct)
+      return 0;
+    Mat factor;
+    PERCUSSION_PETSC_CALL(PCFactorGetMatrix(pc, &factor));
+    if (!use_native_cholesky)
+      {
+        // (Already summed over the ranks by MUMPS.)
+        PetscInt megabytes = 0;
+        PERCUSSION_PETSC_CALL(MatMumpsGetInfog(factor, 22, &megabytes));
+        return static_cast<double>(megabytes) * 1e6 / (1024.0 * 1024.0);
+      }
+    MatInfo info;
+    PERCUSSION_PETSC_CALL(MatGetInfo(factor, MAT_GLOBAL_SUM, &info));
+    return info.nz_used * static_cast<double>(sizeof(PetscScalar) + sizeof(PetscInt)) / (1024.0 * 1024.0);
   }
 
   void IterationMatrixSolver::set_up_factorisation(PC pc)

@@ -32,6 +32,12 @@ namespace percussion::Postprocess
     prm.declare_entry("VTU interval", "10", Integer(0),
                       "Write ParaView output every this many steps (and at the start and the end); "
                       "0 writes none.");
+    prm.declare_entry("VTU time interval", "0", Double(0),
+                      "Write ParaView output every this many seconds of simulated time from 'Time "
+                      "integration/Start time' (and at the start and the end), in place of 'VTU "
+                      "interval': the records stay at fixed times when the step size changes (adaptive "
+                      "steps, retries). A whole multiple of 'Time integration/Time step', so that every "
+                      "record falls on the end of a step. 0: records every 'VTU interval' steps.");
     prm.declare_entry("VTU compression", "best speed", Selection(names_pattern(vtu_compressions)),
                       "zlib level of the solution's VTU files. On the default 3D example (51 records of "
                       "2 187 DoFs) 'best compression' makes files 7 % smaller than 'best speed' and "
@@ -83,6 +89,7 @@ namespace percussion::Postprocess
     prm.enter_subsection("Output");
     directory = prm.get("Directory");
     vtu_interval = prm.get_integer("VTU interval");
+    vtu_time_interval = prm.get_double("VTU time interval");
     vtu_compression = value_of(vtu_compressions, prm.get("VTU compression"), "Output/VTU compression");
     vtu_files_per_record = prm.get_integer("VTU files per record");
     write_in_background = prm.get_bool("Write in background");

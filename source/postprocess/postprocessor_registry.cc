@@ -159,7 +159,10 @@ namespace percussion::Postprocess
       {
         // Not listed: no records, as with an interval of 0 (VtuOutput writes none then).
         if (!output.lists(name))
-          output.vtu_interval = 0;
+          {
+            output.vtu_interval = 0;
+            output.vtu_time_interval = 0;
+          }
       }
       static void add(PostprocessorContext<dim> &context, bool)
       {

@@ -1,5 +1,7 @@
 #include <deal.II/base/timer.h>
 
+#include <cmath>
+
 #include <percussion/contact/contact_point_output.h>
 #include <percussion/postprocess/vtu_output.h>
 #include <percussion/time_integration/moreau_jean_integrator.h>
@@ -32,8 +34,7 @@ namespace percussion::Postprocess
   template <int dim>
   void VtuOutput<dim>::execute(const StepView &view)
   {
-    const unsigned int interval = output.vtu_interval;
-    if (interval == 0)
+    if (!output.writes_vtu())
       return;
     bool due = false;
     switch (view.occasion)
@@ -42,7 +43,7 @@ namespace percussion::Postprocess
           due = true;
           break;
         case StepView::Occasion::step:
-          due = view.step() % interval == 0 || view.last_step;
+          due = view.last_step || record_due_after_step(view.integrator);
           break;
         case StepView::Occasion::stopped_after_step:
         case StepView::Occasion::last_state:
@@ -52,6 +53,21 @@ namespace percussion::Postprocess
       }
     if (due)
       write(view);
+  }
+
+  template <int dim>
+  bool VtuOutput<dim>::record_due_after_step(const TimeIntegration::TimeIntegrator &integrator) const
+  {
+    if (output.vtu_time_interval <= 0)
+      return integrator.step_number() % output.vtu_interval == 0;
+    // Counted in nominal steps, which are exact binary fractions whatever the step sizes were: the
+    // interval is a whole number of them (an input check), and a step of any dyadic size ends on
+    // every multiple of the nominal step it crosses, so the record falls on the step that ends at
+    // its time. (The rounding margin only absorbs the division.)
+    const double steps_per_record = std::round(output.vtu_time_interval / integrator.nominal_time_step());
+    const double after = integrator.elapsed_nominal_steps();
+    const double before = after - integrator.time_step() / integrator.nominal_time_step();
+    return std::floor(after / steps_per_record + 1e-9) > std::floor(before / steps_per_record + 1e-9);
   }
 
   template <int dim>

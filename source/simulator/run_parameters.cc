@@ -66,6 +66,17 @@ namespace percussion
                          " is not a whole number of time steps from 'Start time': the run ends at t = " +
                          std::to_string(last_time) + " after " + std::to_string(time.n_steps()) + " steps.");
 
+    // Records at fixed times fall on step ends only if their interval is a whole number of steps
+    // (the adaptive and the retried steps are binary fractions of the time step).
+    if (const double records = output.vtu_time_interval / time.time_step;
+        output.vtu_time_interval > 0 && (records < 1 - 1e-9 || std::abs(records - std::round(records)) > 1e-9 * records))
+      {
+        std::ostringstream message;
+        message << "Parameter 'Output/VTU time interval' = " << output.vtu_time_interval
+                << " s is not a whole multiple of 'Time integration/Time step' = " << time.time_step
+                << " s; the records must fall on the ends of steps.";
+        throw InputError(message.str());
+      }
 
     // Each scheme checks its own parameter combinations (e.g. Proposition 1's θ range for the
     // Frémond scheme, no friction for Schatzman–Paoli).

@@ -46,7 +46,8 @@ namespace percussion
     set_up_time_integrator();
     if (parameters.time.adaptive_steps)
       adaptive = std::make_unique<AdaptiveStepPolicy>(parameters.time.time_step, parameters.time.adaptive_levels,
-                                                      parameters.time.quiet_steps, parameters.time.quiet_force_change);
+                                                      parameters.time.quiet_steps, parameters.time.quiet_force_change,
+                                                      parameters.time.dissipation_tolerance);
     set_up_contact();
     log_set_up();
     step_controller = std::make_unique<StepController>(
@@ -613,7 +614,7 @@ namespace percussion
     else
       message << " of " << parameters.time.n_steps() << " (t = " << time_integrator->time() << ")";
     message << "; the output of that step is written"
-            << (out.vtu_interval > 0 ? " (statistics and VTU)" : " (statistics)")
+            << (out.writes_vtu() ? " (statistics and VTU)" : " (statistics)")
             << " with a checkpoint; the run is not complete (continue it with --resume " << out.directory << ")";
     throw Interrupted(signal_number, message.str());
   }

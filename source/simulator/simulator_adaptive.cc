@@ -4,6 +4,7 @@
 
 #include <percussion/simulator/simulator.h>
 
+#include <cmath>
 #include <iomanip>
 #include <limits>
 
@@ -40,14 +41,18 @@ namespace percussion
     // over all ranks: both are the same on any partition (a resumed run may have another one).
     ContactObservation observed;
     unsigned int hash = 0;
+    double squares = 0;
     for (std::size_t i = 0; i < contact_result.state.size() && i < contact_points.size(); ++i)
       if (contact_result.state[i] != ContactStep::ContactState::open)
         {
           ++observed.n_active;
           const unsigned long long mixed = contact_points[i].key * 0x9E3779B97F4A7C15ULL;
           hash ^= static_cast<unsigned int>(mixed >> 32);
+          squares += contact_result.impulse[dim * i] * contact_result.impulse[dim * i];
         }
     observed.n_active = Utilities::MPI::sum(observed.n_active, communicator);
+    observed.normal_force_norm = std::sqrt(Utilities::MPI::sum(squares, communicator)) / time_integrator->time_step();
+    observed.dissipated_fraction = time_integrator->last_step_energy().numerical_dissipation / audit.guard_scale();
     MPI_Allreduce(&hash, &observed.active_hash, 1, MPI_UNSIGNED, MPI_BXOR, communicator);
     // (The contact result's impulse is summed over the ranks already.)
     observed.normal_force = contact_result.normal_impulse / time_integrator->time_step();
@@ -77,7 +82,10 @@ namespace percussion
             << steps[k] << " steps over " << times[k] << " s";
       }
     // Each step size used has its iteration matrix factorised once and kept.
-    log << " (" << total << " steps at " << levels_used << " step size(s), each factorised once)" << std::endl;
+    log << " (" << total << " steps at " << levels_used << " step size(s), each factorised once";
+    if (const double mib = time_integrator->factors_memory_mib(); mib > 0)
+      log << "; the factors kept: " << std::setprecision(4) << mib << " MiB";
+    log << ")" << std::endl;
   }
 
 #define PERCUSSION_INSTANTIATE(dim)                                 \

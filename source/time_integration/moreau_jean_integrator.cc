@@ -65,6 +65,14 @@ namespace percussion::TimeIntegration
     rotate_if_turned(out, false);
   }
 
+  double MoreauJeanIntegrator::factors_memory_mib() const
+  {
+    double mib = solver->factor_memory_mib();
+    for (const auto &[step_size, stored] : other_step_sizes)
+      mib += stored.solver->factor_memory_mib();
+    return mib;
+  }
+
   void MoreauJeanIntegrator::set_time_step(const double new_time_step)
   {
     if (new_time_step == h)

@@ -111,11 +111,19 @@ namespace percussion::TimeIntegration
     prm.declare_entry("Quiet steps", "8", Integer(1),
                       "With 'Adaptive steps': how many quiet steps (no contact opening or closing, none "
                       "predicted to close within two steps of the doubled size, the total contact force "
-                      "changing by less than 'Quiet force change') a level takes before the step doubles.");
+                      "changing by less than 'Quiet force change') a level takes before the step doubles "
+                      "while a contact is active; in flight (no active contact) one quiet step suffices.");
     prm.declare_entry("Quiet force change", "1e-3", Double(0),
                       "With 'Adaptive steps': a step with contact is quiet only where the total normal "
-                      "contact force changed by less than this fraction of itself over the step (an "
-                      "impact under way keeps the smallest step; a body resting on another does not).");
+                      "contact force and the Euclidean norm of the contacts' normal forces changed by "
+                      "less than this fraction of themselves over the step (an impact under way, or "
+                      "bodies passing their load from contact to contact, keep the smallest step; a body "
+                      "resting on another does not).");
+    prm.declare_entry("Dissipation tolerance", "0", Double(0),
+                      "With 'Adaptive steps': the error indicator. A step whose numerical dissipation (the "
+                      "theta-scheme's, theta > 1/2) exceeds this fraction of the energy scale (the "
+                      "energy guard's) is not quiet, and the next step is half its size. 0: no such "
+                      "rule (the step follows the contacts alone).");
     prm.declare_entry("Start time", "0", Double(), "Time of the initial conditions.");
     prm.declare_entry("End time", "1", Double(),
                       "The run takes floor((End time - Start time)/Time step) steps (with 'Adaptive "
@@ -181,6 +189,7 @@ namespace percussion::TimeIntegration
     const double smallest_step = prm.get_double("Smallest step");
     quiet_steps = prm.get_integer("Quiet steps");
     quiet_force_change = prm.get_double("Quiet force change");
+    dissipation_tolerance = prm.get_double("Dissipation tolerance");
     start_time = prm.get_double("Start time");
     end_time = prm.get_double("End time");
     energy_creation_tolerance = prm.get_double("Energy creation tolerance");

@@ -2,12 +2,16 @@
 //  - Hertz impact of the 3D sphere (hertz_sphere on 2 refinements) with 10 contact times of free
 //    flight: from h₀ = 16 × the fine step, contact time and peak force within 1 % of the fixed fine
 //    step's, with at least 5 × fewer steps; the steps of the impact are the fine step's;
+//  - the same for a steel cylinder in 2D (plane strain), with 10 contact times of free flight;
 //  - the impacting bar (1D, Courant number 1): E_end/E_0 as with the fixed step (to 1e-9), the contact
 //    duration within a step of h₀ (its steady force lets the steps coarsen while it lasts);
 //  - a ball bouncing five times (3D, gravity, e = 0.5): the bounce times within 0.5 % of the fixed
 //    fine step's, the energy balance closed at round-off at every step, no step with positive
 //    contact work or created energy;
-//  - a run resumed from a checkpoint in the middle of a refined stretch equals the uninterrupted one.
+//  - with 'Dissipation tolerance' (the error indicator) a step dissipating beyond it is followed by
+//    a finer one, and the bounces stay within 0.5 %;
+//  - a run resumed from a checkpoint in the middle of a refined stretch equals the uninterrupted one,
+//    and with 'VTU time interval' both write their ParaView records at the same fixed times.
 #define BOOST_TEST_MODULE adaptive_steps
 #include "simulation_helpers.h"
 #include "../mpi_test_fixture.h"
@@ -17,6 +21,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -92,6 +97,18 @@ end
     f.steps = force.size() - 1;
     return f;
   }
+
+  /// The times of the records a .pvd file lists (its `timestep` attributes).
+  std::vector<double> pvd_times(const std::string &file_name)
+  {
+    std::ifstream in(file_name);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<double> times;
+    const std::string key = "timestep=\"";
+    for (std::size_t at = text.find(key); at != std::string::npos; at = text.find(key, at + 1))
+      times.push_back(std::stod(text.substr(at + key.size())));
+    return times;
+  }
 } // namespace
 
 BOOST_AUTO_TEST_CASE(hertz_impact_with_adaptive_steps)
@@ -113,6 +130,72 @@ BOOST_AUTO_TEST_CASE(hertz_impact_with_adaptive_steps)
   for (std::size_t k = 1; k < force.size(); ++k)
     if (force[k] > 0)
       BOOST_TEST(h[k] == 1e-6);
+  BOOST_TEST(adaptive->energy_audit().max_relative_step_residual() <= 1e-10);
+  // The five step sizes' factors are all kept, each the size of the fixed run's one (the same
+  // pattern; MUMPS' figure in whole megabytes, hence the margin of one in each).
+  std::set<double> sizes(h.begin() + 1, h.end());
+  const double one = fine->integrator().factors_memory_mib();
+  BOOST_TEST_MESSAGE("factors kept: " << adaptive->integrator().factors_memory_mib() << " MiB for " << sizes.size()
+                                      << " step sizes; one: " << one << " MiB");
+  BOOST_TEST(sizes.size() == 5u);
+  BOOST_TEST(one > 0);
+  BOOST_TEST(std::abs(adaptive->integrator().factors_memory_mib() - 5 * one) <= 5 * 1e6 / (1024.0 * 1024.0));
+}
+
+namespace
+{
+  /// A steel cylinder (plane strain, R = 1 cm, 3 refinements of the disk) 75 µm above the plane at
+  /// 1 m/s, to 168 µs: 75 µs of flight before and after a contact of 15 µs.
+  std::string hertz_cylinder(const std::string &time_lines)
+  {
+    return R"(
+set Dimension = 2
+subsection Mesh
+  set Type = ball
+  set Center = 0, 0.010075
+  set Radius = 0.01
+  set Global refinements = 3
+end
+subsection Materials
+  set Young's modulus = 210e9
+  set Poisson's ratio = 0.3
+  set Density = 7800
+end
+subsection Initial conditions
+  set Velocity = 0; -1
+end
+subsection Time integration
+  set Theta = 0.5
+  set End time = 1.68e-4
+)" + time_lines + R"(end
+subsection Contact
+  set Number of pairs = 1
+  set Search distance = 0.001
+  subsection Pair 1
+    set Type = plane
+    set Point = 0, 0
+    set Normal = 0, 1
+    set Slave boundary id = 0
+  end
+end
+)";
+  }
+} // namespace
+
+BOOST_AUTO_TEST_CASE(hertz_cylinder_impact_with_adaptive_steps)
+{
+  const auto fine =
+    testing::run_simulation<2>(hertz_cylinder("  set Time step = 5e-7\n"), "output_adaptive_cylinder_fine");
+  const auto adaptive = testing::run_simulation<2>(
+    hertz_cylinder("  set Time step = 8e-6\n  set Adaptive steps = true\n  set Smallest step = 5e-7\n"),
+    "output_adaptive_cylinder");
+  const ContactFigures a = contact_figures(adaptive->statistics()), f = contact_figures(fine->statistics());
+  BOOST_TEST_MESSAGE("cylinder: contact time " << a.contact_time << " (fixed " << f.contact_time << "), peak force "
+                                               << a.peak_force << " (fixed " << f.peak_force << "), steps " << a.steps
+                                               << " (fixed " << f.steps << ")");
+  BOOST_TEST(std::abs(a.contact_time / f.contact_time - 1) <= 0.01);
+  BOOST_TEST(std::abs(a.peak_force / f.peak_force - 1) <= 0.01);
+  BOOST_TEST(5 * a.steps <= f.steps);
   BOOST_TEST(adaptive->energy_audit().max_relative_step_residual() <= 1e-10);
 }
 
@@ -203,6 +286,37 @@ BOOST_AUTO_TEST_CASE(ball_bouncing_five_times_with_adaptive_steps)
   BOOST_TEST(text.find("energy_created") == std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(dissipation_tolerance_refines_after_a_dissipating_step)
+{
+  // θ = 0.55 (the default with e = 0.5) dissipates where the step does not resolve the ball's
+  // vibration after each bounce. With 'Dissipation tolerance' = 1e-5 each step that dissipated more
+  // than that share of the energy scale is followed by a finer one (or stays at the finest).
+  const double tolerance = 1e-5;
+  const auto fine = testing::run_simulation<3>(bouncing_ball("  set Time step = 2.5e-5\n"), "output_indicator_fine");
+  const auto adaptive = testing::run_simulation<3>(
+    bouncing_ball("  set Time step = 4e-4\n  set Adaptive steps = true\n  set Dissipation tolerance = 1e-5\n"),
+    "output_indicator_ball");
+  const auto &table = adaptive->statistics();
+  const auto h = table.column("time_step"), dissipation = table.column("numerical_dissipation");
+  // (The energy scale only grows, with the work of gravity: the scale at the end bounds each step's.)
+  const double scale = adaptive->energy_audit().guard_scale();
+  unsigned int flagged = 0;
+  for (std::size_t k = 1; k + 1 < h.size(); ++k)
+    if (dissipation[k] - dissipation[k - 1] > tolerance * scale)
+      {
+        ++flagged;
+        BOOST_TEST((h[k + 1] < h[k] || h[k] == 2.5e-5), "step " << k << " of " << h[k] << " s");
+      }
+  BOOST_TEST(flagged > 0u);
+  const ContactFigures a = contact_figures(table), f = contact_figures(fine->statistics());
+  BOOST_TEST_MESSAGE("indicator: " << flagged << " steps above the tolerance, " << a.steps << " steps (fixed "
+                                   << f.steps << ")");
+  BOOST_REQUIRE(a.starts.size() >= 5);
+  for (std::size_t i = 0; i < 5; ++i)
+    BOOST_TEST(std::abs(a.starts[i] / f.starts[i] - 1) <= 0.005);
+  BOOST_TEST(5 * a.steps <= f.steps);
+}
+
 BOOST_AUTO_TEST_CASE(resumed_in_a_refined_stretch_equals_the_uninterrupted_run)
 {
   // Step 40 of the adaptive Hertz run lies in the impact, at the finest level: the checkpoint keeps
@@ -212,6 +326,7 @@ BOOST_AUTO_TEST_CASE(resumed_in_a_refined_stretch_equals_the_uninterrupted_run)
 subsection Output
   set Checkpoint interval = 40
   set Checkpoints kept = 5
+  set VTU time interval = 6.4e-5
 end
 )";
   const auto whole = testing::run_simulation<3>(text, "output_adaptive_whole");
@@ -242,4 +357,12 @@ end
       else
         BOOST_TEST(std::abs(a - b) <= 1e-10 * scale, name << ": " << a << " vs " << b);
     }
+  // The records: at 0, 64 µs, ..., 576 µs (= the end) although the steps were 1, 2, 4, 8 and 16 µs,
+  // and the resumed run lists the same ones.
+  const std::vector<double> times = pvd_times("output_adaptive_whole/solution.pvd");
+  BOOST_REQUIRE_EQUAL(times.size(), 10u);
+  for (std::size_t i = 0; i < times.size(); ++i)
+    BOOST_TEST(std::abs(times[i] - 6.4e-5 * i) <= 1e-12, "record " << i << " at " << times[i] << " s");
+  const std::vector<double> resumed_times = pvd_times("output_adaptive_resumed/solution.pvd");
+  BOOST_TEST(resumed_times == times, boost::test_tools::per_element());
 }

@@ -80,6 +80,12 @@ namespace percussion
     unsigned int last_iterations() const { return iterations; }
     /// Wall time of the last set_matrix() (factorisation or preconditioner set-up).
     double setup_seconds() const { return last_setup_seconds; }
+    /**
+     * MiB the direct path's factor keeps, over all ranks: MUMPS' memory of the factorisation
+     * (INFOG(22), MUMPS users' guide §5), or the stored entries and their indices of PETSc's own
+     * Cholesky; 0 for CG.
+     */
+    double factor_memory_mib() const { return factor_mib; }
 
   private:
     /// Trilinos ML on an Epetra copy of the matrix (defined in the .cc: no Trilinos headers here).
@@ -91,6 +97,8 @@ namespace percussion
     void set_up_cg(Mat matrix, PC pc);
     /// @throws SolverError when the factorisation of the direct path failed.
     void check_factorisation(PC pc) const;
+    /// What factor_memory_mib() reports, measured after the factorisation. Collective.
+    double measure_factor_memory(PC pc) const;
     /**
      * The MUMPS path of solve(B, X): when B is sparse (at most one entry in
      * sparse_right_hand_side_density nonzero), solves with B handed to MUMPS as a sparse right-hand
@@ -120,6 +128,7 @@ namespace percussion
     bool                   use_native_cholesky = false;
     unsigned int           iterations = 0;
     double                 last_setup_seconds = 0;
+    double                 factor_mib = 0;
   };
 } // namespace percussion
 

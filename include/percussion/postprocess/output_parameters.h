@@ -21,6 +21,11 @@ namespace percussion::Postprocess
   {
     std::string  directory = "output";
     unsigned int vtu_interval = 10;  ///< steps between VTU outputs; 0: none
+    /// Seconds of simulated time between VTU outputs, from the start time (a whole multiple of the
+    /// time step); 0: 'VTU interval' steps. It replaces the step interval when positive.
+    double       vtu_time_interval = 0;
+    /// Whether the run writes VTU records (either interval positive).
+    bool writes_vtu() const { return vtu_interval > 0 || vtu_time_interval > 0; }
     /// zlib level of the solution's VTU files: 'best speed' (default), 'best compression', 'none'.
     VtuCompression vtu_compression = VtuCompression::best_speed;
     /// Solution VTU files per record on several ranks: 0 one per rank, N ≥ 1 N files written

@@ -22,8 +22,9 @@ namespace percussion::Postprocess
    * The ParaView records of a run: the solution (`solution.pvd`, SolutionOutput: displacement,
    * velocity, stress, and the viscoelastic cell fields) and, with contact pairs, the contact points
    * of the same instant (`contact.pvd`). A record is written for the initial state, every
-   * 'Output/VTU interval' steps, after the last step, and for the last state of a run that stops
-   * early; none with an interval of 0.
+   * 'Output/VTU interval' steps (or at every multiple of 'Output/VTU time interval' seconds from
+   * the start, whatever the step sizes), after the last step, and for the last state of a run that
+   * stops early; none with both intervals 0.
    */
   template <int dim>
   class VtuOutput : public Postprocessor
@@ -60,6 +61,8 @@ namespace percussion::Postprocess
     unsigned int &last_recorded_step() { return last_written_step; }
 
   private:
+    /// Whether the step @p integrator has just taken ends a record interval (in steps or in time).
+    bool record_due_after_step(const TimeIntegration::TimeIntegrator &integrator) const;
     /// Writes the record of @p view's state.
     void write(const StepView &view);
     /// The contact points of the geometry the last step started from, with that step's fields.

@@ -16,8 +16,12 @@ namespace percussion
     /// Contacts active at the end of the step, and an XOR of their keys' hashes (the same on
     /// any partition): where either differs from the last step's a contact opened or closed.
     unsigned int n_active = 0, active_hash = 0;
-    /// The step's total normal contact force (impulse / h).
-    double normal_force = 0;
+    /// The step's total normal contact force (impulse / h), and the Euclidean norm of the
+    /// contacts' normal forces: where the contacts pass their load to one another at a steady
+    /// total (bodies leaning and rocking), the norm changes.
+    double normal_force = 0, normal_force_norm = 0;
+    /// The error indicator: the scheme's numerical dissipation in the step over the energy scale.
+    double dissipated_fraction = 0;
   };
 
   /**
@@ -30,17 +34,20 @@ namespace percussion
    *  - After a step, step_done(): a contact that opened or closed, or a total normal force that
    *    changed by more than 'Quiet force change' of itself (an impact under way), puts the step at
    *    the finest level; other steps are quiet, and after 'Quiet steps' quiet steps at one level
-   *    the step doubles, where the time is a multiple of the doubled step (each level's steps stay
-   *    on its own grid, and its iteration matrix, factorised once, serves all of them) and the
-   *    predicted closing allows it.
+   *    (one where no contact is active) the step doubles, where the time is a multiple of the
+   *    doubled step (each level's steps stay on its own grid, and its iteration matrix, factorised
+   *    once, serves all of them) and the predicted closing allows it.
+   *  - The error indicator ('Dissipation tolerance' > 0): a step whose numerical dissipation
+   *    exceeds that fraction of the energy scale is not quiet, and the next step is one level finer.
    * Plain logic: the simulator supplies the observations.
    */
   class AdaptiveStepPolicy
   {
   public:
-    /// @p finest_level K ≥ 1 (h₀/2^K the smallest step), @p quiet_steps ≥ 1, @p quiet_force_change > 0.
+    /// @p finest_level K ≥ 1 (h₀/2^K the smallest step), @p quiet_steps ≥ 1, @p quiet_force_change > 0,
+    /// @p dissipation_tolerance ≥ 0 (0: no error indicator).
     AdaptiveStepPolicy(double coarsest_step, unsigned int finest_level, unsigned int quiet_steps,
-                       double quiet_force_change);
+                       double quiet_force_change, double dissipation_tolerance = 0);
 
     /// The present level and its step h₀/2^level.
     unsigned int level() const { return present_level; }
@@ -76,11 +83,11 @@ namespace percussion
 
     const double coarsest_step;
     const unsigned int finest, quiet_steps;
-    const double quiet_force_change;
+    const double quiet_force_change, dissipation_tolerance;
     unsigned int present_level = 0;
     /// Quiet steps at the present level; the last step's active contacts (count and key hash).
     unsigned int quiet = 0, last_active = 0, last_hash = 0;
-    double last_force = 0;
+    double last_force = 0, last_force_norm = 0;
     /// The predicted closing time before the present step (not kept: recomputed before each step).
     double closing = std::numeric_limits<double>::infinity();
     std::vector<unsigned int> steps;

@@ -130,6 +130,7 @@ namespace percussion::TimeIntegration
     /// θ > ½: the amplification of the modes with ωh → ∞ tends to −(1−θ)/θ.
     bool damps_high_frequencies() const override { return theta > 0.5; }
     const IterationMatrixSolver &linear_solver() const override { return *solver; }
+    double factors_memory_mib() const override;
     /// Locally owned Dirichlet DoFs (their rows and columns of Ŵ are eliminated).
     const std::vector<dealii::types::global_dof_index> &constrained_dofs() const override
     {

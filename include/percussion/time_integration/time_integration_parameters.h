@@ -80,6 +80,9 @@ namespace percussion::TimeIntegration
     unsigned int adaptive_levels = 0;
     unsigned int quiet_steps = 8;
     double       quiet_force_change = 1e-3;
+    /// 'Dissipation tolerance': the error indicator's bound on a step's numerical dissipation over
+    /// the energy scale; 0: none.
+    double       dissipation_tolerance = 0;
     double      start_time = 0;
     double      end_time = 1;
 

@@ -131,6 +131,9 @@ namespace percussion::TimeIntegration
     const dealii::PETScWrappers::MPI::Vector &new_velocity() const final { return v_new; }
     /// The solver of the scheme's iteration matrix (Ŵ, or S for generalized-α).
     virtual const IterationMatrixSolver &linear_solver() const = 0;
+    /// MiB of all the factors the scheme keeps (IterationMatrixSolver::factor_memory_mib()): the
+    /// present step size's and those kept for other step sizes (set_time_step()).
+    virtual double factors_memory_mib() const { return linear_solver().factor_memory_mib(); }
     /// Energy terms of the last finished step (the initial energies before any step).
     const StepEnergy &last_step_energy() const { return energy; }
 
