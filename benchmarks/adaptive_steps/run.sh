@@ -31,7 +31,7 @@ cases=(
   "bouncing_ball|$here|bouncing_ball.prm|2.5e-5|"
   "dominoes|$root/applications/dominoes|dominoes.prm|1e-4|Time integration/End time=0.12;Output/VTU interval=0"
 )
-printf '%-14s %-9s %8s %9s %10s  %s\n' case steps_by steps wall_s memory_MiB measure
+printf '%-14s %-9s %8s %9s %10s %10s  %s\n' case steps_by steps wall_s memory_MiB factors_MiB measure
 for entry in "${cases[@]}"; do
   IFS='|' read -r name directory file step overrides <<<"$entry"
   for mode in fixed adaptive; do
@@ -55,6 +55,9 @@ rows = list(csv.DictReader(open(os.path.join(out, "statistics.csv"))))
 text = open(log).read()
 wall = float(re.search(r"done: \d+ steps in ([0-9.e+-]+) s", text).group(1))
 memory = float(re.search(r"peak memory ([0-9.e+-]+) MiB \(all ranks\)", text).group(1))
+# (The adaptive run's summary states the memory of the factors it kept, one per step size.)
+factors = re.search(r"the factors kept: ([0-9.e+-]+) MiB", text)
+factors = "%10.4g" % float(factors.group(1)) if factors else "%10s" % "-"
 force = [float(r["contact_normal_force"]) for r in rows]
 h = [float(r["time_step"]) for r in rows]
 time = [float(r["time"]) for r in rows]
@@ -69,7 +72,7 @@ else:
     external = float(rows[-1]["external_work"])
     measure = "E_end/(E_0 + W_ext) %.6g, bodies.csv last row %s" % (
         energy[-1] / (energy[0] + external), "step %s" % rows[-1]["step"])
-print("%-14s %-9s %8d %9.3g %10.4g  %s" % (name, mode, len(rows) - 1, wall, memory, measure))
+print("%-14s %-9s %8d %9.3g %10.4g %s  %s" % (name, mode, len(rows) - 1, wall, memory, factors, measure))
 PYTHON
   done
 done
