@@ -305,12 +305,90 @@ namespace percussion
       return largest;
     }
 
+    namespace
+    {
+      /// The entries of one 'Pair N' subsection (entered by the caller).
+      // Every entry of a pair is declared "to be set": deal.II then records whether the file or an
+      // override set it (ParameterHandler::get_entries_wrongly_not_set()), which is how
+      // parse_parameters() tells a used pair the input describes from one it left at the
+      // defaults. Unused pairs are not checked.
+      void declare_pair_entries(dealii::ParameterHandler &prm)
+      {
+        using dealii::Patterns::Double;
+        using dealii::Patterns::List;
+        using dealii::Patterns::Selection;
+        const auto declare_pair_entry = [&prm](const std::string &name, const std::string &default_value,
+                                               const dealii::Patterns::PatternBase &pattern,
+                                               const std::string &documentation) {
+          prm.declare_entry(name, default_value, pattern, documentation, true);
+        };
+        declare_pair_entry("Type", "plane", Selection(names_pattern(pair_type_names)),
+                           "What the slave surface touches: a rigid plane, the exterior of a "
+                           "rigid sphere or cylinder (a disc in 2D, the exterior of the interval "
+                           "[center - radius, center + radius] in 1D), or a master surface of a "
+                           "deformable body of the same mesh (body; node-to-node in 1D), or every other "
+                           "body (bodies: general contact among the surfaces of 'Boundary ids', both "
+                           "directions, a mutual pair of nodes making one contact); a node is "
+                           "never paired with its own body's faces. Every used "
+                           "pair must set it, with the entries its type needs: Point and Normal "
+                           "(plane), Point and Radius (sphere), Point, Radius and in 3D Axis "
+                           "(cylinder), Master boundary id (body).");
+        declare_pair_entry("Slave boundary id", "0", dealii::Patterns::Anything(),
+                           "Boundary ids of the slave surface, a comma-separated list or 'all' (every "
+                           "boundary face); its nodes are the contact points. Every used pair but "
+                           "Type = bodies must set it.");
+        declare_pair_entry("Boundary ids", "all", dealii::Patterns::Anything(),
+                           "Type = bodies only: the surfaces in general contact, a list of boundary ids "
+                           "or 'all' (every boundary face of every body). Each node of them is tested "
+                           "against the faces of the other bodies among them.");
+        declare_pair_entry("Master boundary id", "1", dealii::Patterns::Anything(),
+                           "Boundary ids of the master surface, a list or 'all' (Type = body only, "
+                           "which must set it; no id may be a slave id too).");
+        // Anything() rather than Selection(): a wrong value is reported by
+        // formulation_from_string() as an InputError naming the pair and the parameter.
+        declare_pair_entry("Formulation", "node-to-surface", dealii::Patterns::Anything(),
+                           "Type = body only, 2D and 3D: node-to-surface (each slave node projected on "
+                           "the master surface, point impulses) or integrated (dual mortar: weighted "
+                           "gaps and coupling matrices integrated over the clipped overlap of slave and "
+                           "master facets; passes the contact patch test, doc/contact.md).");
+        declare_pair_entry("Friction coefficient", "0", Double(),
+                           "Coulomb friction coefficient mu >= 0.");
+        declare_pair_entry("Restitution coefficient", "0", Double(),
+                           "Newton restitution coefficient e in [0, 1].");
+        declare_pair_entry("Friction by materials", "", dealii::Patterns::Anything(),
+                           "Friction coefficients by pair of materials, node-to-surface and obstacle "
+                           "pairs: 'a-b: mu; c-d: mu' for Type = body and bodies (a slave node of "
+                           "material a on a master facet of material b, either way round), 'a: mu; "
+                           "...' for an obstacle (the slave's material). Combinations not listed take "
+                           "'Friction coefficient'.");
+        declare_pair_entry("Restitution by materials", "", dealii::Patterns::Anything(),
+                           "Restitution coefficients by pair of materials, as 'Friction by materials'; "
+                           "combinations not listed take 'Restitution coefficient'.");
+        declare_pair_entry("Point", "0, 0, 0", List(Double(), 1, 3),
+                           "Plane point, sphere center or cylinder axis point at t = 0 "
+                           "(dim entries; surplus entries must be 0). In 1D the plane is a point wall "
+                           "at Point.");
+        declare_pair_entry("Normal", "0, 0, 1", List(Double(), 1, 3),
+                           "Plane normal, pointing from the obstacle toward the slave body "
+                           "(in 1D: +1 or -1).");
+        declare_pair_entry("Radius", "1", Double(),
+                           "Sphere or cylinder radius (> 0).");
+        declare_pair_entry("Axis", "0, 0, 1", List(Double(), 1, 3),
+                           "Cylinder axis direction (3D; ignored in 2D).");
+        declare_pair_entry("Obstacle velocity", "0; 0; 0", dealii::Patterns::Anything(),
+                           "Velocity of the rigid obstacle as a function of time t: one "
+                           "muparser expression per component separated by ';' "
+                           "(e.g. '0; -0.1*t'). The obstacle translates by its time integral.");
+        declare_pair_entry("Tangent reference direction", "", List(Double(), 0, 3),
+                           "Direction projected on the tangent plane to build t1 in 3D; "
+                           "empty = automatic (coordinate axis least aligned with n).");
+      }
+    } // namespace
+
     void ContactParameters::declare_parameters(dealii::ParameterHandler &prm, const unsigned int n_pairs)
     {
       using dealii::Patterns::Double;
       using dealii::Patterns::Integer;
-      using dealii::Patterns::List;
-      using dealii::Patterns::Selection;
       prm.enter_subsection("Contact");
       {
         prm.declare_entry("Number of pairs", "0", Integer(0),
@@ -334,78 +412,10 @@ namespace percussion
                           "a slab (doc/contact.md, \"Many contacts\"): 30 shares the contact surface and "
                           "saves 7 % per step, 10 and 100 cost 17-20 % (the cut shapes the linear solves), "
                           "hence no weight by default.");
-        // Every entry of a pair is declared "to be set": deal.II then records whether the file or an
-        // override set it (ParameterHandler::get_entries_wrongly_not_set()), which is how
-        // parse_parameters() tells a used pair the input describes from one it left at the
-        // defaults. Unused pairs are not checked.
-        const auto declare_pair_entry = [&prm](const std::string &name, const std::string &default_value,
-                                               const dealii::Patterns::PatternBase &pattern,
-                                               const std::string &documentation) {
-          prm.declare_entry(name, default_value, pattern, documentation, true);
-        };
         for (unsigned int i = 1; i <= std::max(n_pairs, default_declared_pairs); ++i)
           {
             prm.enter_subsection("Pair " + std::to_string(i));
-            declare_pair_entry("Type", "plane", Selection(names_pattern(pair_type_names)),
-                               "What the slave surface touches: a rigid plane, the exterior of a "
-                               "rigid sphere or cylinder (a disc in 2D, the exterior of the interval "
-                               "[center - radius, center + radius] in 1D), or a master surface of a "
-                               "deformable body of the same mesh (body; node-to-node in 1D), or every other "
-                               "body (bodies: general contact among the surfaces of 'Boundary ids', both "
-                               "directions, a mutual pair of nodes making one contact); a node is "
-                               "never paired with its own body's faces. Every used "
-                               "pair must set it, with the entries its type needs: Point and Normal "
-                               "(plane), Point and Radius (sphere), Point, Radius and in 3D Axis "
-                               "(cylinder), Master boundary id (body).");
-            declare_pair_entry("Slave boundary id", "0", dealii::Patterns::Anything(),
-                               "Boundary ids of the slave surface, a comma-separated list or 'all' (every "
-                               "boundary face); its nodes are the contact points. Every used pair but "
-                               "Type = bodies must set it.");
-            declare_pair_entry("Boundary ids", "all", dealii::Patterns::Anything(),
-                               "Type = bodies only: the surfaces in general contact, a list of boundary ids "
-                               "or 'all' (every boundary face of every body). Each node of them is tested "
-                               "against the faces of the other bodies among them.");
-            declare_pair_entry("Master boundary id", "1", dealii::Patterns::Anything(),
-                               "Boundary ids of the master surface, a list or 'all' (Type = body only, "
-                               "which must set it; no id may be a slave id too).");
-            // Anything() rather than Selection(): a wrong value is reported by
-            // formulation_from_string() as an InputError naming the pair and the parameter.
-            declare_pair_entry("Formulation", "node-to-surface", dealii::Patterns::Anything(),
-                               "Type = body only, 2D and 3D: node-to-surface (each slave node projected on "
-                               "the master surface, point impulses) or integrated (dual mortar: weighted "
-                               "gaps and coupling matrices integrated over the clipped overlap of slave and "
-                               "master facets; passes the contact patch test, doc/contact.md).");
-            declare_pair_entry("Friction coefficient", "0", Double(),
-                               "Coulomb friction coefficient mu >= 0.");
-            declare_pair_entry("Restitution coefficient", "0", Double(),
-                               "Newton restitution coefficient e in [0, 1].");
-            declare_pair_entry("Friction by materials", "", dealii::Patterns::Anything(),
-                               "Friction coefficients by pair of materials, node-to-surface and obstacle "
-                               "pairs: 'a-b: mu; c-d: mu' for Type = body and bodies (a slave node of "
-                               "material a on a master facet of material b, either way round), 'a: mu; "
-                               "...' for an obstacle (the slave's material). Combinations not listed take "
-                               "'Friction coefficient'.");
-            declare_pair_entry("Restitution by materials", "", dealii::Patterns::Anything(),
-                               "Restitution coefficients by pair of materials, as 'Friction by materials'; "
-                               "combinations not listed take 'Restitution coefficient'.");
-            declare_pair_entry("Point", "0, 0, 0", List(Double(), 1, 3),
-                               "Plane point, sphere center or cylinder axis point at t = 0 "
-                               "(dim entries; surplus entries must be 0). In 1D the plane is a point wall "
-                               "at Point.");
-            declare_pair_entry("Normal", "0, 0, 1", List(Double(), 1, 3),
-                               "Plane normal, pointing from the obstacle toward the slave body "
-                               "(in 1D: +1 or -1).");
-            declare_pair_entry("Radius", "1", Double(),
-                               "Sphere or cylinder radius (> 0).");
-            declare_pair_entry("Axis", "0, 0, 1", List(Double(), 1, 3),
-                               "Cylinder axis direction (3D; ignored in 2D).");
-            declare_pair_entry("Obstacle velocity", "0; 0; 0", dealii::Patterns::Anything(),
-                               "Velocity of the rigid obstacle as a function of time t: one "
-                               "muparser expression per component separated by ';' "
-                               "(e.g. '0; -0.1*t'). The obstacle translates by its time integral.");
-            declare_pair_entry("Tangent reference direction", "", List(Double(), 0, 3),
-                               "Direction projected on the tangent plane to build t1 in 3D; "
-                               "empty = automatic (coordinate axis least aligned with n).");
+            declare_pair_entries(prm);
             prm.leave_subsection();
           }
       }

@@ -227,6 +227,54 @@ namespace percussion::ContactStep
           PERCUSSION_PETSC_CALL(MatDenseRestoreArrayRead(X, &x));
         }
     }
+
+    /**
+     * The triplets of the active points' own rows of f W_s (@p factor f) in the active numbering
+     * (ld per point; @p active_number gives a point's global active number or −1), the extra
+     * components ld > dim on the diagonal with the normal diagonal entry. (A template: the lookup
+     * runs for every nonzero.)
+     */
+    template <typename ActiveNumber>
+    void own_rows_of_active_points(Mat Ws, const unsigned int dim, const unsigned int ld, const double factor,
+                                   const std::vector<unsigned long long> &points, const std::size_t offset,
+                                   const ActiveNumber &active_number,
+                                   std::vector<int> &rows, std::vector<int> &columns, std::vector<double> &values)
+    {
+      [[maybe_unused]] PetscInt row_begin, row_end; // (the points' rows are this rank's)
+      PERCUSSION_PETSC_CALL(MatGetOwnershipRange(Ws, &row_begin, &row_end));
+      for (std::size_t a = 0; a < points.size(); ++a)
+        {
+          const unsigned long long point = points[a];
+          Assert(static_cast<PetscInt>(dim * point) >= row_begin && static_cast<PetscInt>(dim * point) < row_end,
+                 dealii::ExcInternalError());
+          double normal_diagonal = 0;
+          for (unsigned int i = 0; i < dim; ++i)
+            {
+              PetscInt n;
+              const PetscInt *cols;
+              const PetscScalar *vals;
+              PERCUSSION_PETSC_CALL(MatGetRow(Ws, dim * point + i, &n, &cols, &vals));
+              for (PetscInt k = 0; k < n; ++k)
+                {
+                  const long long b = vals[k] == 0.0 ? -1 : active_number(cols[k] / dim);
+                  if (b < 0)
+                    continue;
+                  rows.push_back(static_cast<int>(ld * a + i));
+                  columns.push_back(static_cast<int>(ld * b + cols[k] % dim));
+                  values.push_back(factor * vals[k]);
+                  if (i == 0 && cols[k] == static_cast<PetscInt>(dim * point))
+                    normal_diagonal = factor * vals[k];
+                }
+              PERCUSSION_PETSC_CALL(MatRestoreRow(Ws, dim * point + i, &n, &cols, &vals));
+            }
+          for (unsigned int i = dim; i < ld; ++i)
+            {
+              rows.push_back(static_cast<int>(ld * a + i));
+              columns.push_back(static_cast<int>(ld * (offset + a) + i));
+              values.push_back(normal_diagonal > 0 ? normal_diagonal : 1.0);
+            }
+        }
+    }
   } // namespace
 
   ProbedDelassus::ProbedDelassus(const unsigned int dim, const double radius, const double spacing,
@@ -466,8 +514,7 @@ namespace percussion::ContactStep
         return;
       }
     partition = partition_by_counts(static_cast<int>(own_active_points.size()), communicator);
-    PetscInt row_begin, row_end, column_begin, column_end;
-    PERCUSSION_PETSC_CALL(MatGetOwnershipRange(Ws, &row_begin, &row_end));
+    PetscInt column_begin, column_end;
     PERCUSSION_PETSC_CALL(MatGetOwnershipRangeColumn(Ws, &column_begin, &column_end));
 
     // The global active numbers of the other ranks' points that the own rows couple to: the owners
@@ -508,38 +555,8 @@ namespace percussion::ContactStep
     // The own rows, columns in global numbering first.
     std::vector<int> rows, columns;
     std::vector<double> values;
-    for (std::size_t a = 0; a < own_active_points.size(); ++a)
-      {
-        const unsigned long long point = own_active_points[a];
-        Assert(static_cast<PetscInt>(dim * point) >= row_begin && static_cast<PetscInt>(dim * point) < row_end,
-               dealii::ExcInternalError());
-        double normal_diagonal = 0;
-        for (unsigned int i = 0; i < dim; ++i)
-          {
-            PetscInt n;
-            const PetscInt *cols;
-            const PetscScalar *vals;
-            PERCUSSION_PETSC_CALL(MatGetRow(Ws, dim * point + i, &n, &cols, &vals));
-            for (PetscInt k = 0; k < n; ++k)
-              {
-                const long long b = vals[k] == 0.0 ? -1 : active_number(cols[k] / dim);
-                if (b < 0)
-                  continue;
-                rows.push_back(static_cast<int>(ld * a + i));
-                columns.push_back(static_cast<int>(ld * b + cols[k] % dim));
-                values.push_back(factor * vals[k]);
-                if (i == 0 && cols[k] == static_cast<PetscInt>(dim * point))
-                  normal_diagonal = factor * vals[k];
-              }
-            PERCUSSION_PETSC_CALL(MatRestoreRow(Ws, dim * point + i, &n, &cols, &vals));
-          }
-        for (unsigned int i = dim; i < ld; ++i)
-          {
-            rows.push_back(static_cast<int>(ld * a + i));
-            columns.push_back(static_cast<int>(ld * (partition.offset() + a) + i));
-            values.push_back(normal_diagonal > 0 ? normal_diagonal : 1.0);
-          }
-      }
+    own_rows_of_active_points(Ws, dim, ld, factor, own_active_points, partition.offset(), active_number, rows, columns,
+                              values);
     if (!single)
       {
         ghost_numbers -= column_end - column_begin;

@@ -40,6 +40,30 @@ namespace percussion::ContactStep
         AssertThrowMPI(ierr);
       };
     }
+
+    /// The tolerance of the inner solve after the exact @p error (of the outer iterations'
+    /// exact errors @p history), at least @p sweeps_tolerance.
+    double inner_tolerance(const std::vector<double> &history, const double error, const double sweeps_tolerance)
+    {
+      // The inner solution need not be more accurate than a tenth of the next exact error, about
+      // ρ·error with ρ the outer iteration's contraction: the ratio of this step's last two
+      // exact errors, or before the second 1e-6 (measured 4e-4, 1e-5 and 1e-6 at R = 5, 7, 9).
+      const double contraction =
+        history.size() >= 2 ? std::min(1e-3, history.back() / history[history.size() - 2]) : 1e-6;
+      return std::max(sweeps_tolerance, 0.1 * contraction * error);
+    }
+
+    /// @p q = b + f z − f W_s p: the inner problem's right-hand side, exact at the iterate @p p
+    /// (@p approximate: work space for f W_s p, @p probed_W = f W_s).
+    void set_inner_right_hand_side(const ContactSolvers::CsrMatrix &probed_W, const std::vector<double> &p,
+                                   const std::vector<double> &b, const double f, const std::vector<double> &z,
+                                   std::vector<double> &approximate, std::vector<double> &q)
+    {
+      std::fill(approximate.begin(), approximate.end(), 0.0);
+      probed_W.multiply_add(p.data(), approximate.data());
+      for (std::size_t i = 0; i < b.size(); ++i)
+        q[i] = b[i] + f * z[i] - approximate[i];
+    }
   } // namespace
 
   ProbedDelassusSolver::ProbedDelassusSolver(const unsigned int dim, const unsigned int max_iterations,
@@ -240,6 +264,30 @@ namespace percussion::ContactStep
     return next;
   }
 
+  void ProbedDelassusSolver::remember_best_vectors()
+  {
+    reinit_like(best_generalized_impulse, current->generalized_impulse, communicator);
+    reinit_like(best_correction, current->response, communicator);
+    best_generalized_impulse = current->generalized_impulse;
+    best_correction = current->response;
+  }
+
+  void ProbedDelassusSolver::keep_as_warm_start(ProbedWarmStart &warm_start, const PetscObjectId operator_id,
+                                                const unsigned int response_version,
+                                                const std::vector<unsigned long long> &points,
+                                                const std::vector<double> &reaction, const std::vector<double> &product)
+  {
+    warm_start.valid = true;
+    warm_start.operator_id = operator_id;
+    warm_start.response_version = response_version;
+    warm_start.points = points;
+    warm_start.reaction = reaction;
+    warm_start.product = product;
+    // (The vectors of the best iterate become the warm start's; the old ones are reused next time.)
+    std::swap(warm_start.generalized_impulse, best_generalized_impulse);
+    std::swap(warm_start.response, best_correction);
+  }
+
   ContactSolvers::SolverResult
   ProbedDelassusSolver::solve(SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                               const Vector &columns, const std::vector<ContactLaws::ActiveContact> &own,
@@ -308,10 +356,7 @@ namespace percussion::ContactStep
             best_r = impulses;
             best_z = z;
             best_u = u;
-            reinit_like(best_generalized_impulse, current->generalized_impulse, communicator);
-            reinit_like(best_correction, current->response, communicator);
-            best_generalized_impulse = current->generalized_impulse;
-            best_correction = current->response;
+            remember_best_vectors();
           }
         if (!approximate_start && (!(error > options.tolerance) || history.size() >= max_iterations))
           break;
@@ -324,17 +369,9 @@ namespace percussion::ContactStep
           }
         // The inner problem: A = f W_s, b' = b + f z − f W_s p (so that it is exact at p), on the
         // own rows (W_s p reads the ghosts' impulses).
-        std::fill(approximate.begin(), approximate.end(), 0.0);
-        probed_problem.W_sparse.multiply_add(impulses.data(), approximate.data());
-        for (unsigned int i = 0; i < n; ++i)
-          inner_problem.q[i] = b[i] + factor * z[i] - approximate[i];
-        // The inner solution need not be more accurate than a tenth of the next exact error, about
-        // ρ·error with ρ the outer iteration's contraction: the ratio of this step's last two
-        // exact errors, or before the second 1e-6 (measured 4e-4, 1e-5 and 1e-6 at R = 5, 7, 9).
-        const double contraction =
-          history.size() >= 2 ? std::min(1e-3, history.back() / history[history.size() - 2]) : 1e-6;
-        const double inner_tolerance = std::max(sweeps_tolerance, 0.1 * contraction * error);
-        total.iterations += solve_inner(scaled, inner_u, inner_tolerance, sweeps_tolerance, partition, options);
+        set_inner_right_hand_side(probed_problem.W_sparse, impulses, b, factor, z, approximate, inner_problem.q);
+        total.iterations += solve_inner(scaled, inner_u, inner_tolerance(history, error, sweeps_tolerance),
+                                        sweeps_tolerance, partition, options);
         // The outer iteration p ↦ Φ(p) (inner solution) is, once the contacts' states settle, a
         // linear stationary iteration; Anderson mixing of the last iterates (the nonlinear form of
         // GMRES) cuts the number of exact products. Restarted when the exact error grows; the mix
@@ -347,14 +384,7 @@ namespace percussion::ContactStep
       }
     impulses = best_r;
     velocities = best_u;
-    warm_start.valid = true;
-    warm_start.operator_id = h_id;
-    warm_start.response_version = scheme.operator_version();
-    warm_start.points = own_points;
-    warm_start.reaction = best_r;
-    warm_start.product = best_z;
-    std::swap(warm_start.generalized_impulse, best_generalized_impulse);
-    std::swap(warm_start.response, best_correction);
+    keep_as_warm_start(warm_start, h_id, scheme.operator_version(), own_points, best_r, best_z);
     current = nullptr;
     total.error = best_error;
     total.status = best_error <= options.tolerance ? ContactSolvers::SolverStatus::converged

@@ -69,6 +69,31 @@ namespace percussion::Postprocess
     return points;
   }
 
+  namespace
+  {
+    /// The columns of probes.csv in @p dim dimensions: step, time, probe, position, u, v and the
+    /// stress components (xx, yy[, zz], xy[, xz, yz]).
+    std::vector<std::string> probe_column_names(const unsigned int dim)
+    {
+      std::vector<std::string> names{"step", "time", "probe"};
+      const char *axes[] = {"x", "y", "z"};
+      for (unsigned int d = 0; d < dim; ++d)
+        names.push_back(axes[d]);
+      for (const std::string field : {"u_", "v_"})
+        for (unsigned int d = 0; d < dim; ++d)
+          names.push_back(field + axes[d]);
+      const char *stress[] = {"s_xx", "s_yy", "s_zz", "s_xy", "s_xz", "s_yz"};
+      for (unsigned int s = 0; s < dim; ++s)
+        names.push_back(stress[s]);
+      if (dim == 2)
+        names.push_back("s_xy");
+      if (dim == 3)
+        for (unsigned int s = 3; s < 6; ++s)
+          names.push_back(stress[s]);
+      return names;
+    }
+  } // namespace
+
   template <int dim>
   ProbePoints<dim>::ProbePoints(const dealii::DoFHandler<dim> &dof_handler, const dealii::Mapping<dim> &mapping,
                                 const std::vector<dealii::Point<dim>> &probe_points,
@@ -167,22 +192,7 @@ namespace percussion::Postprocess
     PERCUSSION_PETSC_CALL(VecDuplicate(gathered_u, gathered_v.out()));
     PERCUSSION_PETSC_CALL(VecScatterCreate(static_cast<Vec>(like), from, gathered_u, nullptr, scatter.out()));
 
-    std::vector<std::string> names{"step", "time", "probe"};
-    const char *axes[] = {"x", "y", "z"};
-    for (unsigned int d = 0; d < dim; ++d)
-      names.push_back(axes[d]);
-    for (const std::string field : {"u_", "v_"})
-      for (unsigned int d = 0; d < dim; ++d)
-        names.push_back(field + axes[d]);
-    const char *stress[] = {"s_xx", "s_yy", "s_zz", "s_xy", "s_xz", "s_yz"};
-    for (unsigned int s = 0; s < dim; ++s)
-      names.push_back(stress[s]);
-    if (dim == 2)
-      names.push_back("s_xy");
-    if (dim == 3)
-      for (unsigned int s = 3; s < 6; ++s)
-        names.push_back(stress[s]);
-    table = std::make_unique<StatisticsTable>(names);
+    table = std::make_unique<StatisticsTable>(probe_column_names(dim));
   }
 
   template <int dim>

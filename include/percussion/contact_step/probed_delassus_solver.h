@@ -86,6 +86,15 @@ namespace percussion::ContactStep
                                        OperatorSolveCounts &counts);
 
   private:
+    /// The warm start's Hp and 𝒯Hp at the best iterate so far are kept (best_generalized_impulse,
+    /// best_correction).
+    void remember_best_vectors();
+    /// The accepted iterate (@p reaction, its product @p product at @p points, for the operator
+    /// @p operator_id and the scheme's @p response_version) becomes @p warm_start, with the vectors
+    /// remember_best_vectors() kept.
+    void keep_as_warm_start(ProbedWarmStart &warm_start, PetscObjectId operator_id,
+                            unsigned int response_version, const std::vector<unsigned long long> &points,
+                            const std::vector<double> &reaction, const std::vector<double> &product);
     /**
      * The scaling exponent of the inner problems (2^e f W_s of unit mean |diagonal|, all ranks) and
      * inner_problem with its block form and ghost exchange, made again only when the active block
