@@ -94,6 +94,81 @@ namespace
   constexpr types::boundary_id slave_id  = two_boxes_slave_id;
   constexpr types::boundary_id master_id = two_boxes_master_id;
 
+  /// Serial only (on several ranks the column sums are split over ranks and the master DoFs need
+  /// not be locally relevant), degree 1: the mortar coupling's column sums.
+  template <int dim>
+  void check_master_column_sums(Problem<dim> &problem, const ContactGeometry<dim> &geometry)
+  {
+    // Σ_j M_jm = ∫ N_m dΓ over the slave region (Σ_j Ψ_j = 1): the consistent load of a unit
+    // pressure on each master node, a product of integrals of 1D hats (master spacing 1/8).
+    std::map<types::global_dof_index, Point<dim>> support;
+    DoFTools::map_dofs_to_support_points(MappingQ1<dim>(), problem.dof_handler, support);
+    std::map<types::global_dof_index, double> column_sum;
+    for (const auto &point : geometry.owned_points())
+      for (unsigned int m = 0; m < point.master_dofs.size(); ++m)
+        column_sum[point.master_dofs[m][0]] += point.master_weights[m] * point.area;
+    auto hat_integral = [](const double center, const double a, const double b) {
+      // ∫_a^b max(0, 1 − |x − center|/h) dx, exactly (Simpson on each linear piece).
+      const double h = 0.125;
+      double       result = 0.;
+      const double breaks[4] = {center - h, center, center, center + h};
+      for (unsigned int piece = 0; piece < 2; ++piece)
+        {
+          const double lo = std::max(a, breaks[2 * piece]), hi = std::min(b, breaks[2 * piece + 1]);
+          if (hi > lo)
+            {
+              auto f = [&](double x) { return 1. - std::abs(x - center) / h; };
+              result += (hi - lo) / 6. * (f(lo) + 4. * f(0.5 * (lo + hi)) + f(hi));
+            }
+        }
+      return result;
+    };
+    double largest = 0.;
+    for (const auto &[dof, sum] : column_sum)
+      {
+        const Point<dim> &x = support.at(dof);
+        double exact = hat_integral(x[0], 0.13, 0.83);
+        if (dim == 3)
+          exact *= hat_integral(x[1], 0.21, 0.91);
+        largest = std::max(largest, std::abs(sum - exact));
+      }
+    BOOST_TEST(largest <= 1e-14);
+  }
+
+  /**
+   * Large sliding: the upper body translated by a non-grid-aligned tangential shift (still above
+   * the master surface) and 4 mm down: the overlaps are clipped again, the gap is 6 mm, the
+   * weighted areas still sum to the slave area and Σ_m M_jm/D_jj = 1.
+   */
+  template <int dim>
+  void check_large_sliding(Problem<dim> &problem, ContactGeometry<dim> &geometry, const double gap,
+                           const unsigned int n_expected)
+  {
+    Tensor<1, dim> shift;
+    shift[0]       = 0.137;
+    if (dim == 3)
+      shift[1] = -0.083;
+    shift[dim - 1] = -0.004;
+    const auto q   = problem.interpolate([&](const Point<dim> &x) { return x[dim - 1] > 0.502 ? shift : Tensor<1, dim>(); });
+    geometry.update(problem.ghosted(q), 0.);
+    BOOST_TEST(geometry.n_global_points() == n_expected);
+    double shifted_area = 0., gap_error = 0., weight_error = 0.;
+    for (const auto &point : geometry.owned_points())
+      {
+        shifted_area += point.area;
+        gap_error = std::max(gap_error, std::abs(point.gap - (gap - 0.004)));
+        double sum = 0.;
+        for (const double w : point.master_weights)
+          sum += w;
+        weight_error = std::max(weight_error, std::abs(sum - 1.));
+      }
+    BOOST_TEST(Utilities::MPI::sum(shifted_area, MPI_COMM_WORLD) == std::pow(0.7, dim - 1),
+               boost::test_tools::tolerance(1e-12));
+    BOOST_TEST(Utilities::MPI::max(gap_error, MPI_COMM_WORLD) <= 1e-14);
+    BOOST_TEST(Utilities::MPI::max(weight_error, MPI_COMM_WORLD) <= 1e-13);
+    geometry.update(problem.ghosted(problem.vector()), 0.);
+  }
+
   template <int dim>
   void check_two_boxes(const unsigned int degree)
   {
@@ -128,74 +203,9 @@ namespace
     BOOST_TEST(Utilities::MPI::max(largest_weight_error, MPI_COMM_WORLD) <= 1e-13);
     BOOST_TEST(Utilities::MPI::max(largest_normal_error, MPI_COMM_WORLD) <= 1e-14);
 
-    // Serial only: on several ranks the column sums are split over ranks and the master DoFs
-    // need not be locally relevant.
     if (degree == 1 && Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) == 1)
-      {
-        // Σ_j M_jm = ∫ N_m dΓ over the slave region (Σ_j Ψ_j = 1): the consistent load of a unit
-        // pressure on each master node, a product of integrals of 1D hats (master spacing 1/8).
-        std::map<types::global_dof_index, Point<dim>> support;
-        DoFTools::map_dofs_to_support_points(MappingQ1<dim>(), problem.dof_handler, support);
-        std::map<types::global_dof_index, double> column_sum;
-        for (const auto &point : geometry.owned_points())
-          for (unsigned int m = 0; m < point.master_dofs.size(); ++m)
-            column_sum[point.master_dofs[m][0]] += point.master_weights[m] * point.area;
-        auto hat_integral = [](const double center, const double a, const double b) {
-          // ∫_a^b max(0, 1 − |x − center|/h) dx, exactly (Simpson on each linear piece).
-          const double h = 0.125;
-          double       result = 0.;
-          const double breaks[4] = {center - h, center, center, center + h};
-          for (unsigned int piece = 0; piece < 2; ++piece)
-            {
-              const double lo = std::max(a, breaks[2 * piece]), hi = std::min(b, breaks[2 * piece + 1]);
-              if (hi > lo)
-                {
-                  auto f = [&](double x) { return 1. - std::abs(x - center) / h; };
-                  result += (hi - lo) / 6. * (f(lo) + 4. * f(0.5 * (lo + hi)) + f(hi));
-                }
-            }
-          return result;
-        };
-        double largest = 0.;
-        for (const auto &[dof, sum] : column_sum)
-          {
-            const Point<dim> &x = support.at(dof);
-            double exact = hat_integral(x[0], 0.13, 0.83);
-            if (dim == 3)
-              exact *= hat_integral(x[1], 0.21, 0.91);
-            largest = std::max(largest, std::abs(sum - exact));
-          }
-        BOOST_TEST(largest <= 1e-14);
-      }
-
-    // Large sliding: the upper body translated by a non-grid-aligned tangential shift (still above
-    // the master surface) and 4 mm down: the overlaps are clipped again, the gap is 6 mm, the
-    // weighted areas still sum to the slave area and Σ_m M_jm/D_jj = 1.
-    {
-      Tensor<1, dim> shift;
-      shift[0]       = 0.137;
-      if (dim == 3)
-        shift[1] = -0.083;
-      shift[dim - 1] = -0.004;
-      const auto q   = problem.interpolate([&](const Point<dim> &x) { return x[dim - 1] > 0.502 ? shift : Tensor<1, dim>(); });
-      geometry.update(problem.ghosted(q), 0.);
-      BOOST_TEST(geometry.n_global_points() == n_expected);
-      double shifted_area = 0., gap_error = 0., weight_error = 0.;
-      for (const auto &point : geometry.owned_points())
-        {
-          shifted_area += point.area;
-          gap_error = std::max(gap_error, std::abs(point.gap - (gap - 0.004)));
-          double sum = 0.;
-          for (const double w : point.master_weights)
-            sum += w;
-          weight_error = std::max(weight_error, std::abs(sum - 1.));
-        }
-      BOOST_TEST(Utilities::MPI::sum(shifted_area, MPI_COMM_WORLD) == std::pow(0.7, dim - 1),
-                 boost::test_tools::tolerance(1e-12));
-      BOOST_TEST(Utilities::MPI::max(gap_error, MPI_COMM_WORLD) <= 1e-14);
-      BOOST_TEST(Utilities::MPI::max(weight_error, MPI_COMM_WORLD) <= 1e-13);
-      geometry.update(problem.ghosted(problem.vector()), 0.);
-    }
+      check_master_column_sums(problem, geometry);
+    check_large_sliding(problem, geometry, gap, n_expected);
 
     // A rigid translation of both bodies gives u = Hᵀv = 0; moving the slave body alone by v
     // gives u = frame·v at every point.

@@ -123,6 +123,33 @@ namespace
     ContactState expected_state = ContactState::stick;
   };
 
+  /**
+   * The works of the step @p r (paper (59)) against the hand values from u_free, W and the hand
+   * impulse @p p: normal and tangential parts of u_{k+θ}ᵀp, the obstacle's −wᵀp, no positive work
+   * for the Frémond law (Proposition 1) and the dissipated energy. Returns the hand normal and
+   * tangential works.
+   */
+  std::pair<double, double> check_works(const Case &c, const ContactStepResult &r, FrictionalContactStep &step,
+                                        const OwnedContactPoint &point, const DVec &u_k, const DVec &u_free,
+                                        const Dense &W, const DVec &p)
+  {
+    // Works of (59) with the hand values: u_{k+θ}ᵀp split into normal and tangential parts;
+    // the obstacle's part −wᵀp.
+    const DVec u_new_hand = lin(1.0, u_free, 1.0, matvec(W, p));
+    const DVec u_theta_hand = lin(1 - c.theta, u_k, c.theta, u_new_hand);
+    const double work_scale = norm(u_k) * norm(p);
+    const double work_normal = u_theta_hand[0] * p[0];
+    const double work_tangential = u_theta_hand[1] * p[1];
+    BOOST_TEST(std::abs(r.work_normal - work_normal) <= impulse_tolerance * work_scale);
+    BOOST_TEST(std::abs(r.work_tangential - work_tangential) <= impulse_tolerance * work_scale);
+    BOOST_TEST(std::abs(r.obstacle_work + dot(c.w, p)) <= impulse_tolerance * work_scale);
+    if (c.law == ContactLaw::fremond) // Proposition 1: ≤ 0 in the range ½ ≤ θ ≤ 1/(1+e)
+      BOOST_TEST(r.n_positive_work == 0u);
+    BOOST_TEST(std::abs(step.dissipated_energy({point})[0] + work_normal + work_tangential) <=
+               impulse_tolerance * work_scale);
+    return {work_normal, work_tangential};
+  }
+
   /// Runs one Moreau–Jean step with the contact step on the 2-DoF system and checks it by hand.
   void check_2d_case(const Case &c)
   {
@@ -203,20 +230,8 @@ namespace
       for (unsigned int k = 0; k < 2; ++k)
         BOOST_TEST(std::abs(r.velocity[k] - u_theta[k]) <= impulse_tolerance * u_scale);
 
-      // Works of (59) with the hand values: u_{k+θ}ᵀp split into normal and tangential parts;
-      // the obstacle's part −wᵀp.
-      const DVec u_new_hand = lin(1.0, u_free, 1.0, matvec(W, expected.p));
-      const DVec u_theta_hand = lin(1 - c.theta, u_k, c.theta, u_new_hand);
-      const double work_scale = u_scale * norm(expected.p);
-      const double work_normal = u_theta_hand[0] * expected.p[0];
-      const double work_tangential = u_theta_hand[1] * expected.p[1];
-      BOOST_TEST(std::abs(r.work_normal - work_normal) <= impulse_tolerance * work_scale);
-      BOOST_TEST(std::abs(r.work_tangential - work_tangential) <= impulse_tolerance * work_scale);
-      BOOST_TEST(std::abs(r.obstacle_work + dot(c.w, expected.p)) <= impulse_tolerance * work_scale);
-      if (c.law == ContactLaw::fremond) // Proposition 1: ≤ 0 in the range ½ ≤ θ ≤ 1/(1+e)
-        BOOST_TEST(r.n_positive_work == 0u);
-      BOOST_TEST(std::abs(step.dissipated_energy({point})[0] + work_normal + work_tangential) <=
-                 impulse_tolerance * work_scale);
+      const auto [work_normal, work_tangential] = check_works(c, r, step, point, u_k, u_free, W, expected.p);
+      const double work_scale = norm(u_k) * norm(expected.p);
 
       // The scheme's contact work v_{k+θ}ᵀHp = (u_{k+θ} − w)ᵀp = the three works, and its balance closes.
       const double E0 = SmallSystem::half_norm(s.M, c.v_start);
@@ -407,6 +422,38 @@ BOOST_AUTO_TEST_CASE(one_dimensional_impact_standard_and_schatzman_paoli)
   }
 }
 
+namespace
+{
+  /**
+   * The energy bound of project_positions(): the step of @p integrator from q_start, @p v0 again,
+   * projected with no energy allowed, adds none; where the whole correction adds energy
+   * (@p added_by_hand > 0), it is scaled back by the fraction whose added energy is zero, and the
+   * gap @p g_end closes only that far.
+   */
+  void check_energy_bound(TimeIntegrator &integrator, FrictionalContactStep &step, const PetscMatrix &H,
+                          const PetscVector &w, const std::vector<OwnedContactPoint> &points, const DVec &v0,
+                          const DVec &dq, const double tolerance, const double added_by_hand, const double scale,
+                          const double g_end)
+  {
+    // The energy bound: the same step projected with no energy allowed adds none; where the
+    // whole correction adds energy (by hand), it is scaled back by the fraction whose added
+    // energy is zero, and the gap is closed only that far.
+    integrator.initialize(0.0, petsc_vector(q_start), petsc_vector(v0));
+    integrator.advance();
+    const auto bounded = step.project_positions(integrator, H, w, points, petsc_vector(dq), true, tolerance, 0.0);
+    BOOST_TEST(bounded.energy_change <= 1e-12 * scale);
+    if (added_by_hand > 1e-12 * scale)
+      {
+        BOOST_TEST(bounded.scale < 1.0);
+        BOOST_TEST(std::abs(bounded.min_gap - (1 - bounded.scale) * g_end) <= impulse_tolerance * std::abs(g_end));
+      }
+    else
+      BOOST_TEST(bounded.scale == 1.0);
+    std::cout << "  with no energy allowed: scale " << bounded.scale << ", energy added " << bounded.energy_change
+              << ", end gap " << bounded.min_gap << std::endl;
+  }
+} // namespace
+
 BOOST_AUTO_TEST_CASE(position_projection_reopens_a_penetrated_gap)
 {
   // Two candidate points: point 0 on the tilted plane, penetrated by 5e-3 at q_k, point 1 (normal
@@ -504,22 +551,7 @@ BOOST_AUTO_TEST_CASE(position_projection_reopens_a_penetrated_gap)
                   << ", loads' work " << by_hand.load_work << ", kinetic change " << by_hand.kinetic_change
                   << ", energy added " << on.energy_change << " (hand " << by_hand.added << ")" << std::endl;
 
-        // The energy bound: the same step projected with no energy allowed adds none; where the
-        // whole correction adds energy (by hand), it is scaled back by the fraction whose added
-        // energy is zero, and the gap is closed only that far.
-        integrator->initialize(0.0, petsc_vector(q_start), petsc_vector(v0));
-        integrator->advance();
-        const auto bounded = step.project_positions(*integrator, *H, w, points, petsc_vector(dq), true, tolerance, 0.0);
-        BOOST_TEST(bounded.energy_change <= 1e-12 * scale);
-        if (by_hand.added > 1e-12 * scale)
-          {
-            BOOST_TEST(bounded.scale < 1.0);
-            BOOST_TEST(std::abs(bounded.min_gap - (1 - bounded.scale) * g_end) <= impulse_tolerance * std::abs(g_end));
-          }
-        else
-          BOOST_TEST(bounded.scale == 1.0);
-        std::cout << "  with no energy allowed: scale " << bounded.scale << ", energy added " << bounded.energy_change
-                  << ", end gap " << bounded.min_gap << std::endl;
+        check_energy_bound(*integrator, step, *H, w, points, v0, dq, tolerance, by_hand.added, scale, g_end);
       }
     }
 }
