@@ -32,6 +32,11 @@ namespace percussion
   template <int dim>
   Simulator<dim>::Simulator(const RunParameters &run_parameters, MPI_Comm communicator, std::ostream &out)
     : parameters(run_parameters)
+    , retry_policy(parameters.contact_solver.non_convergence_policy == ContactStep::NonConvergencePolicy::retry,
+                   parameters.contact_solver.retry_step_halvings,
+                   parameters.time.energy_creation_policy == TimeIntegration::EnergyCreationPolicy::retry ?
+                     parameters.time.energy_retry_halvings :
+                     0)
     , communicator(communicator)
     , log(out, Utilities::MPI::this_mpi_process(communicator) == 0)
     , audit(postprocessors.add(std::make_unique<Postprocess::EnergyAudit>()))
@@ -49,17 +54,6 @@ namespace percussion
                                                       parameters.time.quiet_steps, parameters.time.quiet_force_change);
     set_up_contact();
     log_set_up();
-    step_controller = std::make_unique<StepController>(
-      *time_integrator, contact_step.get(), contact_result, events,
-      parameters.contact_solver.non_convergence_policy == ContactStep::NonConvergencePolicy::retry, parameters.contact_solver.retry_step_halvings,
-      StepController::Phases{[this]() { update_contact_geometry(); }, [this]() { compute_free_velocity(); },
-                             [this]() { solve_contact_problem(); }, [this]() { end_step(); },
-                             [this](const unsigned int level) { save_state(level); },
-                             [this](const unsigned int level) { restore_state(level); },
-                             adaptive ? std::function<void()>([this]() { choose_step_size(); }) : nullptr},
-      parameters.time.energy_creation_policy == TimeIntegration::EnergyCreationPolicy::retry ?
-        parameters.time.energy_retry_halvings :
-        0);
     checkpointer = std::make_unique<Checkpointer<dim>>(
       parameters, communicator, log,
       typename Checkpointer<dim>::RunState{*triangulation, *bodies, *time_integrator, contact_step.get(), events,
@@ -402,17 +396,7 @@ namespace percussion
       {
         // (With adaptive steps k counts the steps of every size until the end time is reached.)
         for (; adaptive ? !adaptive_run_finished() : k < n_steps; ++k)
-          {
-            const RunTimings before = run_timings;
-            const auto step_start = std::chrono::steady_clock::now();
-            step_controller->advance();
-            const bool last = adaptive ? adaptive_run_finished() : k + 1 == n_steps;
-            record(step_view(Postprocess::StepView::Occasion::step, last,
-                             std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count(),
-                             &before));
-            const bool checkpointed = checkpointer->write_if_due(k + 1);
-            stop_if_interrupted(k + 1, last, checkpointed);
-          }
+          do_time_step(k);
       }
     catch (const SolverError &)
       {

@@ -1,5 +1,7 @@
-// The parts of one time step of the Simulator (StepController runs them): the integrator's parts,
-// the contact geometry, the contact problem, the end-of-step gaps and projection, the reports.
+// One time step of the Simulator: the loop's body (do_time_step), the step's phases in their order
+// with the retry policy's verdicts between them (advance), and the phases themselves: the
+// integrator's parts, the contact geometry, the contact problem, the end-of-step gaps and
+// projection, the reports.
 #include <deal.II/base/utilities.h>
 
 #include <percussion/contact_solvers/fclib_writer.h>
@@ -26,6 +28,99 @@ namespace percussion
       return std::chrono::duration<double>(Clock::now() - start).count();
     }
   } // namespace
+
+  template <int dim>
+  void Simulator<dim>::do_time_step(const unsigned int k)
+  {
+    const RunTimings before = run_timings;
+    const auto start = Clock::now();
+    advance(0);
+    const bool last = adaptive ? adaptive_run_finished() : k + 1 == parameters.time.n_steps();
+    record(step_view(Postprocess::StepView::Occasion::step, last, seconds_since(start), &before));
+    const bool checkpointed = checkpointer->write_if_due(k + 1);
+    stop_if_interrupted(k + 1, last, checkpointed);
+  }
+
+  template <int dim>
+  void Simulator<dim>::advance(const unsigned int level)
+  {
+    // One step of the scheme, with the frictional contact problem between its parts
+    // (doc/architecture.md, "One time step with contact").
+    if (retry_policy.keeps_state_before_step())
+      save_state(level);
+    try
+      {
+        if (geometry)
+          update_contact_geometry();
+        if (level == 0 && adaptive)
+          choose_step_size();
+        compute_free_velocity();
+        if (geometry && !solve_contact_problem_or_halve(level))
+          return;
+        end_step();
+      }
+    catch (const EnergyCreated &)
+      {
+        if (retry_policy.after_energy_created(level) == StepRetryPolicy::Verdict::stop)
+          throw;
+        // The step is accepted and audited when the guard finds the energy it created: the state
+        // before it is put back, and the step is made again in halves. (A failure of the halves
+        // that the policy does not take up goes on from this handler to the caller.)
+        const double h = time_integrator->time_step();
+        const unsigned int step = time_integrator->step_number();
+        const double t = time_integrator->time();
+        restore_state(level);
+        std::ostringstream h_text;
+        h_text << "h = " << h << " -> two steps of h/2 (energy created)";
+        events.add(step, t, "retry_half_steps", 0, 0.0, h_text.str());
+        advance_in_halves(level);
+      }
+  }
+
+  template <int dim>
+  void Simulator<dim>::advance_in_halves(const unsigned int level)
+  {
+    const double h = time_integrator->time_step();
+    time_integrator->set_time_step(h / 2);
+    advance(level + 1);
+    advance(level + 1);
+    time_integrator->set_time_step(h);
+  }
+
+  template <int dim>
+  bool Simulator<dim>::solve_contact_problem_or_halve(const unsigned int level)
+  {
+    solve_contact_problem();
+    const auto unsolved = [this]() {
+      return contact_result.solved && contact_result.solver.status != ContactSolvers::SolverStatus::converged;
+    };
+    if (retry_policy.after_contact_problem(unsolved(), false, level) == StepRetryPolicy::Verdict::accept)
+      return true;
+    // The scheme has not finished the step (its state is still that of t_k), and the attempt's
+    // per-contact dissipation is taken back.
+    const unsigned int step = time_integrator->step_number() + 1;
+    const double t = time_integrator->time() + time_integrator->time_step();
+    std::ostringstream h_text;
+    h_text << "h = " << time_integrator->time_step();
+    events.add(step, t, "retry_nsgs", contact_result.n_active, contact_result.solver.error,
+               h_text.str() + "; " + ContactSolvers::to_string(contact_result.solver.status));
+    contact_step->discard_last_solve();
+    {
+      SolverOptionsOverride retry_options(contact_step->solver_options());
+      retry_options.options.solver = ContactSolvers::SolverKind::nsgs;
+      retry_options.options.max_iterations = 10 * retry_options.configured.max_iterations;
+      // (The retry's free-velocity solve is not counted in the phase's timing.)
+      time_integrator->compute_free_velocity();
+      solve_contact_problem();
+    }
+    if (retry_policy.after_contact_problem(unsolved(), true, level) != StepRetryPolicy::Verdict::halve)
+      return true;
+    events.add(step, t, "retry_half_steps", contact_result.n_active, contact_result.solver.error,
+               h_text.str() + " -> two steps of h/2");
+    contact_step->discard_last_solve();
+    advance_in_halves(level);
+    return false;
+  }
 
   template <int dim>
   void Simulator<dim>::compute_free_velocity()
@@ -359,6 +454,10 @@ namespace percussion
   // The step's members of Simulator, for the dimensions Simulator is instantiated for in
   // simulator.cc.
 #define PERCUSSION_INSTANTIATE(dim) \
+  template void Simulator<dim>::do_time_step(unsigned int); \
+  template void Simulator<dim>::advance(unsigned int); \
+  template void Simulator<dim>::advance_in_halves(unsigned int); \
+  template bool Simulator<dim>::solve_contact_problem_or_halve(unsigned int); \
   template void Simulator<dim>::compute_free_velocity(); \
   template void Simulator<dim>::end_step(); \
   template void Simulator<dim>::update_contact_geometry(); \

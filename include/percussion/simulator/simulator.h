@@ -17,7 +17,7 @@
 #include <percussion/simulator/checkpointer.h>
 #include <percussion/simulator/run_parameters.h>
 #include <percussion/simulator/adaptive_step_policy.h>
-#include <percussion/simulator/step_controller.h>
+#include <percussion/simulator/step_retry_policy.h>
 #include <percussion/contact_step/frictional_contact_step.h>
 #include <percussion/time_integration/linear_elastodynamic_system.h>
 #include <percussion/time_integration/time_integrator.h>
@@ -179,9 +179,24 @@ namespace percussion
     void save_after_failed_step(unsigned int nominal_steps);
     /// The log's timing, energy and contact summary of the run.
     void report_run(unsigned int first_step, unsigned int n_steps, double wall_seconds);
-    /// The parts of a time step StepController runs: geometry → free velocity → contact problem →
-    /// end of step (the scheme's, gaps and projection, audit, reports); without contact pairs only
-    /// the scheme's parts and the audit.
+    /**
+     * The loop's body: one step of the nominal size (advance()), then the postprocessors on it,
+     * the checkpoint if one is due and the stop on a signal. @p k: the nominal steps done before it.
+     * Collective.
+     */
+    void do_time_step(unsigned int k);
+    /**
+     * One step of the present size at halving level @p level: contact geometry → free velocity →
+     * contact problem → end of step (the scheme's, gaps and projection, audit, reports; without
+     * contact pairs only the scheme's parts and the audit), with what retry_policy says where the
+     * contact problem is not solved or the step created energy. Collective.
+     */
+    void advance(unsigned int level);
+    /// Two steps of half the present size in place of one, at @p level + 1.
+    void advance_in_halves(unsigned int level);
+    /// The step's contact problem, solved again or the step halved where retry_policy says; false
+    /// where the step was made in halves (nothing of it is left to finish).
+    bool solve_contact_problem_or_halve(unsigned int level);
     void compute_free_velocity();
     void end_step();
     /// H(q_k), gaps, frames and the owned contact points of the step.
@@ -238,6 +253,8 @@ namespace percussion
     SavedValues saved_values();
 
     const RunParameters       parameters;
+    /// What becomes of a step whose contact problem is not solved or that created energy.
+    const StepRetryPolicy     retry_policy;
     /// The bar speed √(E/ρ) in 1D, the dilatational speed √((λ+2μ)/ρ) otherwise, of the fastest material.
     double fastest_wave_speed() const;
     /// c h / Δx: the fastest wave speed times the step over the node spacing.
@@ -310,8 +327,6 @@ namespace percussion
     /// Set when the contact 'Non-convergence policy' = stop ends the run (its step was accepted).
     bool stopped_by_policy = false;
     bool keep_rows = true; ///< keep_tables_in_memory()
-    /// Advances the run by a step, with the retry policy's retries and halvings.
-    std::unique_ptr<StepController> step_controller;
     /// 'Adaptive steps': the level of the next step (null with a fixed step).
     std::unique_ptr<AdaptiveStepPolicy> adaptive;
     /// Writes the checkpoints, and restores the one of resume_from().
