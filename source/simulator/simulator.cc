@@ -211,6 +211,10 @@ namespace percussion
                                             has_body_pair);
           }
       }
+    // (Without contact pairs too: a checkpoint keeps its counters.)
+    contact_reporting = std::make_unique<ContactReporting>(
+      parameters.contact_solver, parameters.output.directory, *time_integrator, contact_step.get(), projects_positions,
+      penetration_tolerance, events, log, communicator);
   }
 
   template <int dim>
@@ -235,18 +239,14 @@ namespace percussion
   template <int dim>
   SavedValues Simulator<dim>::saved_values()
   {
-    SavedValues values{{"lowest_gap", &lowest_gap},
-                       {"end_of_step_min_gap", &end_of_step_min_gap},
-                       {"projection_steps", nullptr, &n_projection_steps},
-                       {"projection_warnings", nullptr, &n_projection_warnings},
-                       {"positive_work_warnings", nullptr, &n_positive_work_warnings},
-                       {"unconverged_steps", nullptr, &n_unconverged_steps},
-                       {"energy_created_steps", nullptr, &n_energy_created_steps},
-                       {"first_energy_created_step", nullptr, &first_energy_created_step},
-                       {"energy_warnings", nullptr, &n_energy_warnings},
-                       {"energy_retries", nullptr, &n_energy_retries},
-                       {"energy_created_in_flagged_steps", &energy_created_in_flagged_steps},
-                       {"last_written_step", nullptr, &vtu_output->last_recorded_step()}};
+    SavedValues values = contact_reporting->saved_values();
+    const SavedValues own{{"energy_created_steps", nullptr, &n_energy_created_steps},
+                          {"first_energy_created_step", nullptr, &first_energy_created_step},
+                          {"energy_warnings", nullptr, &n_energy_warnings},
+                          {"energy_retries", nullptr, &n_energy_retries},
+                          {"energy_created_in_flagged_steps", &energy_created_in_flagged_steps},
+                          {"last_written_step", nullptr, &vtu_output->last_recorded_step()}};
+    values.insert(values.end(), own.begin(), own.end());
     for (SavedValues layer : {time_integrator->saved_values(), postprocessors.saved_values(),
                               adaptive ? adaptive->saved_values() : SavedValues()})
       values.insert(values.end(), layer.begin(), layer.end());
@@ -277,7 +277,7 @@ namespace percussion
             contact_result,
             projection_result,
             geometry ? static_cast<double>(geometry->n_global_points()) : 0.0,
-            end_of_step_min_gap,
+            contact_reporting->last_min_gap(),
             rigid_motions,
             events,
             step_seconds,
@@ -403,7 +403,7 @@ namespace percussion
         save_after_failed_step(k + 1);
         // Where the user can go on from: the last checkpoint and the last output written.
         const std::string &checkpoint = checkpointer->last_checkpoint();
-        log << "numerical failure in step " << time_integrator->step_number() + (stopped_by_policy ? 0 : 1)
+        log << "numerical failure in step " << time_integrator->step_number() + (stopped_by_a_policy() ? 0 : 1)
             << ": the last checkpoint is " << (checkpoint.empty() ? std::string("none") : checkpoint)
             << "; statistics.csv ends with the last step computed";
         if (vtu_output->last_recorded_step() != static_cast<unsigned int>(-1))
@@ -472,7 +472,7 @@ namespace percussion
     audit.start(time_integrator->last_step_energy());
     energy_round_off = round_off_energy();
     if (geometry)
-      end_of_step_min_gap = smallest_candidate_gap(); // (the first row's min_gap)
+      contact_reporting->start(smallest_candidate_gap()); // (the first row's min_gap)
     // A resumed run reads its whole checkpoint before it touches any output file (a damaged
     // checkpoint stops it with the earlier output intact).
     unsigned int first_step = 0;
@@ -608,11 +608,11 @@ namespace percussion
     // The integrator throws before it accepts a bad state: what it holds is the last good one.
     // The non-convergence policy 'stop' throws after its step was accepted and audited: that step
     // gets its row and a checkpoint (a resumed run may try other solver settings).
-    record(step_view(stopped_by_policy ? Postprocess::StepView::Occasion::stopped_after_step :
+    record(step_view(stopped_by_a_policy() ? Postprocess::StepView::Occasion::stopped_after_step :
                                          Postprocess::StepView::Occasion::last_state));
     vtu_output->finish_writing();
     postprocessors.find<Postprocess::StatisticsOutput>()->flush();
-    if (stopped_by_policy && !stopped_on_energy)
+    if (stopped_by_a_policy() && !stopped_on_energy)
       checkpointer->write_on_policy_stop(nominal_steps);
   }
 
@@ -644,15 +644,7 @@ namespace percussion
         << ", largest per-step energy-balance residual (relative) = " << std::setprecision(3)
         << audit.max_relative_step_residual() << std::endl;
     if (geometry)
-      log << "contact: impact dissipation " << 0.0 - audit.contact_work_normal() << ", friction dissipation "
-          << 0.0 - audit.contact_work_tangential() << ", steps with positive contact work " << n_positive_work_warnings
-          << ", steps whose contact problem was not solved " << n_unconverged_steps << std::endl
-          << "contact positions: smallest end-of-step gap " << std::setprecision(3) << lowest_gap << " m, ";
-    if (geometry && projects_positions)
-      log << "projected at " << n_projection_steps << " step(s) (tolerance " << penetration_tolerance
-          << " m), energy change " << audit.projection_energy() << std::endl;
-    else if (geometry)
-      log << "no position projection" << std::endl;
+      contact_reporting->write_summary(audit);
     log << "energy guard: ";
     if (n_energy_created_steps == 0)
       log << "no step created energy (tolerance " << parameters.time.energy_creation_tolerance
@@ -745,14 +737,14 @@ namespace percussion
     if (!geometry)
       return;
     const double smallest_cell = GridTools::minimal_cell_diameter(*triangulation); // (collective: before any return)
-    if (longest_contact_streak < 100 || time_integrator->damps_high_frequencies() || parameters.body.rayleigh_beta > 0 ||
+    if (contact_reporting->longest_contact_streak() < 100 || time_integrator->damps_high_frequencies() || parameters.body.rayleigh_beta > 0 ||
         kelvin_voigt_everywhere)
       return;
     const double wave_speed = fastest_wave_speed();
     const double node_spacing = smallest_cell / std::sqrt(static_cast<double>(dim)) / parameters.mesh.fe_degree;
     const double omega_h = 2 * std::sqrt(3.0 * dim) * wave_speed * parameters.time.time_step / node_spacing;
     if (omega_h > 2)
-      log << "note: contacts lasted up to " << longest_contact_streak << " steps in a row, and the scheme ("
+      log << "note: contacts lasted up to " << contact_reporting->longest_contact_streak() << " steps in a row, and the scheme ("
           << time_integrator->description() << ") damps no mode while this step leaves the mesh's stiffest "
           << "modes unresolved (omega*h up to ~" << std::setprecision(3) << omega_h << ", from c = " << wave_speed
           << " m/s and node spacing " << node_spacing << " m): they can ring for ever at contacts that last "

@@ -4,7 +4,6 @@
 // projection, the reports.
 #include <deal.II/base/utilities.h>
 
-#include <percussion/contact_solvers/fclib_writer.h>
 #include <percussion/core/exceptions.h>
 #include <percussion/simulator/simulator.h>
 
@@ -140,7 +139,7 @@ namespace percussion
     const auto &c = contact_result;
     audit.add_step(integrator.last_step_energy(), {c.work_normal, c.work_tangential, c.obstacle_work});
     if (geometry)
-      report_contact_step();
+      contact_reporting->report_step(contact_result);
     guard_energy();
     if (adaptive)
       note_step_for_adaptivity();
@@ -270,20 +269,9 @@ namespace percussion
                                                         displacement_increment, projects_positions,
                                                         penetration_tolerance, allowed_projection_energy());
     run_timings.projection += seconds_since(start);
-    end_of_step_min_gap = geometry->n_global_points() > 0 ? projection_result.min_gap : parameters.contact.search_distance;
-    lowest_gap = std::min(lowest_gap, end_of_step_min_gap);
-    if (projection_result.n_contacts == 0)
-      return;
-    ++n_projection_steps;
-    events.add(integrator.step_number(), integrator.time(), "position_projection", projection_result.n_contacts,
-               projection_result.energy_change,
-               projection_detail());
-    if (projection_result.solver.status != ContactSolvers::SolverStatus::converged && n_projection_warnings++ < 20)
-      log << "warning: step " << integrator.step_number() << " (t = " << integrator.time()
-          << "): the position projection of " << projection_result.n_contacts
-          << " contact(s) was not solved: " << ContactSolvers::to_string(projection_result.solver.status)
-          << ", residual " << projection_result.solver.error << "; smallest gap after it " << projection_result.min_gap
-          << std::endl;
+    contact_reporting->report_positions(projection_result, geometry->n_global_points() > 0 ?
+                                                             projection_result.min_gap :
+                                                             parameters.contact.search_distance);
   }
 
   template <int dim>
@@ -353,71 +341,6 @@ namespace percussion
   }
 
   template <int dim>
-  std::string Simulator<dim>::projection_detail() const
-  {
-    const auto &p = projection_result;
-    std::ostringstream detail;
-    detail << (p.solver.status == ContactSolvers::SolverStatus::converged ? "solved" : "not solved")
-           << (p.impulse_metric && !p.metric_replaced ? "; metric: impulse response" : "; metric: quasi-static");
-    if (p.metric_replaced)
-      detail << " (the impulse response would have added energy)";
-    if (p.scale < 1)
-      detail << "; scaled back to " << p.scale << " (energy bound), smallest gap after it " << p.min_gap;
-    return detail.str();
-  }
-
-  template <int dim>
-  void Simulator<dim>::report_contact_step()
-  {
-    const auto &integrator = *time_integrator;
-    const unsigned int step = integrator.step_number();
-    const auto &c = contact_result;
-    contact_streak = c.n_active > 0 ? contact_streak + 1 : 0;
-    longest_contact_streak = std::max(longest_contact_streak, contact_streak);
-    if (c.n_positive_work > 0)
-      {
-        std::ostringstream where;
-        where << "largest at (" << c.largest_positive_work_position[0] << ", " << c.largest_positive_work_position[1]
-              << ", " << c.largest_positive_work_position[2] << ")";
-        events.add(step, integrator.time(), "positive_contact_work", c.n_positive_work, c.largest_positive_work, where.str());
-      }
-    if (c.n_positive_work > 0 && n_positive_work_warnings++ < 20)
-      log << "warning: step " << step << " (t = " << integrator.time() << "): " << c.n_positive_work
-          << " contact(s) did positive work; largest " << c.largest_positive_work << " at ("
-          << c.largest_positive_work_position[0] << ", " << c.largest_positive_work_position[1] << ", "
-          << c.largest_positive_work_position[2] << ")" << std::endl;
-    if (c.dense_fallback)
-      events.add(step, integrator.time(), "dense_fallback", c.n_active, c.probed_error,
-                 "the probed operator did not solve the step; solved again with the dense W: " +
-                   ContactSolvers::to_string(c.solver.status));
-    const auto &dump_steps = parameters.contact_solver.write_fclib_steps;
-    if (std::find(dump_steps.begin(), dump_steps.end(), step) != dump_steps.end())
-      {
-        if (c.solved)
-          write_contact_problem("requested in 'Contact solver/Write FCLIB at steps'");
-        else
-          log << "step " << step << " has no active contact: no contact problem to write (requested in "
-              << "'Contact solver/Write FCLIB at steps')" << std::endl;
-      }
-    if (c.solved && c.solver.status != ContactSolvers::SolverStatus::converged)
-      {
-        ++n_unconverged_steps;
-        log << "warning: step " << step << " (t = " << integrator.time() << "): the contact problem with "
-            << c.n_active << " active contact(s) was not solved: " << ContactSolvers::to_string(c.solver.status)
-            << ", residual " << c.solver.error << " after " << c.solver.iterations << " iterations" << std::endl;
-        const bool stop = parameters.contact_solver.non_convergence_policy == ContactStep::NonConvergencePolicy::stop;
-        events.add(step, integrator.time(), "contact_not_solved", c.n_active, c.solver.error,
-                   ContactSolvers::to_string(c.solver.status) + "; policy: " + (stop ? "stopped" : "continued"));
-        if (parameters.contact_solver.write_fclib_on_failure)
-          write_contact_problem("not converged");
-        stopped_by_policy = stop;
-        if (stop)
-          throw SolverError("The contact problem of step " + std::to_string(step) + " was not solved (residual " +
-                            std::to_string(c.solver.error) + "); 'Contact solver/Non-convergence policy' = stop.");
-      }
-  }
-
-  template <int dim>
   double Simulator<dim>::smallest_candidate_gap() const
   {
     if (geometry->n_global_points() == 0)
@@ -426,29 +349,6 @@ namespace percussion
     for (const auto &point : geometry->owned_points())
       smallest = std::min(smallest, point.gap);
     return Utilities::MPI::min(smallest, communicator);
-  }
-
-  template <int dim>
-  void Simulator<dim>::write_contact_problem(const std::string &reason)
-  {
-    const unsigned int step = time_integrator->step_number();
-    const std::string name = "contact_problem_" + std::to_string(step) + ".hdf5";
-    // (every rank counts the event; rank 0 writes the file)
-    const auto &c = contact_result;
-    events.add(step, time_integrator->time(), "fclib_dump", c.n_active,
-               c.solver.status == ContactSolvers::SolverStatus::converged ? 0.0 : c.solver.error, name + " (" + reason + ")");
-    // (collective: a distributed problem is gathered)
-    ContactSolvers::LocalProblem problem;
-    std::vector<double> reaction, velocity;
-    contact_step->whole_last_problem(problem, reaction, velocity);
-    if (Utilities::MPI::this_mpi_process(communicator) != 0)
-      return;
-    const std::string file = parameters.output.directory + "/" + name;
-    ContactSolvers::write_fclib_local(file, problem, "percussion step " + std::to_string(step),
-                                      "Frictional contact problem of time step " + std::to_string(step) + " at t = " +
-                                        std::to_string(time_integrator->time()) + " (" + reason + ")",
-                                      &reaction, &velocity);
-    log << "wrote the contact problem of step " << step << " to " << file << " (" << reason << ")" << std::endl;
   }
 
   // The step's members of Simulator, for the dimensions Simulator is instantiated for in
@@ -468,10 +368,7 @@ namespace percussion
   template void Simulator<dim>::save_state(unsigned int); \
   template void Simulator<dim>::restore_state(unsigned int); \
   template double Simulator<dim>::allowed_projection_energy() const; \
-  template std::string Simulator<dim>::projection_detail() const; \
-  template void Simulator<dim>::report_contact_step(); \
-  template double Simulator<dim>::smallest_candidate_gap() const; \
-  template void Simulator<dim>::write_contact_problem(const std::string &);
+  template double Simulator<dim>::smallest_candidate_gap() const;
   PERCUSSION_INSTANTIATE(1)
   PERCUSSION_INSTANTIATE(2)
   PERCUSSION_INSTANTIATE(3)

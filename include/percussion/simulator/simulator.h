@@ -15,6 +15,7 @@
 #include <percussion/postprocess/statistics_output.h>
 #include <percussion/postprocess/vtu_output.h>
 #include <percussion/simulator/checkpointer.h>
+#include <percussion/simulator/contact_reporting.h>
 #include <percussion/simulator/run_parameters.h>
 #include <percussion/simulator/adaptive_step_policy.h>
 #include <percussion/simulator/step_retry_policy.h>
@@ -222,10 +223,6 @@ namespace percussion
     /// (E_k + W_ext − E_{k+1}, where positive) plus 'Contact solver/Projection energy tolerance' ×
     /// the energy scale (the audit's, and the step's new energy).
     double allowed_projection_energy() const;
-    /// The detail of a position_projection event: solved, metric, scale.
-    std::string projection_detail() const;
-    /// Warnings, FCLIB dumps and the non-convergence policy of the step's contact problem.
-    void report_contact_step();
     /**
      * The energy guard, after the step is audited: a step whose energy exceeds the previous one
      * plus the loads' work by more than 'Time integration/Energy creation tolerance' × the energy
@@ -245,8 +242,6 @@ namespace percussion
     void save_state(unsigned int level);
     /// Puts back the state save_state(@p level) kept, and counts the retry.
     void restore_state(unsigned int level);
-    /// Writes the last contact problem (rank 0) and records an fclib_dump event (every rank).
-    void write_contact_problem(const std::string &reason);
     /// Every scalar a checkpoint keeps, by name: the simulator's counters and extremes, the step of
     /// the last VTU record, the integrator's (TimeIntegrator::saved_values()), the audit's
     /// (EnergyAudit::saved_values()) and with large rotations the bodies' frames.
@@ -297,13 +292,10 @@ namespace percussion
     double penetration_tolerance = 0;
     /// Whether the end-of-step position projection is on ('Contact solver/Position projection').
     bool projects_positions = false;
-    double end_of_step_min_gap = 0, lowest_gap = std::numeric_limits<double>::infinity();
-    unsigned int n_projection_steps = 0, n_projection_warnings = 0;
-    /// Steps in a row with an active contact, now and at most (note_unresolved_modes()).
-    unsigned int contact_streak = 0, longest_contact_streak = 0;
+    /// The contact warnings, events, FCLIB dumps and non-convergence policy, the end-of-step gaps.
+    std::unique_ptr<ContactReporting>                  contact_reporting;
     /// The probes, located by the constructor, until open_outputs() lists them.
     std::unique_ptr<Postprocess::ProbePoints<dim>>         located_probes;
-    unsigned int n_positive_work_warnings = 0, n_unconverged_steps = 0;
     /// The energy guard (guard_energy()): steps that created energy, the first of them, what they
     /// created in all, warnings written.
     unsigned int n_energy_created_steps = 0, first_energy_created_step = 0, n_energy_warnings = 0;
@@ -324,8 +316,10 @@ namespace percussion
     std::vector<StepSnapshot> step_snapshots;
     RunTimings   run_timings;
     std::function<void(const Simulator<dim> &)> step_observer;
-    /// Set when the contact 'Non-convergence policy' = stop ends the run (its step was accepted).
+    /// Set when the energy creation policy ends the run (its step was accepted).
     bool stopped_by_policy = false;
+    /// Whether a policy (energy creation, or the contact non-convergence policy) ended the run.
+    bool stopped_by_a_policy() const { return stopped_by_policy || contact_reporting->stopped_the_run(); }
     bool keep_rows = true; ///< keep_tables_in_memory()
     /// 'Adaptive steps': the level of the next step (null with a fixed step).
     std::unique_ptr<AdaptiveStepPolicy> adaptive;
