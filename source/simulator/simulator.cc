@@ -41,6 +41,7 @@ namespace percussion
     , log(out, Utilities::MPI::this_mpi_process(communicator) == 0)
     , audit(postprocessors.add(std::make_unique<Postprocess::EnergyAudit>()))
     , events(postprocessors.add(std::make_unique<Postprocess::EventLog>()))
+    , energy_guard(parameters.time, audit, events, log)
   {
     // Every input check comes before any computation, and before any existing output is touched.
     check_run_input();
@@ -239,15 +240,11 @@ namespace percussion
   template <int dim>
   SavedValues Simulator<dim>::saved_values()
   {
+    // (The order of a checkpoint's header.)
     SavedValues values = contact_reporting->saved_values();
-    const SavedValues own{{"energy_created_steps", nullptr, &n_energy_created_steps},
-                          {"first_energy_created_step", nullptr, &first_energy_created_step},
-                          {"energy_warnings", nullptr, &n_energy_warnings},
-                          {"energy_retries", nullptr, &n_energy_retries},
-                          {"energy_created_in_flagged_steps", &energy_created_in_flagged_steps},
-                          {"last_written_step", nullptr, &vtu_output->last_recorded_step()}};
-    values.insert(values.end(), own.begin(), own.end());
-    for (SavedValues layer : {time_integrator->saved_values(), postprocessors.saved_values(),
+    for (SavedValues layer : {energy_guard.saved_values(),
+                              SavedValues{{"last_written_step", nullptr, &vtu_output->last_recorded_step()}},
+                              time_integrator->saved_values(), postprocessors.saved_values(),
                               adaptive ? adaptive->saved_values() : SavedValues()})
       values.insert(values.end(), layer.begin(), layer.end());
     // The frames the next step starts from (large rotations: taken anew only past an angle, so
@@ -403,7 +400,7 @@ namespace percussion
         save_after_failed_step(k + 1);
         // Where the user can go on from: the last checkpoint and the last output written.
         const std::string &checkpoint = checkpointer->last_checkpoint();
-        log << "numerical failure in step " << time_integrator->step_number() + (stopped_by_a_policy() ? 0 : 1)
+        log << "numerical failure in step " << time_integrator->step_number() + (stopped_by_policy() ? 0 : 1)
             << ": the last checkpoint is " << (checkpoint.empty() ? std::string("none") : checkpoint)
             << "; statistics.csv ends with the last step computed";
         if (vtu_output->last_recorded_step() != static_cast<unsigned int>(-1))
@@ -470,7 +467,7 @@ namespace percussion
         << std::setprecision(3) << time_integrator->linear_solver().setup_seconds() << " s" << std::endl;
 
     audit.start(time_integrator->last_step_energy());
-    energy_round_off = round_off_energy();
+    energy_guard.start(round_off_energy(*triangulation, bodies->stiffness_matrix(), communicator));
     if (geometry)
       contact_reporting->start(smallest_candidate_gap()); // (the first row's min_gap)
     // A resumed run reads its whole checkpoint before it touches any output file (a damaged
@@ -608,11 +605,11 @@ namespace percussion
     // The integrator throws before it accepts a bad state: what it holds is the last good one.
     // The non-convergence policy 'stop' throws after its step was accepted and audited: that step
     // gets its row and a checkpoint (a resumed run may try other solver settings).
-    record(step_view(stopped_by_a_policy() ? Postprocess::StepView::Occasion::stopped_after_step :
+    record(step_view(stopped_by_policy() ? Postprocess::StepView::Occasion::stopped_after_step :
                                          Postprocess::StepView::Occasion::last_state));
     vtu_output->finish_writing();
     postprocessors.find<Postprocess::StatisticsOutput>()->flush();
-    if (stopped_by_a_policy() && !stopped_on_energy)
+    if (stopped_by_policy() && !energy_guard.stopped_the_run())
       checkpointer->write_on_policy_stop(nominal_steps);
   }
 
@@ -645,16 +642,7 @@ namespace percussion
         << audit.max_relative_step_residual() << std::endl;
     if (geometry)
       contact_reporting->write_summary(audit);
-    log << "energy guard: ";
-    if (n_energy_created_steps == 0)
-      log << "no step created energy (tolerance " << parameters.time.energy_creation_tolerance
-          << " of the energy scale " << audit.guard_scale() << ")";
-    else
-      log << n_energy_created_steps << " step(s) created energy, " << energy_created_in_flagged_steps
-          << " in all (first at step " << first_energy_created_step << "; events.csv: energy_created)";
-    if (n_energy_retries > 0)
-      log << "; " << n_energy_retries << " step(s) that created energy were made again in halves";
-    log << std::endl;
+    energy_guard.write_summary();
     if (adaptive)
       report_adaptive_steps();
     note_unresolved_modes();

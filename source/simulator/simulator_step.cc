@@ -46,7 +46,7 @@ namespace percussion
     // One step of the scheme, with the frictional contact problem between its parts
     // (doc/architecture.md, "One time step with contact").
     if (retry_policy.keeps_state_before_step())
-      save_state(level);
+      step_snapshots.save(level, *time_integrator, saved_values(), contact_step.get());
     try
       {
         if (geometry)
@@ -140,73 +140,9 @@ namespace percussion
     audit.add_step(integrator.last_step_energy(), {c.work_normal, c.work_tangential, c.obstacle_work});
     if (geometry)
       contact_reporting->report_step(contact_result);
-    guard_energy();
+    energy_guard.check(*time_integrator);
     if (adaptive)
       note_step_for_adaptivity();
-  }
-
-  template <int dim>
-  void Simulator<dim>::guard_energy()
-  {
-    // No step may end with more energy than the previous one plus the loads' work: damping,
-    // contact (Proposition 1), numerical dissipation (θ ≥ ½) and dashpots only take energy away.
-    // The audit would close whatever a projection or a frame added (they are columns of it): the
-    // guard refuses such energy instead of explaining it.
-    const double created = audit.created_in_last_step();
-    const double allowed =
-      std::max(parameters.time.energy_creation_tolerance * audit.guard_scale(), energy_round_off);
-    if (!(created > allowed) && std::isfinite(created))
-      return;
-    const auto &integrator = *time_integrator;
-    const unsigned int step = integrator.step_number();
-    const bool stop = parameters.time.energy_creation_policy == TimeIntegration::EnergyCreationPolicy::stop;
-    const bool retry = parameters.time.energy_creation_policy == TimeIntegration::EnergyCreationPolicy::retry;
-    ++n_energy_created_steps;
-    energy_created_in_flagged_steps += created;
-    if (first_energy_created_step == 0)
-      first_energy_created_step = step;
-    std::ostringstream detail;
-    detail << "term " << audit.largest_creating_term() << "; scale " << audit.guard_scale() << "; policy: "
-           << (stop ? "stopped" : retry ? "retried" : "continued");
-    events.add(step, integrator.time(), "energy_created", 0, created, detail.str());
-    std::ostringstream message;
-    message << "step " << step << " (t = " << integrator.time() << ") created energy " << created << " J ("
-            << created / audit.guard_scale() << " of the energy scale " << audit.guard_scale()
-            << ", tolerance 'Time integration/Energy creation tolerance' = "
-            << parameters.time.energy_creation_tolerance << "), largest in the term "
-            << audit.largest_creating_term();
-    if (stop || retry)
-      {
-        stopped_by_policy = true;
-        stopped_on_energy = true;
-        if (retry)
-          throw EnergyCreated("Energy created: " + message.str() + ", also after " +
-                              std::to_string(parameters.time.energy_retry_halvings) +
-                              " halvings of the step; 'Time integration/Energy creation policy' = retry.");
-        throw SolverError("Energy created: " + message.str() + "; 'Time integration/Energy creation policy' = stop.");
-      }
-    if (n_energy_warnings++ < 20)
-      log << "warning: " << message.str() << std::endl;
-  }
-
-  template <int dim>
-  double Simulator<dim>::round_off_energy() const
-  {
-    double largest_coordinate = 0;
-    for (const auto &cell : triangulation->active_cell_iterators())
-      if (cell->is_locally_owned())
-        for (const unsigned int v : cell->vertex_indices())
-          for (unsigned int d = 0; d < dim; ++d)
-            largest_coordinate = std::max(largest_coordinate, std::abs(cell->vertex(v)[d]));
-    largest_coordinate = Utilities::MPI::max(largest_coordinate, communicator);
-    double trace = 0;
-    const auto &K = bodies->stiffness_matrix();
-    const auto rows = K.local_range();
-    for (auto i = rows.first; i < rows.second; ++i)
-      trace += K.diag_element(i);
-    trace = Utilities::MPI::sum(trace, communicator);
-    const double error = std::numeric_limits<double>::epsilon() * largest_coordinate;
-    return 0.5 * error * error * trace;
   }
 
   template <int dim>
@@ -275,54 +211,13 @@ namespace percussion
   }
 
   template <int dim>
-  void Simulator<dim>::save_state(const unsigned int level)
-  {
-    // The state a checkpoint keeps (every vector and scalar of it), in memory, and the contact
-    // history of this rank: enough to make the step again from where it started.
-    if (step_snapshots.size() <= level)
-      step_snapshots.resize(level + 1);
-    StepSnapshot &snapshot = step_snapshots[level];
-    const auto vectors = time_integrator->saved_vectors();
-    snapshot.vectors.resize(vectors.size());
-    for (std::size_t i = 0; i < vectors.size(); ++i)
-      snapshot.vectors[i] = *vectors[i].second;
-    snapshot.reals.clear();
-    snapshot.counts.clear();
-    for (const SavedValue &value : saved_values())
-      {
-        if (value.real != nullptr)
-          snapshot.reals.push_back(*value.real);
-        else
-          snapshot.counts.push_back(*value.count);
-      }
-    if (contact_step)
-      snapshot.contact = contact_step->snapshot();
-  }
-
-  template <int dim>
   void Simulator<dim>::restore_state(const unsigned int level)
   {
-    const StepSnapshot &snapshot = step_snapshots.at(level);
-    const auto vectors = time_integrator->saved_vectors();
-    for (std::size_t i = 0; i < vectors.size(); ++i)
-      *vectors[i].second = snapshot.vectors[i];
-    std::size_t real = 0, count = 0;
-    for (const SavedValue &value : saved_values())
-      {
-        if (value.real != nullptr)
-          *value.real = snapshot.reals[real++];
-        else
-          *value.count = snapshot.counts[count++];
-      }
+    step_snapshots.restore(level, *time_integrator, saved_values(), contact_step.get());
+    // (The frames the next step starts from, as after a checkpoint.)
     if (system.frames)
       frames->frames_from_values();
-    if (contact_step)
-      contact_step->restore(snapshot.contact);
-    stopped_by_policy = false;
-    stopped_on_energy = false;
-    if (n_energy_retries++ < 20)
-      log << "energy created: the step from t = " << time_integrator->time()
-          << " is taken back and made again in halves (events.csv: retry_half_steps)" << std::endl;
+    energy_guard.take_back(time_integrator->time());
   }
 
   template <int dim>
@@ -363,9 +258,6 @@ namespace percussion
   template void Simulator<dim>::update_contact_geometry(); \
   template void Simulator<dim>::solve_contact_problem(); \
   template void Simulator<dim>::check_contact_positions(); \
-  template void Simulator<dim>::guard_energy(); \
-  template double Simulator<dim>::round_off_energy() const; \
-  template void Simulator<dim>::save_state(unsigned int); \
   template void Simulator<dim>::restore_state(unsigned int); \
   template double Simulator<dim>::allowed_projection_energy() const; \
   template double Simulator<dim>::smallest_candidate_gap() const;

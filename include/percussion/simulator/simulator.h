@@ -16,6 +16,8 @@
 #include <percussion/postprocess/vtu_output.h>
 #include <percussion/simulator/checkpointer.h>
 #include <percussion/simulator/contact_reporting.h>
+#include <percussion/simulator/energy_guard.h>
+#include <percussion/simulator/step_snapshots.h>
 #include <percussion/simulator/run_parameters.h>
 #include <percussion/simulator/adaptive_step_policy.h>
 #include <percussion/simulator/step_retry_policy.h>
@@ -223,24 +225,8 @@ namespace percussion
     /// (E_k + W_ext − E_{k+1}, where positive) plus 'Contact solver/Projection energy tolerance' ×
     /// the energy scale (the audit's, and the step's new energy).
     double allowed_projection_energy() const;
-    /**
-     * The energy guard, after the step is audited: a step whose energy exceeds the previous one
-     * plus the loads' work by more than 'Time integration/Energy creation tolerance' × the energy
-     * scale (and than the energy of round-off, round_off_energy()) is an `energy_created` event,
-     * and 'Energy creation policy' stops the run (SolverError) or warns.
-     */
-    void guard_energy();
-    /**
-     * The strain energy of the round-off in the positions: ½(ε D)² tr K, the mean of ½δᵀKδ for
-     * independent errors δ_i of size ε D in every DoF (ε the machine epsilon, D the largest
-     * |coordinate| of the mesh). A body at rest has no energy above it: a change below it is
-     * round-off (a box turned rigidly at rest: 1e-25 J). Collective.
-     */
-    double round_off_energy() const;
-    /// Keeps the run's state before a step at halving level @p level (the vectors and scalars a
-    /// checkpoint keeps, and the contact history), for the energy guard's retry.
-    void save_state(unsigned int level);
-    /// Puts back the state save_state(@p level) kept, and counts the retry.
+    /// Puts back the state before a step at halving level @p level (step_snapshots), and the
+    /// frames derived from it; the energy guard counts the retry.
     void restore_state(unsigned int level);
     /// Every scalar a checkpoint keeps, by name: the simulator's counters and extremes, the step of
     /// the last VTU record, the integrator's (TimeIntegrator::saved_values()), the audit's
@@ -296,30 +282,15 @@ namespace percussion
     std::unique_ptr<ContactReporting>                  contact_reporting;
     /// The probes, located by the constructor, until open_outputs() lists them.
     std::unique_ptr<Postprocess::ProbePoints<dim>>         located_probes;
-    /// The energy guard (guard_energy()): steps that created energy, the first of them, what they
-    /// created in all, warnings written.
-    unsigned int n_energy_created_steps = 0, first_energy_created_step = 0, n_energy_warnings = 0;
-    double energy_created_in_flagged_steps = 0;
-    double energy_round_off = 0; ///< round_off_energy(), at the set-up
-    /// Set when 'Energy creation policy' = stop ends the run (no checkpoint of that state).
-    bool stopped_on_energy = false;
-    /// Steps taken back and made again in halves by 'Energy creation policy' = retry.
-    unsigned int n_energy_retries = 0;
-    /// The state before a step, per halving level (save_state()).
-    struct StepSnapshot
-    {
-      std::vector<dealii::PETScWrappers::MPI::Vector> vectors;
-      std::vector<double> reals;
-      std::vector<unsigned int> counts;
-      ContactStep::FrictionalContactStep::Snapshot contact;
-    };
-    std::vector<StepSnapshot> step_snapshots;
+    /// Judges each step by the energy it created, once the audit has booked it.
+    EnergyGuard energy_guard;
+    /// The state before a step, per halving level, where the energy creation policy is retry.
+    StepSnapshots step_snapshots;
     RunTimings   run_timings;
     std::function<void(const Simulator<dim> &)> step_observer;
-    /// Set when the energy creation policy ends the run (its step was accepted).
-    bool stopped_by_policy = false;
-    /// Whether a policy (energy creation, or the contact non-convergence policy) ended the run.
-    bool stopped_by_a_policy() const { return stopped_by_policy || contact_reporting->stopped_the_run(); }
+    /// Whether a policy (energy creation, or the contact non-convergence policy) ended the run
+    /// (its step was accepted).
+    bool stopped_by_policy() const { return energy_guard.stopped_the_run() || contact_reporting->stopped_the_run(); }
     bool keep_rows = true; ///< keep_tables_in_memory()
     /// 'Adaptive steps': the level of the next step (null with a fixed step).
     std::unique_ptr<AdaptiveStepPolicy> adaptive;
