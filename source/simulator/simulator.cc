@@ -101,9 +101,6 @@ namespace percussion
         // A frame per body: the rigid motion in bodies.csv, the check of the small-displacement
         // kinematics, and with large rotations the frames the elastic force is measured in.
         frames = std::make_shared<BodyFrames>(bodies->node_layout(), bodies->locally_owned_dofs(), communicator);
-        for (auto *x : {&mass_v, &mass_q, &mass_x, &mass_reference})
-          x->reinit(bodies->locally_owned_dofs(), communicator);
-        rotation_warned.assign(frames->n_bodies(), false);
         // The outputs by material id (bodies.csv, the stress turned out of the frames) need one
         // frame per material id.
         if (parameters.large_rotations && !frames->materials_name_one_body())
@@ -112,6 +109,11 @@ namespace percussion
                            "('Kinematics/Formulation') each body needs a material id of its own (list them in "
                            "'Materials/Material ids').");
       }
+    body_motion = std::make_unique<BodyMotionMonitor>(
+      frames.get(), system,
+      BodyMotionMonitor::RotationWarnings{!parameters.large_rotations, parameters.body.rotation_warning_angle,
+                                          parameters.time.scheme != TimeIntegration::Scheme::schatzman_paoli},
+      bodies->locally_owned_dofs(), events, log, communicator);
     run_timings.setup_and_assembly = timer.wall_time();
   }
 
@@ -275,7 +277,7 @@ namespace percussion
             projection_result,
             geometry ? static_cast<double>(geometry->n_global_points()) : 0.0,
             contact_reporting->last_min_gap(),
-            rigid_motions,
+            body_motion->motions(),
             events,
             step_seconds,
             phases};
@@ -315,62 +317,11 @@ namespace percussion
   }
 
   template <int dim>
-  void Simulator<dim>::update_rigid_motions()
-  {
-    if (!frames)
-      return;
-    const auto &q = time_integrator->displacement();
-    // (M v where the scheme keeps it: on a large model a mat-vec costs a tenth of a step.)
-    const auto *mass_velocity = time_integrator->mass_times_velocity();
-    if (mass_velocity == nullptr)
-      {
-        system.apply_mass(mass_v, time_integrator->velocity());
-        mass_velocity = &mass_v;
-      }
-    // M(X + q) = M X + M q: M X once, M q where the scheme keeps it.
-    const auto *mass_displacement = time_integrator->mass_times_displacement();
-    if (mass_displacement == nullptr)
-      {
-        system.apply_mass(mass_q, q);
-        mass_displacement = &mass_q;
-      }
-    if (!mass_reference_computed)
-      {
-        frames->reference_positions(mass_x); // (X, scratch until the sum below)
-        system.apply_mass(mass_reference, mass_x);
-        mass_reference_computed = true;
-      }
-    mass_x = mass_reference;
-    mass_x.add(1.0, *mass_displacement);
-    rigid_motions = frames->motion(q, *mass_velocity, mass_x, frames->fit(q));
-    if (parameters.large_rotations)
-      return;
-    // Small displacements: say once per body when its rotation makes the kinematics inaccurate,
-    // naming only a setting this run's scheme accepts (large rotations need a velocity-level scheme).
-    const bool framed_scheme = parameters.time.scheme != TimeIntegration::Scheme::schatzman_paoli;
-    for (unsigned int b = 0; b < rigid_motions.size(); ++b)
-      if (!rotation_warned[b] && std::abs(rigid_motions[b].rotation_angle) > parameters.body.rotation_warning_angle)
-        {
-          rotation_warned[b] = true;
-          const double phi = rigid_motions[b].rotation_angle;
-          std::ostringstream message;
-          message << "the body of " << frames->body_name(b) << " has turned by " << phi
-                  << " rad with 'Kinematics/Formulation' = small displacements, which stretches it by "
-                  << std::sqrt(1 + phi * phi) - 1 << " without strain; "
-                  << (framed_scheme ? "set it to large rotations (or auto)" :
-                                      "large rotations need a velocity-level scheme: set 'Time integration/Scheme' = "
-                                      "Moreau-Jean Fremond and 'Kinematics/Formulation' = large rotations (or auto)");
-          log << "warning: " << message.str() << std::endl;
-          events.add(time_integrator->step_number(), time_integrator->time(), "large_rotation", 0, phi, message.str());
-        }
-  }
-
-  template <int dim>
   void Simulator<dim>::record(const Postprocess::StepView &view)
   {
     // The rigid motions enter statistics.csv and bodies.csv (and may raise an event the row counts).
     if (view.adds_rows())
-      update_rigid_motions();
+      body_motion->update(*time_integrator);
     postprocessors.execute(view);
   }
 

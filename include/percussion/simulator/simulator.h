@@ -14,6 +14,7 @@
 #include <percussion/postprocess/contact_force_table.h>
 #include <percussion/postprocess/statistics_output.h>
 #include <percussion/postprocess/vtu_output.h>
+#include <percussion/simulator/body_motion_monitor.h>
 #include <percussion/simulator/checkpointer.h>
 #include <percussion/simulator/contact_reporting.h>
 #include <percussion/simulator/energy_guard.h>
@@ -103,7 +104,7 @@ namespace percussion
     dealii::types::global_dof_index n_dofs() const { return bodies->get_dof_handler().n_dofs(); }
     const RunTimings &timings() const { return run_timings; }
     /// The rigid motion of each body (BodyFrames' bodies, 2D/3D; empty in 1D) at the last recorded step.
-    const std::vector<RigidMotion> &rigid_motion() const { return rigid_motions; }
+    const std::vector<RigidMotion> &rigid_motion() const { return body_motion->motions(); }
     /// The bodies' frames (2D/3D; nullptr in 1D).
     const BodyFrames *body_frames() const { return frames.get(); }
 
@@ -142,10 +143,6 @@ namespace percussion
     /// Runs the postprocessors on @p view, after the rigid motions of a state they add rows of.
     /// Collective.
     void record(const Postprocess::StepView &view);
-    /// The rigid motion of each body (bodies.csv, statistics' kinetic energy split); with small
-    /// displacements, a warning and an event the first time a body turns past 'Kinematics/Rotation
-    /// warning angle'. Collective.
-    void update_rigid_motions();
     /// With several ranks and contact pairs (2D/3D), partitions the mesh again with cells weighted by
     /// their slave faces ('Contact/Slave face partition weight'): a step's contact work belongs to the
     /// slave nodes' owners. Before the DoFs are distributed. Collective.
@@ -249,13 +246,8 @@ namespace percussion
     std::unique_ptr<Body::ElasticBody<dim>>                bodies;
     /// The bodies' frames (2D/3D): their rigid motion, and with large rotations the kinematics.
     std::shared_ptr<BodyFrames>                            frames;
-    std::vector<RigidMotion>                               rigid_motions;
-    std::vector<bool>                                      rotation_warned;
-    /// M v, M q and M(X + q): scratch of update_rigid_motions().
-    dealii::PETScWrappers::MPI::Vector                     mass_v, mass_q, mass_x;
-    /// M X, the reference positions' part of M(X + q) (computed at the first use).
-    dealii::PETScWrappers::MPI::Vector                     mass_reference;
-    bool                                                   mass_reference_computed = false;
+    /// The bodies' rigid motions and the rotation warnings.
+    std::unique_ptr<BodyMotionMonitor>                     body_motion;
     TimeIntegration::LinearElastodynamicSystem             system;
     std::unique_ptr<TimeIntegration::TimeIntegrator>       time_integrator;
     /// The outputs, run after every step: from the start the energy audit and the event log, from
