@@ -90,6 +90,7 @@ namespace percussion
     triangulation = create_triangulation<dim>(communicator);
     generate_mesh(parameters.mesh, *triangulation);
     partition_by_contact_work();
+    run_report = std::make_unique<RunReport<dim>>(parameters, *triangulation, communicator, log);
     run_timings.mesh = timer.wall_time();
     timer.restart();
     bodies = std::make_unique<Body::ElasticBody<dim>>(parameters.body, parameters.mesh.fe_degree,
@@ -170,13 +171,13 @@ namespace percussion
     LinearSolverParameters linear_solver = parameters.linear_solver;
     if (linear_solver.preconditioner == PreconditionerType::automatic)
       {
-        const double courant = courant_number(GridTools::minimal_cell_diameter(*triangulation));
+        const double courant = run_report->courant_number(GridTools::minimal_cell_diameter(*triangulation));
         linear_solver.preconditioner = courant > linear_solver.amg_courant_number ? PreconditionerType::ml : PreconditionerType::jacobi;
       }
     if (linear_solver.preconditioner == PreconditionerType::gamg || linear_solver.preconditioner == PreconditionerType::ml)
       system.rigid_body_modes = bodies->rigid_body_modes();
     if (!parameters.contact.pairs.empty() && parameters.contact_solver.projection_metric != ContactStep::ProjectionMetric::iteration_matrix)
-      system.quasi_static_projection_time = quasi_static_time();
+      system.quasi_static_projection_time = run_report->quasi_static_time();
     time_integrator = TimeIntegration::create_time_integrator(system, parameters.time, linear_solver,
                                                               bodies->locally_owned_dofs(), communicator);
   }
@@ -367,7 +368,8 @@ namespace percussion
     run_timings.projection -= run_timings.projection_metric_factorisation;
     run_timings.time_stepping = progress.wall_time() - (run_timings.output - output_before_stepping) -
                                 run_timings.projection_metric_factorisation;
-    report_run(first_step, k, progress.wall_time());
+    run_report->write(run_timings, {first_step, k, progress.wall_time(), audit, *time_integrator,
+                                    geometry ? contact_reporting.get() : nullptr, energy_guard, adaptive.get()});
   }
 
   template <int dim>
@@ -562,137 +564,6 @@ namespace percussion
     postprocessors.find<Postprocess::StatisticsOutput>()->flush();
     if (stopped_by_policy() && !energy_guard.stopped_the_run())
       checkpointer->write_on_policy_stop(nominal_steps);
-  }
-
-  template <int dim>
-  void Simulator<dim>::report_run(const unsigned int first_step, const unsigned int n_steps, const double wall_seconds)
-  {
-    Utilities::System::MemoryStats memory;
-    Utilities::System::get_memory_stats(memory);
-    run_timings.peak_memory_mib_max_rank = Utilities::MPI::max(memory.VmHWM / 1024.0, communicator);
-    run_timings.peak_memory_mib_total = Utilities::MPI::sum(memory.VmHWM / 1024.0, communicator);
-    const unsigned int steps = std::max(1u, run_timings.steps);
-    log << "timing: mesh " << std::setprecision(4) << run_timings.mesh << " s, DoFs and assembly "
-        << run_timings.setup_and_assembly << " s, factorisation " << run_timings.factorisation << " s";
-    if (run_timings.projection_metric_factorisation > 0)
-      log << ", projection metric factorisation " << run_timings.projection_metric_factorisation << " s";
-    log << ", time per step " << run_timings.time_stepping / steps << " s, output " << run_timings.output
-        << " s; peak memory " << run_timings.peak_memory_mib_total << " MiB (all ranks), "
-        << run_timings.peak_memory_mib_max_rank << " MiB (largest rank)" << std::endl;
-    if (geometry)
-      log << "contact timing per step: geometry " << run_timings.contact_geometry / steps
-          << " s, position check/projection " << run_timings.projection / steps << " s, free-velocity solve "
-          << run_timings.free_velocity / steps << " s, contact step " << run_timings.contact_step / steps
-          << " s (of which the contact solver " << run_timings.contact_solver / steps << " s)" << std::endl;
-    log << "done: " << n_steps << " steps";
-    if (first_step > 0)
-      log << " (" << run_timings.steps << " after resuming at step " << first_step << ")";
-    log << " in " << std::setprecision(4) << wall_seconds << " s; energy E_end/E_0 = " << std::setprecision(10)
-        << (audit.initial_energy() != 0 ? audit.total_energy() / audit.initial_energy() : 0.0)
-        << ", largest per-step energy-balance residual (relative) = " << std::setprecision(3)
-        << audit.max_relative_step_residual() << std::endl;
-    if (geometry)
-      contact_reporting->write_summary(audit);
-    energy_guard.write_summary();
-    if (adaptive)
-      report_adaptive_steps();
-    note_unresolved_modes();
-  }
-
-  template <int dim>
-  double Simulator<dim>::fastest_wave_speed() const
-  {
-    // The bar speed √(E/ρ) in 1D, the dilatational speed √((λ+2μ)/ρ) otherwise; with Maxwell
-    // branches the fast waves see the instantaneous modulus E(0) = E∞ + Σ Eᵢ (same ν).
-    double wave_speed = 0;
-    for (const auto &[id, material] : parameters.body.materials)
-      wave_speed = std::max(wave_speed, std::sqrt(material.instantaneous_modulus() / material.youngs_modulus *
-                                                  (dim == 1 ? material.youngs_modulus :
-                                                              material.lame_lambda() + 2 * material.lame_mu()) /
-                                                  material.density));
-    return wave_speed;
-  }
-
-  template <int dim>
-  double Simulator<dim>::quasi_static_time() const
-  {
-    // T = 100 L/c with L the diagonal of the mesh's bounding box and c the slowest wave speed (the
-    // shear speed √(μ/ρ); the bar speed in 1D): the lowest elastic mode of a compact body has
-    // ω ≳ c/L, so K + M/T² weighs a body's rigid motion about 10⁴ (ωT)² ≳ 10⁵ times more than its
-    // deformation. Measured: with 10 L/c a stiff bouncing mass lifted by 1 cm after a free-flight
-    // crossing kept 2 % of its kinetic energy in the lift's elastic part (paid by its velocity),
-    // with 100 L/c nothing visible. The price is the metric's condition number (ω_max T)², whose
-    // round-off shows between runs on different numbers of ranks (4e-8 of the kinetic energy on
-    // the rolling disk of regression.large_rotations, against 5e-10 with 10 L/c).
-    Point<dim> lower, upper;
-    for (unsigned int d = 0; d < dim; ++d)
-      {
-        lower[d] = std::numeric_limits<double>::max();
-        upper[d] = -std::numeric_limits<double>::max();
-      }
-    const auto &vertices = triangulation->get_vertices();
-    const auto &used = triangulation->get_used_vertices();
-    for (unsigned int i = 0; i < vertices.size(); ++i)
-      if (used[i])
-        for (unsigned int d = 0; d < dim; ++d)
-          {
-            lower[d] = std::min(lower[d], vertices[i][d]);
-            upper[d] = std::max(upper[d], vertices[i][d]);
-          }
-    double diagonal2 = 0;
-    for (unsigned int d = 0; d < dim; ++d)
-      {
-        const double extent = Utilities::MPI::max(upper[d], communicator) + Utilities::MPI::max(-lower[d], communicator);
-        diagonal2 += extent * extent;
-      }
-    double wave_speed = std::numeric_limits<double>::max();
-    for (const auto &[id, material] : parameters.body.materials)
-      wave_speed = std::min(wave_speed, std::sqrt((dim == 1 ? material.youngs_modulus : material.lame_mu()) /
-                                                  material.density));
-    return 100 * std::sqrt(diagonal2) / wave_speed;
-  }
-
-  template <int dim>
-  double Simulator<dim>::courant_number(const double smallest_cell) const
-  {
-    // c h / Δx with the node spacing Δx.
-    const double node_spacing = smallest_cell / std::sqrt(static_cast<double>(dim)) / parameters.mesh.fe_degree;
-    return fastest_wave_speed() * parameters.time.time_step / node_spacing;
-  }
-
-  template <int dim>
-  void Simulator<dim>::note_unresolved_modes() const
-  {
-    // θ = ½ (and any scheme without high-frequency damping) damps no mode: the modes with ωh ≫ 1
-    // are not resolved by the step, and with contact that lasts their energy stays in the body as
-    // chatter at the contact nodes. (Said at the end of a run whose contacts lasted only: a brief
-    // impact with θ = ½ for its undamped waves, the default example's, needs no such advice.) The highest mode of a
-    // consistent-mass mesh is about ω_max ≈ 2√3 c √dim / Δx (1D linear elements: exactly 2√3 c/Δx;
-    // c the dilatational wave speed, Δx the node spacing).
-    // (Stiffness-proportional damping βK damps them as well: the ratio βω/2 grows with ω.)
-    const bool kelvin_voigt_everywhere =
-      std::all_of(parameters.body.materials.begin(), parameters.body.materials.end(),
-                  [](const auto &m) { return m.second.kelvin_voigt_time > 0; });
-    if (!geometry)
-      return;
-    const double smallest_cell = GridTools::minimal_cell_diameter(*triangulation); // (collective: before any return)
-    if (contact_reporting->longest_contact_streak() < 100 || time_integrator->damps_high_frequencies() || parameters.body.rayleigh_beta > 0 ||
-        kelvin_voigt_everywhere)
-      return;
-    const double wave_speed = fastest_wave_speed();
-    const double node_spacing = smallest_cell / std::sqrt(static_cast<double>(dim)) / parameters.mesh.fe_degree;
-    const double omega_h = 2 * std::sqrt(3.0 * dim) * wave_speed * parameters.time.time_step / node_spacing;
-    if (omega_h > 2)
-      log << "note: contacts lasted up to " << contact_reporting->longest_contact_streak() << " steps in a row, and the scheme ("
-          << time_integrator->description() << ") damps no mode while this step leaves the mesh's stiffest "
-          << "modes unresolved (omega*h up to ~" << std::setprecision(3) << omega_h << ", from c = " << wave_speed
-          << " m/s and node spacing " << node_spacing << " m): they can ring for ever at contacts that last "
-          << "(the contact force alternating from step to step, a resting body that never comes to rest). "
-          << "Where that matters more than wave accuracy, use a scheme "
-          << "that damps them (Moreau-Jean theta slightly above 0.5, e.g. 0.55, inside the Fremond range "
-          << "[0.5, 1/(1+e)]), a material damping (Damping/Stiffness proportional coefficient, a few "
-          << "percent of critical on the lowest elastic mode), or h <= " << node_spacing / (std::sqrt(3.0 * dim) * wave_speed)
-          << " s to resolve them (doc/contact.md, lasting contact)." << std::endl;
   }
 
   template class Simulator<1>;

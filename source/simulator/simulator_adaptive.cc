@@ -60,31 +60,10 @@ namespace percussion
     return time_integrator->elapsed_nominal_steps() >= static_cast<double>(parameters.time.n_steps());
   }
 
-  template <int dim>
-  void Simulator<dim>::report_adaptive_steps()
-  {
-    const auto &steps = adaptive->steps_per_level();
-    const auto &times = adaptive->time_per_level();
-    unsigned int levels_used = 0, total = 0;
-    log << "adaptive steps:";
-    for (unsigned int k = 0; k < steps.size(); ++k)
-      {
-        total += steps[k];
-        if (steps[k] == 0)
-          continue;
-        ++levels_used;
-        log << (levels_used > 1 ? ";" : "") << " h = " << std::setprecision(4) << adaptive->step_size(k) << " s: "
-            << steps[k] << " steps over " << times[k] << " s";
-      }
-    // Each step size used has its iteration matrix factorised once and kept.
-    log << " (" << total << " steps at " << levels_used << " step size(s), each factorised once)" << std::endl;
-  }
-
 #define PERCUSSION_INSTANTIATE(dim)                                 \
   template void Simulator<dim>::choose_step_size();                 \
   template void Simulator<dim>::note_step_for_adaptivity();         \
-  template bool Simulator<dim>::adaptive_run_finished() const;      \
-  template void Simulator<dim>::report_adaptive_steps();
+  template bool Simulator<dim>::adaptive_run_finished() const;
   PERCUSSION_INSTANTIATE(1)
   PERCUSSION_INSTANTIATE(2)
   PERCUSSION_INSTANTIATE(3)

@@ -20,6 +20,7 @@
 #include <percussion/simulator/energy_guard.h>
 #include <percussion/simulator/step_snapshots.h>
 #include <percussion/simulator/run_parameters.h>
+#include <percussion/simulator/run_report.h>
 #include <percussion/simulator/adaptive_step_policy.h>
 #include <percussion/simulator/step_retry_policy.h>
 #include <percussion/contact_step/frictional_contact_step.h>
@@ -35,22 +36,6 @@
 
 namespace percussion
 {
-  /// Wall-clock seconds of the phases of a run and the peak memory (for benchmarks and the log).
-  struct RunTimings
-  {
-    double mesh = 0, setup_and_assembly = 0, factorisation = 0, time_stepping = 0, output = 0;
-    /// Parts of the time stepping: contact geometry (search, H), free-velocity solve, contact step
-    /// (Delassus columns, the local problem and its solve, the impulse), and the contact solver alone.
-    double contact_geometry = 0, free_velocity = 0, contact_step = 0, contact_solver = 0;
-    /// The end-of-step gap check and the position projections (without the factorisation below).
-    double projection = 0;
-    /// The quasi-static projection metric's factorisation (at the first projection; not in
-    /// time_stepping nor in projection).
-    double projection_metric_factorisation = 0;
-    unsigned int steps = 0;
-    double peak_memory_mib_max_rank = 0, peak_memory_mib_total = 0;
-  };
-
   /**
    * One run: builds the mesh and the bodies, integrates in time, audits the energy of every step
    * and writes the statistics table and the ParaView output. Reads in the order things happen:
@@ -147,10 +132,6 @@ namespace percussion
     /// their slave faces ('Contact/Slave face partition weight'): a step's contact work belongs to the
     /// slave nodes' owners. Before the DoFs are distributed. Collective.
     void partition_by_contact_work();
-    /// At the end of a run with contact that lasted (a contact active for 100 steps in a row) and a
-    /// scheme that damps no mode (e.g. θ = ½): says in the log when the step leaves the mesh's
-    /// stiff modes unresolved, which can then ring at the lasting contacts. Collective.
-    void note_unresolved_modes() const;
     /// The smallest gap of the geometry's candidates (the search distance without any). Collective.
     double smallest_candidate_gap() const;
     /// Initial state (its contact geometry checked first), output files (kept up to a resumed
@@ -177,8 +158,6 @@ namespace percussion
     /// After a SolverError: the last good step's output, and a checkpoint where the
     /// non-convergence policy stopped the run.
     void save_after_failed_step(unsigned int nominal_steps);
-    /// The log's timing, energy and contact summary of the run.
-    void report_run(unsigned int first_step, unsigned int n_steps, double wall_seconds);
     /**
      * The loop's body: one step of the nominal size (advance()), then the postprocessors on it,
      * the checkpoint if one is due and the stop on a signal. @p k: the nominal steps done before it.
@@ -212,8 +191,6 @@ namespace percussion
     void note_step_for_adaptivity();
     /// Adaptive steps: whether the run has reached its end time (exactly, in nominal steps).
     bool adaptive_run_finished() const;
-    /// Adaptive steps: the summary's steps and time per level and the factors kept.
-    void report_adaptive_steps();
     /// The step's frictional contact problem and its impulse (FrictionalContactStep::solve).
     void solve_contact_problem();
     /// The end-of-step gaps and the optional position projection.
@@ -233,17 +210,12 @@ namespace percussion
     const RunParameters       parameters;
     /// What becomes of a step whose contact problem is not solved or that created energy.
     const StepRetryPolicy     retry_policy;
-    /// The bar speed √(E/ρ) in 1D, the dilatational speed √((λ+2μ)/ρ) otherwise, of the fastest material.
-    double fastest_wave_speed() const;
-    /// c h / Δx: the fastest wave speed times the step over the node spacing.
-    double courant_number(double smallest_cell) const;
-    /// T of the quasi-static projection metric K + M/T² (QuasiStaticMetric): 100 × the slowest
-    /// wave's transit of the mesh's bounding box.
-    double quasi_static_time() const;
     MPI_Comm                  communicator;
     dealii::ConditionalOStream log;
     std::unique_ptr<dealii::Triangulation<dim>>            triangulation;
     std::unique_ptr<Body::ElasticBody<dim>>                bodies;
+    /// The wave-speed estimates of the set-up and the log's report at the end.
+    std::unique_ptr<RunReport<dim>>                        run_report;
     /// The bodies' frames (2D/3D): their rigid motion, and with large rotations the kinematics.
     std::shared_ptr<BodyFrames>                            frames;
     /// The bodies' rigid motions and the rotation warnings.
