@@ -2,7 +2,6 @@
 #include <deal.II/base/mpi.h>
 #include <deal.II/base/timer.h>
 #include <deal.II/base/utilities.h>
-#include <deal.II/distributed/tria.h>
 #include <deal.II/grid/grid_tools.h>
 
 #include <percussion/contact/contact_point_output.h>
@@ -10,6 +9,8 @@
 #include <percussion/core/mesh_generator.h>
 #include <percussion/postprocess/postprocessor_registry.h>
 #include <percussion/postprocess/progress_reporter.h>
+#include <percussion/simulator/contact_work_partition.h>
+#include <percussion/simulator/elastodynamic_system.h>
 #include <percussion/simulator/simulator.h>
 #include <percussion/core/interruption.h>
 #include <percussion/time_integration/moreau_jean_integrator.h>
@@ -57,7 +58,8 @@ namespace percussion
     log_set_up();
     checkpointer = std::make_unique<Checkpointer<dim>>(
       parameters, communicator, log,
-      typename Checkpointer<dim>::RunState{*triangulation, *bodies, *time_integrator, contact_step.get(), events,
+      typename Checkpointer<dim>::RunState{*triangulation, *bodies, *time_integrator,
+                                           contact ? &contact->step() : nullptr, events,
                                            [this]() { return saved_values(); },
                                            [this]() {
                                              // The frames the next step starts from.
@@ -89,7 +91,7 @@ namespace percussion
     Timer timer;
     triangulation = create_triangulation<dim>(communicator);
     generate_mesh(parameters.mesh, *triangulation);
-    partition_by_contact_work();
+    partition_by_contact_work(*triangulation, parameters.contact, communicator);
     run_report = std::make_unique<RunReport<dim>>(parameters, *triangulation, communicator, log);
     run_timings.mesh = timer.wall_time();
     timer.restart();
@@ -139,33 +141,8 @@ namespace percussion
   template <int dim>
   void Simulator<dim>::set_up_time_integrator()
   {
-    system.mass = &bodies->mass_matrix();
-    system.stiffness = &bodies->stiffness_matrix();
-    // Nodal aggregation, K's block copy (a vector field's stiffness has dense node blocks) and the
-    // CG operator's block copy with every preconditioner.
-    system.node_block_size = bodies->node_block_size();
-    system.stiffness_product = std::make_shared<BlockedMatrixProduct>(bodies->stiffness_matrix(), system.node_block_size);
-    system.rayleigh_alpha = bodies->rayleigh_alpha();
-    system.rayleigh_beta = bodies->rayleigh_beta();
-    system.kelvin_voigt = bodies->kelvin_voigt_matrix();
-    for (const auto &branch : bodies->maxwell_branches())
-      system.maxwell_branches.push_back({&branch->stiffness, branch->relaxation_time});
-    system.has_external_force = bodies->has_external_force();
-    system.external_force_depends_on_time = bodies->external_force_depends_on_time();
-    system.assemble_external_force = [this](const double t, PETScWrappers::MPI::Vector &f) {
-      bodies->assemble_external_force(t, f);
-    };
-    system.constrained_dofs = bodies->constrained_dofs();
-    system.has_prescribed_motion = bodies->has_prescribed_motion();
-    system.prescribed_displacement = [this](const double t, std::vector<double> &values) {
-      bodies->prescribed_displacement(t, values);
-    };
-    if (parameters.large_rotations)
-      {
-        system.frames = frames;
-        system.frame_update_angle = parameters.body.frame_update_angle;
-      }
-
+    system = elastodynamic_system(*bodies, parameters.large_rotations ? frames : nullptr,
+                                  parameters.body.frame_update_angle);
     // CG's preconditioner 'auto': multigrid only where the step is long against the wave transit
     // time of a cell (the matrix is then stiffness-dominated), Jacobi at the CFL step.
     LinearSolverParameters linear_solver = parameters.linear_solver;
@@ -186,39 +163,14 @@ namespace percussion
   void Simulator<dim>::set_up_contact()
   {
     if (!parameters.contact.pairs.empty())
-      {
-        const double smallest_cell = GridTools::minimal_cell_diameter(*triangulation);
-        penetration_tolerance = parameters.contact_solver.penetration_tolerance * smallest_cell;
-        geometry = std::make_unique<Geometry>(bodies->get_dof_handler(), parameters.contact);
-        contact_step = std::make_unique<ContactStep::FrictionalContactStep>(
-          parameters.contact_solver, time_integrator->contact_law(), dim, parameters.contact.gap_prediction_factor,
-          communicator);
-        // 'auto': the Moreau–Jean schemes (Schatzman–Paoli holds the gaps itself; the
-        // generalized-α family splits positions into smooth and impulsive parts of its own).
-        const bool moreau_jean = parameters.time.scheme == TimeIntegration::Scheme::moreau_jean_fremond ||
-                                 parameters.time.scheme == TimeIntegration::Scheme::moreau_jean_standard;
-        projects_positions = contact_step->is_velocity_level() &&
-                             (parameters.contact_solver.position_projection == ContactStep::PositionProjection::on ||
-                              (parameters.contact_solver.position_projection == ContactStep::PositionProjection::automatic && moreau_jean));
-        contact_step->set_closed_gap_tolerance(1e-9 * smallest_cell);
-        if (dim > 1 && parameters.contact_solver.delassus_operator != ContactStep::DelassusOperatorChoice::dense)
-          {
-            // The probed Delassus operator colours the contact DoFs by their reference positions
-            // and measures its radius in node spacings.
-            const IndexSet &owned = bodies->locally_owned_dofs();
-            const bool has_body_pair =
-              std::any_of(parameters.contact.pairs.begin(), parameters.contact.pairs.end(),
-                          [](const auto &pair) { return pair.has_master_surface(); });
-            contact_step->set_dof_positions(owned.n_elements() > 0 ? *owned.begin() : 0, bodies->owned_dof_positions(),
-                                            smallest_cell / std::sqrt(static_cast<double>(dim)) /
-                                              parameters.mesh.fe_degree,
-                                            has_body_pair);
-          }
-      }
+      contact = std::make_unique<ContactStepping<dim>>(parameters, *bodies, time_integrator->contact_law(),
+                                                       GridTools::minimal_cell_diameter(*triangulation), run_timings,
+                                                       communicator);
     // (Without contact pairs too: a checkpoint keeps its counters.)
     contact_reporting = std::make_unique<ContactReporting>(
-      parameters.contact_solver, parameters.output.directory, *time_integrator, contact_step.get(), projects_positions,
-      penetration_tolerance, events, log, communicator);
+      parameters.contact_solver, parameters.output.directory, *time_integrator, contact ? &contact->step() : nullptr,
+      contact && contact->projects_positions(), contact ? contact->penetration_tolerance() : 0.0, events, log,
+      communicator);
   }
 
   template <int dim>
@@ -274,47 +226,14 @@ namespace percussion
             last_step,
             *time_integrator,
             audit,
-            contact_result,
-            projection_result,
-            geometry ? static_cast<double>(geometry->n_global_points()) : 0.0,
+            last_contact_result(),
+            last_projection(),
+            contact ? static_cast<double>(contact->geometry().n_global_points()) : 0.0,
             contact_reporting->last_min_gap(),
             body_motion->motions(),
             events,
             step_seconds,
             phases};
-  }
-
-  template <int dim>
-  void Simulator<dim>::partition_by_contact_work()
-  {
-    // 1D meshes are shared, partitioned by METIS (create_triangulation()).
-    if constexpr (dim > 1)
-      {
-        const double extra = parameters.contact.slave_face_partition_weight;
-        auto *distributed = dynamic_cast<parallel::distributed::Triangulation<dim> *>(triangulation.get());
-        if (distributed == nullptr || parameters.contact.pairs.empty() || !(extra > 0.) ||
-            Utilities::MPI::n_mpi_processes(communicator) == 1)
-          return;
-        std::vector<Contact::BoundaryIds> slave_ids;
-        for (const auto &pair : parameters.contact.pairs)
-          slave_ids.push_back(pair.slave_boundary);
-        // p4est's weights are integers: a cell weighs 100, each slave face 100 · extra more. The
-        // space-filling curve is then cut where the sums of the weights are equal, so that the
-        // contact surface is shared with the cells.
-        const auto connection = distributed->signals.weight.connect(
-          [slave_ids, extra](const typename Triangulation<dim>::cell_iterator &cell,
-                             const typename Triangulation<dim>::CellStatus) -> unsigned int {
-            unsigned int slave_faces = 0;
-            for (const unsigned int f : cell->face_indices())
-              if (cell->face(f)->at_boundary() &&
-                  std::any_of(slave_ids.begin(), slave_ids.end(),
-                              [&](const Contact::BoundaryIds &ids) { return ids.contains(cell->face(f)->boundary_id()); }))
-                ++slave_faces;
-            return 100 + static_cast<unsigned int>(std::lround(100. * extra * slave_faces));
-          });
-        distributed->repartition();
-        connection.disconnect();
-      }
   }
 
   template <int dim>
@@ -369,7 +288,7 @@ namespace percussion
     run_timings.time_stepping = progress.wall_time() - (run_timings.output - output_before_stepping) -
                                 run_timings.projection_metric_factorisation;
     run_report->write(run_timings, {first_step, k, progress.wall_time(), audit, *time_integrator,
-                                    geometry ? contact_reporting.get() : nullptr, energy_guard, adaptive.get()});
+                                    contact ? contact_reporting.get() : nullptr, energy_guard, adaptive.get()});
   }
 
   template <int dim>
@@ -380,13 +299,9 @@ namespace percussion
     PETScWrappers::MPI::Vector q0(bodies->locally_owned_dofs(), communicator);
     PETScWrappers::MPI::Vector v0(bodies->locally_owned_dofs(), communicator);
     bodies->initial_conditions(parameters.time.start_time, q0, v0);
-    if (geometry)
-      {
-        // The initial gaps (the first step reuses this geometry's H), checked before anything is
-        // written or factorised: bodies that start inside an obstacle or each other are bad input.
-        geometry->update(q0, parameters.time.start_time);
-        check_initial_overlap();
-      }
+    // The initial gaps, checked before anything is written or factorised.
+    if (contact)
+      contact->start(q0);
     {
       // The output directory is created only now, when the whole input (and a checkpoint to resume
       // from) has been accepted: a refused run leaves nothing on disk. Every rank stops if rank 0
@@ -408,12 +323,11 @@ namespace percussion
     // (Before a checkpoint is restored: it lists the records of solution.pvd and contact.pvd.)
     auto vtu = std::make_unique<Postprocess::VtuOutput<dim>>(
       out, communicator, *bodies, parameters.large_rotations ? frames.get() : nullptr,
-      system.kelvin_voigt != nullptr || !system.maxwell_branches.empty(), geometry.get(),
+      system.kelvin_voigt != nullptr || !system.maxwell_branches.empty(), contact_geometry(),
       [this]() { postprocessors.flush(); }, run_timings.output);
     vtu_output = vtu.get();
 
     time_integrator->initialize(parameters.time.start_time, q0, v0);
-    displacement_increment.reinit(bodies->locally_owned_dofs(), communicator);
     run_timings.factorisation = time_integrator->linear_solver().setup_seconds();
     log << "scheme: " << time_integrator->description() << std::endl;
     log << "iteration matrix: " << time_integrator->linear_solver().description() << ", set up in "
@@ -421,8 +335,8 @@ namespace percussion
 
     audit.start(time_integrator->last_step_energy());
     energy_guard.start(round_off_energy(*triangulation, bodies->stiffness_matrix(), communicator));
-    if (geometry)
-      contact_reporting->start(smallest_candidate_gap()); // (the first row's min_gap)
+    if (contact)
+      contact_reporting->start(contact->smallest_candidate_gap()); // (the first row's min_gap)
     // A resumed run reads its whole checkpoint before it touches any output file (a damaged
     // checkpoint stops it with the earlier output intact).
     unsigned int first_step = 0;
@@ -442,61 +356,6 @@ namespace percussion
   }
 
   template <int dim>
-  void Simulator<dim>::check_initial_overlap() const
-  {
-    // The tolerance of the run's position projection: a start within it is a contact, not an overlap.
-    const Contact::ContactPoint<dim> *deepest = nullptr;
-    unsigned int n_overlapping = 0;
-    for (const auto &point : geometry->owned_points())
-      if (point.gap < -penetration_tolerance)
-        {
-          ++n_overlapping;
-          if (deepest == nullptr || point.gap < deepest->gap)
-            deepest = &point;
-        }
-    n_overlapping = Utilities::MPI::sum(n_overlapping, communicator);
-    if (n_overlapping == 0)
-      return;
-    // The rank of the deepest node (the lowest among equal gaps) describes it; every rank throws.
-    struct
-    {
-      double gap;
-      int    rank;
-    } local{deepest != nullptr ? deepest->gap : std::numeric_limits<double>::infinity(),
-            static_cast<int>(Utilities::MPI::this_mpi_process(communicator))},
-      global{};
-    MPI_Allreduce(&local, &global, 1, MPI_DOUBLE_INT, MPI_MINLOC, communicator);
-    const NodeLayout layout = bodies->node_layout(); // (collective: the body the node belongs to)
-    std::string message;
-    if (static_cast<int>(Utilities::MPI::this_mpi_process(communicator)) == global.rank)
-      {
-        const auto &pair = parameters.contact.pairs[deepest->pair];
-        std::string body;
-        for (std::size_t i = 0; i < layout.dofs.size(); ++i)
-          if (layout.dofs[i][0] == deepest->slave_dofs[0])
-            for (const unsigned int id : layout.body_materials[layout.body[i]])
-              body += (body.empty() ? "" : ", ") + std::to_string(id);
-        std::ostringstream text;
-        text << pair.name << ": the slave surface (" << pair.slave_boundary.describe();
-        if (!body.empty())
-          text << ", the body of material id" << (body.find(',') == std::string::npos ? " " : "s ") << body;
-        text << ") starts " << std::setprecision(3) << -deepest->gap << " m inside "
-             << (pair.has_master_surface() ? "the master surface (" +
-                                                          pair.master_boundary.describe() + ")" :
-                                                        "the " + Contact::to_string(pair.type) + " obstacle")
-             << " at t = " << parameters.time.start_time << ", its deepest node at (";
-        for (unsigned int d = 0; d < dim; ++d)
-          text << (d > 0 ? ", " : "") << std::setprecision(6) << deepest->position[d];
-        text << "); " << n_overlapping << " slave node(s) of the contact pairs start deeper than the penetration "
-             << "tolerance " << std::setprecision(3) << penetration_tolerance
-             << " m ('Contact solver/Penetration tolerance' x the smallest cell diameter). Move the bodies apart "
-             << "(the mesh, 'Initial conditions/Displacement' or the obstacle's 'Point'), or start them touching.";
-        message = text.str();
-      }
-    throw InputError(Utilities::MPI::broadcast(communicator, message, global.rank));
-  }
-
-  template <int dim>
   void Simulator<dim>::open_outputs(std::unique_ptr<Postprocess::VtuOutput<dim>> vtu)
   {
     const Postprocess::StepView initial_view = step_view(Postprocess::StepView::Occasion::initial_state);
@@ -509,7 +368,7 @@ namespace percussion
                                                    *bodies,
                                                    frames.get(),
                                                    parameters.large_rotations,
-                                                   geometry.get(),
+                                                   contact_geometry(),
                                                    initial_view,
                                                    std::move(located_probes),
                                                    std::move(vtu),

@@ -5,7 +5,6 @@
 #include <deal.II/grid/tria.h>
 
 #include <percussion/body/elastic_body.h>
-#include <percussion/contact/contact_geometry.h>
 #include <percussion/postprocess/body_motion.h>
 #include <percussion/postprocess/event_log.h>
 #include <percussion/postprocess/probe_points.h>
@@ -17,13 +16,13 @@
 #include <percussion/simulator/body_motion_monitor.h>
 #include <percussion/simulator/checkpointer.h>
 #include <percussion/simulator/contact_reporting.h>
+#include <percussion/simulator/contact_stepping.h>
 #include <percussion/simulator/energy_guard.h>
 #include <percussion/simulator/step_snapshots.h>
 #include <percussion/simulator/run_parameters.h>
 #include <percussion/simulator/run_report.h>
 #include <percussion/simulator/adaptive_step_policy.h>
 #include <percussion/simulator/step_retry_policy.h>
-#include <percussion/contact_step/frictional_contact_step.h>
 #include <percussion/time_integration/linear_elastodynamic_system.h>
 #include <percussion/time_integration/time_integrator.h>
 
@@ -83,9 +82,13 @@ namespace percussion
     const Body::ElasticBody<dim>       &body() const { return *bodies; }
     const TimeIntegration::TimeIntegrator &integrator() const { return *time_integrator; }
     /// The contact geometry (nullptr without contact pairs).
-    const Geometry *contact_geometry() const { return geometry.get(); }
+    const Geometry *contact_geometry() const { return contact ? &contact->geometry() : nullptr; }
     /// The last step's contact result (empty without contact).
-    const ContactStep::ContactStepResult &last_contact_result() const { return contact_result; }
+    const ContactStep::ContactStepResult &last_contact_result() const
+    {
+      static const ContactStep::ContactStepResult none;
+      return contact ? contact->result() : none;
+    }
     dealii::types::global_dof_index n_dofs() const { return bodies->get_dof_handler().n_dofs(); }
     const RunTimings &timings() const { return run_timings; }
     /// The rigid motion of each body (BodyFrames' bodies, 2D/3D; empty in 1D) at the last recorded step.
@@ -103,7 +106,11 @@ namespace percussion
     void set_step_observer(std::function<void(const Simulator<dim> &)> observer) { step_observer = std::move(observer); }
 
     /// The last step's end-of-step gap check and position projection.
-    const ContactStep::PositionProjectionResult &last_projection() const { return projection_result; }
+    const ContactStep::PositionProjectionResult &last_projection() const
+    {
+      static const ContactStep::PositionProjectionResult none;
+      return contact ? contact->projection() : none;
+    }
 
   private:
     /// The checks of the input that need the run's dimension or its number of ranks, and that the
@@ -116,8 +123,8 @@ namespace percussion
     /// The linear elastodynamic system of the bodies and the scheme's integrator, with the
     /// preconditioner 'auto' resolved.
     void set_up_time_integrator();
-    /// With contact pairs: the contact geometry, the contact step and the position projection's
-    /// settings (nothing without).
+    /// With contact pairs, their ContactStepping; the contact reports (also without: a checkpoint
+    /// keeps their counters).
     void set_up_contact();
     /// The log's lines on the mesh, the kinematics and the modes the step leaves unresolved.
     void log_set_up() const;
@@ -128,24 +135,10 @@ namespace percussion
     /// Runs the postprocessors on @p view, after the rigid motions of a state they add rows of.
     /// Collective.
     void record(const Postprocess::StepView &view);
-    /// With several ranks and contact pairs (2D/3D), partitions the mesh again with cells weighted by
-    /// their slave faces ('Contact/Slave face partition weight'): a step's contact work belongs to the
-    /// slave nodes' owners. Before the DoFs are distributed. Collective.
-    void partition_by_contact_work();
-    /// The smallest gap of the geometry's candidates (the search distance without any). Collective.
-    double smallest_candidate_gap() const;
     /// Initial state (its contact geometry checked first), output files (kept up to a resumed
     /// step), the first row and record; returns the step a resumed run starts from (0 otherwise).
     /// Collective.
     unsigned int start_run();
-    /**
-     * With the geometry of the initial displacement q0: @throws InputError, on every rank, when a
-     * slave node starts inside its obstacle or master surface by more than the position
-     * projection's tolerance ('Contact solver/Penetration tolerance' × the smallest cell
-     * diameter), naming the pair, the slave surface and its body, the depth and the deepest node.
-     * Before the output directory is created and the iteration matrix factorised. Collective.
-     */
-    void check_initial_overlap() const;
     /**
      * Adds the postprocessors of 'Output/Postprocessors' (Postprocess::add_postprocessors(), in the
      * registry's order; with the VTU records @p vtu) and then the step observer, and opens their
@@ -176,29 +169,13 @@ namespace percussion
     /// The step's contact problem, solved again or the step halved where retry_policy says; false
     /// where the step was made in halves (nothing of it is left to finish).
     bool solve_contact_problem_or_halve(unsigned int level);
+    /// The scheme's free velocity (timed).
     void compute_free_velocity();
+    /// The end of the step: the scheme's, the end-of-step gaps and projection, the audit, the
+    /// contact reports, the energy guard, and with adaptive steps the step's contacts to the policy.
     void end_step();
-    /// H(q_k), gaps, frames and the owned contact points of the step.
-    void update_contact_geometry();
-    /**
-     * Adaptive steps, after update_contact_geometry(): the finest level where an open candidate's
-     * gap g and normal velocity u_N predict closing within two steps of the present size
-     * (g + 2h u_N < 0), and the integrator's step size of the policy's level. Collective.
-     */
-    void choose_step_size();
-    /// Adaptive steps, at the end of a step: whether a contact opened or closed in it (the set of
-    /// active contacts changed), to the policy. Collective.
-    void note_step_for_adaptivity();
     /// Adaptive steps: whether the run has reached its end time (exactly, in nominal steps).
     bool adaptive_run_finished() const;
-    /// The step's frictional contact problem and its impulse (FrictionalContactStep::solve).
-    void solve_contact_problem();
-    /// The end-of-step gaps and the optional position projection.
-    void check_contact_positions();
-    /// The most energy the step's position projection may add: what the step took out before it
-    /// (E_k + W_ext − E_{k+1}, where positive) plus 'Contact solver/Projection energy tolerance' ×
-    /// the energy scale (the audit's, and the step's new energy).
-    double allowed_projection_energy() const;
     /// Puts back the state before a step at halving level @p level (step_snapshots), and the
     /// frames derived from it; the energy guard counts the retry.
     void restore_state(unsigned int level);
@@ -231,17 +208,8 @@ namespace percussion
     Postprocess::EventLog                                 &events; ///< events.csv
     /// solution.pvd, contact.pvd: made before the list has them, as a checkpoint lists their records.
     Postprocess::VtuOutput<dim>                           *vtu_output = nullptr;
-    std::unique_ptr<Geometry>                              geometry;
-    std::unique_ptr<ContactStep::FrictionalContactStep> contact_step;
-    ContactStep::ContactStepResult                     contact_result;
-    std::vector<ContactStep::OwnedContactPoint>        contact_points;
-    ContactStep::PositionProjectionResult              projection_result;
-    /// q_k during a step, then q_{k+1} − q_k (for the end-of-step gaps).
-    dealii::PETScWrappers::MPI::Vector                     displacement_increment;
-    /// Absolute penetration tolerance: 'Penetration tolerance' × the smallest cell diameter.
-    double penetration_tolerance = 0;
-    /// Whether the end-of-step position projection is on ('Contact solver/Position projection').
-    bool projects_positions = false;
+    /// The contact geometry and step, and the contact part of each step (null without contact pairs).
+    std::unique_ptr<ContactStepping<dim>>                  contact;
     /// The contact warnings, events, FCLIB dumps and non-convergence policy, the end-of-step gaps.
     std::unique_ptr<ContactReporting>                  contact_reporting;
     /// The probes, located by the constructor, until open_outputs() lists them.
