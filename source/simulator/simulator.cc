@@ -1,29 +1,25 @@
-#include <deal.II/base/data_out_base.h>
+// The run: its set-up (the constructor's, which decides whether the input is acceptable before
+// anything is computed or written, and start_run()'s), the time loop, the postprocessors' view of
+// the state, and what is left behind when a run stops early. One time step is in
+// simulator_step.cc; the other jobs are the collaborators' (simulator.h).
 #include <deal.II/base/mpi.h>
 #include <deal.II/base/timer.h>
 #include <deal.II/base/utilities.h>
 #include <deal.II/grid/grid_tools.h>
 
-#include <percussion/contact/contact_point_output.h>
 #include <percussion/core/exceptions.h>
+#include <percussion/core/interruption.h>
 #include <percussion/core/mesh_generator.h>
 #include <percussion/postprocess/postprocessor_registry.h>
 #include <percussion/postprocess/progress_reporter.h>
 #include <percussion/simulator/contact_work_partition.h>
 #include <percussion/simulator/elastodynamic_system.h>
+#include <percussion/simulator/output_directory.h>
 #include <percussion/simulator/simulator.h>
-#include <percussion/core/interruption.h>
-#include <percussion/time_integration/moreau_jean_integrator.h>
 #include <percussion/time_integration/scheme.h>
 #include <percussion/time_integration/time_integrator_factory.h>
 
-#include <algorithm>
-#include <chrono>
-#include <cmath>
-#include <fstream>
 #include <iomanip>
-#include <limits>
-#include <optional>
 #include <sstream>
 
 namespace percussion
@@ -269,14 +265,6 @@ namespace percussion
     catch (const SolverError &)
       {
         save_after_failed_step(k + 1);
-        // Where the user can go on from: the last checkpoint and the last output written.
-        const std::string &checkpoint = checkpointer->last_checkpoint();
-        log << "numerical failure in step " << time_integrator->step_number() + (stopped_by_policy() ? 0 : 1)
-            << ": the last checkpoint is " << (checkpoint.empty() ? std::string("none") : checkpoint)
-            << "; statistics.csv ends with the last step computed";
-        if (vtu_output->last_recorded_step() != static_cast<unsigned int>(-1))
-          log << ", the last VTU record is of step " << vtu_output->last_recorded_step();
-        log << " (" << parameters.output.directory << ")" << std::endl;
         throw;
       }
     postprocessors.finish(step_view(Postprocess::StepView::Occasion::step, true));
@@ -294,35 +282,18 @@ namespace percussion
   template <int dim>
   unsigned int Simulator<dim>::start_run()
   {
-    const auto &out = parameters.output;
-    const bool  root = Utilities::MPI::this_mpi_process(communicator) == 0;
     PETScWrappers::MPI::Vector q0(bodies->locally_owned_dofs(), communicator);
     PETScWrappers::MPI::Vector v0(bodies->locally_owned_dofs(), communicator);
     bodies->initial_conditions(parameters.time.start_time, q0, v0);
     // The initial gaps, checked before anything is written or factorised.
     if (contact)
       contact->start(q0);
-    {
-      // The output directory is created only now, when the whole input (and a checkpoint to resume
-      // from) has been accepted: a refused run leaves nothing on disk. Every rank stops if rank 0
-      // cannot create it.
-      std::string failure;
-      if (root)
-        try
-          {
-            out.create_directory();
-          }
-        catch (const InputError &error)
-          {
-            failure = error.what();
-          }
-      failure = Utilities::MPI::broadcast(communicator, failure, 0);
-      if (!failure.empty())
-        throw InputError(failure);
-    }
+    // The output directory is created only now, when the whole input (and a checkpoint to resume
+    // from) has been accepted.
+    create_output_directory(parameters, communicator);
     // (Before a checkpoint is restored: it lists the records of solution.pvd and contact.pvd.)
     auto vtu = std::make_unique<Postprocess::VtuOutput<dim>>(
-      out, communicator, *bodies, parameters.large_rotations ? frames.get() : nullptr,
+      parameters.output, communicator, *bodies, parameters.large_rotations ? frames.get() : nullptr,
       system.kelvin_voigt != nullptr || !system.maxwell_branches.empty(), contact_geometry(),
       [this]() { postprocessors.flush(); }, run_timings.output);
     vtu_output = vtu.get();
@@ -344,12 +315,7 @@ namespace percussion
     if (checkpointer->resuming())
       first_step = checkpointer->restore();
     open_outputs(std::move(vtu));
-    if (root && !parameters.effective_parameters.empty())
-      {
-        // The parameters as run (the file with its --set overrides), beside the results.
-        std::ofstream(out.directory + "/parameters.prm") << parameters.effective_parameters;
-        log << "parameters as run: " << out.directory << "/parameters.prm" << std::endl;
-      }
+    write_parameters_as_run(parameters, log, communicator);
     if (!checkpointer->resuming())
       record(step_view(Postprocess::StepView::Occasion::initial_state));
     return first_step;
@@ -423,6 +389,14 @@ namespace percussion
     postprocessors.find<Postprocess::StatisticsOutput>()->flush();
     if (stopped_by_policy() && !energy_guard.stopped_the_run())
       checkpointer->write_on_policy_stop(nominal_steps);
+    // Where the user can go on from: the last checkpoint and the last output written.
+    const std::string &checkpoint = checkpointer->last_checkpoint();
+    log << "numerical failure in step " << time_integrator->step_number() + (stopped_by_policy() ? 0 : 1)
+        << ": the last checkpoint is " << (checkpoint.empty() ? std::string("none") : checkpoint)
+        << "; statistics.csv ends with the last step computed";
+    if (vtu_output->last_recorded_step() != static_cast<unsigned int>(-1))
+      log << ", the last VTU record is of step " << vtu_output->last_recorded_step();
+    log << " (" << parameters.output.directory << ")" << std::endl;
   }
 
   template class Simulator<1>;

@@ -26,20 +26,25 @@
 #include <percussion/time_integration/linear_elastodynamic_system.h>
 #include <percussion/time_integration/time_integrator.h>
 
-#include <chrono>
 #include <functional>
-#include <limits>
 #include <memory>
-#include <optional>
 #include <ostream>
 
 namespace percussion
 {
   /**
-   * One run: builds the mesh and the bodies, integrates in time, audits the energy of every step
-   * and writes the statistics table and the ParaView output. Reads in the order things happen:
-   * setup() → run() → (per step) contact geometry at q_k → free velocity → contact problem →
-   * impulse → end of step → audit → output.
+   * One run, in the shape of deal.II's tutorial programs (step-40). The constructor does the
+   * set-up that decides whether the input is acceptable, in order — input checks, mesh and bodies,
+   * probes, system and integrator, contact, checkpointer — so that every input error is raised
+   * before anything is computed or written and resume_from() can compare a checkpoint with the
+   * run. run() then starts the run (initial state, output directory and outputs, a restored
+   * checkpoint) and loops over do_time_step(): contact geometry at q_k → free velocity → contact
+   * problem → end of step (audit, reports, energy guard) → postprocessors → checkpoint, with
+   * StepRetryPolicy consulted where a step went wrong. Its other jobs are collaborators':
+   * ContactStepping (the contact part of a step), ContactReporting (contact warnings, events, FCLIB
+   * dumps, the non-convergence policy), EnergyGuard, StepSnapshots, BodyMotionMonitor (rigid
+   * motions, rotation warnings), RunReport (the end-of-run report and the wave-speed estimates), the
+   * Checkpointer and the postprocessors.
    */
   template <int dim>
   class Simulator
@@ -47,7 +52,8 @@ namespace percussion
   public:
     using Geometry = Contact::ContactGeometry<dim>;
 
-    /// Checks the output directory, builds the mesh, DoFs and matrices. @throws InputError.
+    /// Checks the input and the output directory, builds the mesh, DoFs, matrices, integrator and
+    /// contact step. @throws InputError.
     Simulator(const RunParameters &parameters, MPI_Comm communicator, std::ostream &log);
     ~Simulator();
 
@@ -126,7 +132,7 @@ namespace percussion
     /// With contact pairs, their ContactStepping; the contact reports (also without: a checkpoint
     /// keeps their counters).
     void set_up_contact();
-    /// The log's lines on the mesh, the kinematics and the modes the step leaves unresolved.
+    /// The log's lines on the mesh and the kinematics.
     void log_set_up() const;
     /// The state the postprocessors record, on @p occasion; after a step, whether it is the
     /// @p last_step and its wall-clock seconds (@p before: run_timings before it).
@@ -148,8 +154,8 @@ namespace percussion
     /// After a SIGTERM/SIGINT (before the last step): the step's output, a checkpoint unless one
     /// was just written, then throws Interrupted. Collective.
     void stop_if_interrupted(unsigned int nominal_steps, bool last_step, bool checkpoint_written);
-    /// After a SolverError: the last good step's output, and a checkpoint where the
-    /// non-convergence policy stopped the run.
+    /// After a SolverError: the last good step's output, a checkpoint where the non-convergence
+    /// policy stopped the run, and the log's line on where to go on from.
     void save_after_failed_step(unsigned int nominal_steps);
     /**
      * The loop's body: one step of the nominal size (advance()), then the postprocessors on it,
