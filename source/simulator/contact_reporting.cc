@@ -118,6 +118,20 @@ namespace percussion
                         std::to_string(c.solver.error) + "); 'Contact solver/Non-convergence policy' = stop.");
   }
 
+  void ContactReporting::report_retry(const ContactStep::ContactStepResult &c, const bool halving)
+  {
+    // (The events are of the step being attempted: the integrator is still at t_k.)
+    const unsigned int step = integrator.step_number() + 1;
+    const double t = integrator.time() + integrator.time_step();
+    std::ostringstream h_text;
+    h_text << "h = " << integrator.time_step();
+    if (halving)
+      events.add(step, t, "retry_half_steps", c.n_active, c.solver.error, h_text.str() + " -> two steps of h/2");
+    else
+      events.add(step, t, "retry_nsgs", c.n_active, c.solver.error,
+                 h_text.str() + "; " + ContactSolvers::to_string(c.solver.status));
+  }
+
   void ContactReporting::write_contact_problem(const ContactStep::ContactStepResult &c, const std::string &reason)
   {
     const unsigned int step = integrator.step_number();

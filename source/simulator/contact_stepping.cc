@@ -126,6 +126,20 @@ namespace percussion
   }
 
   template <int dim>
+  void ContactStepping<dim>::solve_again_with_nsgs(TimeIntegration::TimeIntegrator &integrator,
+                                                   const Postprocess::EnergyAudit &audit)
+  {
+    // The scheme has not finished the step (its state is still that of t_k). NSGS converges, if
+    // slowly, where the Newton solvers stall.
+    contact_step->discard_last_solve();
+    SolverOptionsOverride retry_options(contact_step->solver_options());
+    retry_options.options.solver = ContactSolvers::SolverKind::nsgs;
+    retry_options.options.max_iterations = 10 * retry_options.configured.max_iterations;
+    integrator.compute_free_velocity();
+    solve(integrator, audit);
+  }
+
+  template <int dim>
   void ContactStepping<dim>::check_positions(TimeIntegration::TimeIntegrator &integrator,
                                              const Postprocess::EnergyAudit &audit)
   {

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <iomanip>
 #include <limits>
+#include <sstream>
 
 namespace percussion
 {
@@ -122,6 +123,37 @@ namespace percussion
       write_adaptive_steps(*run.adaptive);
     if (run.contact != nullptr)
       note_unresolved_modes(run.integrator, run.contact->longest_contact_streak());
+  }
+
+  template <int dim>
+  std::string RunReport<dim>::interruption_message(const std::string &signal_name,
+                                                   const TimeIntegration::TimeIntegrator &integrator,
+                                                   const bool adaptive) const
+  {
+    const auto &out = parameters.output;
+    std::ostringstream message;
+    message << "stopped by " << signal_name << " after step " << integrator.step_number();
+    if (adaptive)
+      message << " (t = " << integrator.time() << " of " << parameters.time.end_time << ")";
+    else
+      message << " of " << parameters.time.n_steps() << " (t = " << integrator.time() << ")";
+    message << "; the output of that step is written"
+            << (out.vtu_interval > 0 ? " (statistics and VTU)" : " (statistics)")
+            << " with a checkpoint; the run is not complete (continue it with --resume " << out.directory << ")";
+    return message.str();
+  }
+
+  template <int dim>
+  void RunReport<dim>::write_failure(const TimeIntegration::TimeIntegrator &integrator, const bool step_accepted,
+                                     const std::string &checkpoint, const unsigned int last_vtu_step) const
+  {
+    // Where the user can go on from: the last checkpoint and the last output written.
+    log << "numerical failure in step " << integrator.step_number() + (step_accepted ? 0 : 1)
+        << ": the last checkpoint is " << (checkpoint.empty() ? std::string("none") : checkpoint)
+        << "; statistics.csv ends with the last step computed";
+    if (last_vtu_step != static_cast<unsigned int>(-1))
+      log << ", the last VTU record is of step " << last_vtu_step;
+    log << " (" << parameters.output.directory << ")" << std::endl;
   }
 
   template <int dim>

@@ -12,15 +12,11 @@
 #include <percussion/core/mesh_generator.h>
 #include <percussion/postprocess/postprocessor_registry.h>
 #include <percussion/postprocess/progress_reporter.h>
-#include <percussion/simulator/contact_work_partition.h>
-#include <percussion/simulator/elastodynamic_system.h>
-#include <percussion/simulator/output_directory.h>
 #include <percussion/simulator/simulator.h>
 #include <percussion/time_integration/scheme.h>
 #include <percussion/time_integration/time_integrator_factory.h>
 
 #include <iomanip>
-#include <sstream>
 
 namespace percussion
 {
@@ -43,7 +39,7 @@ namespace percussion
     // Every input check comes before any computation, and before any existing output is touched.
     check_run_input();
     build_mesh_and_bodies();
-    locate_probes();
+    located_probes = locate_probes(*bodies, parameters.output.probe_points, communicator);
     for (const std::string &warning : parameters.warnings)
       log << "warning: " << warning << std::endl;
     set_up_time_integrator();
@@ -95,43 +91,13 @@ namespace percussion
                                                       parameters.mesh.cross_section_area, *triangulation,
                                                       communicator);
     bodies->setup();
-    if constexpr (dim > 1)
-      {
-        // A frame per body: the rigid motion in bodies.csv, the check of the small-displacement
-        // kinematics, and with large rotations the frames the elastic force is measured in.
-        frames = std::make_shared<BodyFrames>(bodies->node_layout(), bodies->locally_owned_dofs(), communicator);
-        // The outputs by material id (bodies.csv, the stress turned out of the frames) need one
-        // frame per material id.
-        if (parameters.large_rotations && !frames->materials_name_one_body())
-          throw InputError("Mesh: the mesh has " + std::to_string(frames->n_bodies()) +
-                           " separate bodies, and a material id is shared by several of them; with large rotations "
-                           "('Kinematics/Formulation') each body needs a material id of its own (list them in "
-                           "'Materials/Material ids').");
-      }
+    frames = make_body_frames(*bodies, parameters.large_rotations, communicator);
     body_motion = std::make_unique<BodyMotionMonitor>(
       frames.get(), system,
       BodyMotionMonitor::RotationWarnings{!parameters.large_rotations, parameters.body.rotation_warning_angle,
                                           parameters.time.scheme != TimeIntegration::Scheme::schatzman_paoli},
       bodies->locally_owned_dofs(), events, log, communicator);
     run_timings.setup_and_assembly = timer.wall_time();
-  }
-
-  template <int dim>
-  void Simulator<dim>::locate_probes()
-  {
-    // Probe points are located now, so that one outside the mesh stops the run before it starts.
-    if (const auto points = Postprocess::parse_probe_points<dim>(parameters.output.probe_points); !points.empty())
-      {
-        // (λ, μ) of the stress law the bodies use: a 1D bar is uniaxial, σ = E ε (λ = 0, 2μ = E).
-        const auto lame = [this](const types::material_id id) {
-          const auto &material = bodies->material(id);
-          return dim == 1 ? std::make_pair(0.0, 0.5 * material.youngs_modulus) :
-                            std::make_pair(material.lame_lambda(), material.lame_mu());
-        };
-        PETScWrappers::MPI::Vector like(bodies->locally_owned_dofs(), communicator);
-        located_probes = std::make_unique<Postprocess::ProbePoints<dim>>(
-          bodies->get_dof_handler(), bodies->get_mapping(), points, lame, like, communicator);
-      }
   }
 
   template <int dim>
@@ -356,25 +322,14 @@ namespace percussion
     const int signal_number = InterruptionGuard::requested_signal(communicator);
     if (signal_number == 0 || last_step)
       return;
-    const auto &out = parameters.output;
     events.add(time_integrator->step_number(), time_integrator->time(), "interrupted", 0, signal_number,
                InterruptionGuard::name(signal_number));
     record(step_view(Postprocess::StepView::Occasion::last_state));
     postprocessors.flush();
     if (!checkpoint_written)
       checkpointer->write_on_signal(nominal_steps, InterruptionGuard::name(signal_number));
-    std::ostringstream message;
-    message << "stopped by " << InterruptionGuard::name(signal_number) << " after step "
-            << time_integrator->step_number();
-    // (With adaptive steps the number of steps to the end is not known in advance.)
-    if (adaptive)
-      message << " (t = " << time_integrator->time() << " of " << parameters.time.end_time << ")";
-    else
-      message << " of " << parameters.time.n_steps() << " (t = " << time_integrator->time() << ")";
-    message << "; the output of that step is written"
-            << (out.vtu_interval > 0 ? " (statistics and VTU)" : " (statistics)")
-            << " with a checkpoint; the run is not complete (continue it with --resume " << out.directory << ")";
-    throw Interrupted(signal_number, message.str());
+    throw Interrupted(signal_number, run_report->interruption_message(InterruptionGuard::name(signal_number),
+                                                                      *time_integrator, adaptive != nullptr));
   }
 
   template <int dim>
@@ -389,14 +344,8 @@ namespace percussion
     postprocessors.find<Postprocess::StatisticsOutput>()->flush();
     if (stopped_by_policy() && !energy_guard.stopped_the_run())
       checkpointer->write_on_policy_stop(nominal_steps);
-    // Where the user can go on from: the last checkpoint and the last output written.
-    const std::string &checkpoint = checkpointer->last_checkpoint();
-    log << "numerical failure in step " << time_integrator->step_number() + (stopped_by_policy() ? 0 : 1)
-        << ": the last checkpoint is " << (checkpoint.empty() ? std::string("none") : checkpoint)
-        << "; statistics.csv ends with the last step computed";
-    if (vtu_output->last_recorded_step() != static_cast<unsigned int>(-1))
-      log << ", the last VTU record is of step " << vtu_output->last_recorded_step();
-    log << " (" << parameters.output.directory << ")" << std::endl;
+    run_report->write_failure(*time_integrator, stopped_by_policy(), checkpointer->last_checkpoint(),
+                              vtu_output->last_recorded_step());
   }
 
   template class Simulator<1>;

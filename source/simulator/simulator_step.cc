@@ -97,30 +97,12 @@ namespace percussion
     contact->solve(*time_integrator, audit);
     if (retry_policy.after_contact_problem(contact->unsolved(), false, level) == StepRetryPolicy::Verdict::accept)
       return true;
-    const ContactStep::ContactStepResult &contact_result = contact->result();
-    ContactStep::FrictionalContactStep &contact_step = contact->step();
-    // The scheme has not finished the step (its state is still that of t_k), and the attempt's
-    // per-contact dissipation is taken back.
-    const unsigned int step = time_integrator->step_number() + 1;
-    const double t = time_integrator->time() + time_integrator->time_step();
-    std::ostringstream h_text;
-    h_text << "h = " << time_integrator->time_step();
-    events.add(step, t, "retry_nsgs", contact_result.n_active, contact_result.solver.error,
-               h_text.str() + "; " + ContactSolvers::to_string(contact_result.solver.status));
-    contact_step.discard_last_solve();
-    {
-      SolverOptionsOverride retry_options(contact_step.solver_options());
-      retry_options.options.solver = ContactSolvers::SolverKind::nsgs;
-      retry_options.options.max_iterations = 10 * retry_options.configured.max_iterations;
-      // (The retry's free-velocity solve is not counted in the phase's timing.)
-      time_integrator->compute_free_velocity();
-      contact->solve(*time_integrator, audit);
-    }
+    contact_reporting->report_retry(contact->result(), false);
+    contact->solve_again_with_nsgs(*time_integrator, audit);
     if (retry_policy.after_contact_problem(contact->unsolved(), true, level) != StepRetryPolicy::Verdict::halve)
       return true;
-    events.add(step, t, "retry_half_steps", contact_result.n_active, contact_result.solver.error,
-               h_text.str() + " -> two steps of h/2");
-    contact_step.discard_last_solve();
+    contact_reporting->report_retry(contact->result(), true);
+    contact->discard_last_solve();
     advance_in_halves(level);
     return false;
   }

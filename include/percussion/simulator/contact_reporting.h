@@ -53,6 +53,13 @@ namespace percussion
      */
     void report_step(const ContactStep::ContactStepResult &result);
 
+    /**
+     * An unsolved contact problem @p result of the step to come is solved again with NSGS
+     * (@p halving false: a retry_nsgs event) or, where that failed too, the step is made in two
+     * halves (a retry_half_steps event).
+     */
+    void report_retry(const ContactStep::ContactStepResult &result, bool halving);
+
     /// The summary's lines on the contact work, unsolved problems, gaps and projections.
     void write_summary(const Postprocess::EnergyAudit &audit) const;
 

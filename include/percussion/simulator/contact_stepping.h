@@ -4,6 +4,7 @@
 #include <deal.II/lac/petsc_vector.h>
 
 #include <percussion/body/elastic_body.h>
+#include <percussion/contact_solvers/solver_options.h>
 #include <percussion/contact/contact_geometry.h>
 #include <percussion/contact_step/frictional_contact_step.h>
 #include <percussion/postprocess/energy_audit.h>
@@ -19,6 +20,27 @@
 
 namespace percussion
 {
+  /**
+   * Replaces the contact solver's options for the time it lives (a retry with other settings) and
+   * puts the configured ones back when it ends, also when the retry throws.
+   */
+  class SolverOptionsOverride
+  {
+  public:
+    explicit SolverOptionsOverride(ContactSolvers::SolverOptions &options)
+      : options(options)
+      , configured(options)
+    {}
+    ~SolverOptionsOverride() { options = configured; }
+    SolverOptionsOverride(const SolverOptionsOverride &) = delete;
+    SolverOptionsOverride &operator=(const SolverOptionsOverride &) = delete;
+
+    /// The options in force (to be changed).
+    ContactSolvers::SolverOptions &options;
+    /// The options as configured (restored at the end).
+    const ContactSolvers::SolverOptions configured;
+  };
+
   /**
    * The contact part of a run with contact pairs: sets up the contact geometry and the frictional
    * contact step from the parameters, checks the initial state for overlaps, and in each step
@@ -57,6 +79,14 @@ namespace percussion
     void solve(TimeIntegration::TimeIntegrator &integrator, const Postprocess::EnergyAudit &audit);
     /// Whether the step's contact problem was posed and not solved.
     bool unsolved() const;
+    /**
+     * The step's contact problem again, with NSGS and ten times the iterations (the configured
+     * solver options are back afterwards): the attempt's per-contact dissipation is taken back
+     * and the free velocity computed anew (not timed). Collective.
+     */
+    void solve_again_with_nsgs(TimeIntegration::TimeIntegrator &integrator, const Postprocess::EnergyAudit &audit);
+    /// Takes the last solve back (its per-contact dissipation), before the step is made in halves.
+    void discard_last_solve() { contact_step->discard_last_solve(); }
     /// The end-of-step gaps and the optional position projection, which may add at most what
     /// allowed_projection_energy() says. Collective.
     void check_positions(TimeIntegration::TimeIntegrator &integrator, const Postprocess::EnergyAudit &audit);

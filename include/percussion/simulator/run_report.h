@@ -11,6 +11,8 @@
 #include <percussion/simulator/run_parameters.h>
 #include <percussion/time_integration/time_integrator.h>
 
+#include <string>
+
 #include <mpi.h>
 
 namespace percussion
@@ -68,6 +70,21 @@ namespace percussion
     };
     /// Writes the report of @p run, after measuring the peak memory into @p timings. Collective.
     void write(RunTimings &timings, const Run &run) const;
+
+    /**
+     * The message of a run that @p signal_name stopped after @p integrator's step (with adaptive
+     * steps, @p adaptive, by time, as the number of steps is not known in advance): where it
+     * stopped, what was written, how to go on.
+     */
+    std::string interruption_message(const std::string &signal_name, const TimeIntegration::TimeIntegrator &integrator,
+                                     bool adaptive) const;
+    /**
+     * The log's line after a numerical failure: the failed step (the integrator's last step where
+     * a policy stopped after accepting it, @p step_accepted; the next one otherwise), the last
+     * @p checkpoint (empty: none) and the step of the last VTU record (@p last_vtu_step, −1: none).
+     */
+    void write_failure(const TimeIntegration::TimeIntegrator &integrator, bool step_accepted,
+                       const std::string &checkpoint, unsigned int last_vtu_step) const;
 
   private:
     /// The adaptive steps' summary: steps and time per level, and the factors kept.

@@ -21,6 +21,7 @@
 #include <percussion/simulator/step_snapshots.h>
 #include <percussion/simulator/run_parameters.h>
 #include <percussion/simulator/run_report.h>
+#include <percussion/simulator/run_set_up.h>
 #include <percussion/simulator/adaptive_step_policy.h>
 #include <percussion/simulator/step_retry_policy.h>
 #include <percussion/time_integration/linear_elastodynamic_system.h>
@@ -124,8 +125,6 @@ namespace percussion
     void check_run_input() const;
     /// The mesh (partitioned by contact work), the bodies' DoFs and matrices, and their frames (2D/3D).
     void build_mesh_and_bodies();
-    /// Locates 'Output/Probe points' in the mesh. @throws InputError for a point outside it.
-    void locate_probes();
     /// The linear elastodynamic system of the bodies and the scheme's integrator, with the
     /// preconditioner 'auto' resolved.
     void set_up_time_integrator();

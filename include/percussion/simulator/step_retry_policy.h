@@ -1,31 +1,8 @@
 #ifndef PERCUSSION_SIMULATOR_STEP_RETRY_POLICY_H
 #define PERCUSSION_SIMULATOR_STEP_RETRY_POLICY_H
 
-#include <percussion/contact_solvers/solver_options.h>
-
 namespace percussion
 {
-  /**
-   * Replaces the contact solver's options for the time it lives (a retry with other settings) and
-   * puts the configured ones back when it ends, also when the retry throws.
-   */
-  class SolverOptionsOverride
-  {
-  public:
-    explicit SolverOptionsOverride(ContactSolvers::SolverOptions &options)
-      : options(options)
-      , configured(options)
-    {}
-    ~SolverOptionsOverride() { options = configured; }
-    SolverOptionsOverride(const SolverOptionsOverride &) = delete;
-    SolverOptionsOverride &operator=(const SolverOptionsOverride &) = delete;
-
-    /// The options in force (to be changed).
-    ContactSolvers::SolverOptions &options;
-    /// The options as configured (restored at the end).
-    const ContactSolvers::SolverOptions configured;
-  };
-
   /**
    * What becomes of a step that went wrong: the run loop (Simulator::advance()) asks it, and does
    * what it says. A step at halving level k has the size h/2^k of the step it replaces.
