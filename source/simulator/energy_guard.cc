@@ -70,12 +70,15 @@ namespace percussion
       log << "warning: " << message.str() << std::endl;
   }
 
-  void EnergyGuard::take_back(const double t)
+  void EnergyGuard::take_back(const unsigned int step, const double t, const double h, const double restored_time)
   {
     stopped = false;
     if (n_energy_retries++ < 20)
-      log << "energy created: the step from t = " << t
+      log << "energy created: the step from t = " << restored_time
           << " is taken back and made again in halves (events.csv: retry_half_steps)" << std::endl;
+    std::ostringstream h_text;
+    h_text << "h = " << h << " -> two steps of h/2 (energy created)";
+    events.add(step, t, "retry_half_steps", 0, 0.0, h_text.str());
   }
 
   void EnergyGuard::write_summary() const

@@ -7,11 +7,8 @@
 #include <percussion/core/exceptions.h>
 #include <percussion/simulator/simulator.h>
 
-#include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <limits>
-#include <sstream>
 
 namespace percussion
 {
@@ -74,9 +71,7 @@ namespace percussion
         const unsigned int step = time_integrator->step_number();
         const double t = time_integrator->time();
         restore_state(level);
-        std::ostringstream h_text;
-        h_text << "h = " << h << " -> two steps of h/2 (energy created)";
-        events.add(step, t, "retry_half_steps", 0, 0.0, h_text.str());
+        energy_guard.take_back(step, t, h, time_integrator->time());
         advance_in_halves(level);
       }
   }
@@ -149,7 +144,6 @@ namespace percussion
     // (The frames the next step starts from, as after a checkpoint.)
     if (system.frames)
       frames->frames_from_values();
-    energy_guard.take_back(time_integrator->time());
   }
 
   // The step's members of Simulator, for the dimensions Simulator is instantiated for in

@@ -39,9 +39,12 @@ namespace percussion
      */
     void check(const TimeIntegration::TimeIntegrator &integrator);
 
-    /// The step that created energy is taken back (its state before it restored, at time @p t):
-    /// counted, and said in the log (the first 20 times).
-    void take_back(double t);
+    /**
+     * The step @p step of size @p h that ended at @p t and created energy is taken back (the state
+     * before it restored, at @p restored_time) to be made again in halves: counted, said in the log
+     * (the first 20 times), and a retry_half_steps event.
+     */
+    void take_back(unsigned int step, double t, double h, double restored_time);
 
     /// Whether the policy stopped the run on the last step (it was accepted and audited).
     bool stopped_the_run() const { return stopped; }

@@ -182,7 +182,7 @@ namespace percussion
     /// Adaptive steps: whether the run has reached its end time (exactly, in nominal steps).
     bool adaptive_run_finished() const;
     /// Puts back the state before a step at halving level @p level (step_snapshots), and the
-    /// frames derived from it; the energy guard counts the retry.
+    /// frames derived from it.
     void restore_state(unsigned int level);
     /// Every scalar a checkpoint keeps, by name: the simulator's counters and extremes, the step of
     /// the last VTU record, the integrator's (TimeIntegrator::saved_values()), the audit's
