@@ -184,9 +184,10 @@ namespace percussion
     /// Puts back the state before a step at halving level @p level (step_snapshots), and the
     /// frames derived from it.
     void restore_state(unsigned int level);
-    /// Every scalar a checkpoint keeps, by name: the simulator's counters and extremes, the step of
-    /// the last VTU record, the integrator's (TimeIntegrator::saved_values()), the audit's
-    /// (EnergyAudit::saved_values()) and with large rotations the bodies' frames.
+    /// Every scalar a checkpoint keeps, by name, in the header's order: ContactReporting's and
+    /// EnergyGuard's counters and extremes, the step of the last VTU record, the integrator's
+    /// (TimeIntegrator::saved_values()), the postprocessors' (the audit's sums among them), the
+    /// adaptive steps' and with large rotations the bodies' frames.
     SavedValues saved_values();
 
     const RunParameters       parameters;
