@@ -1,29 +1,22 @@
-#include <deal.II/base/data_out_base.h>
+// The run: its set-up (the constructor's, which decides whether the input is acceptable before
+// anything is computed or written, and start_run()'s), the time loop, the postprocessors' view of
+// the state, and what is left behind when a run stops early. One time step is in
+// simulator_step.cc; the other jobs are the collaborators' (simulator.h).
 #include <deal.II/base/mpi.h>
 #include <deal.II/base/timer.h>
 #include <deal.II/base/utilities.h>
-#include <deal.II/distributed/tria.h>
 #include <deal.II/grid/grid_tools.h>
 
-#include <percussion/contact/contact_point_output.h>
 #include <percussion/core/exceptions.h>
+#include <percussion/core/interruption.h>
 #include <percussion/core/mesh_generator.h>
 #include <percussion/postprocess/postprocessor_registry.h>
 #include <percussion/postprocess/progress_reporter.h>
 #include <percussion/simulator/simulator.h>
-#include <percussion/core/interruption.h>
-#include <percussion/time_integration/moreau_jean_integrator.h>
 #include <percussion/time_integration/scheme.h>
 #include <percussion/time_integration/time_integrator_factory.h>
 
-#include <algorithm>
-#include <chrono>
-#include <cmath>
-#include <fstream>
 #include <iomanip>
-#include <limits>
-#include <optional>
-#include <sstream>
 
 namespace percussion
 {
@@ -32,15 +25,21 @@ namespace percussion
   template <int dim>
   Simulator<dim>::Simulator(const RunParameters &run_parameters, MPI_Comm communicator, std::ostream &out)
     : parameters(run_parameters)
+    , retry_policy(parameters.contact_solver.non_convergence_policy == ContactStep::NonConvergencePolicy::retry,
+                   parameters.contact_solver.retry_step_halvings,
+                   parameters.time.energy_creation_policy == TimeIntegration::EnergyCreationPolicy::retry ?
+                     parameters.time.energy_retry_halvings :
+                     0)
     , communicator(communicator)
     , log(out, Utilities::MPI::this_mpi_process(communicator) == 0)
     , audit(postprocessors.add(std::make_unique<Postprocess::EnergyAudit>()))
     , events(postprocessors.add(std::make_unique<Postprocess::EventLog>()))
+    , energy_guard(parameters.time, audit, events, log)
   {
     // Every input check comes before any computation, and before any existing output is touched.
     check_run_input();
     build_mesh_and_bodies();
-    locate_probes();
+    located_probes = locate_probes(*bodies, parameters.output.probe_points, communicator);
     for (const std::string &warning : parameters.warnings)
       log << "warning: " << warning << std::endl;
     set_up_time_integrator();
@@ -50,20 +49,10 @@ namespace percussion
                                                       parameters.time.dissipation_tolerance);
     set_up_contact();
     log_set_up();
-    step_controller = std::make_unique<StepController>(
-      *time_integrator, contact_step.get(), contact_result, events,
-      parameters.contact_solver.non_convergence_policy == ContactStep::NonConvergencePolicy::retry, parameters.contact_solver.retry_step_halvings,
-      StepController::Phases{[this]() { update_contact_geometry(); }, [this]() { compute_free_velocity(); },
-                             [this]() { solve_contact_problem(); }, [this]() { end_step(); },
-                             [this](const unsigned int level) { save_state(level); },
-                             [this](const unsigned int level) { restore_state(level); },
-                             adaptive ? std::function<void()>([this]() { choose_step_size(); }) : nullptr},
-      parameters.time.energy_creation_policy == TimeIntegration::EnergyCreationPolicy::retry ?
-        parameters.time.energy_retry_halvings :
-        0);
     checkpointer = std::make_unique<Checkpointer<dim>>(
       parameters, communicator, log,
-      typename Checkpointer<dim>::RunState{*triangulation, *bodies, *time_integrator, contact_step.get(), events,
+      typename Checkpointer<dim>::RunState{*triangulation, *bodies, *time_integrator,
+                                           contact ? &contact->step() : nullptr, events,
                                            [this]() { return saved_values(); },
                                            [this]() {
                                              // The frames the next step starts from.
@@ -95,92 +84,40 @@ namespace percussion
     Timer timer;
     triangulation = create_triangulation<dim>(communicator);
     generate_mesh(parameters.mesh, *triangulation);
-    partition_by_contact_work();
+    partition_by_contact_work(*triangulation, parameters.contact, communicator);
+    run_report = std::make_unique<RunReport<dim>>(parameters, *triangulation, communicator, log);
     run_timings.mesh = timer.wall_time();
     timer.restart();
     bodies = std::make_unique<Body::ElasticBody<dim>>(parameters.body, parameters.mesh.fe_degree,
                                                       parameters.mesh.cross_section_area, *triangulation,
                                                       communicator);
     bodies->setup();
-    if constexpr (dim > 1)
-      {
-        // A frame per body: the rigid motion in bodies.csv, the check of the small-displacement
-        // kinematics, and with large rotations the frames the elastic force is measured in.
-        frames = std::make_shared<BodyFrames>(bodies->node_layout(), bodies->locally_owned_dofs(), communicator);
-        for (auto *x : {&mass_v, &mass_q, &mass_x, &mass_reference})
-          x->reinit(bodies->locally_owned_dofs(), communicator);
-        rotation_warned.assign(frames->n_bodies(), false);
-        // The outputs by material id (bodies.csv, the stress turned out of the frames) need one
-        // frame per material id.
-        if (parameters.large_rotations && !frames->materials_name_one_body())
-          throw InputError("Mesh: the mesh has " + std::to_string(frames->n_bodies()) +
-                           " separate bodies, and a material id is shared by several of them; with large rotations "
-                           "('Kinematics/Formulation') each body needs a material id of its own (list them in "
-                           "'Materials/Material ids').");
-      }
+    frames = make_body_frames(*bodies, parameters.large_rotations, communicator);
+    body_motion = std::make_unique<BodyMotionMonitor>(
+      frames.get(), system,
+      BodyMotionMonitor::RotationWarnings{!parameters.large_rotations, parameters.body.rotation_warning_angle,
+                                          parameters.time.scheme != TimeIntegration::Scheme::schatzman_paoli},
+      bodies->locally_owned_dofs(), events, log, communicator);
     run_timings.setup_and_assembly = timer.wall_time();
-  }
-
-  template <int dim>
-  void Simulator<dim>::locate_probes()
-  {
-    // Probe points are located now, so that one outside the mesh stops the run before it starts.
-    if (const auto points = Postprocess::parse_probe_points<dim>(parameters.output.probe_points); !points.empty())
-      {
-        // (λ, μ) of the stress law the bodies use: a 1D bar is uniaxial, σ = E ε (λ = 0, 2μ = E).
-        const auto lame = [this](const types::material_id id) {
-          const auto &material = bodies->material(id);
-          return dim == 1 ? std::make_pair(0.0, 0.5 * material.youngs_modulus) :
-                            std::make_pair(material.lame_lambda(), material.lame_mu());
-        };
-        PETScWrappers::MPI::Vector like(bodies->locally_owned_dofs(), communicator);
-        located_probes = std::make_unique<Postprocess::ProbePoints<dim>>(
-          bodies->get_dof_handler(), bodies->get_mapping(), points, lame, like, communicator);
-      }
   }
 
   template <int dim>
   void Simulator<dim>::set_up_time_integrator()
   {
-    system.mass = &bodies->mass_matrix();
-    system.stiffness = &bodies->stiffness_matrix();
-    // Nodal aggregation, K's block copy (a vector field's stiffness has dense node blocks) and the
-    // CG operator's block copy with every preconditioner.
-    system.node_block_size = bodies->node_block_size();
-    system.stiffness_product = std::make_shared<BlockedMatrixProduct>(bodies->stiffness_matrix(), system.node_block_size);
-    system.rayleigh_alpha = bodies->rayleigh_alpha();
-    system.rayleigh_beta = bodies->rayleigh_beta();
-    system.kelvin_voigt = bodies->kelvin_voigt_matrix();
-    for (const auto &branch : bodies->maxwell_branches())
-      system.maxwell_branches.push_back({&branch->stiffness, branch->relaxation_time});
-    system.has_external_force = bodies->has_external_force();
-    system.external_force_depends_on_time = bodies->external_force_depends_on_time();
-    system.assemble_external_force = [this](const double t, PETScWrappers::MPI::Vector &f) {
-      bodies->assemble_external_force(t, f);
-    };
-    system.constrained_dofs = bodies->constrained_dofs();
-    system.has_prescribed_motion = bodies->has_prescribed_motion();
-    system.prescribed_displacement = [this](const double t, std::vector<double> &values) {
-      bodies->prescribed_displacement(t, values);
-    };
-    if (parameters.large_rotations)
-      {
-        system.frames = frames;
-        system.frame_update_angle = parameters.body.frame_update_angle;
-      }
-
+    system = elastodynamic_system(*bodies, parameters.large_rotations ? frames : nullptr,
+                                  parameters.body.frame_update_angle);
     // CG's preconditioner 'auto': multigrid only where the step is long against the wave transit
     // time of a cell (the matrix is then stiffness-dominated), Jacobi at the CFL step.
     LinearSolverParameters linear_solver = parameters.linear_solver;
     if (linear_solver.preconditioner == PreconditionerType::automatic)
       {
-        const double courant = courant_number(GridTools::minimal_cell_diameter(*triangulation));
+        const double courant = run_report->courant_number(GridTools::minimal_cell_diameter(*triangulation));
         linear_solver.preconditioner = courant > linear_solver.amg_courant_number ? PreconditionerType::ml : PreconditionerType::jacobi;
       }
     if (linear_solver.preconditioner == PreconditionerType::gamg || linear_solver.preconditioner == PreconditionerType::ml)
       system.rigid_body_modes = bodies->rigid_body_modes();
     if (!parameters.contact.pairs.empty() && parameters.contact_solver.projection_metric != ContactStep::ProjectionMetric::iteration_matrix)
-      system.quasi_static_projection_time = quasi_static_time();
+      system.quasi_static_projection_time = run_report->quasi_static_time();
     time_integrator = TimeIntegration::create_time_integrator(system, parameters.time, linear_solver,
                                                               bodies->locally_owned_dofs(), communicator);
   }
@@ -189,35 +126,14 @@ namespace percussion
   void Simulator<dim>::set_up_contact()
   {
     if (!parameters.contact.pairs.empty())
-      {
-        const double smallest_cell = GridTools::minimal_cell_diameter(*triangulation);
-        penetration_tolerance = parameters.contact_solver.penetration_tolerance * smallest_cell;
-        geometry = std::make_unique<Geometry>(bodies->get_dof_handler(), parameters.contact);
-        contact_step = std::make_unique<ContactStep::FrictionalContactStep>(
-          parameters.contact_solver, time_integrator->contact_law(), dim, parameters.contact.gap_prediction_factor,
-          communicator);
-        // 'auto': the Moreau–Jean schemes (Schatzman–Paoli holds the gaps itself; the
-        // generalized-α family splits positions into smooth and impulsive parts of its own).
-        const bool moreau_jean = parameters.time.scheme == TimeIntegration::Scheme::moreau_jean_fremond ||
-                                 parameters.time.scheme == TimeIntegration::Scheme::moreau_jean_standard;
-        projects_positions = contact_step->is_velocity_level() &&
-                             (parameters.contact_solver.position_projection == ContactStep::PositionProjection::on ||
-                              (parameters.contact_solver.position_projection == ContactStep::PositionProjection::automatic && moreau_jean));
-        contact_step->set_closed_gap_tolerance(1e-9 * smallest_cell);
-        if (dim > 1 && parameters.contact_solver.delassus_operator != ContactStep::DelassusOperatorChoice::dense)
-          {
-            // The probed Delassus operator colours the contact DoFs by their reference positions
-            // and measures its radius in node spacings.
-            const IndexSet &owned = bodies->locally_owned_dofs();
-            const bool has_body_pair =
-              std::any_of(parameters.contact.pairs.begin(), parameters.contact.pairs.end(),
-                          [](const auto &pair) { return pair.has_master_surface(); });
-            contact_step->set_dof_positions(owned.n_elements() > 0 ? *owned.begin() : 0, bodies->owned_dof_positions(),
-                                            smallest_cell / std::sqrt(static_cast<double>(dim)) /
-                                              parameters.mesh.fe_degree,
-                                            has_body_pair);
-          }
-      }
+      contact = std::make_unique<ContactStepping<dim>>(parameters, *bodies, time_integrator->contact_law(),
+                                                       GridTools::minimal_cell_diameter(*triangulation), run_timings,
+                                                       communicator);
+    // (Without contact pairs too: a checkpoint keeps its counters.)
+    contact_reporting = std::make_unique<ContactReporting>(
+      parameters.contact_solver, parameters.output.directory, *time_integrator, contact ? &contact->step() : nullptr,
+      contact && contact->projects_positions(), contact ? contact->penetration_tolerance() : 0.0, events, log,
+      communicator);
   }
 
   template <int dim>
@@ -242,19 +158,11 @@ namespace percussion
   template <int dim>
   SavedValues Simulator<dim>::saved_values()
   {
-    SavedValues values{{"lowest_gap", &lowest_gap},
-                       {"end_of_step_min_gap", &end_of_step_min_gap},
-                       {"projection_steps", nullptr, &n_projection_steps},
-                       {"projection_warnings", nullptr, &n_projection_warnings},
-                       {"positive_work_warnings", nullptr, &n_positive_work_warnings},
-                       {"unconverged_steps", nullptr, &n_unconverged_steps},
-                       {"energy_created_steps", nullptr, &n_energy_created_steps},
-                       {"first_energy_created_step", nullptr, &first_energy_created_step},
-                       {"energy_warnings", nullptr, &n_energy_warnings},
-                       {"energy_retries", nullptr, &n_energy_retries},
-                       {"energy_created_in_flagged_steps", &energy_created_in_flagged_steps},
-                       {"last_written_step", nullptr, &vtu_output->last_recorded_step()}};
-    for (SavedValues layer : {time_integrator->saved_values(), postprocessors.saved_values(),
+    // (The order of a checkpoint's header.)
+    SavedValues values = contact_reporting->saved_values();
+    for (SavedValues layer : {energy_guard.saved_values(),
+                              SavedValues{{"last_written_step", nullptr, &vtu_output->last_recorded_step()}},
+                              time_integrator->saved_values(), postprocessors.saved_values(),
                               adaptive ? adaptive->saved_values() : SavedValues()})
       values.insert(values.end(), layer.begin(), layer.end());
     // The frames the next step starts from (large rotations: taken anew only past an angle, so
@@ -281,98 +189,14 @@ namespace percussion
             last_step,
             *time_integrator,
             audit,
-            contact_result,
-            projection_result,
-            geometry ? static_cast<double>(geometry->n_global_points()) : 0.0,
-            end_of_step_min_gap,
-            rigid_motions,
+            last_contact_result(),
+            last_projection(),
+            contact ? static_cast<double>(contact->geometry().n_global_points()) : 0.0,
+            contact_reporting->last_min_gap(),
+            body_motion->motions(),
             events,
             step_seconds,
             phases};
-  }
-
-  template <int dim>
-  void Simulator<dim>::partition_by_contact_work()
-  {
-    // 1D meshes are shared, partitioned by METIS (create_triangulation()).
-    if constexpr (dim > 1)
-      {
-        const double extra = parameters.contact.slave_face_partition_weight;
-        auto *distributed = dynamic_cast<parallel::distributed::Triangulation<dim> *>(triangulation.get());
-        if (distributed == nullptr || parameters.contact.pairs.empty() || !(extra > 0.) ||
-            Utilities::MPI::n_mpi_processes(communicator) == 1)
-          return;
-        std::vector<Contact::BoundaryIds> slave_ids;
-        for (const auto &pair : parameters.contact.pairs)
-          slave_ids.push_back(pair.slave_boundary);
-        // p4est's weights are integers: a cell weighs 100, each slave face 100 · extra more. The
-        // space-filling curve is then cut where the sums of the weights are equal, so that the
-        // contact surface is shared with the cells.
-        const auto connection = distributed->signals.weight.connect(
-          [slave_ids, extra](const typename Triangulation<dim>::cell_iterator &cell,
-                             const typename Triangulation<dim>::CellStatus) -> unsigned int {
-            unsigned int slave_faces = 0;
-            for (const unsigned int f : cell->face_indices())
-              if (cell->face(f)->at_boundary() &&
-                  std::any_of(slave_ids.begin(), slave_ids.end(),
-                              [&](const Contact::BoundaryIds &ids) { return ids.contains(cell->face(f)->boundary_id()); }))
-                ++slave_faces;
-            return 100 + static_cast<unsigned int>(std::lround(100. * extra * slave_faces));
-          });
-        distributed->repartition();
-        connection.disconnect();
-      }
-  }
-
-  template <int dim>
-  void Simulator<dim>::update_rigid_motions()
-  {
-    if (!frames)
-      return;
-    const auto &q = time_integrator->displacement();
-    // (M v where the scheme keeps it: on a large model a mat-vec costs a tenth of a step.)
-    const auto *mass_velocity = time_integrator->mass_times_velocity();
-    if (mass_velocity == nullptr)
-      {
-        system.apply_mass(mass_v, time_integrator->velocity());
-        mass_velocity = &mass_v;
-      }
-    // M(X + q) = M X + M q: M X once, M q where the scheme keeps it.
-    const auto *mass_displacement = time_integrator->mass_times_displacement();
-    if (mass_displacement == nullptr)
-      {
-        system.apply_mass(mass_q, q);
-        mass_displacement = &mass_q;
-      }
-    if (!mass_reference_computed)
-      {
-        frames->reference_positions(mass_x); // (X, scratch until the sum below)
-        system.apply_mass(mass_reference, mass_x);
-        mass_reference_computed = true;
-      }
-    mass_x = mass_reference;
-    mass_x.add(1.0, *mass_displacement);
-    rigid_motions = frames->motion(q, *mass_velocity, mass_x, frames->fit(q));
-    if (parameters.large_rotations)
-      return;
-    // Small displacements: say once per body when its rotation makes the kinematics inaccurate,
-    // naming only a setting this run's scheme accepts (large rotations need a velocity-level scheme).
-    const bool framed_scheme = parameters.time.scheme != TimeIntegration::Scheme::schatzman_paoli;
-    for (unsigned int b = 0; b < rigid_motions.size(); ++b)
-      if (!rotation_warned[b] && std::abs(rigid_motions[b].rotation_angle) > parameters.body.rotation_warning_angle)
-        {
-          rotation_warned[b] = true;
-          const double phi = rigid_motions[b].rotation_angle;
-          std::ostringstream message;
-          message << "the body of " << frames->body_name(b) << " has turned by " << phi
-                  << " rad with 'Kinematics/Formulation' = small displacements, which stretches it by "
-                  << std::sqrt(1 + phi * phi) - 1 << " without strain; "
-                  << (framed_scheme ? "set it to large rotations (or auto)" :
-                                      "large rotations need a velocity-level scheme: set 'Time integration/Scheme' = "
-                                      "Moreau-Jean Fremond and 'Kinematics/Formulation' = large rotations (or auto)");
-          log << "warning: " << message.str() << std::endl;
-          events.add(time_integrator->step_number(), time_integrator->time(), "large_rotation", 0, phi, message.str());
-        }
   }
 
   template <int dim>
@@ -380,7 +204,7 @@ namespace percussion
   {
     // The rigid motions enter statistics.csv and bodies.csv (and may raise an event the row counts).
     if (view.adds_rows())
-      update_rigid_motions();
+      body_motion->update(*time_integrator);
     postprocessors.execute(view);
   }
 
@@ -403,29 +227,11 @@ namespace percussion
       {
         // (With adaptive steps k counts the steps of every size until the end time is reached.)
         for (; adaptive ? !adaptive_run_finished() : k < n_steps; ++k)
-          {
-            const RunTimings before = run_timings;
-            const auto step_start = std::chrono::steady_clock::now();
-            step_controller->advance();
-            const bool last = adaptive ? adaptive_run_finished() : k + 1 == n_steps;
-            record(step_view(Postprocess::StepView::Occasion::step, last,
-                             std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count(),
-                             &before));
-            const bool checkpointed = checkpointer->write_if_due(k + 1);
-            stop_if_interrupted(k + 1, last, checkpointed);
-          }
+          do_time_step(k);
       }
     catch (const SolverError &)
       {
         save_after_failed_step(k + 1);
-        // Where the user can go on from: the last checkpoint and the last output written.
-        const std::string &checkpoint = checkpointer->last_checkpoint();
-        log << "numerical failure in step " << time_integrator->step_number() + (stopped_by_policy ? 0 : 1)
-            << ": the last checkpoint is " << (checkpoint.empty() ? std::string("none") : checkpoint)
-            << "; statistics.csv ends with the last step computed";
-        if (vtu_output->last_recorded_step() != static_cast<unsigned int>(-1))
-          log << ", the last VTU record is of step " << vtu_output->last_recorded_step();
-        log << " (" << parameters.output.directory << ")" << std::endl;
         throw;
       }
     postprocessors.finish(step_view(Postprocess::StepView::Occasion::step, true));
@@ -436,60 +242,39 @@ namespace percussion
     run_timings.projection -= run_timings.projection_metric_factorisation;
     run_timings.time_stepping = progress.wall_time() - (run_timings.output - output_before_stepping) -
                                 run_timings.projection_metric_factorisation;
-    report_run(first_step, k, progress.wall_time());
+    run_report->write(run_timings, {first_step, k, progress.wall_time(), audit, *time_integrator,
+                                    contact ? contact_reporting.get() : nullptr, energy_guard, adaptive.get()});
   }
 
   template <int dim>
   unsigned int Simulator<dim>::start_run()
   {
-    const auto &out = parameters.output;
-    const bool  root = Utilities::MPI::this_mpi_process(communicator) == 0;
     PETScWrappers::MPI::Vector q0(bodies->locally_owned_dofs(), communicator);
     PETScWrappers::MPI::Vector v0(bodies->locally_owned_dofs(), communicator);
     bodies->initial_conditions(parameters.time.start_time, q0, v0);
-    if (geometry)
-      {
-        // The initial gaps (the first step reuses this geometry's H), checked before anything is
-        // written or factorised: bodies that start inside an obstacle or each other are bad input.
-        geometry->update(q0, parameters.time.start_time);
-        check_initial_overlap();
-      }
-    {
-      // The output directory is created only now, when the whole input (and a checkpoint to resume
-      // from) has been accepted: a refused run leaves nothing on disk. Every rank stops if rank 0
-      // cannot create it.
-      std::string failure;
-      if (root)
-        try
-          {
-            out.create_directory();
-          }
-        catch (const InputError &error)
-          {
-            failure = error.what();
-          }
-      failure = Utilities::MPI::broadcast(communicator, failure, 0);
-      if (!failure.empty())
-        throw InputError(failure);
-    }
+    // The initial gaps, checked before anything is written or factorised.
+    if (contact)
+      contact->start(q0);
+    // The output directory is created only now, when the whole input (and a checkpoint to resume
+    // from) has been accepted.
+    create_output_directory(parameters, communicator);
     // (Before a checkpoint is restored: it lists the records of solution.pvd and contact.pvd.)
     auto vtu = std::make_unique<Postprocess::VtuOutput<dim>>(
-      out, communicator, *bodies, parameters.large_rotations ? frames.get() : nullptr,
-      system.kelvin_voigt != nullptr || !system.maxwell_branches.empty(), geometry.get(),
+      parameters.output, communicator, *bodies, parameters.large_rotations ? frames.get() : nullptr,
+      system.kelvin_voigt != nullptr || !system.maxwell_branches.empty(), contact_geometry(),
       [this]() { postprocessors.flush(); }, run_timings.output);
     vtu_output = vtu.get();
 
     time_integrator->initialize(parameters.time.start_time, q0, v0);
-    displacement_increment.reinit(bodies->locally_owned_dofs(), communicator);
     run_timings.factorisation = time_integrator->linear_solver().setup_seconds();
     log << "scheme: " << time_integrator->description() << std::endl;
     log << "iteration matrix: " << time_integrator->linear_solver().description() << ", set up in "
         << std::setprecision(3) << time_integrator->linear_solver().setup_seconds() << " s" << std::endl;
 
     audit.start(time_integrator->last_step_energy());
-    energy_round_off = round_off_energy();
-    if (geometry)
-      end_of_step_min_gap = smallest_candidate_gap(); // (the first row's min_gap)
+    energy_guard.start(round_off_energy(*triangulation, bodies->stiffness_matrix(), communicator));
+    if (contact)
+      contact_reporting->start(contact->smallest_candidate_gap()); // (the first row's min_gap)
     // A resumed run reads its whole checkpoint before it touches any output file (a damaged
     // checkpoint stops it with the earlier output intact).
     unsigned int first_step = 0;
@@ -497,70 +282,10 @@ namespace percussion
     if (checkpointer->resuming())
       first_step = checkpointer->restore();
     open_outputs(std::move(vtu));
-    if (root && !parameters.effective_parameters.empty())
-      {
-        // The parameters as run (the file with its --set overrides), beside the results.
-        std::ofstream(out.directory + "/parameters.prm") << parameters.effective_parameters;
-        log << "parameters as run: " << out.directory << "/parameters.prm" << std::endl;
-      }
+    write_parameters_as_run(parameters, log, communicator);
     if (!checkpointer->resuming())
       record(step_view(Postprocess::StepView::Occasion::initial_state));
     return first_step;
-  }
-
-  template <int dim>
-  void Simulator<dim>::check_initial_overlap() const
-  {
-    // The tolerance of the run's position projection: a start within it is a contact, not an overlap.
-    const Contact::ContactPoint<dim> *deepest = nullptr;
-    unsigned int n_overlapping = 0;
-    for (const auto &point : geometry->owned_points())
-      if (point.gap < -penetration_tolerance)
-        {
-          ++n_overlapping;
-          if (deepest == nullptr || point.gap < deepest->gap)
-            deepest = &point;
-        }
-    n_overlapping = Utilities::MPI::sum(n_overlapping, communicator);
-    if (n_overlapping == 0)
-      return;
-    // The rank of the deepest node (the lowest among equal gaps) describes it; every rank throws.
-    struct
-    {
-      double gap;
-      int    rank;
-    } local{deepest != nullptr ? deepest->gap : std::numeric_limits<double>::infinity(),
-            static_cast<int>(Utilities::MPI::this_mpi_process(communicator))},
-      global{};
-    MPI_Allreduce(&local, &global, 1, MPI_DOUBLE_INT, MPI_MINLOC, communicator);
-    const NodeLayout layout = bodies->node_layout(); // (collective: the body the node belongs to)
-    std::string message;
-    if (static_cast<int>(Utilities::MPI::this_mpi_process(communicator)) == global.rank)
-      {
-        const auto &pair = parameters.contact.pairs[deepest->pair];
-        std::string body;
-        for (std::size_t i = 0; i < layout.dofs.size(); ++i)
-          if (layout.dofs[i][0] == deepest->slave_dofs[0])
-            for (const unsigned int id : layout.body_materials[layout.body[i]])
-              body += (body.empty() ? "" : ", ") + std::to_string(id);
-        std::ostringstream text;
-        text << pair.name << ": the slave surface (" << pair.slave_boundary.describe();
-        if (!body.empty())
-          text << ", the body of material id" << (body.find(',') == std::string::npos ? " " : "s ") << body;
-        text << ") starts " << std::setprecision(3) << -deepest->gap << " m inside "
-             << (pair.has_master_surface() ? "the master surface (" +
-                                                          pair.master_boundary.describe() + ")" :
-                                                        "the " + Contact::to_string(pair.type) + " obstacle")
-             << " at t = " << parameters.time.start_time << ", its deepest node at (";
-        for (unsigned int d = 0; d < dim; ++d)
-          text << (d > 0 ? ", " : "") << std::setprecision(6) << deepest->position[d];
-        text << "); " << n_overlapping << " slave node(s) of the contact pairs start deeper than the penetration "
-             << "tolerance " << std::setprecision(3) << penetration_tolerance
-             << " m ('Contact solver/Penetration tolerance' x the smallest cell diameter). Move the bodies apart "
-             << "(the mesh, 'Initial conditions/Displacement' or the obstacle's 'Point'), or start them touching.";
-        message = text.str();
-      }
-    throw InputError(Utilities::MPI::broadcast(communicator, message, global.rank));
   }
 
   template <int dim>
@@ -576,7 +301,7 @@ namespace percussion
                                                    *bodies,
                                                    frames.get(),
                                                    parameters.large_rotations,
-                                                   geometry.get(),
+                                                   contact_geometry(),
                                                    initial_view,
                                                    std::move(located_probes),
                                                    std::move(vtu),
@@ -598,25 +323,14 @@ namespace percussion
     const int signal_number = InterruptionGuard::requested_signal(communicator);
     if (signal_number == 0 || last_step)
       return;
-    const auto &out = parameters.output;
     events.add(time_integrator->step_number(), time_integrator->time(), "interrupted", 0, signal_number,
                InterruptionGuard::name(signal_number));
     record(step_view(Postprocess::StepView::Occasion::last_state));
     postprocessors.flush();
     if (!checkpoint_written)
       checkpointer->write_on_signal(nominal_steps, InterruptionGuard::name(signal_number));
-    std::ostringstream message;
-    message << "stopped by " << InterruptionGuard::name(signal_number) << " after step "
-            << time_integrator->step_number();
-    // (With adaptive steps the number of steps to the end is not known in advance.)
-    if (adaptive)
-      message << " (t = " << time_integrator->time() << " of " << parameters.time.end_time << ")";
-    else
-      message << " of " << parameters.time.n_steps() << " (t = " << time_integrator->time() << ")";
-    message << "; the output of that step is written"
-            << (out.writes_vtu() ? " (statistics and VTU)" : " (statistics)")
-            << " with a checkpoint; the run is not complete (continue it with --resume " << out.directory << ")";
-    throw Interrupted(signal_number, message.str());
+    throw Interrupted(signal_number, run_report->interruption_message(InterruptionGuard::name(signal_number),
+                                                                      *time_integrator, adaptive != nullptr));
   }
 
   template <int dim>
@@ -625,160 +339,14 @@ namespace percussion
     // The integrator throws before it accepts a bad state: what it holds is the last good one.
     // The non-convergence policy 'stop' throws after its step was accepted and audited: that step
     // gets its row and a checkpoint (a resumed run may try other solver settings).
-    record(step_view(stopped_by_policy ? Postprocess::StepView::Occasion::stopped_after_step :
+    record(step_view(stopped_by_policy() ? Postprocess::StepView::Occasion::stopped_after_step :
                                          Postprocess::StepView::Occasion::last_state));
     vtu_output->finish_writing();
     postprocessors.find<Postprocess::StatisticsOutput>()->flush();
-    if (stopped_by_policy && !stopped_on_energy)
+    if (stopped_by_policy() && !energy_guard.stopped_the_run())
       checkpointer->write_on_policy_stop(nominal_steps);
-  }
-
-  template <int dim>
-  void Simulator<dim>::report_run(const unsigned int first_step, const unsigned int n_steps, const double wall_seconds)
-  {
-    Utilities::System::MemoryStats memory;
-    Utilities::System::get_memory_stats(memory);
-    run_timings.peak_memory_mib_max_rank = Utilities::MPI::max(memory.VmHWM / 1024.0, communicator);
-    run_timings.peak_memory_mib_total = Utilities::MPI::sum(memory.VmHWM / 1024.0, communicator);
-    const unsigned int steps = std::max(1u, run_timings.steps);
-    log << "timing: mesh " << std::setprecision(4) << run_timings.mesh << " s, DoFs and assembly "
-        << run_timings.setup_and_assembly << " s, factorisation " << run_timings.factorisation << " s";
-    if (run_timings.projection_metric_factorisation > 0)
-      log << ", projection metric factorisation " << run_timings.projection_metric_factorisation << " s";
-    log << ", time per step " << run_timings.time_stepping / steps << " s, output " << run_timings.output
-        << " s; peak memory " << run_timings.peak_memory_mib_total << " MiB (all ranks), "
-        << run_timings.peak_memory_mib_max_rank << " MiB (largest rank)" << std::endl;
-    if (geometry)
-      log << "contact timing per step: geometry " << run_timings.contact_geometry / steps
-          << " s, position check/projection " << run_timings.projection / steps << " s, free-velocity solve "
-          << run_timings.free_velocity / steps << " s, contact step " << run_timings.contact_step / steps
-          << " s (of which the contact solver " << run_timings.contact_solver / steps << " s)" << std::endl;
-    log << "done: " << n_steps << " steps";
-    if (first_step > 0)
-      log << " (" << run_timings.steps << " after resuming at step " << first_step << ")";
-    log << " in " << std::setprecision(4) << wall_seconds << " s; energy E_end/E_0 = " << std::setprecision(10)
-        << (audit.initial_energy() != 0 ? audit.total_energy() / audit.initial_energy() : 0.0)
-        << ", largest per-step energy-balance residual (relative) = " << std::setprecision(3)
-        << audit.max_relative_step_residual() << std::endl;
-    if (geometry)
-      log << "contact: impact dissipation " << 0.0 - audit.contact_work_normal() << ", friction dissipation "
-          << 0.0 - audit.contact_work_tangential() << ", steps with positive contact work " << n_positive_work_warnings
-          << ", steps whose contact problem was not solved " << n_unconverged_steps << std::endl
-          << "contact positions: smallest end-of-step gap " << std::setprecision(3) << lowest_gap << " m, ";
-    if (geometry && projects_positions)
-      log << "projected at " << n_projection_steps << " step(s) (tolerance " << penetration_tolerance
-          << " m), energy change " << audit.projection_energy() << std::endl;
-    else if (geometry)
-      log << "no position projection" << std::endl;
-    log << "energy guard: ";
-    if (n_energy_created_steps == 0)
-      log << "no step created energy (tolerance " << parameters.time.energy_creation_tolerance
-          << " of the energy scale " << audit.guard_scale() << ")";
-    else
-      log << n_energy_created_steps << " step(s) created energy, " << energy_created_in_flagged_steps
-          << " in all (first at step " << first_energy_created_step << "; events.csv: energy_created)";
-    if (n_energy_retries > 0)
-      log << "; " << n_energy_retries << " step(s) that created energy were made again in halves";
-    log << std::endl;
-    if (adaptive)
-      report_adaptive_steps();
-    note_unresolved_modes();
-  }
-
-  template <int dim>
-  double Simulator<dim>::fastest_wave_speed() const
-  {
-    // The bar speed √(E/ρ) in 1D, the dilatational speed √((λ+2μ)/ρ) otherwise; with Maxwell
-    // branches the fast waves see the instantaneous modulus E(0) = E∞ + Σ Eᵢ (same ν).
-    double wave_speed = 0;
-    for (const auto &[id, material] : parameters.body.materials)
-      wave_speed = std::max(wave_speed, std::sqrt(material.instantaneous_modulus() / material.youngs_modulus *
-                                                  (dim == 1 ? material.youngs_modulus :
-                                                              material.lame_lambda() + 2 * material.lame_mu()) /
-                                                  material.density));
-    return wave_speed;
-  }
-
-  template <int dim>
-  double Simulator<dim>::quasi_static_time() const
-  {
-    // T = 100 L/c with L the diagonal of the mesh's bounding box and c the slowest wave speed (the
-    // shear speed √(μ/ρ); the bar speed in 1D): the lowest elastic mode of a compact body has
-    // ω ≳ c/L, so K + M/T² weighs a body's rigid motion about 10⁴ (ωT)² ≳ 10⁵ times more than its
-    // deformation. Measured: with 10 L/c a stiff bouncing mass lifted by 1 cm after a free-flight
-    // crossing kept 2 % of its kinetic energy in the lift's elastic part (paid by its velocity),
-    // with 100 L/c nothing visible. The price is the metric's condition number (ω_max T)², whose
-    // round-off shows between runs on different numbers of ranks (4e-8 of the kinetic energy on
-    // the rolling disk of regression.large_rotations, against 5e-10 with 10 L/c).
-    Point<dim> lower, upper;
-    for (unsigned int d = 0; d < dim; ++d)
-      {
-        lower[d] = std::numeric_limits<double>::max();
-        upper[d] = -std::numeric_limits<double>::max();
-      }
-    const auto &vertices = triangulation->get_vertices();
-    const auto &used = triangulation->get_used_vertices();
-    for (unsigned int i = 0; i < vertices.size(); ++i)
-      if (used[i])
-        for (unsigned int d = 0; d < dim; ++d)
-          {
-            lower[d] = std::min(lower[d], vertices[i][d]);
-            upper[d] = std::max(upper[d], vertices[i][d]);
-          }
-    double diagonal2 = 0;
-    for (unsigned int d = 0; d < dim; ++d)
-      {
-        const double extent = Utilities::MPI::max(upper[d], communicator) + Utilities::MPI::max(-lower[d], communicator);
-        diagonal2 += extent * extent;
-      }
-    double wave_speed = std::numeric_limits<double>::max();
-    for (const auto &[id, material] : parameters.body.materials)
-      wave_speed = std::min(wave_speed, std::sqrt((dim == 1 ? material.youngs_modulus : material.lame_mu()) /
-                                                  material.density));
-    return 100 * std::sqrt(diagonal2) / wave_speed;
-  }
-
-  template <int dim>
-  double Simulator<dim>::courant_number(const double smallest_cell) const
-  {
-    // c h / Δx with the node spacing Δx.
-    const double node_spacing = smallest_cell / std::sqrt(static_cast<double>(dim)) / parameters.mesh.fe_degree;
-    return fastest_wave_speed() * parameters.time.time_step / node_spacing;
-  }
-
-  template <int dim>
-  void Simulator<dim>::note_unresolved_modes() const
-  {
-    // θ = ½ (and any scheme without high-frequency damping) damps no mode: the modes with ωh ≫ 1
-    // are not resolved by the step, and with contact that lasts their energy stays in the body as
-    // chatter at the contact nodes. (Said at the end of a run whose contacts lasted only: a brief
-    // impact with θ = ½ for its undamped waves, the default example's, needs no such advice.) The highest mode of a
-    // consistent-mass mesh is about ω_max ≈ 2√3 c √dim / Δx (1D linear elements: exactly 2√3 c/Δx;
-    // c the dilatational wave speed, Δx the node spacing).
-    // (Stiffness-proportional damping βK damps them as well: the ratio βω/2 grows with ω.)
-    const bool kelvin_voigt_everywhere =
-      std::all_of(parameters.body.materials.begin(), parameters.body.materials.end(),
-                  [](const auto &m) { return m.second.kelvin_voigt_time > 0; });
-    if (!geometry)
-      return;
-    const double smallest_cell = GridTools::minimal_cell_diameter(*triangulation); // (collective: before any return)
-    if (longest_contact_streak < 100 || time_integrator->damps_high_frequencies() || parameters.body.rayleigh_beta > 0 ||
-        kelvin_voigt_everywhere)
-      return;
-    const double wave_speed = fastest_wave_speed();
-    const double node_spacing = smallest_cell / std::sqrt(static_cast<double>(dim)) / parameters.mesh.fe_degree;
-    const double omega_h = 2 * std::sqrt(3.0 * dim) * wave_speed * parameters.time.time_step / node_spacing;
-    if (omega_h > 2)
-      log << "note: contacts lasted up to " << longest_contact_streak << " steps in a row, and the scheme ("
-          << time_integrator->description() << ") damps no mode while this step leaves the mesh's stiffest "
-          << "modes unresolved (omega*h up to ~" << std::setprecision(3) << omega_h << ", from c = " << wave_speed
-          << " m/s and node spacing " << node_spacing << " m): they can ring for ever at contacts that last "
-          << "(the contact force alternating from step to step, a resting body that never comes to rest). "
-          << "Where that matters more than wave accuracy, use a scheme "
-          << "that damps them (Moreau-Jean theta slightly above 0.5, e.g. 0.55, inside the Fremond range "
-          << "[0.5, 1/(1+e)]), a material damping (Damping/Stiffness proportional coefficient, a few "
-          << "percent of critical on the lowest elastic mode), or h <= " << node_spacing / (std::sqrt(3.0 * dim) * wave_speed)
-          << " s to resolve them (doc/contact.md, lasting contact)." << std::endl;
+    run_report->write_failure(*time_integrator, stopped_by_policy(), checkpointer->last_checkpoint(),
+                              vtu_output->last_recorded_step());
   }
 
   template class Simulator<1>;

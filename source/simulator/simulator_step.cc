@@ -1,16 +1,14 @@
-// The parts of one time step of the Simulator (StepController runs them): the integrator's parts,
-// the contact geometry, the contact problem, the end-of-step gaps and projection, the reports.
+// One time step of the Simulator: the loop's body (do_time_step), and the step's phases in their
+// order with the retry policy's verdicts between them (advance). The phases themselves belong to
+// the integrator, ContactStepping, the audit, ContactReporting and EnergyGuard: this file only
+// orders them, so that one step reads in one place.
 #include <deal.II/base/utilities.h>
 
-#include <percussion/contact_solvers/fclib_writer.h>
 #include <percussion/core/exceptions.h>
 #include <percussion/simulator/simulator.h>
 
-#include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <limits>
-#include <sstream>
 
 namespace percussion
 {
@@ -28,6 +26,83 @@ namespace percussion
   } // namespace
 
   template <int dim>
+  void Simulator<dim>::do_time_step(const unsigned int k)
+  {
+    const RunTimings before = run_timings;
+    const auto start = Clock::now();
+    advance(0);
+    const bool last = adaptive ? adaptive_run_finished() : k + 1 == parameters.time.n_steps();
+    record(step_view(Postprocess::StepView::Occasion::step, last, seconds_since(start), &before));
+    const bool checkpointed = checkpointer->write_if_due(k + 1);
+    stop_if_interrupted(k + 1, last, checkpointed);
+  }
+
+  template <int dim>
+  void Simulator<dim>::advance(const unsigned int level)
+  {
+    // One step of the scheme, with the frictional contact problem between its parts
+    // (doc/architecture.md, "One time step with contact").
+    if (retry_policy.keeps_state_before_step())
+      step_snapshots.save(level, *time_integrator, saved_values(), contact ? &contact->step() : nullptr);
+    try
+      {
+        if (contact)
+          contact->update_geometry(*time_integrator);
+        if (level == 0 && adaptive)
+          {
+            // The finest level where an open candidate closes within two steps of the present size.
+            adaptive->limit_to_closing(contact ? contact->closing_time(*time_integrator) :
+                                                 std::numeric_limits<double>::infinity());
+            time_integrator->set_time_step(adaptive->step_size());
+          }
+        compute_free_velocity();
+        if (contact && !solve_contact_problem_or_halve(level))
+          return;
+        end_step();
+      }
+    catch (const EnergyCreated &)
+      {
+        if (retry_policy.after_energy_created(level) == StepRetryPolicy::Verdict::stop)
+          throw;
+        // The step is accepted and audited when the guard finds the energy it created: the state
+        // before it is put back, and the step is made again in halves. (A failure of the halves
+        // that the policy does not take up goes on from this handler to the caller.)
+        const double h = time_integrator->time_step();
+        const unsigned int step = time_integrator->step_number();
+        const double t = time_integrator->time();
+        restore_state(level);
+        energy_guard.take_back(step, t, h, time_integrator->time());
+        advance_in_halves(level);
+      }
+  }
+
+  template <int dim>
+  void Simulator<dim>::advance_in_halves(const unsigned int level)
+  {
+    const double h = time_integrator->time_step();
+    time_integrator->set_time_step(h / 2);
+    advance(level + 1);
+    advance(level + 1);
+    time_integrator->set_time_step(h);
+  }
+
+  template <int dim>
+  bool Simulator<dim>::solve_contact_problem_or_halve(const unsigned int level)
+  {
+    contact->solve(*time_integrator, audit);
+    if (retry_policy.after_contact_problem(contact->unsolved(), false, level) == StepRetryPolicy::Verdict::accept)
+      return true;
+    contact_reporting->report_retry(contact->result(), false);
+    contact->solve_again_with_nsgs(*time_integrator, audit);
+    if (retry_policy.after_contact_problem(contact->unsolved(), true, level) != StepRetryPolicy::Verdict::halve)
+      return true;
+    contact_reporting->report_retry(contact->result(), true);
+    contact->discard_last_solve();
+    advance_in_halves(level);
+    return false;
+  }
+
+  template <int dim>
   void Simulator<dim>::compute_free_velocity()
   {
     const auto start = Clock::now();
@@ -40,339 +115,52 @@ namespace percussion
   {
     auto &integrator = *time_integrator;
     integrator.finish_step();
-    if (geometry)
-      check_contact_positions();
-    const auto &c = contact_result;
+    if (contact)
+      {
+        contact->check_positions(integrator, audit);
+        contact_reporting->report_positions(contact->projection(), contact->end_of_step_min_gap());
+      }
+    const auto &c = last_contact_result();
     audit.add_step(integrator.last_step_energy(), {c.work_normal, c.work_tangential, c.obstacle_work});
-    if (geometry)
-      report_contact_step();
-    guard_energy();
+    if (contact)
+      contact_reporting->report_step(c);
+    energy_guard.check(integrator);
+    // Adaptive steps: whether a contact opened or closed in the step, and the error indicator
+    // (the step's numerical dissipation over the energy scale), to the policy.
     if (adaptive)
-      note_step_for_adaptivity();
-  }
-
-  template <int dim>
-  void Simulator<dim>::guard_energy()
-  {
-    // No step may end with more energy than the previous one plus the loads' work: damping,
-    // contact (Proposition 1), numerical dissipation (θ ≥ ½) and dashpots only take energy away.
-    // The audit would close whatever a projection or a frame added (they are columns of it): the
-    // guard refuses such energy instead of explaining it.
-    const double created = audit.created_in_last_step();
-    const double allowed =
-      std::max(parameters.time.energy_creation_tolerance * audit.guard_scale(), energy_round_off);
-    if (!(created > allowed) && std::isfinite(created))
-      return;
-    const auto &integrator = *time_integrator;
-    const unsigned int step = integrator.step_number();
-    const bool stop = parameters.time.energy_creation_policy == TimeIntegration::EnergyCreationPolicy::stop;
-    const bool retry = parameters.time.energy_creation_policy == TimeIntegration::EnergyCreationPolicy::retry;
-    ++n_energy_created_steps;
-    energy_created_in_flagged_steps += created;
-    if (first_energy_created_step == 0)
-      first_energy_created_step = step;
-    std::ostringstream detail;
-    detail << "term " << audit.largest_creating_term() << "; scale " << audit.guard_scale() << "; policy: "
-           << (stop ? "stopped" : retry ? "retried" : "continued");
-    events.add(step, integrator.time(), "energy_created", 0, created, detail.str());
-    std::ostringstream message;
-    message << "step " << step << " (t = " << integrator.time() << ") created energy " << created << " J ("
-            << created / audit.guard_scale() << " of the energy scale " << audit.guard_scale()
-            << ", tolerance 'Time integration/Energy creation tolerance' = "
-            << parameters.time.energy_creation_tolerance << "), largest in the term "
-            << audit.largest_creating_term();
-    if (stop || retry)
       {
-        stopped_by_policy = true;
-        stopped_on_energy = true;
-        if (retry)
-          throw EnergyCreated("Energy created: " + message.str() + ", also after " +
-                              std::to_string(parameters.time.energy_retry_halvings) +
-                              " halvings of the step; 'Time integration/Energy creation policy' = retry.");
-        throw SolverError("Energy created: " + message.str() + "; 'Time integration/Energy creation policy' = stop.");
+        ContactObservation observed = contact ? contact->observe(integrator.time_step()) : ContactObservation();
+        observed.dissipated_fraction = integrator.last_step_energy().numerical_dissipation / audit.guard_scale();
+        adaptive->step_done(integrator.time_step(), integrator.elapsed_nominal_steps(), observed);
       }
-    if (n_energy_warnings++ < 20)
-      log << "warning: " << message.str() << std::endl;
   }
 
   template <int dim>
-  double Simulator<dim>::round_off_energy() const
+  bool Simulator<dim>::adaptive_run_finished() const
   {
-    double largest_coordinate = 0;
-    for (const auto &cell : triangulation->active_cell_iterators())
-      if (cell->is_locally_owned())
-        for (const unsigned int v : cell->vertex_indices())
-          for (unsigned int d = 0; d < dim; ++d)
-            largest_coordinate = std::max(largest_coordinate, std::abs(cell->vertex(v)[d]));
-    largest_coordinate = Utilities::MPI::max(largest_coordinate, communicator);
-    double trace = 0;
-    const auto &K = bodies->stiffness_matrix();
-    const auto rows = K.local_range();
-    for (auto i = rows.first; i < rows.second; ++i)
-      trace += K.diag_element(i);
-    trace = Utilities::MPI::sum(trace, communicator);
-    const double error = std::numeric_limits<double>::epsilon() * largest_coordinate;
-    return 0.5 * error * error * trace;
-  }
-
-  template <int dim>
-  void Simulator<dim>::update_contact_geometry()
-  {
-    // H(q_k), gaps and frames, and u_k = Hᵀv_k + w; the geometry imports ghost DoFs itself if it
-    // needs them and keeps u_k: nothing is allocated here per step. (At step 0 run() has computed
-    // the geometry of q_0 already.)
-    const auto start = Clock::now();
-    const auto &integrator = *time_integrator;
-    displacement_increment = integrator.displacement(); // q_k, for the end-of-step gaps
-    if (integrator.step_number() > 0)
-      geometry->update(integrator.displacement(), integrator.time());
-    contact_points.clear();
-    const auto n_dofs = bodies->get_dof_handler().n_dofs();
-    for (const auto &point : geometry->owned_points())
-      {
-        ContactStep::OwnedContactPoint p;
-        p.global_index = point.global_index;
-        p.key = static_cast<unsigned long long>(point.pair) * n_dofs + point.slave_dofs[0];
-        p.mu = point.friction_coefficient;
-        p.e = point.restitution_coefficient;
-        p.gap = point.gap;
-        for (unsigned int d = 0; d < dim; ++d)
-          p.position[d] = point.position[d];
-        contact_points.push_back(p);
-      }
-    run_timings.contact_geometry += seconds_since(start);
-  }
-
-  template <int dim>
-  void Simulator<dim>::solve_contact_problem()
-  {
-    const auto start = Clock::now();
-    auto &integrator = *time_integrator;
-    contact_result = ContactStep::ContactStepResult();
-    if (geometry->n_global_points() > 0)
-      contact_result = contact_step->solve(integrator, geometry->contact_operator(), geometry->obstacle_velocity_offset(),
-                                           geometry->operator_changed(), contact_points,
-                                           geometry->local_velocity(integrator.velocity()),
-                                           std::max(audit.flow_scale(), std::abs(audit.total_energy())));
-    else
-      contact_step->forget_impulses();
-    run_timings.contact_step += seconds_since(start);
-    // (Without candidates on any rank the default result, empty per-point fields, is the step's.)
-    if (contact_result.solved)
-      run_timings.contact_solver += contact_result.solver.seconds;
-  }
-
-  template <int dim>
-  void Simulator<dim>::check_contact_positions()
-  {
-    // End-of-step gaps and, where a contact penetrates beyond the tolerance, the position
-    // projection (velocity-level schemes hold velocities, not gaps).
-    const auto start = Clock::now();
-    auto &integrator = *time_integrator;
-    displacement_increment.sadd(-1.0, 1.0, integrator.displacement());
-    projection_result = contact_step->project_positions(integrator, geometry->contact_operator(),
-                                                        geometry->obstacle_velocity_offset(), contact_points,
-                                                        displacement_increment, projects_positions,
-                                                        penetration_tolerance, allowed_projection_energy());
-    run_timings.projection += seconds_since(start);
-    end_of_step_min_gap = geometry->n_global_points() > 0 ? projection_result.min_gap : parameters.contact.search_distance;
-    lowest_gap = std::min(lowest_gap, end_of_step_min_gap);
-    if (projection_result.n_contacts == 0)
-      return;
-    ++n_projection_steps;
-    events.add(integrator.step_number(), integrator.time(), "position_projection", projection_result.n_contacts,
-               projection_result.energy_change,
-               projection_detail());
-    if (projection_result.solver.status != ContactSolvers::SolverStatus::converged && n_projection_warnings++ < 20)
-      log << "warning: step " << integrator.step_number() << " (t = " << integrator.time()
-          << "): the position projection of " << projection_result.n_contacts
-          << " contact(s) was not solved: " << ContactSolvers::to_string(projection_result.solver.status)
-          << ", residual " << projection_result.solver.error << "; smallest gap after it " << projection_result.min_gap
-          << std::endl;
-  }
-
-  template <int dim>
-  void Simulator<dim>::save_state(const unsigned int level)
-  {
-    // The state a checkpoint keeps (every vector and scalar of it), in memory, and the contact
-    // history of this rank: enough to make the step again from where it started.
-    if (step_snapshots.size() <= level)
-      step_snapshots.resize(level + 1);
-    StepSnapshot &snapshot = step_snapshots[level];
-    const auto vectors = time_integrator->saved_vectors();
-    snapshot.vectors.resize(vectors.size());
-    for (std::size_t i = 0; i < vectors.size(); ++i)
-      snapshot.vectors[i] = *vectors[i].second;
-    snapshot.reals.clear();
-    snapshot.counts.clear();
-    for (const SavedValue &value : saved_values())
-      {
-        if (value.real != nullptr)
-          snapshot.reals.push_back(*value.real);
-        else
-          snapshot.counts.push_back(*value.count);
-      }
-    if (contact_step)
-      snapshot.contact = contact_step->snapshot();
+    return time_integrator->elapsed_nominal_steps() >= static_cast<double>(parameters.time.n_steps());
   }
 
   template <int dim>
   void Simulator<dim>::restore_state(const unsigned int level)
   {
-    const StepSnapshot &snapshot = step_snapshots.at(level);
-    const auto vectors = time_integrator->saved_vectors();
-    for (std::size_t i = 0; i < vectors.size(); ++i)
-      *vectors[i].second = snapshot.vectors[i];
-    std::size_t real = 0, count = 0;
-    for (const SavedValue &value : saved_values())
-      {
-        if (value.real != nullptr)
-          *value.real = snapshot.reals[real++];
-        else
-          *value.count = snapshot.counts[count++];
-      }
+    step_snapshots.restore(level, *time_integrator, saved_values(), contact ? &contact->step() : nullptr);
+    // (The frames the next step starts from, as after a checkpoint.)
     if (system.frames)
       frames->frames_from_values();
-    if (contact_step)
-      contact_step->restore(snapshot.contact);
-    stopped_by_policy = false;
-    stopped_on_energy = false;
-    if (n_energy_retries++ < 20)
-      log << "energy created: the step from t = " << time_integrator->time()
-          << " is taken back and made again in halves (events.csv: retry_half_steps)" << std::endl;
-  }
-
-  template <int dim>
-  double Simulator<dim>::allowed_projection_energy() const
-  {
-    // The scale of the energies so far and of the step's new state.
-    const auto &e = time_integrator->last_step_energy();
-    const double scale =
-      std::max(audit.guard_scale(), std::abs(e.kinetic_energy + e.strain_energy + e.viscoelastic_energy));
-    // What the step took out before the projection (the impact's dissipation: an inelastic landing
-    // loses ½ m u_N² where lifting its overshoot h(1 − θ)|u_N| costs m g h (1 − θ)|u_N|) may be
-    // given back: the step as a whole still ends with no more energy than it was given.
-    const auto &c = contact_result;
-    const double dissipated = -audit.energy_created_by(e, {c.work_normal, c.work_tangential, c.obstacle_work});
-    return parameters.contact_solver.projection_energy_tolerance * scale + std::max(0.0, dissipated);
-  }
-
-  template <int dim>
-  std::string Simulator<dim>::projection_detail() const
-  {
-    const auto &p = projection_result;
-    std::ostringstream detail;
-    detail << (p.solver.status == ContactSolvers::SolverStatus::converged ? "solved" : "not solved")
-           << (p.impulse_metric && !p.metric_replaced ? "; metric: impulse response" : "; metric: quasi-static");
-    if (p.metric_replaced)
-      detail << " (the impulse response would have added energy)";
-    if (p.scale < 1)
-      detail << "; scaled back to " << p.scale << " (energy bound), smallest gap after it " << p.min_gap;
-    return detail.str();
-  }
-
-  template <int dim>
-  void Simulator<dim>::report_contact_step()
-  {
-    const auto &integrator = *time_integrator;
-    const unsigned int step = integrator.step_number();
-    const auto &c = contact_result;
-    contact_streak = c.n_active > 0 ? contact_streak + 1 : 0;
-    longest_contact_streak = std::max(longest_contact_streak, contact_streak);
-    if (c.n_positive_work > 0)
-      {
-        std::ostringstream where;
-        where << "largest at (" << c.largest_positive_work_position[0] << ", " << c.largest_positive_work_position[1]
-              << ", " << c.largest_positive_work_position[2] << ")";
-        events.add(step, integrator.time(), "positive_contact_work", c.n_positive_work, c.largest_positive_work, where.str());
-      }
-    if (c.n_positive_work > 0 && n_positive_work_warnings++ < 20)
-      log << "warning: step " << step << " (t = " << integrator.time() << "): " << c.n_positive_work
-          << " contact(s) did positive work; largest " << c.largest_positive_work << " at ("
-          << c.largest_positive_work_position[0] << ", " << c.largest_positive_work_position[1] << ", "
-          << c.largest_positive_work_position[2] << ")" << std::endl;
-    if (c.dense_fallback)
-      events.add(step, integrator.time(), "dense_fallback", c.n_active, c.probed_error,
-                 "the probed operator did not solve the step; solved again with the dense W: " +
-                   ContactSolvers::to_string(c.solver.status));
-    const auto &dump_steps = parameters.contact_solver.write_fclib_steps;
-    if (std::find(dump_steps.begin(), dump_steps.end(), step) != dump_steps.end())
-      {
-        if (c.solved)
-          write_contact_problem("requested in 'Contact solver/Write FCLIB at steps'");
-        else
-          log << "step " << step << " has no active contact: no contact problem to write (requested in "
-              << "'Contact solver/Write FCLIB at steps')" << std::endl;
-      }
-    if (c.solved && c.solver.status != ContactSolvers::SolverStatus::converged)
-      {
-        ++n_unconverged_steps;
-        log << "warning: step " << step << " (t = " << integrator.time() << "): the contact problem with "
-            << c.n_active << " active contact(s) was not solved: " << ContactSolvers::to_string(c.solver.status)
-            << ", residual " << c.solver.error << " after " << c.solver.iterations << " iterations" << std::endl;
-        const bool stop = parameters.contact_solver.non_convergence_policy == ContactStep::NonConvergencePolicy::stop;
-        events.add(step, integrator.time(), "contact_not_solved", c.n_active, c.solver.error,
-                   ContactSolvers::to_string(c.solver.status) + "; policy: " + (stop ? "stopped" : "continued"));
-        if (parameters.contact_solver.write_fclib_on_failure)
-          write_contact_problem("not converged");
-        stopped_by_policy = stop;
-        if (stop)
-          throw SolverError("The contact problem of step " + std::to_string(step) + " was not solved (residual " +
-                            std::to_string(c.solver.error) + "); 'Contact solver/Non-convergence policy' = stop.");
-      }
-  }
-
-  template <int dim>
-  double Simulator<dim>::smallest_candidate_gap() const
-  {
-    if (geometry->n_global_points() == 0)
-      return parameters.contact.search_distance;
-    double smallest = std::numeric_limits<double>::infinity();
-    for (const auto &point : geometry->owned_points())
-      smallest = std::min(smallest, point.gap);
-    return Utilities::MPI::min(smallest, communicator);
-  }
-
-  template <int dim>
-  void Simulator<dim>::write_contact_problem(const std::string &reason)
-  {
-    const unsigned int step = time_integrator->step_number();
-    const std::string name = "contact_problem_" + std::to_string(step) + ".hdf5";
-    // (every rank counts the event; rank 0 writes the file)
-    const auto &c = contact_result;
-    events.add(step, time_integrator->time(), "fclib_dump", c.n_active,
-               c.solver.status == ContactSolvers::SolverStatus::converged ? 0.0 : c.solver.error, name + " (" + reason + ")");
-    // (collective: a distributed problem is gathered)
-    ContactSolvers::LocalProblem problem;
-    std::vector<double> reaction, velocity;
-    contact_step->whole_last_problem(problem, reaction, velocity);
-    if (Utilities::MPI::this_mpi_process(communicator) != 0)
-      return;
-    const std::string file = parameters.output.directory + "/" + name;
-    ContactSolvers::write_fclib_local(file, problem, "percussion step " + std::to_string(step),
-                                      "Frictional contact problem of time step " + std::to_string(step) + " at t = " +
-                                        std::to_string(time_integrator->time()) + " (" + reason + ")",
-                                      &reaction, &velocity);
-    log << "wrote the contact problem of step " << step << " to " << file << " (" << reason << ")" << std::endl;
   }
 
   // The step's members of Simulator, for the dimensions Simulator is instantiated for in
   // simulator.cc.
 #define PERCUSSION_INSTANTIATE(dim) \
+  template void Simulator<dim>::do_time_step(unsigned int); \
+  template void Simulator<dim>::advance(unsigned int); \
+  template void Simulator<dim>::advance_in_halves(unsigned int); \
+  template bool Simulator<dim>::solve_contact_problem_or_halve(unsigned int); \
   template void Simulator<dim>::compute_free_velocity(); \
   template void Simulator<dim>::end_step(); \
-  template void Simulator<dim>::update_contact_geometry(); \
-  template void Simulator<dim>::solve_contact_problem(); \
-  template void Simulator<dim>::check_contact_positions(); \
-  template void Simulator<dim>::guard_energy(); \
-  template double Simulator<dim>::round_off_energy() const; \
-  template void Simulator<dim>::save_state(unsigned int); \
   template void Simulator<dim>::restore_state(unsigned int); \
-  template double Simulator<dim>::allowed_projection_energy() const; \
-  template std::string Simulator<dim>::projection_detail() const; \
-  template void Simulator<dim>::report_contact_step(); \
-  template double Simulator<dim>::smallest_candidate_gap() const; \
-  template void Simulator<dim>::write_contact_problem(const std::string &);
+  template bool Simulator<dim>::adaptive_run_finished() const;
   PERCUSSION_INSTANTIATE(1)
   PERCUSSION_INSTANTIATE(2)
   PERCUSSION_INSTANTIATE(3)

@@ -5,7 +5,6 @@
 #include <deal.II/grid/tria.h>
 
 #include <percussion/body/elastic_body.h>
-#include <percussion/contact/contact_geometry.h>
 #include <percussion/postprocess/body_motion.h>
 #include <percussion/postprocess/event_log.h>
 #include <percussion/postprocess/probe_points.h>
@@ -14,44 +13,39 @@
 #include <percussion/postprocess/contact_force_table.h>
 #include <percussion/postprocess/statistics_output.h>
 #include <percussion/postprocess/vtu_output.h>
+#include <percussion/simulator/body_motion_monitor.h>
 #include <percussion/simulator/checkpointer.h>
+#include <percussion/simulator/contact_reporting.h>
+#include <percussion/simulator/contact_stepping.h>
+#include <percussion/simulator/energy_guard.h>
+#include <percussion/simulator/step_snapshots.h>
 #include <percussion/simulator/run_parameters.h>
+#include <percussion/simulator/run_report.h>
+#include <percussion/simulator/run_set_up.h>
 #include <percussion/simulator/adaptive_step_policy.h>
-#include <percussion/simulator/step_controller.h>
-#include <percussion/contact_step/frictional_contact_step.h>
+#include <percussion/simulator/step_retry_policy.h>
 #include <percussion/time_integration/linear_elastodynamic_system.h>
 #include <percussion/time_integration/time_integrator.h>
 
-#include <chrono>
 #include <functional>
-#include <limits>
 #include <memory>
-#include <optional>
 #include <ostream>
 
 namespace percussion
 {
-  /// Wall-clock seconds of the phases of a run and the peak memory (for benchmarks and the log).
-  struct RunTimings
-  {
-    double mesh = 0, setup_and_assembly = 0, factorisation = 0, time_stepping = 0, output = 0;
-    /// Parts of the time stepping: contact geometry (search, H), free-velocity solve, contact step
-    /// (Delassus columns, the local problem and its solve, the impulse), and the contact solver alone.
-    double contact_geometry = 0, free_velocity = 0, contact_step = 0, contact_solver = 0;
-    /// The end-of-step gap check and the position projections (without the factorisation below).
-    double projection = 0;
-    /// The quasi-static projection metric's factorisation (at the first projection; not in
-    /// time_stepping nor in projection).
-    double projection_metric_factorisation = 0;
-    unsigned int steps = 0;
-    double peak_memory_mib_max_rank = 0, peak_memory_mib_total = 0;
-  };
-
   /**
-   * One run: builds the mesh and the bodies, integrates in time, audits the energy of every step
-   * and writes the statistics table and the ParaView output. Reads in the order things happen:
-   * setup() → run() → (per step) contact geometry at q_k → free velocity → contact problem →
-   * impulse → end of step → audit → output.
+   * One run, in the shape of deal.II's tutorial programs (step-40). The constructor does the
+   * set-up that decides whether the input is acceptable, in order — input checks, mesh and bodies,
+   * probes, system and integrator, contact, checkpointer — so that every input error is raised
+   * before anything is computed or written and resume_from() can compare a checkpoint with the
+   * run. run() then starts the run (initial state, output directory and outputs, a restored
+   * checkpoint) and loops over do_time_step(): contact geometry at q_k → free velocity → contact
+   * problem → end of step (audit, reports, energy guard) → postprocessors → checkpoint, with
+   * StepRetryPolicy consulted where a step went wrong. Its other jobs are collaborators':
+   * ContactStepping (the contact part of a step), ContactReporting (contact warnings, events, FCLIB
+   * dumps, the non-convergence policy), EnergyGuard, StepSnapshots, BodyMotionMonitor (rigid
+   * motions, rotation warnings), RunReport (the end-of-run report and the wave-speed estimates), the
+   * Checkpointer and the postprocessors.
    */
   template <int dim>
   class Simulator
@@ -59,7 +53,8 @@ namespace percussion
   public:
     using Geometry = Contact::ContactGeometry<dim>;
 
-    /// Checks the output directory, builds the mesh, DoFs and matrices. @throws InputError.
+    /// Checks the input and the output directory, builds the mesh, DoFs, matrices, integrator and
+    /// contact step. @throws InputError.
     Simulator(const RunParameters &parameters, MPI_Comm communicator, std::ostream &log);
     ~Simulator();
 
@@ -94,13 +89,17 @@ namespace percussion
     const Body::ElasticBody<dim>       &body() const { return *bodies; }
     const TimeIntegration::TimeIntegrator &integrator() const { return *time_integrator; }
     /// The contact geometry (nullptr without contact pairs).
-    const Geometry *contact_geometry() const { return geometry.get(); }
+    const Geometry *contact_geometry() const { return contact ? &contact->geometry() : nullptr; }
     /// The last step's contact result (empty without contact).
-    const ContactStep::ContactStepResult &last_contact_result() const { return contact_result; }
+    const ContactStep::ContactStepResult &last_contact_result() const
+    {
+      static const ContactStep::ContactStepResult none;
+      return contact ? contact->result() : none;
+    }
     dealii::types::global_dof_index n_dofs() const { return bodies->get_dof_handler().n_dofs(); }
     const RunTimings &timings() const { return run_timings; }
     /// The rigid motion of each body (BodyFrames' bodies, 2D/3D; empty in 1D) at the last recorded step.
-    const std::vector<RigidMotion> &rigid_motion() const { return rigid_motions; }
+    const std::vector<RigidMotion> &rigid_motion() const { return body_motion->motions(); }
     /// The bodies' frames (2D/3D; nullptr in 1D).
     const BodyFrames *body_frames() const { return frames.get(); }
 
@@ -114,7 +113,11 @@ namespace percussion
     void set_step_observer(std::function<void(const Simulator<dim> &)> observer) { step_observer = std::move(observer); }
 
     /// The last step's end-of-step gap check and position projection.
-    const ContactStep::PositionProjectionResult &last_projection() const { return projection_result; }
+    const ContactStep::PositionProjectionResult &last_projection() const
+    {
+      static const ContactStep::PositionProjectionResult none;
+      return contact ? contact->projection() : none;
+    }
 
   private:
     /// The checks of the input that need the run's dimension or its number of ranks, and that the
@@ -122,15 +125,13 @@ namespace percussion
     void check_run_input() const;
     /// The mesh (partitioned by contact work), the bodies' DoFs and matrices, and their frames (2D/3D).
     void build_mesh_and_bodies();
-    /// Locates 'Output/Probe points' in the mesh. @throws InputError for a point outside it.
-    void locate_probes();
     /// The linear elastodynamic system of the bodies and the scheme's integrator, with the
     /// preconditioner 'auto' resolved.
     void set_up_time_integrator();
-    /// With contact pairs: the contact geometry, the contact step and the position projection's
-    /// settings (nothing without).
+    /// With contact pairs, their ContactStepping; the contact reports (also without: a checkpoint
+    /// keeps their counters).
     void set_up_contact();
-    /// The log's lines on the mesh, the kinematics and the modes the step leaves unresolved.
+    /// The log's lines on the mesh and the kinematics.
     void log_set_up() const;
     /// The state the postprocessors record, on @p occasion; after a step, whether it is the
     /// @p last_step and its wall-clock seconds (@p before: run_timings before it).
@@ -139,32 +140,10 @@ namespace percussion
     /// Runs the postprocessors on @p view, after the rigid motions of a state they add rows of.
     /// Collective.
     void record(const Postprocess::StepView &view);
-    /// The rigid motion of each body (bodies.csv, statistics' kinetic energy split); with small
-    /// displacements, a warning and an event the first time a body turns past 'Kinematics/Rotation
-    /// warning angle'. Collective.
-    void update_rigid_motions();
-    /// With several ranks and contact pairs (2D/3D), partitions the mesh again with cells weighted by
-    /// their slave faces ('Contact/Slave face partition weight'): a step's contact work belongs to the
-    /// slave nodes' owners. Before the DoFs are distributed. Collective.
-    void partition_by_contact_work();
-    /// At the end of a run with contact that lasted (a contact active for 100 steps in a row) and a
-    /// scheme that damps no mode (e.g. θ = ½): says in the log when the step leaves the mesh's
-    /// stiff modes unresolved, which can then ring at the lasting contacts. Collective.
-    void note_unresolved_modes() const;
-    /// The smallest gap of the geometry's candidates (the search distance without any). Collective.
-    double smallest_candidate_gap() const;
     /// Initial state (its contact geometry checked first), output files (kept up to a resumed
     /// step), the first row and record; returns the step a resumed run starts from (0 otherwise).
     /// Collective.
     unsigned int start_run();
-    /**
-     * With the geometry of the initial displacement q0: @throws InputError, on every rank, when a
-     * slave node starts inside its obstacle or master surface by more than the position
-     * projection's tolerance ('Contact solver/Penetration tolerance' × the smallest cell
-     * diameter), naming the pair, the slave surface and its body, the depth and the deepest node.
-     * Before the output directory is created and the iteration matrix factorised. Collective.
-     */
-    void check_initial_overlap() const;
     /**
      * Adds the postprocessors of 'Output/Postprocessors' (Postprocess::add_postprocessors(), in the
      * registry's order; with the VTU records @p vtu) and then the step observer, and opens their
@@ -174,90 +153,56 @@ namespace percussion
     /// After a SIGTERM/SIGINT (before the last step): the step's output, a checkpoint unless one
     /// was just written, then throws Interrupted. Collective.
     void stop_if_interrupted(unsigned int nominal_steps, bool last_step, bool checkpoint_written);
-    /// After a SolverError: the last good step's output, and a checkpoint where the
-    /// non-convergence policy stopped the run.
+    /// After a SolverError: the last good step's output, a checkpoint where the non-convergence
+    /// policy stopped the run, and the log's line on where to go on from.
     void save_after_failed_step(unsigned int nominal_steps);
-    /// The log's timing, energy and contact summary of the run.
-    void report_run(unsigned int first_step, unsigned int n_steps, double wall_seconds);
-    /// The parts of a time step StepController runs: geometry → free velocity → contact problem →
-    /// end of step (the scheme's, gaps and projection, audit, reports); without contact pairs only
-    /// the scheme's parts and the audit.
-    void compute_free_velocity();
-    void end_step();
-    /// H(q_k), gaps, frames and the owned contact points of the step.
-    void update_contact_geometry();
     /**
-     * Adaptive steps, after update_contact_geometry(): the finest level where an open candidate's
-     * gap g and normal velocity u_N predict closing within two steps of the present size
-     * (g + 2h u_N < 0), and the integrator's step size of the policy's level. Collective.
+     * The loop's body: one step of the nominal size (advance()), then the postprocessors on it,
+     * the checkpoint if one is due and the stop on a signal. @p k: the nominal steps done before it.
+     * Collective.
      */
-    void choose_step_size();
-    /// Adaptive steps, at the end of a step: whether a contact opened or closed in it (the set of
-    /// active contacts changed), to the policy. Collective.
-    void note_step_for_adaptivity();
+    void do_time_step(unsigned int k);
+    /**
+     * One step of the present size at halving level @p level: contact geometry → free velocity →
+     * contact problem → end of step (the scheme's, gaps and projection, audit, reports; without
+     * contact pairs only the scheme's parts and the audit), with what retry_policy says where the
+     * contact problem is not solved or the step created energy. Collective.
+     */
+    void advance(unsigned int level);
+    /// Two steps of half the present size in place of one, at @p level + 1.
+    void advance_in_halves(unsigned int level);
+    /// The step's contact problem, solved again or the step halved where retry_policy says; false
+    /// where the step was made in halves (nothing of it is left to finish).
+    bool solve_contact_problem_or_halve(unsigned int level);
+    /// The scheme's free velocity (timed).
+    void compute_free_velocity();
+    /// The end of the step: the scheme's, the end-of-step gaps and projection, the audit, the
+    /// contact reports, the energy guard, and with adaptive steps the step's contacts to the policy.
+    void end_step();
     /// Adaptive steps: whether the run has reached its end time (exactly, in nominal steps).
     bool adaptive_run_finished() const;
-    /// Adaptive steps: the summary's steps and time per level and the factors kept.
-    void report_adaptive_steps();
-    /// The step's frictional contact problem and its impulse (FrictionalContactStep::solve).
-    void solve_contact_problem();
-    /// The end-of-step gaps and the optional position projection.
-    void check_contact_positions();
-    /// The most energy the step's position projection may add: what the step took out before it
-    /// (E_k + W_ext − E_{k+1}, where positive) plus 'Contact solver/Projection energy tolerance' ×
-    /// the energy scale (the audit's, and the step's new energy).
-    double allowed_projection_energy() const;
-    /// The detail of a position_projection event: solved, metric, scale.
-    std::string projection_detail() const;
-    /// Warnings, FCLIB dumps and the non-convergence policy of the step's contact problem.
-    void report_contact_step();
-    /**
-     * The energy guard, after the step is audited: a step whose energy exceeds the previous one
-     * plus the loads' work by more than 'Time integration/Energy creation tolerance' × the energy
-     * scale (and than the energy of round-off, round_off_energy()) is an `energy_created` event,
-     * and 'Energy creation policy' stops the run (SolverError) or warns.
-     */
-    void guard_energy();
-    /**
-     * The strain energy of the round-off in the positions: ½(ε D)² tr K, the mean of ½δᵀKδ for
-     * independent errors δ_i of size ε D in every DoF (ε the machine epsilon, D the largest
-     * |coordinate| of the mesh). A body at rest has no energy above it: a change below it is
-     * round-off (a box turned rigidly at rest: 1e-25 J). Collective.
-     */
-    double round_off_energy() const;
-    /// Keeps the run's state before a step at halving level @p level (the vectors and scalars a
-    /// checkpoint keeps, and the contact history), for the energy guard's retry.
-    void save_state(unsigned int level);
-    /// Puts back the state save_state(@p level) kept, and counts the retry.
+    /// Puts back the state before a step at halving level @p level (step_snapshots), and the
+    /// frames derived from it.
     void restore_state(unsigned int level);
-    /// Writes the last contact problem (rank 0) and records an fclib_dump event (every rank).
-    void write_contact_problem(const std::string &reason);
-    /// Every scalar a checkpoint keeps, by name: the simulator's counters and extremes, the step of
-    /// the last VTU record, the integrator's (TimeIntegrator::saved_values()), the audit's
-    /// (EnergyAudit::saved_values()) and with large rotations the bodies' frames.
+    /// Every scalar a checkpoint keeps, by name, in the header's order: ContactReporting's and
+    /// EnergyGuard's counters and extremes, the step of the last VTU record, the integrator's
+    /// (TimeIntegrator::saved_values()), the postprocessors' (the audit's sums among them), the
+    /// adaptive steps' and with large rotations the bodies' frames.
     SavedValues saved_values();
 
     const RunParameters       parameters;
-    /// The bar speed √(E/ρ) in 1D, the dilatational speed √((λ+2μ)/ρ) otherwise, of the fastest material.
-    double fastest_wave_speed() const;
-    /// c h / Δx: the fastest wave speed times the step over the node spacing.
-    double courant_number(double smallest_cell) const;
-    /// T of the quasi-static projection metric K + M/T² (QuasiStaticMetric): 100 × the slowest
-    /// wave's transit of the mesh's bounding box.
-    double quasi_static_time() const;
+    /// What becomes of a step whose contact problem is not solved or that created energy.
+    const StepRetryPolicy     retry_policy;
     MPI_Comm                  communicator;
     dealii::ConditionalOStream log;
     std::unique_ptr<dealii::Triangulation<dim>>            triangulation;
     std::unique_ptr<Body::ElasticBody<dim>>                bodies;
+    /// The wave-speed estimates of the set-up and the log's report at the end.
+    std::unique_ptr<RunReport<dim>>                        run_report;
     /// The bodies' frames (2D/3D): their rigid motion, and with large rotations the kinematics.
     std::shared_ptr<BodyFrames>                            frames;
-    std::vector<RigidMotion>                               rigid_motions;
-    std::vector<bool>                                      rotation_warned;
-    /// M v, M q and M(X + q): scratch of update_rigid_motions().
-    dealii::PETScWrappers::MPI::Vector                     mass_v, mass_q, mass_x;
-    /// M X, the reference positions' part of M(X + q) (computed at the first use).
-    dealii::PETScWrappers::MPI::Vector                     mass_reference;
-    bool                                                   mass_reference_computed = false;
+    /// The bodies' rigid motions and the rotation warnings.
+    std::unique_ptr<BodyMotionMonitor>                     body_motion;
     TimeIntegration::LinearElastodynamicSystem             system;
     std::unique_ptr<TimeIntegration::TimeIntegrator>       time_integrator;
     /// The outputs, run after every step: from the start the energy audit and the event log, from
@@ -269,49 +214,22 @@ namespace percussion
     Postprocess::EventLog                                 &events; ///< events.csv
     /// solution.pvd, contact.pvd: made before the list has them, as a checkpoint lists their records.
     Postprocess::VtuOutput<dim>                           *vtu_output = nullptr;
-    std::unique_ptr<Geometry>                              geometry;
-    std::unique_ptr<ContactStep::FrictionalContactStep> contact_step;
-    ContactStep::ContactStepResult                     contact_result;
-    std::vector<ContactStep::OwnedContactPoint>        contact_points;
-    ContactStep::PositionProjectionResult              projection_result;
-    /// q_k during a step, then q_{k+1} − q_k (for the end-of-step gaps).
-    dealii::PETScWrappers::MPI::Vector                     displacement_increment;
-    /// Absolute penetration tolerance: 'Penetration tolerance' × the smallest cell diameter.
-    double penetration_tolerance = 0;
-    /// Whether the end-of-step position projection is on ('Contact solver/Position projection').
-    bool projects_positions = false;
-    double end_of_step_min_gap = 0, lowest_gap = std::numeric_limits<double>::infinity();
-    unsigned int n_projection_steps = 0, n_projection_warnings = 0;
-    /// Steps in a row with an active contact, now and at most (note_unresolved_modes()).
-    unsigned int contact_streak = 0, longest_contact_streak = 0;
+    /// The contact geometry and step, and the contact part of each step (null without contact pairs).
+    std::unique_ptr<ContactStepping<dim>>                  contact;
+    /// The contact warnings, events, FCLIB dumps and non-convergence policy, the end-of-step gaps.
+    std::unique_ptr<ContactReporting>                  contact_reporting;
     /// The probes, located by the constructor, until open_outputs() lists them.
     std::unique_ptr<Postprocess::ProbePoints<dim>>         located_probes;
-    unsigned int n_positive_work_warnings = 0, n_unconverged_steps = 0;
-    /// The energy guard (guard_energy()): steps that created energy, the first of them, what they
-    /// created in all, warnings written.
-    unsigned int n_energy_created_steps = 0, first_energy_created_step = 0, n_energy_warnings = 0;
-    double energy_created_in_flagged_steps = 0;
-    double energy_round_off = 0; ///< round_off_energy(), at the set-up
-    /// Set when 'Energy creation policy' = stop ends the run (no checkpoint of that state).
-    bool stopped_on_energy = false;
-    /// Steps taken back and made again in halves by 'Energy creation policy' = retry.
-    unsigned int n_energy_retries = 0;
-    /// The state before a step, per halving level (save_state()).
-    struct StepSnapshot
-    {
-      std::vector<dealii::PETScWrappers::MPI::Vector> vectors;
-      std::vector<double> reals;
-      std::vector<unsigned int> counts;
-      ContactStep::FrictionalContactStep::Snapshot contact;
-    };
-    std::vector<StepSnapshot> step_snapshots;
+    /// Judges each step by the energy it created, once the audit has booked it.
+    EnergyGuard energy_guard;
+    /// The state before a step, per halving level, where the energy creation policy is retry.
+    StepSnapshots step_snapshots;
     RunTimings   run_timings;
     std::function<void(const Simulator<dim> &)> step_observer;
-    /// Set when the contact 'Non-convergence policy' = stop ends the run (its step was accepted).
-    bool stopped_by_policy = false;
+    /// Whether a policy (energy creation, or the contact non-convergence policy) ended the run
+    /// (its step was accepted).
+    bool stopped_by_policy() const { return energy_guard.stopped_the_run() || contact_reporting->stopped_the_run(); }
     bool keep_rows = true; ///< keep_tables_in_memory()
-    /// Advances the run by a step, with the retry policy's retries and halvings.
-    std::unique_ptr<StepController> step_controller;
     /// 'Adaptive steps': the level of the next step (null with a fixed step).
     std::unique_ptr<AdaptiveStepPolicy> adaptive;
     /// Writes the checkpoints, and restores the one of resume_from().
