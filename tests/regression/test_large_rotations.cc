@@ -292,8 +292,7 @@ end
       BOOST_TEST(*std::max_element(serial_columns[5].begin(), serial_columns[5].end()) > 0.01 * scale); // it turns
       // The box (no contact) agrees to round-off, and so does the disk up to its first position
       // projection (measured 2e-12 to 1.8e-11 from run to run: MUMPS's parallel solves are not
-      // bitwise reproducible, and the contact step's Newton iteration ends on either side of its
-      // tolerance). Later the disk chatters on the plane (a bounce every 10–70
+      // bitwise reproducible). Later the disk chatters on the plane (a bounce every 10–70
       // steps), and each landing multiplies a difference in its state by up to 10: the gap at
       // which a node lands sets its impulse and its projection. The round-off of the quasi-static
       // projection metric K + M/T² (condition number (ω_max T)² ≈ 1e11) seeds 5e-11 at the
