@@ -83,7 +83,7 @@ namespace percussion::ContactStep
     /// The most energy one position projection may add (after the velocity's share) beyond what
     /// its step dissipated before it, relative to the energy scale: a correction that would add
     /// more is scaled back (PositionProjector::energy_safe_correction(),
-    /// Simulator::allowed_projection_energy()); 1 bounds nothing in practice.
+    /// ContactStepping::allowed_projection_energy()); 1 bounds nothing in practice.
     double projection_energy_tolerance = 1e-8;
     /// The position projection's metric (ProjectionMetric).
     ProjectionMetric projection_metric = ProjectionMetric::adaptive;

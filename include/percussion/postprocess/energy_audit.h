@@ -90,7 +90,7 @@ namespace percussion::Postprocess
     /**
      * The energy a step ending in @p step with the contact works @p contact would create, in the
      * sense of created_in_last_step(), without adding it: negative by what the step dissipated.
-     * The position projection may spend that margin (Simulator::allowed_projection_energy()).
+     * The position projection may spend that margin (ContactStepping::allowed_projection_energy()).
      */
     double energy_created_by(const TimeIntegration::StepEnergy &step, const ContactWorks &contact) const;
     /**
@@ -98,7 +98,7 @@ namespace percussion::Postprocess
      * the algorithmic energy) and of the cumulated works of the loads, damping, numerical
      * dissipation, contact and dashpots, up to and including the last step — not the energies of
      * projections and frames, which are what the guard watches. (The guard's tolerance has a
-     * floor at the energy of round-off, Simulator::round_off_energy().)
+     * floor at the energy of round-off, round_off_energy() in simulator/energy_guard.h.)
      */
     double guard_scale() const { return guard; }
     /// Σ of the energy created in the steps where it was positive (created_in_last_step() > 0).

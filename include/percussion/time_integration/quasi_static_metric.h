@@ -24,7 +24,7 @@ namespace percussion::TimeIntegration
    * O(1/(ωT)²) of the removed penetration's rigid part instead of storing it locally as the
    * mass-dominated iteration matrix does. T (LinearElastodynamicSystem::
    * quasi_static_projection_time) is long compared with the slowest wave's transit of the bodies
-   * (Simulator::quasi_static_time()).
+   * (RunReport::quasi_static_time()).
    *
    * With large rotations the metric is 𝐑𝒫𝐑ᵀ in the step's body frames (as the iteration matrix
    * is). Factorised at the first use (a run that never projects pays nothing), then once per run.
