@@ -4,6 +4,7 @@
 #include <deal.II/base/mpi.h>
 
 #include <percussion/core/exceptions.h>
+#include <percussion/core/wall_clock.h>
 #include <percussion/simulator/contact_stepping.h>
 #include <percussion/time_integration/scheme.h>
 
@@ -17,16 +18,6 @@
 namespace percussion
 {
   using namespace dealii;
-
-  namespace
-  {
-    // The phases are timed with steady_clock, which costs no system call.
-    using Clock = std::chrono::steady_clock;
-    double seconds_since(const Clock::time_point start)
-    {
-      return std::chrono::duration<double>(Clock::now() - start).count();
-    }
-  } // namespace
 
   template <int dim>
   ContactStepping<dim>::ContactStepping(const RunParameters &parameters, const Body::ElasticBody<dim> &bodies,
@@ -79,7 +70,7 @@ namespace percussion
     // H(q_k), gaps and frames, and u_k = Hᵀv_k + w; the geometry imports ghost DoFs itself if it
     // needs them and keeps u_k: nothing is allocated here per step. (At step 0 start() has
     // computed the geometry of q_0 already.)
-    const auto start = Clock::now();
+    const auto start = PhaseClock::now();
     displacement_increment = integrator.displacement(); // q_k, for the end-of-step gaps
     if (integrator.step_number() > 0)
       contact_geometry->update(integrator.displacement(), integrator.time());
@@ -103,7 +94,7 @@ namespace percussion
   template <int dim>
   void ContactStepping<dim>::solve(TimeIntegration::TimeIntegrator &integrator, const Postprocess::EnergyAudit &audit)
   {
-    const auto start = Clock::now();
+    const auto start = PhaseClock::now();
     auto &geometry = *contact_geometry;
     contact_result = ContactStep::ContactStepResult();
     if (geometry.n_global_points() > 0)
@@ -145,7 +136,7 @@ namespace percussion
   {
     // End-of-step gaps and, where a contact penetrates beyond the tolerance, the position
     // projection (velocity-level schemes hold velocities, not gaps).
-    const auto start = Clock::now();
+    const auto start = PhaseClock::now();
     displacement_increment.sadd(-1.0, 1.0, integrator.displacement());
     projection_result = contact_step->project_positions(integrator, contact_geometry->contact_operator(),
                                                         contact_geometry->obstacle_velocity_offset(), contact_points,

@@ -5,6 +5,7 @@
 #include <deal.II/base/utilities.h>
 
 #include <percussion/core/exceptions.h>
+#include <percussion/core/wall_clock.h>
 #include <percussion/simulator/simulator.h>
 
 #include <chrono>
@@ -14,22 +15,11 @@ namespace percussion
 {
   using namespace dealii;
 
-  namespace
-  {
-    // The phases are timed with steady_clock, which costs no system call (deal.II's Timer also
-    // reads the CPU time, a getrusage() call each time).
-    using Clock = std::chrono::steady_clock;
-    double seconds_since(const Clock::time_point start)
-    {
-      return std::chrono::duration<double>(Clock::now() - start).count();
-    }
-  } // namespace
-
   template <int dim>
   void Simulator<dim>::do_time_step(const unsigned int k)
   {
     const RunTimings before = run_timings;
-    const auto start = Clock::now();
+    const auto start = PhaseClock::now();
     advance(0);
     const bool last = adaptive ? adaptive_run_finished() : k + 1 == parameters.time.n_steps();
     record(step_view(Postprocess::StepView::Occasion::step, last, seconds_since(start), &before));
@@ -105,7 +95,7 @@ namespace percussion
   template <int dim>
   void Simulator<dim>::compute_free_velocity()
   {
-    const auto start = Clock::now();
+    const auto start = PhaseClock::now();
     time_integrator->compute_free_velocity();
     run_timings.free_velocity += seconds_since(start);
   }

@@ -15,6 +15,7 @@
 #define BOOST_TEST_MODULE sustained_contact
 #include "../mpi_test_fixture.h"
 #include "simulation_helpers.h"
+#include "three_box_stack.h"
 
 #include <cmath>
 
@@ -221,58 +222,7 @@ BOOST_AUTO_TEST_CASE(blocks_resting_under_gravity_do_not_drift)
 // amplification tends to −1), and about 1e-4 of the peak kinetic energy keeps ringing.
 BOOST_AUTO_TEST_CASE(three_box_stack_settles_without_interpenetration)
 {
-  const std::string text = R"(
-set Dimension = 2
-subsection Mesh
-  set Type = boxes
-  set Boxes = 0,0.001 : 1,0.301; 0.1,0.302 : 0.9,0.602; 0.2,0.603 : 0.8,0.903
-  set Subdivisions = 5, 2
-end
-subsection Materials
-  set Material ids = 0, 1, 2
-  set Young's modulus = 1e7, 1e7, 1e7
-  set Poisson's ratio = 0.3, 0.3, 0.3
-  set Density = 1000, 1000, 1000
-end
-subsection Damping
-  set Mass proportional coefficient = 20
-end
-subsection Loads
-  set Gravity = 0, -9.81
-end
-subsection Time integration
-  set Theta = 0.55
-  set Time step = 1e-3
-  set End time = 2
-end
-subsection Contact solver
-  set Position projection = on
-  set Penetration tolerance = 1e-6
-end
-subsection Contact
-  set Number of pairs = 3
-  set Search distance = 0.05
-  subsection Pair 1
-    set Type = plane
-    set Point = 0, 0
-    set Normal = 0, 1
-    set Slave boundary id = 2
-    set Friction coefficient = 0.3
-  end
-  subsection Pair 2
-    set Type = body
-    set Slave boundary id = 12
-    set Master boundary id = 3
-    set Friction coefficient = 0.3
-  end
-  subsection Pair 3
-    set Type = body
-    set Slave boundary id = 22
-    set Master boundary id = 13
-    set Friction coefficient = 0.3
-  end
-end
-)";
+  const std::string text = percussion::testing::three_box_stack_text("2");
   const auto simulator = run_simulation<2>(text, "three_box_stack");
   const auto &table = simulator->statistics();
   const double weight = 1000 * 9.81 * (1.0 * 0.3), middle = 1000 * 9.81 * (0.8 * 0.3), top = 1000 * 9.81 * (0.6 * 0.3);
