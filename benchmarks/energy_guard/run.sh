@@ -13,17 +13,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-build=$(cd "${1:-$root/build}" && pwd)
-shift || true
-ranks=1
-while [ $# -gt 0 ]; do
-  case $1 in
-    --ranks) ranks=$2; shift ;;
-    *) echo "unknown option $1" >&2; exit 1 ;;
-  esac
-  shift
-done
 source "$here/../lib.sh"
+percussion_benchmark_arguments "$root" "$@"
 percussion_benchmark_setup "$build" "$ranks"
 
 # name | directory | parameter file | overrides
