@@ -72,7 +72,8 @@ int main(int argc, char **argv)
         {
           if (root)
             std::cerr << "percussion: input error: unexpected argument '" << argv[i] << "' (expected --set "
-                      << "\"Section/Entry=value\" or one --resume DIR)\n\n" << usage;
+                      << "\"Section/Entry=value\" or one --resume DIR)\n\n"
+                      << usage;
           return 1;
         }
     }
@@ -95,14 +96,14 @@ int main(int argc, char **argv)
       const percussion::RunParameters parameters = percussion::RunParameters::from_file(argument, overrides);
       switch (parameters.dimension)
         {
-          case 1:
-            run<1>(parameters, resume);
-            break;
-          case 2:
-            run<2>(parameters, resume);
-            break;
-          default:
-            run<3>(parameters, resume);
+        case 1:
+          run<1>(parameters, resume);
+          break;
+        case 2:
+          run<2>(parameters, resume);
+          break;
+        default:
+          run<3>(parameters, resume);
         }
     }
   catch (const percussion::Interrupted &interrupted)

@@ -28,36 +28,37 @@ namespace
 
   void print_help(const char *program)
   {
-    std::cout << "Usage: " << program << " FILE.hdf5 [options]\n"
-              << "Solve the frictional contact problem of an FCLIB file from r = 0 and print one CSV line\n"
-              << "  file,contacts,solver,status,iterations,error,seconds\n"
-              << "(error: the FCLIB/Siconos normalised natural-map residual; seconds: solve only).\n\n"
-              << "Options:\n"
-              << "  --solver NAME          alart_curnier (default), alart_curnier_pure, proximal_point, nsgs, or for global\n"
-              << "                         files global_petsc (Newton on (v, r) with PETSc, W never formed)\n"
-              << "  --tolerance T          stop when error <= T (default 1e-8)\n"
-              << "  --max-iterations N     Newton iterations / NSGS sweeps (default 1000)\n"
-              << "  --time-limit S         wall-clock cap in seconds (default none)\n"
-              << "  --no-nsgs-probe        alart_curnier: no short NSGS attempt before Newton\n"
-              << "  --rho-scale S          Alart-Curnier rho = S / diagonal of W (default 1)\n"
-              << "  --proximal-cap C       cap of the proximal regularisation of Newton, 0 = plain (default 0.5)\n"
-              << "  --proximal-point-initial A  first alpha of the proximal-point loop (W + alpha D, default 1)\n"
-              << "  --proximal-point-min A      smallest alpha of the proximal-point loop (default 1e-6)\n"
-              << "  --proximal-point-nsgs-sweeps N  NSGS sweeps tried on each sub-problem before Newton (default 10)\n"
-              << "  --verbose              iteration log on stderr\n"
-              << "  --header               print the CSV header line first\n"
-              << "  --write-local OUT      also write the (condensed, for global files) local problem and\n"
-              << "                         the solution found to the FCLIB file OUT\n"
-              << "  --help                 this text\n"
-              << "Exit status: 0 if the file was read and solved (whatever the convergence status),\n"
-              << "1 on bad input (missing file, not FCLIB, inconsistent sizes, negative mu, bad option).\n";
+    std::cout
+      << "Usage: " << program << " FILE.hdf5 [options]\n"
+      << "Solve the frictional contact problem of an FCLIB file from r = 0 and print one CSV line\n"
+      << "  file,contacts,solver,status,iterations,error,seconds\n"
+      << "(error: the FCLIB/Siconos normalised natural-map residual; seconds: solve only).\n\n"
+      << "Options:\n"
+      << "  --solver NAME          alart_curnier (default), alart_curnier_pure, proximal_point, nsgs, or for global\n"
+      << "                         files global_petsc (Newton on (v, r) with PETSc, W never formed)\n"
+      << "  --tolerance T          stop when error <= T (default 1e-8)\n"
+      << "  --max-iterations N     Newton iterations / NSGS sweeps (default 1000)\n"
+      << "  --time-limit S         wall-clock cap in seconds (default none)\n"
+      << "  --no-nsgs-probe        alart_curnier: no short NSGS attempt before Newton\n"
+      << "  --rho-scale S          Alart-Curnier rho = S / diagonal of W (default 1)\n"
+      << "  --proximal-cap C       cap of the proximal regularisation of Newton, 0 = plain (default 0.5)\n"
+      << "  --proximal-point-initial A  first alpha of the proximal-point loop (W + alpha D, default 1)\n"
+      << "  --proximal-point-min A      smallest alpha of the proximal-point loop (default 1e-6)\n"
+      << "  --proximal-point-nsgs-sweeps N  NSGS sweeps tried on each sub-problem before Newton (default 10)\n"
+      << "  --verbose              iteration log on stderr\n"
+      << "  --header               print the CSV header line first\n"
+      << "  --write-local OUT      also write the (condensed, for global files) local problem and\n"
+      << "                         the solution found to the FCLIB file OUT\n"
+      << "  --help                 this text\n"
+      << "Exit status: 0 if the file was read and solved (whatever the convergence status),\n"
+      << "1 on bad input (missing file, not FCLIB, inconsistent sizes, negative mu, bad option).\n";
   }
 
   double parse_number(const std::string &option, const std::string &text)
   {
     try
       {
-        std::size_t  used  = 0;
+        std::size_t used = 0;
         const double value = std::stod(text, &used);
         if (used != text.size())
           throw std::invalid_argument(text);
@@ -91,22 +92,23 @@ namespace
   /** The option spelt @p arg, or std::nullopt if @p arg is not one of them. */
   std::optional<Option> find_option(const std::string &arg)
   {
-    static const std::pair<const char *, Option> spellings[] = {
-      {"--help", Option::help},
-      {"-h", Option::help},
-      {"--solver", Option::solver},
-      {"--tolerance", Option::tolerance},
-      {"--max-iterations", Option::max_iterations},
-      {"--time-limit", Option::time_limit},
-      {"--rho-scale", Option::rho_scale},
-      {"--no-nsgs-probe", Option::no_nsgs_probe},
-      {"--proximal-cap", Option::proximal_cap},
-      {"--proximal-point-initial", Option::proximal_point_initial},
-      {"--proximal-point-min", Option::proximal_point_min},
-      {"--proximal-point-nsgs-sweeps", Option::proximal_point_nsgs_sweeps},
-      {"--verbose", Option::verbose},
-      {"--header", Option::header},
-      {"--write-local", Option::write_local}};
+    static const std::pair<const char *, Option> spellings[] = {{"--help", Option::help},
+                                                                {"-h", Option::help},
+                                                                {"--solver", Option::solver},
+                                                                {"--tolerance", Option::tolerance},
+                                                                {"--max-iterations", Option::max_iterations},
+                                                                {"--time-limit", Option::time_limit},
+                                                                {"--rho-scale", Option::rho_scale},
+                                                                {"--no-nsgs-probe", Option::no_nsgs_probe},
+                                                                {"--proximal-cap", Option::proximal_cap},
+                                                                {"--proximal-point-initial",
+                                                                 Option::proximal_point_initial},
+                                                                {"--proximal-point-min", Option::proximal_point_min},
+                                                                {"--proximal-point-nsgs-sweeps",
+                                                                 Option::proximal_point_nsgs_sweeps},
+                                                                {"--verbose", Option::verbose},
+                                                                {"--header", Option::header},
+                                                                {"--write-local", Option::write_local}};
     for (const auto &[spelling, option] : spellings)
       if (arg == spelling)
         return option;
@@ -126,13 +128,13 @@ namespace
   /** The command line, parsed and checked. */
   struct CommandLine
   {
-    bool          help_requested = false; ///< --help or -h: print the help and do nothing else
-    std::string   filename;
-    std::string   solver_name = "alart_curnier"; ///< --solver as given (also "global_petsc")
+    bool help_requested = false; ///< --help or -h: print the help and do nothing else
+    std::string filename;
+    std::string solver_name = "alart_curnier"; ///< --solver as given (also "global_petsc")
     SolverOptions options;
-    Method        method = Method::local_form;
-    bool          header = false; ///< print the CSV header line first
-    std::string   write_local;    ///< FCLIB file to write the local problem and its solution to; empty: none
+    Method method = Method::local_form;
+    bool header = false;     ///< print the CSV header line first
+    std::string write_local; ///< FCLIB file to write the local problem and its solution to; empty: none
   };
 
   /** A non-negative integer given as a number (so that 1e3 is accepted), else percussion::InputError. */
@@ -155,56 +157,56 @@ namespace
     SolverOptions &options = command_line.options;
     switch (option)
       {
-        case Option::help:
-          command_line.help_requested = true;
-          break;
-        case Option::solver:
-          command_line.solver_name = value();
-          break;
-        case Option::tolerance:
-          options.tolerance = parse_number(arg, value());
-          if (!(options.tolerance > 0.0))
-            throw percussion::InputError("option --tolerance must be > 0");
-          break;
-        case Option::max_iterations:
-          options.max_iterations = parse_count(arg, value());
-          break;
-        case Option::time_limit:
-          options.time_limit_seconds = parse_number(arg, value());
-          if (!(options.time_limit_seconds > 0.0))
-            throw percussion::InputError("option --time-limit must be > 0");
-          break;
-        case Option::rho_scale:
-          options.rho_scale = parse_number(arg, value());
-          if (!(options.rho_scale > 0.0))
-            throw percussion::InputError("option --rho-scale must be > 0");
-          break;
-        case Option::no_nsgs_probe:
-          options.nsgs_probe = false;
-          break;
-        case Option::proximal_cap:
-          options.proximal_cap = parse_number(arg, value());
-          if (!(options.proximal_cap >= 0.0 && options.proximal_cap < 1.0))
-            throw percussion::InputError("option --proximal-cap must be in [0, 1)");
-          break;
-        case Option::proximal_point_initial:
-          options.proximal_point_initial = parse_number(arg, value());
-          break;
-        case Option::proximal_point_min:
-          options.proximal_point_min = parse_number(arg, value());
-          break;
-        case Option::proximal_point_nsgs_sweeps:
-          options.proximal_point_nsgs_sweeps = parse_count(arg, value());
-          break;
-        case Option::verbose:
-          options.verbose = true;
-          break;
-        case Option::header:
-          command_line.header = true;
-          break;
-        case Option::write_local:
-          command_line.write_local = value();
-          break;
+      case Option::help:
+        command_line.help_requested = true;
+        break;
+      case Option::solver:
+        command_line.solver_name = value();
+        break;
+      case Option::tolerance:
+        options.tolerance = parse_number(arg, value());
+        if (!(options.tolerance > 0.0))
+          throw percussion::InputError("option --tolerance must be > 0");
+        break;
+      case Option::max_iterations:
+        options.max_iterations = parse_count(arg, value());
+        break;
+      case Option::time_limit:
+        options.time_limit_seconds = parse_number(arg, value());
+        if (!(options.time_limit_seconds > 0.0))
+          throw percussion::InputError("option --time-limit must be > 0");
+        break;
+      case Option::rho_scale:
+        options.rho_scale = parse_number(arg, value());
+        if (!(options.rho_scale > 0.0))
+          throw percussion::InputError("option --rho-scale must be > 0");
+        break;
+      case Option::no_nsgs_probe:
+        options.nsgs_probe = false;
+        break;
+      case Option::proximal_cap:
+        options.proximal_cap = parse_number(arg, value());
+        if (!(options.proximal_cap >= 0.0 && options.proximal_cap < 1.0))
+          throw percussion::InputError("option --proximal-cap must be in [0, 1)");
+        break;
+      case Option::proximal_point_initial:
+        options.proximal_point_initial = parse_number(arg, value());
+        break;
+      case Option::proximal_point_min:
+        options.proximal_point_min = parse_number(arg, value());
+        break;
+      case Option::proximal_point_nsgs_sweeps:
+        options.proximal_point_nsgs_sweeps = parse_count(arg, value());
+        break;
+      case Option::verbose:
+        options.verbose = true;
+        break;
+      case Option::header:
+        command_line.header = true;
+        break;
+      case Option::write_local:
+        command_line.write_local = value();
+        break;
       }
   }
 
@@ -232,8 +234,8 @@ namespace
     CommandLine command_line;
     for (int k = 1; k < argc; ++k)
       {
-        const std::string arg   = argv[k];
-        auto              value = [&]() -> std::string {
+        const std::string arg = argv[k];
+        auto value = [&]() -> std::string {
           if (k + 1 >= argc)
             throw percussion::InputError("option " + arg + " needs a value");
           return argv[++k];
@@ -264,16 +266,16 @@ namespace
    */
   struct Solution
   {
-    LocalProblem        local;
+    LocalProblem local;
     std::vector<double> r, u;
-    SolverResult        result;
+    SolverResult result;
   };
 
   /** solve() on the local form of @p problem (global problems condensed first). */
   Solution solve_local_form(FclibProblem &problem, const SolverOptions &options)
   {
     Solution solution;
-    solution.local  = problem.is_global ? condense_to_local(problem.global) : std::move(problem.local);
+    solution.local = problem.is_global ? condense_to_local(problem.global) : std::move(problem.local);
     solution.result = solve(solution.local, solution.r, solution.u, options);
     return solution;
   }
@@ -282,19 +284,15 @@ namespace
    * solve_global_petsc() on a global problem; PETSc lives for the solve only. The local problem is
    * condensed only if it is to be written (@p condense).
    */
-  Solution solve_global_form(const FclibProblem &problem,
-                             const std::string  &filename,
-                             const SolverOptions &options,
-                             bool                condense,
-                             int                *argc,
-                             char             ***argv)
+  Solution solve_global_form(const FclibProblem &problem, const std::string &filename, const SolverOptions &options,
+                             bool condense, int *argc, char ***argv)
   {
     if (!problem.is_global)
       throw percussion::InputError(filename + ": --solver global_petsc needs a global FCLIB problem (/fclib_global)");
-    Solution            solution;
-    PetscScope          petsc(argc, argv);
+    Solution solution;
+    PetscScope petsc(argc, argv);
     std::vector<double> v;
-    solution.result                   = solve_global_petsc(problem.global, solution.r, v, solution.u, options);
+    solution.result = solve_global_petsc(problem.global, solution.r, v, solution.u, options);
     solution.local.number_of_contacts = problem.global.number_of_contacts;
     if (condense)
       solution.local = condense_to_local(problem.global);
@@ -308,7 +306,8 @@ namespace
     if (command_line.method == Method::global_petsc)
       solution.local.compute_velocity(solution.r, solution.u);
     write_fclib_local(command_line.write_local, solution.local, problem.title.empty() ? "percussion" : problem.title,
-                      "written by percussion-fclib from " + command_line.filename + (problem.is_global ? " (condensed)" : ""),
+                      "written by percussion-fclib from " + command_line.filename +
+                        (problem.is_global ? " (condensed)" : ""),
                       &solution.r, &solution.u);
   }
 
@@ -318,7 +317,8 @@ namespace
     const std::string &filename = command_line.filename;
     if (command_line.header)
       std::printf("file,contacts,solver,status,iterations,error,seconds\n");
-    std::string base = filename.substr(filename.find_last_of('/') == std::string::npos ? 0 : filename.find_last_of('/') + 1);
+    std::string base =
+      filename.substr(filename.find_last_of('/') == std::string::npos ? 0 : filename.find_last_of('/') + 1);
     std::printf("%s,%d,%s,%s,%d,%.3e,%.6g\n", base.c_str(), solution.local.number_of_contacts,
                 command_line.solver_name.c_str(), to_string(solution.result.status).c_str(), solution.result.iterations,
                 solution.result.error, solution.result.seconds);
@@ -335,11 +335,11 @@ int main(int argc, char **argv)
           print_help(argv[0]);
           return 0;
         }
-      FclibProblem problem  = read_fclib_file(command_line.filename);
-      Solution     solution = command_line.method == Method::global_petsc
-                                ? solve_global_form(problem, command_line.filename, command_line.options,
-                                                    !command_line.write_local.empty(), &argc, &argv)
-                                : solve_local_form(problem, command_line.options);
+      FclibProblem problem = read_fclib_file(command_line.filename);
+      Solution solution = command_line.method == Method::global_petsc
+                            ? solve_global_form(problem, command_line.filename, command_line.options,
+                                                !command_line.write_local.empty(), &argc, &argv)
+                            : solve_local_form(problem, command_line.options);
       if (!command_line.write_local.empty())
         write_solution(command_line, problem, solution);
       print_csv(command_line, solution);

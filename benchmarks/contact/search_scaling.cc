@@ -29,7 +29,7 @@ namespace
   // [0.01,0.99]² × [0.11, 0.21] with (n−1) × (n−1) × 1 cells (bottom face: slave, id 1).
   void make_mesh(Triangulation<3> &tria, const unsigned int n)
   {
-    std::vector<Point<3>>    vertices;
+    std::vector<Point<3>> vertices;
     std::vector<CellData<3>> cells;
     auto append = [&](const Point<3> &lower, const Point<3> &upper, const unsigned int m,
                       const types::material_id material) {
@@ -90,17 +90,17 @@ int main(int argc, char **argv)
 {
   Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
   const unsigned int max_n = argc > 1 ? std::stoi(argv[1]) : 48;
-  const bool         root  = Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
+  const bool root = Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
   if (root)
     std::printf("# ranks = %u; 'with H': first update incl. assembly of H; others: H reused\n"
                 "# %-5s %8s %8s %14s %12s %16s %12s %16s\n",
-                Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD), "n", "points", "facets",
-                "body+H [s]", "body [s]", "body/point [us]", "sphere [s]", "sphere/point [us]");
+                Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD), "n", "points", "facets", "body+H [s]", "body [s]",
+                "body/point [us]", "sphere [s]", "sphere/point [us]");
   for (unsigned int n = 6; n <= max_n; n = (n * 3) / 2)
     {
       parallel::distributed::Triangulation<3> tria(MPI_COMM_WORLD);
       make_mesh(tria, n);
-      FESystem<3>   fe(FE_Q<3>(1), 3);
+      FESystem<3> fe(FE_Q<3>(1), 3);
       DoFHandler<3> dof_handler(tria);
       dof_handler.distribute_dofs(fe);
       IndexSet relevant;
@@ -110,21 +110,21 @@ int main(int argc, char **argv)
       ContactParameters body;
       body.search_distance = 0.05;
       PairParameters pair;
-      pair.name               = "Contact/Pair 1";
-      pair.type               = PairType::body;
-      pair.slave_boundary_id  = 1;
+      pair.name = "Contact/Pair 1";
+      pair.type = PairType::body;
+      pair.slave_boundary_id = 1;
       pair.master_boundary_id = 2;
       body.pairs.push_back(pair);
       ContactGeometry<3> body_geometry(dof_handler, body);
-      const auto         body_times = seconds_per_update(body_geometry, q);
+      const auto body_times = seconds_per_update(body_geometry, q);
 
       ContactParameters sphere = body;
-      sphere.pairs[0].type     = PairType::sphere;
-      sphere.pairs[0].point    = {0.5, 0.5, -10.};
-      sphere.pairs[0].radius   = 10.;
-      sphere.search_distance   = 1.;
+      sphere.pairs[0].type = PairType::sphere;
+      sphere.pairs[0].point = {0.5, 0.5, -10.};
+      sphere.pairs[0].radius = 10.;
+      sphere.search_distance = 1.;
       ContactGeometry<3> sphere_geometry(dof_handler, sphere);
-      const double       sphere_time = seconds_per_update(sphere_geometry, q).second;
+      const double sphere_time = seconds_per_update(sphere_geometry, q).second;
 
       const double points = body_geometry.n_global_points();
       if (root)

@@ -5,10 +5,10 @@
 // θ-scheme step on this body has to do at least, with no contact, energy audit or output:
 //   rhs = M v − h K q − h²θ(1−θ) K v,  Ŵ v⁺ = rhs,  q⁺ = q + h((1−θ)v + θv⁺),  then M v⁺ and K v⁺
 // for the next step, and K q⁺ = K q + h((1−θ)K v + θK v⁺): one solve with the stored factor and
-// two sparse mat-vecs (plus vector updates), as the Moreau–Jean integrator's step. Prints, per level, the DoFs, the wall time per bare step (the fastest of 3 timed blocks of
-// STEPS steps; the factorisation, printed too, is not counted), the largest velocity after the steps
-// (a check: 2 m/s, the initial rigid motion's) and the solver.
-// Usage: bare_step [LEVEL...] [--steps N]     (default levels 2 3, N = 150)
+// two sparse mat-vecs (plus vector updates), as the Moreau–Jean integrator's step. Prints, per level, the DoFs, the
+// wall time per bare step (the fastest of 3 timed blocks of STEPS steps; the factorisation, printed too, is not
+// counted), the largest velocity after the steps (a check: 2 m/s, the initial rigid motion's) and the solver. Usage:
+// bare_step [LEVEL...] [--steps N]     (default levels 2 3, N = 150)
 #include <deal.II/base/mpi.h>
 #include <deal.II/base/parameter_handler.h>
 #include <deal.II/lac/petsc_vector.h>
@@ -69,7 +69,9 @@ namespace
                                 "  set Type = ball\n"
                                 "  set Center = 0, 0, 0.05\n"
                                 "  set Radius = 0.05\n"
-                                "  set Global refinements = " + std::to_string(level) + "\n"
+                                "  set Global refinements = " +
+                                std::to_string(level) +
+                                "\n"
                                 "  set Translation = 0, 0, 2e-6\n"
                                 "end\n"
                                 "subsection Materials\n"
@@ -109,8 +111,8 @@ namespace
     IterationMatrixSolver solver(solver_parameters, comm);
     solver.set_matrix(W, n_dofs);
 
-    Vector q(owned, comm), v(owned, comm), mass_v(owned, comm), stiffness_q(owned, comm),
-      stiffness_v(owned, comm), stiffness_v_new(owned, comm), rhs(owned, comm), v_new(owned, comm);
+    Vector q(owned, comm), v(owned, comm), mass_v(owned, comm), stiffness_q(owned, comm), stiffness_v(owned, comm),
+      stiffness_v_new(owned, comm), rhs(owned, comm), v_new(owned, comm);
     body.initial_conditions(0, q, v);
     system.apply_mass(mass_v, v);
     system.apply_stiffness(stiffness_q, q);
@@ -123,8 +125,8 @@ namespace
       v_new = v;
       solver.solve(rhs, v_new); // Ŵ v_{k+1} = rhs
       q.add(h * (1 - theta), v, h * theta, v_new);
-      system.apply_mass(mass_v, v_new);             // M v_{k+1}
-      system.apply_stiffness(stiffness_v_new, v_new); // K v_{k+1}
+      system.apply_mass(mass_v, v_new);                                          // M v_{k+1}
+      system.apply_stiffness(stiffness_v_new, v_new);                            // K v_{k+1}
       stiffness_q.add(h * (1 - theta), stiffness_v, h * theta, stiffness_v_new); // K q_{k+1}
       TimeIntegration::SystemAlgebra::swap_storage(v, v_new);
       TimeIntegration::SystemAlgebra::swap_storage(stiffness_v, stiffness_v_new);
@@ -173,8 +175,7 @@ int main(int argc, char **argv)
   try
     {
       if (dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0)
-        std::printf("%-6s %-9s %-12s %-10s %-9s %s\n", "level", "DoFs", "step [s]", "factor [s]", "|v|max",
-                    "solver");
+        std::printf("%-6s %-9s %-12s %-10s %-9s %s\n", "level", "DoFs", "step [s]", "factor [s]", "|v|max", "solver");
       for (const unsigned int level : levels)
         run_level(level, steps, MPI_COMM_WORLD);
     }

@@ -62,25 +62,25 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     {
       switch (data[0] % 3)
         {
-          case 0:
-            {
-              const auto header = percussion::Checkpoint::Header::read(file);
-              (void)header.has("dofs");
-              break;
-            }
-          case 1:
-            (void)percussion::Checkpoint::read_contact_history(file);
+        case 0:
+          {
+            const auto header = percussion::Checkpoint::Header::read(file);
+            (void)header.has("dofs");
             break;
-          default:
-            {
-              // Five vectors, as a Moreau-Jean checkpoint holds (q, v, Mv, Kq, F).
-              std::vector<dealii::PETScWrappers::MPI::Vector> vectors(
-                5, dealii::PETScWrappers::MPI::Vector(mesh.dof_handler.locally_owned_dofs(), MPI_COMM_WORLD));
-              std::vector<dealii::PETScWrappers::MPI::Vector *> pointers;
-              for (auto &v : vectors)
-                pointers.push_back(&v);
-              (void)percussion::Checkpoint::read_dof_values<2>({file}, mesh.dof_handler, pointers);
-            }
+          }
+        case 1:
+          (void)percussion::Checkpoint::read_contact_history(file);
+          break;
+        default:
+          {
+            // Five vectors, as a Moreau-Jean checkpoint holds (q, v, Mv, Kq, F).
+            std::vector<dealii::PETScWrappers::MPI::Vector>
+              vectors(5, dealii::PETScWrappers::MPI::Vector(mesh.dof_handler.locally_owned_dofs(), MPI_COMM_WORLD));
+            std::vector<dealii::PETScWrappers::MPI::Vector *> pointers;
+            for (auto &v : vectors)
+              pointers.push_back(&v);
+            (void)percussion::Checkpoint::read_dof_values<2>({file}, mesh.dof_handler, pointers);
+          }
         }
     }
   catch (const percussion::InputError &)

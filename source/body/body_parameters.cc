@@ -13,7 +13,7 @@ namespace percussion::Body
   {
     /// "0:xyz, 2:y" or "0, 2" (all components).
     std::vector<ConstrainedBoundary> parse_constrained(const std::string &text, const unsigned int dim,
-                                                      const std::string &entry)
+                                                       const std::string &entry)
     {
       std::vector<ConstrainedBoundary> result;
       for (const std::string &item : Utilities::split_string_list(text, ','))
@@ -38,9 +38,9 @@ namespace percussion::Body
                 const std::string axes = "xyz";
                 const auto d = axes.find(c);
                 if (d == std::string::npos || d >= dim)
-                  throw InputError("Parameter '" + entry + "': component '" + std::string(1, c) +
-                                   "' in '" + item + "' does not exist in " + std::to_string(dim) +
-                                   "D (use " + axes.substr(0, dim) + ").");
+                  throw InputError("Parameter '" + entry + "': component '" + std::string(1, c) + "' in '" + item +
+                                   "' does not exist in " + std::to_string(dim) + "D (use " + axes.substr(0, dim) +
+                                   ").");
                 boundary.components[d] = true;
               }
           else if (parts.size() > 2)
@@ -74,8 +74,8 @@ namespace percussion::Body
     /// `subsection Materials` as read: per entry one value (or list) for all ids or one per id.
     struct MaterialLists
     {
-      std::vector<int>                 ids;
-      std::vector<double>              youngs_modulus, poissons_ratio, density, kelvin_voigt_time;
+      std::vector<int> ids;
+      std::vector<double> youngs_modulus, poissons_ratio, density, kelvin_voigt_time;
       std::vector<std::vector<double>> prony_moduli, prony_times;
 
       /// The value of @p entry for the @p i-th id. @throws InputError for a list of the wrong length.
@@ -156,11 +156,11 @@ namespace percussion::Body
       m.density = lists.pick(lists.density, i, "Density");
       const std::string which = " for material id " + std::to_string(lists.ids[i]);
       if (!(m.youngs_modulus > 0))
-        throw InputError("Parameter 'Materials/Young's modulus' must be positive" + which +
-                         " (got " + std::to_string(m.youngs_modulus) + ").");
+        throw InputError("Parameter 'Materials/Young's modulus' must be positive" + which + " (got " +
+                         std::to_string(m.youngs_modulus) + ").");
       if (!(m.poissons_ratio < 0.5 && m.poissons_ratio > -1))
-        throw InputError("Parameter 'Materials/Poisson's ratio' must satisfy -1 < nu < 0.5" + which +
-                         " (got " + std::to_string(m.poissons_ratio) + "; nu >= 0.5 is incompressible).");
+        throw InputError("Parameter 'Materials/Poisson's ratio' must satisfy -1 < nu < 0.5" + which + " (got " +
+                         std::to_string(m.poissons_ratio) + "; nu >= 0.5 is incompressible).");
       if (!(m.density > 0))
         throw InputError("Parameter 'Materials/Density' must be positive" + which + " (got " +
                          std::to_string(m.density) + ").");
@@ -353,8 +353,8 @@ namespace percussion::Body
     initial_velocity = {"Initial conditions/Velocity", prm.get("Velocity")};
     prm.leave_subsection();
 
-    for (FunctionExpression *f : {&body_force, &traction, &prescribed_displacement,
-                                  &initial_displacement, &initial_velocity})
+    for (FunctionExpression *f :
+         {&body_force, &traction, &prescribed_displacement, &initial_displacement, &initial_velocity})
       {
         drop_surplus_zero_components(*f, dim);
         validate_function(*f, dim, dim, function_constants);

@@ -13,8 +13,8 @@
 #include <percussion/core/exceptions.h>
 
 #include <algorithm>
-#include <functional>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -23,10 +23,8 @@ namespace percussion::Body
   using namespace dealii;
 
   template <int dim>
-  ElasticBody<dim>::ElasticBody(const BodyParameters &parameters,
-                                const unsigned int fe_degree,
-                                const double cross_section_area,
-                                Triangulation<dim> &triangulation,
+  ElasticBody<dim>::ElasticBody(const BodyParameters &parameters, const unsigned int fe_degree,
+                                const double cross_section_area, Triangulation<dim> &triangulation,
                                 MPI_Comm communicator)
     : parameters(parameters)
     , thickness_factor(dim == 1 ? cross_section_area : 1.0)
@@ -47,8 +45,8 @@ namespace percussion::Body
       gravity_nonzero = gravity_nonzero || g != 0.0;
     const bool has_traction = !parameters.traction_boundary_ids.empty() && !is_zero(parameters.traction);
     has_force = gravity_nonzero || !is_zero(parameters.body_force) || has_traction;
-    force_depends_on_time = depends_on_time(parameters.body_force) ||
-                            (has_traction && depends_on_time(parameters.traction));
+    force_depends_on_time =
+      depends_on_time(parameters.body_force) || (has_traction && depends_on_time(parameters.traction));
   }
 
   template <int dim>
@@ -133,7 +131,7 @@ namespace percussion::Body
   void ElasticBody<dim>::assemble_mass_and_stiffness()
   {
     const QGauss<dim> quadrature(fe.degree + 1);
-    FEValues<dim>     fe_values(mapping, fe, quadrature, update_values | update_gradients | update_JxW_values);
+    FEValues<dim> fe_values(mapping, fe, quadrature, update_values | update_gradients | update_JxW_values);
     const FEValuesExtractors::Vector displacement(0);
     const unsigned int n = fe.n_dofs_per_cell();
     FullMatrix<double> cell_mass(n, n), cell_stiffness(n, n), cell_scaled(n, n);
@@ -165,10 +163,9 @@ namespace percussion::Body
                 {
                   cell_mass(i, j) += m.density * (value[i] * value[j]) * JxW;
                   // 1D is a bar in uniaxial stress (sigma = E eps); 2D plane strain, 3D full.
-                  const double elastic = dim == 1 ?
-                                           m.youngs_modulus * strain[i][0][0] * strain[j][0][0] :
-                                           lambda * divergence[i] * divergence[j] +
-                                             2 * mu * (strain[i] * strain[j]);
+                  const double elastic = dim == 1
+                                           ? m.youngs_modulus * strain[i][0][0] * strain[j][0][0]
+                                           : lambda * divergence[i] * divergence[j] + 2 * mu * (strain[i] * strain[j]);
                   cell_stiffness(i, j) += elastic * JxW;
                 }
           }
@@ -213,9 +210,9 @@ namespace percussion::Body
     std::vector<types::global_dof_index> dof_indices(n);
     Vector<double> b(dim);
 
-    const bool volume_load = !is_zero(parameters.body_force) ||
-                             std::any_of(parameters.gravity.begin(), parameters.gravity.end(),
-                                         [](const double g) { return g != 0.0; });
+    const bool volume_load =
+      !is_zero(parameters.body_force) ||
+      std::any_of(parameters.gravity.begin(), parameters.gravity.end(), [](const double g) { return g != 0.0; });
     const QGauss<dim> quadrature(fe.degree + 1);
     const QGauss<dim - 1> face_quadrature(fe.degree + 1);
     FEValues<dim> fe_values(mapping, fe, quadrature, update_values | update_quadrature_points | update_JxW_values);
@@ -260,8 +257,8 @@ namespace percussion::Body
                     for (unsigned int i = 0; i < n; ++i)
                       {
                         const unsigned int c = fe.system_to_component_index(i).first;
-                        cell_force(i) += b(c) * fe_face_values.shape_value(i, q) * fe_face_values.JxW(q) *
-                                         thickness_factor;
+                        cell_force(i) +=
+                          b(c) * fe_face_values.shape_value(i, q) * fe_face_values.JxW(q) * thickness_factor;
                       }
                   }
               }
@@ -338,8 +335,7 @@ namespace percussion::Body
   }
 
   template <int dim>
-  void ElasticBody<dim>::initial_conditions(const double time,
-                                            PETScWrappers::MPI::Vector &displacement,
+  void ElasticBody<dim>::initial_conditions(const double time, PETScWrappers::MPI::Vector &displacement,
                                             PETScWrappers::MPI::Vector &velocity) const
   {
     initial_q->set_time(time);
@@ -410,8 +406,8 @@ namespace percussion::Body
             eps += kv * strain[0];
           }
         const auto elastic_stress = [&m](const SymmetricTensor<2, dim> &e) {
-          return dim == 1 ? SymmetricTensor<2, dim>(m.youngs_modulus * e) :
-                            m.lame_lambda() * trace(e) * unit_symmetric_tensor<dim>() + 2 * m.lame_mu() * e;
+          return dim == 1 ? SymmetricTensor<2, dim>(m.youngs_modulus * e)
+                          : m.lame_lambda() * trace(e) * unit_symmetric_tensor<dim>() + 2 * m.lame_mu() * e;
         };
         double branch_energy = 0;
         for (std::size_t b = 0; b < branches.size(); ++b)
@@ -444,7 +440,8 @@ namespace percussion::Body
       StressPostprocessor(const std::map<unsigned int, Material> &materials, std::map<unsigned int, Matrix3> frames)
         : materials(materials)
         , frames(std::move(frames))
-      {}
+      {
+      }
 
       void evaluate_vector_field(const DataPostprocessorInputs::Vector<dim> &inputs,
                                  std::vector<Vector<double>> &computed) const override
@@ -492,9 +489,9 @@ namespace percussion::Body
       std::vector<DataComponentInterpretation::DataComponentInterpretation>
       get_data_component_interpretation() const override
       {
-        std::vector<DataComponentInterpretation::DataComponentInterpretation> kinds(
-          dim * dim, dim == 1 ? DataComponentInterpretation::component_is_scalar :
-                                DataComponentInterpretation::component_is_part_of_tensor);
+        std::vector<DataComponentInterpretation::DataComponentInterpretation>
+          kinds(dim * dim, dim == 1 ? DataComponentInterpretation::component_is_scalar
+                                    : DataComponentInterpretation::component_is_part_of_tensor);
         kinds.push_back(DataComponentInterpretation::component_is_scalar);
         return kinds;
       }
@@ -516,7 +513,7 @@ namespace percussion::Body
 
     private:
       const std::map<unsigned int, Material> &materials;
-      const std::map<unsigned int, Matrix3>   frames;
+      const std::map<unsigned int, Matrix3> frames;
     };
   } // namespace
 
@@ -634,8 +631,10 @@ namespace percussion::Body
     for (const auto &cell : dof_handler.active_cell_iterators())
       if (cell->is_locally_owned())
         body_material.emplace(connected.body_of_cell(cell), cell->material_id());
-    for (const auto &rank_pairs : Utilities::MPI::all_gather(
-           communicator, std::vector<std::pair<unsigned int, unsigned int>>(body_material.begin(), body_material.end())))
+    for (const auto &rank_pairs :
+         Utilities::MPI::all_gather(communicator,
+                                    std::vector<std::pair<unsigned int, unsigned int>>(body_material.begin(),
+                                                                                       body_material.end())))
       body_material.insert(rank_pairs.begin(), rank_pairs.end());
     layout.body_materials.assign(layout.n_bodies, {});
     for (const auto &[body, material] : body_material) // (sorted: each body's ids in increasing order)
@@ -651,7 +650,8 @@ namespace percussion::Body
     std::vector<double> constrained_body(layout.n_bodies, 0.0);
     for (const auto &[dof, node] : nodes)
       {
-        std::array<types::global_dof_index, 3> node_dofs{{node[0], dim > 1 ? node[1] : node[0], dim > 2 ? node[2] : node[0]}};
+        std::array<types::global_dof_index, 3> node_dofs{
+          {node[0], dim > 1 ? node[1] : node[0], dim > 2 ? node[2] : node[0]}};
         layout.dofs.push_back(node_dofs);
         layout.position.push_back(positions[owned_dofs.index_within_set(dof)]);
         layout.mass.push_back(row_sums[dof]);

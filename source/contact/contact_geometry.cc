@@ -15,12 +15,12 @@
 
 // The contact layer links deal.II only (not percussion_core's check_petsc): PETSc errors become
 // deal.II's ExcPETScError.
-#define CONTACT_PETSC_CALL(call)                               \
-  do                                                           \
-    {                                                          \
-      const PetscErrorCode contact_petsc_error = (call);       \
-      AssertThrow(contact_petsc_error == 0, dealii::ExcPETScError(contact_petsc_error)); \
-    }                                                          \
+#define CONTACT_PETSC_CALL(call)                                                                                       \
+  do                                                                                                                   \
+    {                                                                                                                  \
+      const PetscErrorCode contact_petsc_error = (call);                                                               \
+      AssertThrow(contact_petsc_error == 0, dealii::ExcPETScError(contact_petsc_error));                               \
+    }                                                                                                                  \
   while (false)
 #include <set>
 
@@ -30,7 +30,7 @@ namespace percussion
   {
     template <int dim>
     ContactGeometry<dim>::ContactGeometry(const dealii::DoFHandler<dim> &dof_handler,
-                                          const ContactParameters &      parameters)
+                                          const ContactParameters &parameters)
       : dof_handler(&dof_handler)
       , parameters(parameters)
       , communicator(dof_handler.get_triangulation().get_communicator())
@@ -44,11 +44,13 @@ namespace percussion
             // (∫ N_j dΓ > 0 for every node; Popp et al. 2012 for the other quadratic cases).
             if (dim == 1)
               throw InputError(pair.name + "/Formulation: 'integrated' needs Dimension 2 or 3 (1D body pairs "
-                               "are node-to-node)");
+                                           "are node-to-node)");
             const unsigned int degree = dof_handler.get_fe().base_element(0).degree;
             if (degree > 2)
-              throw InputError(pair.name + "/Formulation: 'integrated' supports finite element degree 1 and 2, "
-                               "not " + std::to_string(degree));
+              throw InputError(pair.name +
+                               "/Formulation: 'integrated' supports finite element degree 1 and 2, "
+                               "not " +
+                               std::to_string(degree));
           }
       check_boundary_ids();
       for (const PairParameters &pair : this->parameters.pairs)
@@ -75,8 +77,9 @@ namespace percussion
         needs_ghosts = needs_ghosts || pair.has_master_surface();
       if (needs_ghosts)
         dealii::DoFTools::extract_locally_relevant_dofs(dof_handler, relevant_dofs);
-      const bool general_contact = std::any_of(this->parameters.pairs.begin(), this->parameters.pairs.end(),
-                                               [](const PairParameters &pair) { return pair.type == PairType::bodies; });
+      const bool general_contact =
+        std::any_of(this->parameters.pairs.begin(), this->parameters.pairs.end(),
+                    [](const PairParameters &pair) { return pair.type == PairType::bodies; });
       if ((dim > 1 && needs_ghosts) || general_contact)
         mesh_bodies = std::make_unique<ConnectedBodies<dim>>(dof_handler);
     }
@@ -132,10 +135,8 @@ namespace percussion
           // A face of a 1D cell is a vertex: each slave surface is one node per boundary vertex
           // with the slave id, and FaceNodeLayout (built on FE_Q<0>) cannot be used.
           const dealii::FiniteElement<1> &fe = dof_handler->get_fe();
-          if (fe.n_components() != 1 || fe.n_base_elements() != 1 ||
-              fe.base_element(0).get_name().find("FE_Q<") != 0)
-            throw InputError("Contact: the displacement element must be FESystem(FE_Q(p), 1), got " +
-                             fe.get_name());
+          if (fe.n_components() != 1 || fe.n_base_elements() != 1 || fe.base_element(0).get_name().find("FE_Q<") != 0)
+            throw InputError("Contact: the displacement element must be FESystem(FE_Q(p), 1), got " + fe.get_name());
           const dealii::IndexSet &owned_dofs = dof_handler->locally_owned_dofs();
           slave_nodes.assign(parameters.pairs.size(), {});
           for (unsigned int p = 0; p < parameters.pairs.size(); ++p)
@@ -151,12 +152,12 @@ namespace percussion
                         if (owned_dofs.is_element(dof))
                           {
                             SlaveNode node;
-                            node.dofs[0]   = dof;
+                            node.dofs[0] = dof;
                             node.reference = cell->vertex(f);
                             // Face 0 is the left end of the cell, face 1 the right end.
                             node.outward = (f == 0) ? -1. : 1.;
                             node.material = cell->material_id();
-                            nodes[dof]   = node;
+                            nodes[dof] = node;
                           }
                       }
               for (const auto &entry : nodes)
@@ -177,11 +178,11 @@ namespace percussion
       if constexpr (dim > 1)
         {
           const FaceNodeLayout<dim> layout(dof_handler->get_fe());
-          const dealii::IndexSet &  owned_dofs = dof_handler->locally_owned_dofs();
+          const dealii::IndexSet &owned_dofs = dof_handler->locally_owned_dofs();
           slave_nodes.assign(parameters.pairs.size(), {});
           slave_facets.assign(parameters.pairs.size(), {});
           std::vector<std::array<dealii::types::global_dof_index, dim>> node_dofs;
-          std::vector<dealii::Point<dim>>                               reference;
+          std::vector<dealii::Point<dim>> reference;
           for (unsigned int p = 0; p < parameters.pairs.size(); ++p)
             {
               // Ghost cells are visited too: a node owned here may lie only on slave faces of a
@@ -197,7 +198,7 @@ namespace percussion
                         // Each boundary face belongs to one cell: the areas of the faces around
                         // a node are added once each.
                         const std::vector<double> areas = facet_node_areas<dim>(layout.facet_fe(), reference);
-                        bool                      has_owned_node = false;
+                        bool has_owned_node = false;
                         for (unsigned int b = 0; b < node_dofs.size(); ++b)
                           if (owned_dofs.is_element(node_dofs[b][0]))
                             {
@@ -205,8 +206,8 @@ namespace percussion
                               SlaveNode &node = nodes[node_dofs[b][0]];
                               if (new_node)
                                 node.material = cell->material_id();
-                              node.dofs       = node_dofs[b];
-                              node.reference  = reference[b];
+                              node.dofs = node_dofs[b];
+                              node.reference = reference[b];
                               node.area += areas[b];
                               has_owned_node = true;
                             }
@@ -262,23 +263,21 @@ namespace percussion
     }
 
     template <int dim>
-    bool ContactGeometry<dim>::project_on_master_node(const unsigned int                p,
-                                                      const ContactPoint<dim> &         point,
-                                                      const SlaveNode &                 node,
-                                                      MasterProjection<dim> &           projection,
-                                                      dealii::types::global_dof_index & master_dof) const
+    bool ContactGeometry<dim>::project_on_master_node(const unsigned int p, const ContactPoint<dim> &point,
+                                                      const SlaveNode &node, MasterProjection<dim> &projection,
+                                                      dealii::types::global_dof_index &master_dof) const
     {
       const unsigned int i = closest_facing_master_end(p, point.position[0], node.outward, node.dofs[0],
                                                        mesh_bodies ? mesh_bodies->body_of_dof(node.dofs[0]) : 0);
       if (i == master_nodes[p].size())
         return false;
       const MasterNode &master = master_nodes[p][i];
-      master_dof               = master.dof;
-      projection.facet         = i;
-      projection.normal        = dealii::Tensor<1, dim>();
-      projection.normal[0]     = master.outward;
-      projection.gap           = (point.position[0] - master.position) * master.outward;
-      projection.weights       = {1.};
+      master_dof = master.dof;
+      projection.facet = i;
+      projection.normal = dealii::Tensor<1, dim>();
+      projection.normal[0] = master.outward;
+      projection.gap = (point.position[0] - master.position) * master.outward;
+      projection.weights = {1.};
       return true;
     }
 
@@ -292,9 +291,9 @@ namespace percussion
       // candidates, so that the two ends of one bar, or a bar end and the far end of the other
       // bar, are never paired; general contact (bodies) also skips the ends of the slave's own
       // bar and the ends more than the search distance behind. The closest one wins.
-      const bool   other_bodies_only = parameters.pairs[p].type == PairType::bodies;
-      double       best              = std::numeric_limits<double>::max();
-      unsigned int closest           = master_nodes[p].size();
+      const bool other_bodies_only = parameters.pairs[p].type == PairType::bodies;
+      double best = std::numeric_limits<double>::max();
+      unsigned int closest = master_nodes[p].size();
       for (unsigned int i = 0; i < master_nodes[p].size(); ++i)
         {
           const MasterNode &master = master_nodes[p][i];
@@ -307,7 +306,7 @@ namespace percussion
           const double distance = std::abs(position - master.position);
           if (distance < best)
             {
-              best    = distance;
+              best = distance;
               closest = i;
             }
         }
@@ -322,7 +321,7 @@ namespace percussion
 
     template <int dim>
     bool ContactGeometry<dim>::yields_to_mutual_node(const unsigned int p, const SlaveNode &node,
-                                                     const dealii::Point<dim> &   node_position,
+                                                     const dealii::Point<dim> &node_position,
                                                      const MasterProjection<dim> &projection) const
     {
       if (parameters.pairs[p].type != PairType::bodies)
@@ -337,13 +336,12 @@ namespace percussion
             closest_facing_master_end(p, master.position, master.outward, master.dof, master.body);
           // Mutual: the end whose master end faces -x keeps the contact (a rule of the geometry,
           // not of the DoF numbering, which depends on the partition).
-          return back < master_nodes[p].size() && master_nodes[p][back].dof == node.dofs[0] &&
-                 master.outward > 0.;
+          return back < master_nodes[p].size() && master_nodes[p][back].dof == node.dofs[0] && master.outward > 0.;
         }
       else
         {
-          const MasterFacet<dim> &facet   = masters[p]->get_facets()[projection.facet];
-          const unsigned int      nearest = projection.nearest_node();
+          const MasterFacet<dim> &facet = masters[p]->get_facets()[projection.facet];
+          const unsigned int nearest = projection.nearest_node();
           const dealii::types::global_dof_index other_dof = facet.dofs[nearest][0];
           // Only nodes that (nearly) coincide give copies of one constraint: an edge node striking
           // the middle of a facet is a contact of its own even if the facet's nearest node has it
@@ -380,8 +378,7 @@ namespace percussion
     }
 
     template <int dim>
-    void ContactGeometry<dim>::update(const dealii::PETScWrappers::MPI::Vector &displacement,
-                                      const double                              time)
+    void ContactGeometry<dim>::update(const dealii::PETScWrappers::MPI::Vector &displacement, const double time)
     {
       const dealii::PETScWrappers::MPI::Vector &ghosted_displacement = with_needed_ghosts(displacement);
       if constexpr (dim == 1)
@@ -405,7 +402,7 @@ namespace percussion
         }
       const bool columns_changed = number_points(std::move(new_points));
 
-      std::vector<Entry>  entries  = operator_entries();
+      std::vector<Entry> entries = operator_entries();
       std::vector<double> w_values = obstacle_velocity_terms();
 
       // Whether H and w changed on some rank, in one reduction: writing w is collective too
@@ -419,7 +416,7 @@ namespace percussion
       if (h_changed)
         assemble_operator(entries);
       previous_entries = std::move(entries);
-      initialized      = true;
+      initialized = true;
 
       if (changed[1] != 0)
         {
@@ -433,17 +430,16 @@ namespace percussion
     }
 
     template <int dim>
-    void ContactGeometry<dim>::add_node_points(const unsigned int                        p,
+    void ContactGeometry<dim>::add_node_points(const unsigned int p,
                                                const dealii::PETScWrappers::MPI::Vector &ghosted_displacement,
-                                               const double                              time,
-                                               const dealii::Tensor<1, dim> &            reference_direction,
-                                               std::vector<ContactPoint<dim>> &          new_points) const
+                                               const double time, const dealii::Tensor<1, dim> &reference_direction,
+                                               std::vector<ContactPoint<dim>> &new_points) const
     {
       node_projections.clear(); // (they are this update's, of this pair's master surface)
       for (const SlaveNode &node : slave_nodes[p])
         {
           ContactPoint<dim> point = point_of_slave_node(p, node, ghosted_displacement);
-          point.area              = node.area;
+          point.area = node.area;
           dealii::Tensor<1, dim> normal;
           if (!project_point(p, node, time, point, normal))
             continue;
@@ -455,9 +451,9 @@ namespace percussion
     }
 
     template <int dim>
-    const MasterProjection<dim> *ContactGeometry<dim>::projection_of_node(const unsigned int p, const dealii::Point<dim> &x,
-                                                                          const dealii::types::global_dof_index dof,
-                                                                          const unsigned int body) const
+    const MasterProjection<dim> *
+    ContactGeometry<dim>::projection_of_node(const unsigned int p, const dealii::Point<dim> &x,
+                                             const dealii::types::global_dof_index dof, const unsigned int body) const
     {
       auto found = node_projections.find(dof);
       if (found == node_projections.end() || !(found->second.first == x))
@@ -481,10 +477,10 @@ namespace percussion
       if (obstacles[p])
         {
           const ObstacleProjection<dim> projection = obstacles[p]->project(point.position, time);
-          point.gap               = projection.gap;
-          normal                  = projection.normal;
+          point.gap = projection.gap;
+          normal = projection.normal;
           point.obstacle_velocity = projection.velocity;
-          point.friction_coefficient    = parameters.pairs[p].friction(node.material, PairParameters::no_material);
+          point.friction_coefficient = parameters.pairs[p].friction(node.material, PairParameters::no_material);
           point.restitution_coefficient = parameters.pairs[p].restitution(node.material, PairParameters::no_material);
           return true;
         }
@@ -496,12 +492,12 @@ namespace percussion
               yields_to_mutual_node(p, node, point.position, projection))
             return false;
           point.gap = projection.gap;
-          normal    = projection.normal;
+          normal = projection.normal;
           point.master_dofs.push_back({{master_dof}});
           point.master_weights.push_back(1.);
           const unsigned int master_material = master_nodes[p][projection.facet].material;
-          point.friction_coefficient         = parameters.pairs[p].friction(node.material, master_material);
-          point.restitution_coefficient      = parameters.pairs[p].restitution(node.material, master_material);
+          point.friction_coefficient = parameters.pairs[p].friction(node.material, master_material);
+          point.restitution_coefficient = parameters.pairs[p].restitution(node.material, master_material);
         }
       else
         {
@@ -513,9 +509,9 @@ namespace percussion
           if (yields_to_mutual_node(p, node, point.position, projection))
             return false;
           point.gap = projection.gap;
-          normal    = projection.normal;
+          normal = projection.normal;
           const MasterFacet<dim> &facet = masters[p]->get_facets()[projection.facet];
-          point.friction_coefficient    = parameters.pairs[p].friction(node.material, facet.material);
+          point.friction_coefficient = parameters.pairs[p].friction(node.material, facet.material);
           point.restitution_coefficient = parameters.pairs[p].restitution(node.material, facet.material);
           for (unsigned int b = 0; b < facet.dofs.size(); ++b)
             if (projection.weights[b] != 0.)
@@ -534,7 +530,7 @@ namespace percussion
       const std::vector<dealii::types::global_dof_index> counts =
         dealii::Utilities::MPI::all_gather(communicator, n_owned);
       const unsigned int rank = dealii::Utilities::MPI::this_mpi_process(communicator);
-      first_point     = 0;
+      first_point = 0;
       n_points_global = 0;
       for (unsigned int r = 0; r < counts.size(); ++r)
         {
@@ -591,28 +587,28 @@ namespace percussion
     }
 
     template <int dim>
-    ContactPoint<dim> ContactGeometry<dim>::point_of_slave_node(const unsigned int                        p,
-                                                                const SlaveNode &                         node,
-                                                                const dealii::PETScWrappers::MPI::Vector &ghosted_displacement) const
+    ContactPoint<dim>
+    ContactGeometry<dim>::point_of_slave_node(const unsigned int p, const SlaveNode &node,
+                                              const dealii::PETScWrappers::MPI::Vector &ghosted_displacement) const
     {
       const PairParameters &pair = parameters.pairs[p];
-      ContactPoint<dim>     point;
-      point.pair                    = p;
-      point.reference_position      = node.reference;
-      point.slave_dofs              = node.dofs;
-      point.friction_coefficient    = pair.friction_coefficient;
+      ContactPoint<dim> point;
+      point.pair = p;
+      point.reference_position = node.reference;
+      point.slave_dofs = node.dofs;
+      point.friction_coefficient = pair.friction_coefficient;
       point.restitution_coefficient = pair.restitution_coefficient;
-      point.position                = node.reference;
+      point.position = node.reference;
       for (unsigned int c = 0; c < dim; ++c)
         point.position[c] += ghosted_displacement(node.dofs[c]);
       return point;
     }
 
     template <int dim>
-    void ContactGeometry<dim>::add_integrated_points(const unsigned int                        p,
+    void ContactGeometry<dim>::add_integrated_points(const unsigned int p,
                                                      const dealii::PETScWrappers::MPI::Vector &ghosted_displacement,
-                                                     const dealii::Tensor<1, dim> &            reference_direction,
-                                                     std::vector<ContactPoint<dim>> &          new_points) const
+                                                     const dealii::Tensor<1, dim> &reference_direction,
+                                                     std::vector<ContactPoint<dim>> &new_points) const
     {
       if constexpr (dim > 1)
         {
@@ -634,7 +630,9 @@ namespace percussion
               std::vector<unsigned int> candidates = master.facets_in_box(box);
               const unsigned int body = mesh_bodies->body_of_dof(facet.dofs[0][0]);
               candidates.erase(std::remove_if(candidates.begin(), candidates.end(),
-                                              [&](const unsigned int i) { return master.get_facets()[i].body == body; }),
+                                              [&](const unsigned int i) {
+                                                return master.get_facets()[i].body == body;
+                                              }),
                                candidates.end());
               integrate_slave_facet<dim>(master.get_layout().facet_fe(), facet, master.get_facets(), candidates,
                                          parameters.search_distance, rows);
@@ -645,7 +643,7 @@ namespace percussion
               if (!(row.support_area > 0.) || !(row.weighted_area >= 0.5 * row.support_area))
                 continue;
               ContactPoint<dim> point = point_of_slave_node(p, node, ghosted_displacement);
-              point.gap  = row.weighted_gap / row.weighted_area;
+              point.gap = row.weighted_gap / row.weighted_area;
               point.area = row.weighted_area;
               if (point.gap > parameters.search_distance)
                 continue;
@@ -657,7 +655,8 @@ namespace percussion
                   }
               // The averaged normal of the slave surface points toward the master: the contact
               // normal (master → slave) is its opposite.
-              point.frame = ContactFrame<dim>::from_normal(-row.normal_sum / row.normal_sum.norm(), reference_direction);
+              point.frame =
+                ContactFrame<dim>::from_normal(-row.normal_sum / row.normal_sum.norm(), reference_direction);
               new_points.push_back(std::move(point));
             }
         }
@@ -674,7 +673,7 @@ namespace percussion
     void ContactGeometry<dim>::assemble_operator(const std::vector<Entry> &entries)
     {
       const dealii::IndexSet &owned_rows = dof_handler->locally_owned_dofs();
-      dealii::IndexSet        touched_rows(dof_handler->n_dofs());
+      dealii::IndexSet touched_rows(dof_handler->n_dofs());
       touched_rows.add_indices(owned_rows);
       {
         std::vector<dealii::types::global_dof_index> rows;
@@ -705,16 +704,19 @@ namespace percussion
           for (unsigned int j = 0; j < length; ++j)
             {
               const auto column = static_cast<PetscInt>(pattern.column_number(row, j));
-              (column >= first_column && column < first_column + n_local_columns ? diagonal_nnz : off_diagonal_nnz)[i]++;
+              (column >= first_column && column < first_column + n_local_columns ? diagonal_nnz
+                                                                                 : off_diagonal_nnz)[i]++;
             }
         }
       MatHandle matrix;
       CONTACT_PETSC_CALL(MatCreate(communicator, matrix.out()));
-      CONTACT_PETSC_CALL(MatSetSizes(matrix, n_local_rows, n_local_columns, dof_handler->n_dofs(), dim * n_points_global));
+      CONTACT_PETSC_CALL(
+        MatSetSizes(matrix, n_local_rows, n_local_columns, dof_handler->n_dofs(), dim * n_points_global));
       CONTACT_PETSC_CALL(MatSetType(matrix, MATMPIAIJ));
       CONTACT_PETSC_CALL(MatMPIAIJSetPreallocation(matrix, 0, diagonal_nnz.data(), 0, off_diagonal_nnz.data()));
       for (const Entry &e : entries)
-        CONTACT_PETSC_CALL(MatSetValue(matrix, static_cast<PetscInt>(e.row), static_cast<PetscInt>(e.column), e.value, ADD_VALUES));
+        CONTACT_PETSC_CALL(
+          MatSetValue(matrix, static_cast<PetscInt>(e.row), static_cast<PetscInt>(e.column), e.value, ADD_VALUES));
       CONTACT_PETSC_CALL(MatAssemblyBegin(matrix, MAT_FINAL_ASSEMBLY));
       CONTACT_PETSC_CALL(MatAssemblyEnd(matrix, MAT_FINAL_ASSEMBLY));
       // A new PETSc matrix each time (users such as the contact step recognise a reassembled H
@@ -724,7 +726,7 @@ namespace percussion
 
     template <int dim>
     void ContactGeometry<dim>::local_velocity(const dealii::PETScWrappers::MPI::Vector &v,
-                                              dealii::PETScWrappers::MPI::Vector &      u) const
+                                              dealii::PETScWrappers::MPI::Vector &u) const
     {
       u.reinit(owned_columns, communicator);
       H.Tvmult(u, v);
@@ -750,9 +752,6 @@ namespace percussion
         result.push_back(point.gap);
       return result;
     }
-
-
-
 
     template class ContactGeometry<1>;
     template class ContactGeometry<2>;

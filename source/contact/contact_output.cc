@@ -26,8 +26,8 @@ namespace percussion
       void write_array(std::ostream &out, const Field &field, const unsigned int n_points,
                        const std::function<double(unsigned int, unsigned int)> &value)
       {
-        out << "      <DataArray type=\"" << field.type << "\" Name=\"" << field.name
-            << "\" NumberOfComponents=\"" << field.components << "\" format=\"ascii\">\n";
+        out << "      <DataArray type=\"" << field.type << "\" Name=\"" << field.name << "\" NumberOfComponents=\""
+            << field.components << "\" format=\"ascii\">\n";
         for (unsigned int i = 0; i < n_points; ++i)
           {
             out << "       ";
@@ -72,7 +72,8 @@ namespace percussion
             << "    <Points>\n";
         write_array(out, {"position", "Float64", 3}, n_points, position);
         out << "    </Points>\n    <Cells>\n";
-        write_array(out, {"connectivity", "Int64", 1}, n_points, [](unsigned int i, unsigned int) { return double(i); });
+        write_array(out, {"connectivity", "Int64", 1}, n_points,
+                    [](unsigned int i, unsigned int) { return double(i); });
         write_array(out, {"offsets", "Int64", 1}, n_points, [](unsigned int i, unsigned int) { return double(i + 1); });
         write_array(out, {"types", "UInt8", 1}, n_points, [](unsigned int, unsigned int) { return 1.; });
         out << "    </Cells>\n    <PointData>\n";
@@ -109,8 +110,8 @@ namespace percussion
        * arrays, but its piece must list the same arrays as the .pvtu written by rank 0.
        * @throws InputError when a given field does not match this rank's @p n_points.
        */
-      GivenFields given_fields(const ContactPointFields &fields, const unsigned int n_points,
-                               const unsigned int dim, const MPI_Comm comm)
+      GivenFields given_fields(const ContactPointFields &fields, const unsigned int n_points, const unsigned int dim,
+                               const MPI_Comm comm)
       {
         int given[5] = {!fields.status.empty(), !fields.reaction.empty(), !fields.slip_velocity.empty(),
                         !fields.dissipated_energy.empty(), !fields.in_problem.empty()};
@@ -118,19 +119,18 @@ namespace percussion
         AssertThrowMPI(ierr);
         const GivenFields has{given[0] != 0, given[1] != 0, given[2] != 0, given[3] != 0, given[4] != 0};
         if (has.active && fields.in_problem.size() != n_points)
-          throw InputError("Contact output: active has " + std::to_string(fields.in_problem.size()) +
-                           " entries for " + std::to_string(n_points) + " contact points");
+          throw InputError("Contact output: active has " + std::to_string(fields.in_problem.size()) + " entries for " +
+                           std::to_string(n_points) + " contact points");
         if (has.status && fields.status.size() != n_points)
-          throw InputError("Contact output: status has " + std::to_string(fields.status.size()) +
-                           " entries for " + std::to_string(n_points) + " contact points");
+          throw InputError("Contact output: status has " + std::to_string(fields.status.size()) + " entries for " +
+                           std::to_string(n_points) + " contact points");
         if (has.reaction && fields.reaction.size() != dim * n_points)
           throw InputError("Contact output: reaction needs dim entries per contact point");
         if (has.slip && fields.slip_velocity.size() != dim * n_points)
           throw InputError("Contact output: slip velocity needs dim entries per contact point");
         if (has.dissipation && fields.dissipated_energy.size() != n_points)
-          throw InputError("Contact output: dissipated energy has " +
-                           std::to_string(fields.dissipated_energy.size()) + " entries for " +
-                           std::to_string(n_points) + " contact points");
+          throw InputError("Contact output: dissipated energy has " + std::to_string(fields.dissipated_energy.size()) +
+                           " entries for " + std::to_string(n_points) + " contact points");
         return has;
       }
 
@@ -172,8 +172,8 @@ namespace percussion
         arrays.push_back({{"restitution", "Float64", 1},
                           [&points](unsigned int i, unsigned int) { return points[i].restitution_coefficient; }});
         if (has.active)
-          arrays.push_back(
-            {{"active", "Int32", 1}, [&fields](unsigned int i, unsigned int) { return fields.in_problem[i] ? 1. : 0.; }});
+          arrays.push_back({{"active", "Int32", 1},
+                            [&fields](unsigned int i, unsigned int) { return fields.in_problem[i] ? 1. : 0.; }});
         if (has.status)
           arrays.push_back({{"status", "Int32", 1}, [&fields](unsigned int i, unsigned int) {
                               return double(static_cast<int>(fields.status[i]));
@@ -224,8 +224,8 @@ namespace percussion
                                   return values[a][components * i + c];
                                 }});
           }
-        write_points_vtu(path, positions.size() / 3,
-                         [&](unsigned int i, unsigned int c) { return positions[3 * i + c]; }, gathered);
+        write_points_vtu(
+          path, positions.size() / 3, [&](unsigned int i, unsigned int c) { return positions[3 * i + c]; }, gathered);
       }
 
       /** The .pvtu file @p prefix @p stem.pvtu that lists the @p n_ranks pieces and their @p arrays. */
@@ -250,30 +250,27 @@ namespace percussion
     } // namespace
 
     template <int dim>
-    std::string write_contact_points_vtu(const ContactGeometry<dim> &geometry,
-                                         const ContactPointFields &  fields,
-                                         const std::string &         directory,
-                                         const std::string &         basename,
-                                         const unsigned int          step,
-                                         const bool                  single_file)
+    std::string write_contact_points_vtu(const ContactGeometry<dim> &geometry, const ContactPointFields &fields,
+                                         const std::string &directory, const std::string &basename,
+                                         const unsigned int step, const bool single_file)
     {
-      const auto &       points   = geometry.owned_points();
+      const auto &points = geometry.owned_points();
       const unsigned int n_points = points.size();
-      const MPI_Comm     comm     = geometry.get_communicator();
-      const GivenFields  has      = given_fields(fields, n_points, dim, comm);
+      const MPI_Comm comm = geometry.get_communicator();
+      const GivenFields has = given_fields(fields, n_points, dim, comm);
 
-      const unsigned int rank    = dealii::Utilities::MPI::this_mpi_process(comm);
+      const unsigned int rank = dealii::Utilities::MPI::this_mpi_process(comm);
       const unsigned int n_ranks = dealii::Utilities::MPI::n_mpi_processes(comm);
-      const std::string  stem    = basename + "-" + dealii::Utilities::int_to_string(step, 5);
-      const std::string  piece_name =
+      const std::string stem = basename + "-" + dealii::Utilities::int_to_string(step, 5);
+      const std::string piece_name =
         (n_ranks == 1) ? stem + ".vtu" : stem + "." + dealii::Utilities::int_to_string(rank, 4) + ".vtu";
       const std::string prefix = directory.empty() ? std::string() : directory + "/";
 
       std::vector<double> pressure;
       if (has.reaction && fields.time_step > 0.)
         // Empty on a rank without points, like the other arrays.
-        pressure = fields.reaction.empty() ? std::vector<double>() :
-                                             contact_pressure(geometry, fields.reaction, fields.time_step);
+        pressure = fields.reaction.empty() ? std::vector<double>()
+                                           : contact_pressure(geometry, fields.reaction, fields.time_step);
       const std::vector<std::pair<Field, PointValue>> arrays = point_arrays<dim>(points, fields, has, pressure);
 
       const PointValue position = [&](unsigned int i, unsigned int c) { return c < dim ? points[i].position[c] : 0.; };

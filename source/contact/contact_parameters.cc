@@ -64,8 +64,8 @@ namespace percussion
       /// Every entry of a subsection `Pair i`, as declare_parameters() declares them.
       constexpr std::array<const char *, 15> pair_entry_names{
         {"Type", "Slave boundary id", "Master boundary id", "Boundary ids", "Formulation", "Friction coefficient",
-         "Restitution coefficient", "Friction by materials", "Restitution by materials", "Point", "Normal",
-         "Radius", "Axis", "Obstacle velocity", "Tangent reference direction"}};
+         "Restitution coefficient", "Friction by materials", "Restitution by materials", "Point", "Normal", "Radius",
+         "Axis", "Obstacle velocity", "Tangent reference direction"}};
 
       /**
        * A table 'a-b: value; c-d: value' of a body pair (or 'a: value; ...' of an obstacle pair,
@@ -123,22 +123,22 @@ namespace percussion
           entries.emplace_back("Slave boundary id");
         switch (type)
           {
-            case PairType::plane:
-              entries.insert(entries.end(), {"Point", "Normal"});
-              break;
-            case PairType::sphere:
-              entries.insert(entries.end(), {"Point", "Radius"});
-              break;
-            case PairType::cylinder:
-              entries.insert(entries.end(), {"Point", "Radius"});
-              if (dimension == 3)
-                entries.emplace_back("Axis");
-              break;
-            case PairType::body:
-              entries.emplace_back("Master boundary id");
-              break;
-            case PairType::bodies:
-              break;
+          case PairType::plane:
+            entries.insert(entries.end(), {"Point", "Normal"});
+            break;
+          case PairType::sphere:
+            entries.insert(entries.end(), {"Point", "Radius"});
+            break;
+          case PairType::cylinder:
+            entries.insert(entries.end(), {"Point", "Radius"});
+            if (dimension == 3)
+              entries.emplace_back("Axis");
+            break;
+          case PairType::body:
+            entries.emplace_back("Master boundary id");
+            break;
+          case PairType::bodies:
+            break;
           }
         return entries;
       }
@@ -174,10 +174,11 @@ namespace percussion
       /// The error for `Contact/Pair i`, counted by 'Number of pairs' = @p n_pairs, that the input does not describe.
       InputError missing_pair(const unsigned int i, const unsigned int n_pairs)
       {
-        return InputError("Contact/Pair " + std::to_string(i) + ": 'Contact/Number of pairs' = " +
-                          std::to_string(n_pairs) + " uses it, but the subsection 'Pair " + std::to_string(i) +
-                          "' is missing from 'Contact' or sets none of 'Type', 'Slave boundary id': " +
-                          what_a_pair_needs + " (or lower 'Number of pairs').");
+        return InputError(
+          "Contact/Pair " + std::to_string(i) + ": 'Contact/Number of pairs' = " + std::to_string(n_pairs) +
+          " uses it, but the subsection 'Pair " + std::to_string(i) +
+          "' is missing from 'Contact' or sets none of 'Type', 'Slave boundary id': " + what_a_pair_needs +
+          " (or lower 'Number of pairs').");
       }
 
       /**
@@ -249,8 +250,7 @@ namespace percussion
             {
               used = 0;
             }
-          if (used == 0 || item.find_first_not_of(" \t", used) != std::string::npos || value < 0 ||
-              value > 255)
+          if (used == 0 || item.find_first_not_of(" \t", used) != std::string::npos || value < 0 || value > 255)
             throw InputError("Parameter '" + parameter + "' = '" + text +
                              "': expected 'all' or a comma-separated list of boundary ids (integers 0-255).");
           if (std::find(result.ids.begin(), result.ids.end(), value) == result.ids.end())
@@ -351,10 +351,8 @@ namespace percussion
                            "the master surface, point impulses) or integrated (dual mortar: weighted "
                            "gaps and coupling matrices integrated over the clipped overlap of slave and "
                            "master facets; passes the contact patch test, doc/contact.md).");
-        declare_pair_entry("Friction coefficient", "0", Double(),
-                           "Coulomb friction coefficient mu >= 0.");
-        declare_pair_entry("Restitution coefficient", "0", Double(),
-                           "Newton restitution coefficient e in [0, 1].");
+        declare_pair_entry("Friction coefficient", "0", Double(), "Coulomb friction coefficient mu >= 0.");
+        declare_pair_entry("Restitution coefficient", "0", Double(), "Newton restitution coefficient e in [0, 1].");
         declare_pair_entry("Friction by materials", "", dealii::Patterns::Anything(),
                            "Friction coefficients by pair of materials, node-to-surface and obstacle "
                            "pairs: 'a-b: mu; c-d: mu' for Type = body and bodies (a slave node of "
@@ -371,10 +369,8 @@ namespace percussion
         declare_pair_entry("Normal", "0, 0, 1", List(Double(), 1, 3),
                            "Plane normal, pointing from the obstacle toward the slave body "
                            "(in 1D: +1 or -1).");
-        declare_pair_entry("Radius", "1", Double(),
-                           "Sphere or cylinder radius (> 0).");
-        declare_pair_entry("Axis", "0, 0, 1", List(Double(), 1, 3),
-                           "Cylinder axis direction (3D; ignored in 2D).");
+        declare_pair_entry("Radius", "1", Double(), "Sphere or cylinder radius (> 0).");
+        declare_pair_entry("Axis", "0, 0, 1", List(Double(), 1, 3), "Cylinder axis direction (3D; ignored in 2D).");
         declare_pair_entry("Obstacle velocity", "0; 0; 0", dealii::Patterns::Anything(),
                            "Velocity of the rigid obstacle as a function of time t: one "
                            "muparser expression per component separated by ';' "
@@ -429,8 +425,8 @@ namespace percussion
       prm.enter_subsection("Contact");
       {
         const unsigned int n_pairs = prm.get_integer("Number of pairs");
-        gap_prediction_factor      = prm.get_double("Gap prediction factor");
-        search_distance            = prm.get_double("Search distance");
+        gap_prediction_factor = prm.get_double("Gap prediction factor");
+        search_distance = prm.get_double("Search distance");
         slave_face_partition_weight = prm.get_double("Slave face partition weight");
         for (unsigned int i = 1; i <= n_pairs; ++i)
           {
@@ -456,24 +452,26 @@ namespace percussion
                   boundary_ids_from_string(prm.get("Master boundary id"), pair.name + "/Master boundary id");
                 if (not_set.count(set_status_key(i, "Boundary ids")) == 0)
                   throw InputError(pair.name + "/Boundary ids applies to Type = bodies only (the type is '" +
-                                   to_string(pair.type) + "'; its surfaces are 'Slave boundary id' and, for body, "
+                                   to_string(pair.type) +
+                                   "'; its surfaces are 'Slave boundary id' and, for body, "
                                    "'Master boundary id')");
               }
             pair.formulation = formulation_from_string(prm.get("Formulation"), pair.name + "/Formulation");
-            pair.friction_coefficient    = prm.get_double("Friction coefficient");
+            pair.friction_coefficient = prm.get_double("Friction coefficient");
             pair.restitution_coefficient = prm.get_double("Restitution coefficient");
-            pair.friction_by_materials   = material_table_from_string(
-              prm.get("Friction by materials"), !pair.has_master_surface(), pair.name + "/Friction by materials");
-            pair.restitution_by_materials = material_table_from_string(
-              prm.get("Restitution by materials"), !pair.has_master_surface(), pair.name + "/Restitution by materials");
-            pair.point                   = parse_vector(prm.get("Point"), pair.name + "/Point");
-            pair.normal                  = parse_vector(prm.get("Normal"), pair.name + "/Normal");
-            pair.radius                  = prm.get_double("Radius");
-            pair.axis                    = parse_vector(prm.get("Axis"), pair.name + "/Axis");
-            pair.obstacle_velocity       = prm.get("Obstacle velocity");
+            pair.friction_by_materials =
+              material_table_from_string(prm.get("Friction by materials"), !pair.has_master_surface(),
+                                         pair.name + "/Friction by materials");
+            pair.restitution_by_materials =
+              material_table_from_string(prm.get("Restitution by materials"), !pair.has_master_surface(),
+                                         pair.name + "/Restitution by materials");
+            pair.point = parse_vector(prm.get("Point"), pair.name + "/Point");
+            pair.normal = parse_vector(prm.get("Normal"), pair.name + "/Normal");
+            pair.radius = prm.get_double("Radius");
+            pair.axis = parse_vector(prm.get("Axis"), pair.name + "/Axis");
+            pair.obstacle_velocity = prm.get("Obstacle velocity");
             pair.tangent_reference =
-              parse_vector(prm.get("Tangent reference direction"),
-                           pair.name + "/Tangent reference direction");
+              parse_vector(prm.get("Tangent reference direction"), pair.name + "/Tangent reference direction");
             prm.leave_subsection();
             pairs.push_back(pair);
           }
@@ -490,15 +488,15 @@ namespace percussion
         throw InputError("Contact/Search distance must be >= 0");
       if (!(slave_face_partition_weight >= 0. && slave_face_partition_weight <= 1e4))
         throw InputError("Contact/Slave face partition weight must be in [0, 1e4] (extra weight of a cell per "
-                         "slave face, in units of a cell's); got " + std::to_string(slave_face_partition_weight));
+                         "slave face, in units of a cell's); got " +
+                         std::to_string(slave_face_partition_weight));
       for (const PairParameters &pair : pairs)
         {
           if (!(pair.friction_coefficient >= 0.))
-            throw InputError(pair.name + ": friction coefficient " +
-                             std::to_string(pair.friction_coefficient) + " is negative (need mu >= 0)");
+            throw InputError(pair.name + ": friction coefficient " + std::to_string(pair.friction_coefficient) +
+                             " is negative (need mu >= 0)");
           if (!(pair.restitution_coefficient >= 0. && pair.restitution_coefficient <= 1.))
-            throw InputError(pair.name + ": restitution coefficient " +
-                             std::to_string(pair.restitution_coefficient) +
+            throw InputError(pair.name + ": restitution coefficient " + std::to_string(pair.restitution_coefficient) +
                              " is outside [0, 1]");
           for (const auto &[materials, mu] : pair.friction_by_materials)
             if (!(mu >= 0.))
@@ -510,40 +508,41 @@ namespace percussion
                                " of material " + std::to_string(materials.first) + " is outside [0, 1]");
           if (pair.formulation == Formulation::integrated &&
               !(pair.friction_by_materials.empty() && pair.restitution_by_materials.empty()))
-            throw InputError(pair.name + ": 'Friction by materials' and 'Restitution by materials' apply to "
+            throw InputError(pair.name +
+                             ": 'Friction by materials' and 'Restitution by materials' apply to "
                              "node-to-surface pairs; Formulation = integrated takes the pair's coefficients");
           switch (pair.type)
             {
-              case PairType::plane:
-                if (!(norm(pair.normal) > 0.))
-                  throw InputError(pair.name + ": degenerate plane obstacle, the normal is zero");
+            case PairType::plane:
+              if (!(norm(pair.normal) > 0.))
+                throw InputError(pair.name + ": degenerate plane obstacle, the normal is zero");
+              break;
+            case PairType::sphere:
+              if (!(pair.radius > 0.))
+                throw InputError(pair.name + ": degenerate sphere obstacle, radius " + std::to_string(pair.radius) +
+                                 " is not positive");
+              break;
+            case PairType::cylinder:
+              if (!(pair.radius > 0.))
+                throw InputError(pair.name + ": degenerate cylinder obstacle, radius " + std::to_string(pair.radius) +
+                                 " is not positive");
+              if (!(norm(pair.axis) > 0.))
+                throw InputError(pair.name + ": degenerate cylinder obstacle, the axis is zero");
+              break;
+            case PairType::body:
+              {
+                const bool shared =
+                  pair.slave_boundary.all || pair.master_boundary.all ||
+                  std::any_of(pair.slave_boundary.ids.begin(), pair.slave_boundary.ids.end(),
+                              [&](const unsigned int id) { return pair.master_boundary.contains(id); });
+                if (shared)
+                  throw InputError(pair.name + ": the master boundary ids (" + pair.master_boundary.to_string() +
+                                   ") and the slave boundary ids (" + pair.slave_boundary.to_string() +
+                                   ") share an id (they must be different surfaces)");
                 break;
-              case PairType::sphere:
-                if (!(pair.radius > 0.))
-                  throw InputError(pair.name + ": degenerate sphere obstacle, radius " +
-                                   std::to_string(pair.radius) + " is not positive");
-                break;
-              case PairType::cylinder:
-                if (!(pair.radius > 0.))
-                  throw InputError(pair.name + ": degenerate cylinder obstacle, radius " +
-                                   std::to_string(pair.radius) + " is not positive");
-                if (!(norm(pair.axis) > 0.))
-                  throw InputError(pair.name + ": degenerate cylinder obstacle, the axis is zero");
-                break;
-              case PairType::body:
-                {
-                  const bool shared =
-                    pair.slave_boundary.all || pair.master_boundary.all ||
-                    std::any_of(pair.slave_boundary.ids.begin(), pair.slave_boundary.ids.end(),
-                                [&](const unsigned int id) { return pair.master_boundary.contains(id); });
-                  if (shared)
-                    throw InputError(pair.name + ": the master boundary ids (" + pair.master_boundary.to_string() +
-                                     ") and the slave boundary ids (" + pair.slave_boundary.to_string() +
-                                     ") share an id (they must be different surfaces)");
-                  break;
-                }
-              case PairType::bodies:
-                break;
+              }
+            case PairType::bodies:
+              break;
             }
           if (pair.formulation == Formulation::integrated && pair.type != PairType::body)
             throw InputError(pair.name + "/Formulation: 'integrated' applies to Type = body only (the type is '" +

@@ -13,8 +13,8 @@ namespace percussion
   {
     template <int m>
     FacetShapeFunctions<m>::FacetShapeFunctions(const dealii::FE_Q<m> &fe)
-      : polynomials(dealii::Polynomials::generate_complete_Lagrange_basis(
-          dealii::QGaussLobatto<1>(fe.degree + 1).get_points()))
+      : polynomials(
+          dealii::Polynomials::generate_complete_Lagrange_basis(dealii::QGaussLobatto<1>(fe.degree + 1).get_points()))
     {
       // FE_Q numbers its functions hierarchically (vertices, lines, interior); the tensor
       // product is lexicographic: invert FE_Q's map.
@@ -41,11 +41,12 @@ namespace percussion
             {
               difference = std::max(difference, std::abs(gradient[b * m + j] - fe.shape_grad(b, test)[j]));
               for (unsigned int k = 0; k < m; ++k)
-                difference = std::max(difference, std::abs(hessian[(b * m + j) * m + k] - fe.shape_grad_grad(b, test)[j][k]));
+                difference =
+                  std::max(difference, std::abs(hessian[(b * m + j) * m + k] - fe.shape_grad_grad(b, test)[j][k]));
             }
           if (difference > 1e-10)
             throw std::logic_error("FacetShapeFunctions: shape function " + std::to_string(b) + " of " + fe.get_name() +
-                                " differs from FE_Q's by " + std::to_string(difference));
+                                   " differs from FE_Q's by " + std::to_string(difference));
         }
     }
 
@@ -64,20 +65,20 @@ namespace percussion
           const auto &index = lexicographic_index[b];
           if constexpr (m == 1)
             {
-              value[b]    = L(0, index[0], 0);
+              value[b] = L(0, index[0], 0);
               gradient[b] = L(0, index[0], 1);
-              hessian[b]  = L(0, index[0], 2);
+              hessian[b] = L(0, index[0], 2);
             }
           else
             {
               const double v0 = L(0, index[0], 0), v1 = L(1, index[1], 0);
               const double d0 = L(0, index[0], 1), d1 = L(1, index[1], 1);
-              value[b]            = v0 * v1;
-              gradient[2 * b]     = d0 * v1;
+              value[b] = v0 * v1;
+              gradient[2 * b] = d0 * v1;
               gradient[2 * b + 1] = v0 * d1;
               if (with_second)
                 {
-                  hessian[4 * b]     = L(0, index[0], 2) * v1;
+                  hessian[4 * b] = L(0, index[0], 2) * v1;
                   hessian[4 * b + 1] = hessian[4 * b + 2] = d0 * d1;
                   hessian[4 * b + 3] = v0 * L(1, index[1], 2);
                 }

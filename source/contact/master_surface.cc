@@ -26,7 +26,8 @@ namespace percussion
 
       /** Whether one of the @p slave_normals is opposed to the master normal @p n (faces parallel). */
       template <int dim>
-      bool faces_a_slave_facet(const dealii::Tensor<1, dim> &n, const std::vector<dealii::Tensor<1, dim>> &slave_normals)
+      bool faces_a_slave_facet(const dealii::Tensor<1, dim> &n,
+                               const std::vector<dealii::Tensor<1, dim>> &slave_normals)
       {
         return std::any_of(slave_normals.begin(), slave_normals.end(),
                            [&n](const dealii::Tensor<1, dim> &m) { return -(m * n) >= parallel_faces_cosine; });
@@ -51,16 +52,15 @@ namespace percussion
       template <int dim>
       struct FacetEvaluation
       {
-        dealii::Point<dim>                                     x;
-        std::array<dealii::Tensor<1, dim>, dim - 1>            tangents;
+        dealii::Point<dim> x;
+        std::array<dealii::Tensor<1, dim>, dim - 1> tangents;
         std::array<std::array<dealii::Tensor<1, dim>, dim - 1>, dim - 1> second;
       };
 
       template <int dim>
-      FacetEvaluation<dim> evaluate(const FacetShapeFunctions<dim - 1> &   shapes,
-                                    const std::vector<dealii::Point<dim>> &nodes,
-                                    const dealii::Point<dim - 1> &        xi,
-                                    const bool                            with_second)
+      FacetEvaluation<dim> evaluate(const FacetShapeFunctions<dim - 1> &shapes,
+                                    const std::vector<dealii::Point<dim>> &nodes, const dealii::Point<dim - 1> &xi,
+                                    const bool with_second)
       {
         constexpr unsigned int m = dim - 1;
         shapes.evaluate(xi, with_second);
@@ -85,7 +85,8 @@ namespace percussion
        * sit on a bound and whose gradient pushes outward (projected Newton).
        */
       template <int dim>
-      dealii::Point<dim - 1> closest_parameters(const FacetShapeFunctions<dim - 1> &shapes, const std::vector<dealii::Point<dim>> &nodes,
+      dealii::Point<dim - 1> closest_parameters(const FacetShapeFunctions<dim - 1> &shapes,
+                                                const std::vector<dealii::Point<dim>> &nodes,
                                                 const dealii::Point<dim> &x)
       {
         constexpr int m = dim - 1;
@@ -94,17 +95,17 @@ namespace percussion
           xi[j] = 0.5;
         for (unsigned int iteration = 0; iteration < 50; ++iteration)
           {
-            const auto                   e = evaluate<dim>(shapes, nodes, xi, true);
+            const auto e = evaluate<dim>(shapes, nodes, xi, true);
             const dealii::Tensor<1, dim> d = x - e.x;
             double gradient[m], hessian[m][m], gauss_newton[m][m];
-            bool   free_coordinate[m];
+            bool free_coordinate[m];
             for (unsigned int j = 0; j < m; ++j)
               {
                 gradient[j] = -(e.tangents[j] * d);
                 for (unsigned int k = 0; k < m; ++k)
                   {
                     gauss_newton[j][k] = e.tangents[j] * e.tangents[k];
-                    hessian[j][k]      = gauss_newton[j][k] - d * e.second[j][k];
+                    hessian[j][k] = gauss_newton[j][k] - d * e.second[j][k];
                   }
                 free_coordinate[j] = !((xi[j] <= 0. && gradient[j] > 0.) || (xi[j] >= 1. && gradient[j] < 0.));
               }
@@ -114,7 +115,7 @@ namespace percussion
             for (unsigned int attempt = 0; attempt < 2; ++attempt)
               {
                 const auto &A = (attempt == 0) ? hessian : gauss_newton;
-                bool        ok = true;
+                bool ok = true;
                 if (m == 1 || !free_coordinate[1] || !free_coordinate[0])
                   {
                     for (unsigned int j = 0; j < m; ++j)
@@ -147,8 +148,8 @@ namespace percussion
             for (unsigned int j = 0; j < m; ++j)
               {
                 const double updated = std::min(1., std::max(0., xi[j] + step[j]));
-                change               = std::max(change, std::abs(updated - xi[j]));
-                xi[j]                = updated;
+                change = std::max(change, std::abs(updated - xi[j]));
+                xi[j] = updated;
               }
             if (change < 1e-15)
               break;
@@ -161,7 +162,7 @@ namespace percussion
       struct AcceptedProjection
       {
         MasterProjection<dim> projection;
-        double                distance;
+        double distance;
         /** How much farther than the closest it may be and still be chosen (1 % of its size on a
          *  surface the node belongs to, 0 otherwise). */
         double band;
@@ -176,9 +177,9 @@ namespace percussion
        */
       template <int dim>
       const MasterProjection<dim> &choose_projection(const std::vector<AcceptedProjection<dim>> &accepted,
-                                                     const double                                 closest)
+                                                     const double closest)
       {
-        const auto eligible   = [&](const AcceptedProjection<dim> &a) { return a.distance <= closest + a.band; };
+        const auto eligible = [&](const AcceptedProjection<dim> &a) { return a.distance <= closest + a.band; };
         const bool any_facing = std::any_of(accepted.begin(), accepted.end(),
                                             [&](const AcceptedProjection<dim> &a) { return eligible(a) && a.faces; });
         const AcceptedProjection<dim> *chosen = nullptr;
@@ -192,15 +193,15 @@ namespace percussion
     } // namespace
 
     template <int dim>
-    MasterSurface<dim>::MasterSurface(const dealii::FiniteElement<dim> &fe,
-                                      BoundaryIds                       boundary_ids)
+    MasterSurface<dim>::MasterSurface(const dealii::FiniteElement<dim> &fe, BoundaryIds boundary_ids)
       : boundary_ids(std::move(boundary_ids))
       , layout(fe)
-    {}
+    {
+    }
 
     template <int dim>
     void MasterSurface<dim>::collect_own_facets(const dealii::DoFHandler<dim> &dof_handler,
-                                                const ConnectedBodies<dim> &   bodies)
+                                                const ConnectedBodies<dim> &bodies)
     {
       own_facets.clear();
       for (const auto &cell : dof_handler.active_cell_iterators())
@@ -209,36 +210,35 @@ namespace percussion
             if (cell->face(f)->at_boundary() && boundary_ids.contains(cell->face(f)->boundary_id()))
               {
                 const auto face = cell->face(f);
-                OwnFacet   facet;
+                OwnFacet facet;
                 layout.get_nodes(face, facet.node_dofs, facet.reference);
                 // The orientation is a property of the reference configuration: with small
                 // strains the parametric normal never turns over.
                 dealii::Point<dim - 1> center;
                 for (unsigned int j = 0; j < dim - 1; ++j)
                   center[j] = 0.5;
-                const auto   e    = evaluate<dim>(layout.facet_shapes(), facet.reference, center, false);
+                const auto e = evaluate<dim>(layout.facet_shapes(), facet.reference, center, false);
                 const double side = parametric_normal<dim>(e.tangents) * (face->center() - cell->center());
                 facet.orientation = side >= 0. ? 1. : -1.;
-                facet.body        = bodies.body_of_cell(cell);
-                facet.material    = cell->material_id();
+                facet.body = bodies.body_of_cell(cell);
+                facet.material = cell->material_id();
                 own_facets.push_back(std::move(facet));
               }
       own_facets_handler = &dof_handler;
-      own_facets_n_dofs  = dof_handler.n_dofs();
+      own_facets_n_dofs = dof_handler.n_dofs();
     }
 
     template <int dim>
-    void MasterSurface<dim>::build(const dealii::DoFHandler<dim> &          dof_handler,
+    void MasterSurface<dim>::build(const dealii::DoFHandler<dim> &dof_handler,
                                    const dealii::PETScWrappers::MPI::Vector &ghosted_displacement,
-                                   const double                              search_distance,
-                                   const ConnectedBodies<dim> &              bodies)
+                                   const double search_distance, const ConnectedBodies<dim> &bodies)
     {
       // The facets of the mesh once (a walk over all cells at every step costs more than the
       // search of a many-body surface), their current nodes at every build.
       if (own_facets_handler != &dof_handler || own_facets_n_dofs != dof_handler.n_dofs())
         collect_own_facets(dof_handler, bodies);
       const unsigned int n_nodes = layout.nodes_per_face();
-      std::vector<double>                          local_coordinates;
+      std::vector<double> local_coordinates;
       std::vector<dealii::types::global_dof_index> local_dofs;
       local_coordinates.reserve(own_facets.size() * (n_nodes * dim + 3));
       local_dofs.reserve(own_facets.size() * n_nodes * dim);
@@ -258,14 +258,14 @@ namespace percussion
       const MPI_Comm comm = dof_handler.get_triangulation().get_communicator();
       // Plain bytes in rank order (deal.II's all_gather() compresses each rank's vector: a third
       // of a many-body step's geometry).
-      std::vector<double>                          all_coordinates;
+      std::vector<double> all_coordinates;
       std::vector<dealii::types::global_dof_index> all_dofs;
       ContactSolvers::plain_all_gather(local_coordinates, all_coordinates, comm);
       ContactSolvers::plain_all_gather(local_dofs, all_dofs, comm);
 
       facets.clear();
       const unsigned int doubles_per_facet = n_nodes * dim + 3;
-      const std::size_t  n_facets          = all_coordinates.size() / doubles_per_facet;
+      const std::size_t n_facets = all_coordinates.size() / doubles_per_facet;
       facets.reserve(n_facets);
       for (std::size_t i = 0; i < n_facets; ++i)
         {
@@ -276,11 +276,11 @@ namespace percussion
             for (unsigned int c = 0; c < dim; ++c)
               {
                 facet.nodes[b][c] = all_coordinates[i * doubles_per_facet + b * dim + c];
-                facet.dofs[b][c]  = all_dofs[i * n_nodes * dim + b * dim + c];
+                facet.dofs[b][c] = all_dofs[i * n_nodes * dim + b * dim + c];
               }
           facet.orientation = all_coordinates[i * doubles_per_facet + n_nodes * dim];
-          facet.body        = static_cast<unsigned int>(all_coordinates[i * doubles_per_facet + n_nodes * dim + 1]);
-          facet.material    = static_cast<unsigned int>(all_coordinates[i * doubles_per_facet + n_nodes * dim + 2]);
+          facet.body = static_cast<unsigned int>(all_coordinates[i * doubles_per_facet + n_nodes * dim + 1]);
+          facet.material = static_cast<unsigned int>(all_coordinates[i * doubles_per_facet + n_nodes * dim + 2]);
           facets.push_back(std::move(facet));
         }
 
@@ -305,9 +305,9 @@ namespace percussion
         center[j] = 0.5;
       for (unsigned int i = 0; i < facets.size(); ++i)
         {
-          const auto             e = evaluate<dim>(layout.facet_shapes(), facets[i].nodes, center, false);
+          const auto e = evaluate<dim>(layout.facet_shapes(), facets[i].nodes, center, false);
           dealii::Tensor<1, dim> n = parametric_normal<dim>(e.tangents);
-          facets[i].center_normal  = (facets[i].orientation / n.norm()) * n;
+          facets[i].center_normal = (facets[i].orientation / n.norm()) * n;
         }
 
       // Bounding boxes of the current facets; project() walks them by increasing distance.
@@ -357,7 +357,7 @@ namespace percussion
     MasterSurface<dim>::slave_facet_normals(const dealii::types::global_dof_index slave_dof) const
     {
       std::vector<dealii::Tensor<1, dim>> normals;
-      const auto                          found = facets_of_node.find(slave_dof);
+      const auto found = facets_of_node.find(slave_dof);
       if (found == facets_of_node.end())
         return normals;
       for (const unsigned int i : found->second)
@@ -366,27 +366,25 @@ namespace percussion
     }
 
     template <int dim>
-    bool MasterSurface<dim>::project_on_facet(const dealii::Point<dim> &                 x,
-                                              const unsigned int                         facet_index,
+    bool MasterSurface<dim>::project_on_facet(const dealii::Point<dim> &x, const unsigned int facet_index,
                                               const std::vector<dealii::Tensor<1, dim>> &slave_normals,
-                                              MasterProjection<dim> &                    projection,
-                                              double &                                   distance) const
+                                              MasterProjection<dim> &projection, double &distance) const
     {
-      const MasterFacet<dim> &     facet = facets[facet_index];
-      constexpr int                m     = dim - 1;
+      const MasterFacet<dim> &facet = facets[facet_index];
+      constexpr int m = dim - 1;
 
       const dealii::Point<m> xi = closest_parameters<dim>(layout.facet_shapes(), facet.nodes, x);
 
-      const auto                   e = evaluate<dim>(layout.facet_shapes(), facet.nodes, xi, false);
+      const auto e = evaluate<dim>(layout.facet_shapes(), facet.nodes, xi, false);
       const dealii::Tensor<1, dim> d = x - e.x;
-      dealii::Tensor<1, dim>       n = parametric_normal<dim>(e.tangents);
+      dealii::Tensor<1, dim> n = parametric_normal<dim>(e.tangents);
       n *= facet.orientation / n.norm();
       double size = 0.;
       for (unsigned int j = 0; j < m; ++j)
         size = std::max(size, e.tangents[j].norm());
-      distance                = d.norm();
+      distance = d.norm();
       const double normal_part = d * n;
-      const double tangential  = (d - normal_part * n).norm();
+      const double tangential = (d - normal_part * n).norm();
       // The point is beyond the sides where ξ sits on a bound and the residual points outward; it
       // is beside the surface's edge if all those sides are free.
       bool beyond_free_sides_only = true;
@@ -401,7 +399,7 @@ namespace percussion
         {
           // The usual case: the projection is orthogonal, the gap is the normal distance.
           projection.normal = n;
-          projection.gap    = normal_part;
+          projection.gap = normal_part;
         }
       else if (normal_part < 0. && tangential <= boundary_extension * size &&
                tangential <= std::max(-normal_part, flush_extension * size))
@@ -411,16 +409,17 @@ namespace percussion
           // of two facets of a convex surface. Its gap is measured to the facet's plane extended a
           // little beyond the edge: dropping it would leave a penetrated contact without any
           // constraint. Only as far beyond the edge as it is deep (or 1 % of the facet, flush): a
-          // point farther out beside the facet than behind its plane is beside the master body (closer to the face across the
-          // edge), and measuring it to the extended plane would make a penetration of a node that
-          // touches nothing (a domino's face node beside the next domino's edge).
+          // point farther out beside the facet than behind its plane is beside the master body (closer to the face
+          // across the edge), and measuring it to the extended plane would make a penetration of a node that touches
+          // nothing (a domino's face node beside the next domino's edge).
           projection.normal = n;
-          projection.gap    = normal_part;
+          projection.gap = normal_part;
         }
       else if (normal_part < 0.)
         // Behind the facet and outside its extent: beside the master body, not a contact.
         return false;
-      else if ((beyond_free_sides_only || faces_a_slave_facet(n, slave_normals)) && tangential <= flush_extension * size)
+      else if ((beyond_free_sides_only || faces_a_slave_facet(n, slave_normals)) &&
+               tangential <= flush_extension * size)
         {
           // In front of the surface's edge, or of an edge where a face of the slave lies parallel
           // to this facet, and flush with it (a block on a block of the same footprint, whose
@@ -430,18 +429,18 @@ namespace percussion
           // when the node crosses the plane. The distance to the edge would give a normal that
           // turns horizontal as the gap closes, then a jump to the penetration measured behind.
           projection.normal = n;
-          projection.gap    = normal_part;
+          projection.gap = normal_part;
         }
       else
         {
           // In front of a facet edge or corner: the closest point is on the facet boundary and
           // the distance function's gradient is the direction from that point.
           projection.normal = d / distance;
-          projection.gap    = distance;
+          projection.gap = distance;
         }
       projection.along_facet_normal = (projection.normal == n);
       projection.facet = facet_index;
-      projection.xi    = xi;
+      projection.xi = xi;
       projection.weights.resize(facet.nodes.size());
       // (the values at ξ: the last evaluation was at ξ)
       const std::vector<double> &values = layout.facet_shapes().values();
@@ -450,10 +449,8 @@ namespace percussion
     }
 
     template <int dim>
-    bool MasterSurface<dim>::project(const dealii::Point<dim> &            x,
-                                     const dealii::types::global_dof_index slave_dof,
-                                     const unsigned int                    slave_body,
-                                     MasterProjection<dim> &               projection) const
+    bool MasterSurface<dim>::project(const dealii::Point<dim> &x, const dealii::types::global_dof_index slave_dof,
+                                     const unsigned int slave_body, MasterProjection<dim> &projection) const
     {
       namespace bgi = boost::geometry::index;
       // The facets are visited by increasing distance of their bounding boxes: a facet cannot be
@@ -481,10 +478,10 @@ namespace percussion
       // depend on the order of the visit (which depends on the partition through the facets'
       // indices).
       const std::vector<dealii::Tensor<1, dim>> slave_normals = slave_facet_normals(slave_dof);
-      const bool                                on_surface    = !slave_normals.empty();
+      const bool on_surface = !slave_normals.empty();
       std::vector<AcceptedProjection<dim>> accepted;
-      double                 best_distance = 0., widest_band = 0.;
-      MasterProjection<dim>  candidate;
+      double best_distance = 0., widest_band = 0.;
+      MasterProjection<dim> candidate;
       // The facets of the node's own body are never candidates: the queries skip them (they are
       // the nearest boxes of every node of the body).
       const auto of_other_body = [this, slave_body](const std::pair<dealii::BoundingBox<dim>, unsigned int> &box) {
@@ -503,8 +500,8 @@ namespace percussion
             if (std::find(visited.begin(), visited.end(), facet_index) != visited.end())
               continue;
             visited.push_back(facet_index);
-            const MasterFacet<dim> &facet    = facets[facet_index];
-            bool                    adjacent = false;
+            const MasterFacet<dim> &facet = facets[facet_index];
+            bool adjacent = false;
             for (const auto &node : facet.dofs)
               for (const auto dof : node)
                 if (dof == slave_dof)
@@ -512,17 +509,17 @@ namespace percussion
             double distance = 0.;
             if (adjacent || !project_on_facet(x, facet_index, slave_normals, candidate, distance))
               continue;
-            const bool   faces = faces_a_slave_facet(candidate.normal, slave_normals);
-            const double band  = on_surface ? flush_extension * facet.diagonal() : 0.;
-            best_distance      = accepted.empty() ? distance : std::min(best_distance, distance);
-            widest_band        = std::max(widest_band, band);
+            const bool faces = faces_a_slave_facet(candidate.normal, slave_normals);
+            const double band = on_surface ? flush_extension * facet.diagonal() : 0.;
+            best_distance = accepted.empty() ? distance : std::min(best_distance, distance);
+            widest_band = std::max(widest_band, band);
             accepted.push_back({candidate, distance, band, faces});
           }
         return false;
       };
 
       std::vector<std::pair<dealii::BoundingBox<dim>, unsigned int>> hits;
-      std::vector<std::pair<double, unsigned int>>                   ordered;
+      std::vector<std::pair<double, unsigned int>> ordered;
       const auto sort_hits = [&]() {
         ordered.clear();
         for (const auto &hit : hits)

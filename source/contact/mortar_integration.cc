@@ -14,10 +14,8 @@ namespace percussion
     {
       /** x(ξ) and the tangents ∂x/∂ξ_j of a facet interpolated by @p fe. */
       template <int dim>
-      void evaluate(const dealii::FE_Q<dim - 1> &                fe,
-                    const std::vector<dealii::Point<dim>> &      nodes,
-                    const dealii::Point<dim - 1> &               xi,
-                    dealii::Point<dim> &                         x,
+      void evaluate(const dealii::FE_Q<dim - 1> &fe, const std::vector<dealii::Point<dim>> &nodes,
+                    const dealii::Point<dim - 1> &xi, dealii::Point<dim> &x,
                     std::array<dealii::Tensor<1, dim>, dim - 1> &tangents)
       {
         x = dealii::Point<dim>();
@@ -55,8 +53,8 @@ namespace percussion
       template <int dim>
       struct AuxiliaryPlane
       {
-        dealii::Point<dim>                          center;
-        dealii::Tensor<1, dim>                      normal;
+        dealii::Point<dim> center;
+        dealii::Tensor<1, dim> normal;
         std::array<dealii::Tensor<1, dim>, dim - 1> basis;
 
         dealii::Point<dim - 1> coordinates(const dealii::Point<dim> &x) const
@@ -75,21 +73,19 @@ namespace percussion
        * built from the projected vertices, so a point is at most round-off outside.
        */
       template <int dim>
-      dealii::Point<dim - 1> inverse_map(const dealii::FE_Q<dim - 1> &          fe,
-                                         const std::vector<dealii::Point<dim>> &nodes,
-                                         const AuxiliaryPlane<dim> &            plane,
-                                         const dealii::Point<dim - 1> &         s)
+      dealii::Point<dim - 1> inverse_map(const dealii::FE_Q<dim - 1> &fe, const std::vector<dealii::Point<dim>> &nodes,
+                                         const AuxiliaryPlane<dim> &plane, const dealii::Point<dim - 1> &s)
       {
         dealii::Point<dim - 1> xi;
         for (unsigned int j = 0; j < dim - 1; ++j)
           xi[j] = 0.5;
-        dealii::Point<dim>                          x;
+        dealii::Point<dim> x;
         std::array<dealii::Tensor<1, dim>, dim - 1> t;
         for (unsigned int iteration = 0; iteration < 30; ++iteration)
           {
             evaluate<dim>(fe, nodes, xi, x, t);
             const dealii::Tensor<1, dim - 1> r = s - plane.coordinates(x);
-            double                       J[2][2] = {{0., 0.}, {0., 0.}};
+            double J[2][2] = {{0., 0.}, {0., 0.}};
             for (unsigned int i = 0; i < dim - 1; ++i)
               for (unsigned int j = 0; j < dim - 1; ++j)
                 J[i][j] = plane.basis[i] * t[j];
@@ -99,8 +95,8 @@ namespace percussion
             else
               {
                 const double det = J[0][0] * J[1][1] - J[0][1] * J[1][0];
-                step[0]          = (J[1][1] * r[0] - J[0][1] * r[1]) / det;
-                step[1]          = (-J[1][0] * r[0] + J[0][0] * r[1]) / det;
+                step[0] = (J[1][1] * r[0] - J[0][1] * r[1]) / det;
+                step[1] = (-J[1][0] * r[0] + J[0][0] * r[1]) / det;
               }
             double change = 0.;
             for (unsigned int j = 0; j < dim - 1; ++j)
@@ -119,7 +115,7 @@ namespace percussion
       /** The vertices of a facet in the plane coordinates, counterclockwise in 3D. */
       template <int dim>
       std::vector<dealii::Point<dim - 1>> projected_vertices(const std::vector<dealii::Point<dim>> &nodes,
-                                                             const AuxiliaryPlane<dim> &            plane)
+                                                             const AuxiliaryPlane<dim> &plane)
       {
         // FE_Q<dim-1> numbers the vertices first: 0, 1 in 2D; (0,0), (1,0), (0,1), (1,1) in 3D.
         std::vector<dealii::Point<dim - 1>> polygon;
@@ -144,11 +140,9 @@ namespace percussion
       /** A quadrature rule on the overlap of the projected slave and master facets, in plane coordinates. */
       template <int dim>
       void overlap_quadrature(const std::vector<dealii::Point<dim - 1>> &slave_polygon,
-                              const std::vector<dealii::Point<dim - 1>> &master_polygon,
-                              const unsigned int                         n_gauss,
-                              std::vector<dealii::Point<dim - 1>> &      points,
-                              std::vector<double> &                      weights,
-                              dealii::Point<dim - 1> &                   centroid)
+                              const std::vector<dealii::Point<dim - 1>> &master_polygon, const unsigned int n_gauss,
+                              std::vector<dealii::Point<dim - 1>> &points, std::vector<double> &weights,
+                              dealii::Point<dim - 1> &centroid)
       {
         points.clear();
         weights.clear();
@@ -198,8 +192,9 @@ namespace percussion
             const dealii::QGauss<2> gauss(n_gauss);
             for (unsigned int i = 0; i < clipped.size(); ++i)
               {
-                const dealii::Tensor<1, 2> e1 = clipped[i] - centroid, e2 = clipped[(i + 1) % clipped.size()] - centroid;
-                const double               det = std::abs(e1[0] * e2[1] - e1[1] * e2[0]);
+                const dealii::Tensor<1, 2> e1 = clipped[i] - centroid,
+                                           e2 = clipped[(i + 1) % clipped.size()] - centroid;
+                const double det = std::abs(e1[0] * e2[1] - e1[1] * e2[0]);
                 if (!(det > 0.))
                   continue;
                 for (unsigned int q = 0; q < gauss.size(); ++q)
@@ -220,7 +215,7 @@ namespace percussion
       // the (convex, counterclockwise) clip polygon. A point on an edge counts as inside, so that
       // facets sharing an edge or coinciding give their full overlap.
       std::vector<dealii::Point<2>> output = subject;
-      double                        scale  = 0.;
+      double scale = 0.;
       for (const auto &p : clip)
         scale = std::max({scale, std::abs(p[0]), std::abs(p[1])});
       for (const auto &p : subject)
@@ -237,8 +232,8 @@ namespace percussion
           for (unsigned int i = 0; i < input.size(); ++i)
             {
               const dealii::Point<2> &p = input[i], &q = input[(i + 1) % input.size()];
-              const double            sp = side(p), sq = side(q);
-              const bool              p_in = sp >= -tolerance, q_in = sq >= -tolerance;
+              const double sp = side(p), sq = side(q);
+              const bool p_in = sp >= -tolerance, q_in = sq >= -tolerance;
               if (p_in)
                 output.push_back(p);
               if (p_in != q_in)
@@ -262,11 +257,11 @@ namespace percussion
     }
 
     template <int dim>
-    dealii::Tensor<1, dim> facet_unit_normal(const dealii::FE_Q<dim - 1> &          fe,
+    dealii::Tensor<1, dim> facet_unit_normal(const dealii::FE_Q<dim - 1> &fe,
                                              const std::vector<dealii::Point<dim>> &nodes,
-                                             const dealii::Point<dim - 1> &         xi)
+                                             const dealii::Point<dim - 1> &xi)
     {
-      dealii::Point<dim>                          x;
+      dealii::Point<dim> x;
       std::array<dealii::Tensor<1, dim>, dim - 1> t;
       evaluate<dim>(fe, nodes, xi, x, t);
       const dealii::Tensor<1, dim> n = parametric_normal<dim>(t);
@@ -277,8 +272,8 @@ namespace percussion
     std::vector<double> facet_node_areas(const dealii::FE_Q<dim - 1> &fe, const std::vector<dealii::Point<dim>> &nodes)
     {
       const dealii::QGauss<dim - 1> quadrature(fe.degree + 2);
-      std::vector<double>           areas(nodes.size(), 0.);
-      dealii::Point<dim>                          x;
+      std::vector<double> areas(nodes.size(), 0.);
+      dealii::Point<dim> x;
       std::array<dealii::Tensor<1, dim>, dim - 1> t;
       for (unsigned int q = 0; q < quadrature.size(); ++q)
         {
@@ -291,13 +286,13 @@ namespace percussion
     }
 
     template <int dim>
-    dealii::FullMatrix<double> dual_basis_coefficients(const dealii::FE_Q<dim - 1> &         fe,
+    dealii::FullMatrix<double> dual_basis_coefficients(const dealii::FE_Q<dim - 1> &fe,
                                                        const std::vector<dealii::Point<dim>> &nodes)
     {
-      const unsigned int            n = nodes.size();
+      const unsigned int n = nodes.size();
       const dealii::QGauss<dim - 1> quadrature(fe.degree + 2);
-      dealii::FullMatrix<double>    mass(n, n), inverse(n, n), A(n, n);
-      dealii::Point<dim>                          x;
+      dealii::FullMatrix<double> mass(n, n), inverse(n, n), A(n, n);
+      dealii::Point<dim> x;
       std::array<dealii::Tensor<1, dim>, dim - 1> t;
       for (unsigned int q = 0; q < quadrature.size(); ++q)
         {
@@ -323,8 +318,9 @@ namespace percussion
     {
       /** The rows of @p rows for the nodes of @p slave (null for a node the caller does not own). */
       template <int dim>
-      std::vector<MortarNode<dim> *> rows_of_slave_nodes(const SlaveFacet<dim> &                                      slave,
-                                                         std::map<dealii::types::global_dof_index, MortarNode<dim>> &rows)
+      std::vector<MortarNode<dim> *>
+      rows_of_slave_nodes(const SlaveFacet<dim> &slave,
+                          std::map<dealii::types::global_dof_index, MortarNode<dim>> &rows)
       {
         std::vector<MortarNode<dim> *> row_of_node(slave.nodes.size(), nullptr);
         for (unsigned int b = 0; b < slave.nodes.size(); ++b)
@@ -339,13 +335,12 @@ namespace percussion
       /** Adds the facet's support areas ∫ N_b dΓ and unit outward normals at its nodes to their rows
        *  (the normals are averaged over the facets of a node). */
       template <int dim>
-      void add_support_areas_and_normals(const dealii::FE_Q<dim - 1> &         fe,
-                                         const SlaveFacet<dim> &               slave,
+      void add_support_areas_and_normals(const dealii::FE_Q<dim - 1> &fe, const SlaveFacet<dim> &slave,
                                          const std::vector<MortarNode<dim> *> &row_of_node)
       {
-        const std::vector<double> areas       = facet_node_areas<dim>(fe, slave.nodes);
-        const auto &              unit_points = fe.get_unit_support_points();
-        dealii::Point<dim>                          x;
+        const std::vector<double> areas = facet_node_areas<dim>(fe, slave.nodes);
+        const auto &unit_points = fe.get_unit_support_points();
+        dealii::Point<dim> x;
         std::array<dealii::Tensor<1, dim>, dim - 1> t;
         for (unsigned int b = 0; b < slave.nodes.size(); ++b)
           if (row_of_node[b])
@@ -372,7 +367,7 @@ namespace percussion
       template <int dim>
       AuxiliaryPlane<dim> auxiliary_plane(const dealii::FE_Q<dim - 1> &fe, const SlaveFacet<dim> &slave)
       {
-        AuxiliaryPlane<dim>                         plane;
+        AuxiliaryPlane<dim> plane;
         std::array<dealii::Tensor<1, dim>, dim - 1> t;
         evaluate<dim>(fe, slave.nodes, reference_center<dim>(), plane.center, t);
         plane.normal = parametric_normal<dim>(t);
@@ -405,9 +400,10 @@ namespace percussion
       /** Whether @p master faces the slave side of @p plane (its outward normal at its center
        *  points against n₀). */
       template <int dim>
-      bool faces_slave(const dealii::FE_Q<dim - 1> &fe, const MasterFacet<dim> &master, const AuxiliaryPlane<dim> &plane)
+      bool faces_slave(const dealii::FE_Q<dim - 1> &fe, const MasterFacet<dim> &master,
+                       const AuxiliaryPlane<dim> &plane)
       {
-        dealii::Point<dim>                          xm;
+        dealii::Point<dim> xm;
         std::array<dealii::Tensor<1, dim>, dim - 1> tm;
         evaluate<dim>(fe, master.nodes, reference_center<dim>(), xm, tm);
         return master.orientation * (parametric_normal<dim>(tm) * plane.normal) < 0.;
@@ -420,9 +416,9 @@ namespace percussion
                                   const MasterFacet<dim> &master, const AuxiliaryPlane<dim> &plane,
                                   const dealii::Point<dim - 1> &centroid, const double search_distance)
       {
-        dealii::Point<dim>                          xs, xm;
+        dealii::Point<dim> xs, xm;
         std::array<dealii::Tensor<1, dim>, dim - 1> ts, tm;
-        const auto xi  = inverse_map<dim>(fe, slave.nodes, plane, centroid);
+        const auto xi = inverse_map<dim>(fe, slave.nodes, plane, centroid);
         const auto eta = inverse_map<dim>(fe, master.nodes, plane, centroid);
         evaluate<dim>(fe, slave.nodes, xi, xs, ts);
         evaluate<dim>(fe, master.nodes, eta, xm, tm);
@@ -440,19 +436,19 @@ namespace percussion
                                  const dealii::FullMatrix<double> &A, const std::vector<dealii::Point<dim - 1>> &points,
                                  const std::vector<double> &weights, const std::vector<MortarNode<dim> *> &row_of_node)
       {
-        const unsigned int                          n_slave = slave.nodes.size();
-        std::vector<double>                         N(n_slave);
-        dealii::Point<dim>                          xs, xm;
+        const unsigned int n_slave = slave.nodes.size();
+        std::vector<double> N(n_slave);
+        dealii::Point<dim> xs, xm;
         std::array<dealii::Tensor<1, dim>, dim - 1> ts, tm;
         for (unsigned int q = 0; q < points.size(); ++q)
           {
-            const auto xi  = inverse_map<dim>(fe, slave.nodes, plane, points[q]);
+            const auto xi = inverse_map<dim>(fe, slave.nodes, plane, points[q]);
             const auto eta = inverse_map<dim>(fe, master.nodes, plane, points[q]);
             evaluate<dim>(fe, slave.nodes, xi, xs, ts);
             evaluate<dim>(fe, master.nodes, eta, xm, tm);
             // Both points project to the same plane point, so x_m − x_s ∥ n₀.
-            const double           gap = plane.normal * (xm - xs);
-            dealii::Tensor<1, dim> ns  = parametric_normal<dim>(ts);
+            const double gap = plane.normal * (xm - xs);
+            dealii::Tensor<1, dim> ns = parametric_normal<dim>(ts);
             const double dGamma = weights[q] / std::abs(ns * plane.normal / ns.norm());
             for (unsigned int k = 0; k < n_slave; ++k)
               N[k] = fe.shape_value(k, xi);
@@ -478,30 +474,29 @@ namespace percussion
     } // namespace
 
     template <int dim>
-    void integrate_slave_facet(const dealii::FE_Q<dim - 1> &                                fe,
-                               const SlaveFacet<dim> &                                      slave,
-                               const std::vector<MasterFacet<dim>> &                        master_facets,
-                               const std::vector<unsigned int> &                            candidates,
-                               const double                                                 search_distance,
+    void integrate_slave_facet(const dealii::FE_Q<dim - 1> &fe, const SlaveFacet<dim> &slave,
+                               const std::vector<MasterFacet<dim>> &master_facets,
+                               const std::vector<unsigned int> &candidates, const double search_distance,
                                std::map<dealii::types::global_dof_index, MortarNode<dim>> &rows)
     {
       // The rows this facet contributes to (the slave nodes owned by the caller).
       const std::vector<MortarNode<dim> *> row_of_node = rows_of_slave_nodes<dim>(slave, rows);
-      if (std::none_of(row_of_node.begin(), row_of_node.end(), [](const MortarNode<dim> *row) { return row != nullptr; }))
+      if (std::none_of(row_of_node.begin(), row_of_node.end(),
+                       [](const MortarNode<dim> *row) { return row != nullptr; }))
         return;
       add_support_areas_and_normals<dim>(fe, slave, row_of_node);
 
-      const AuxiliaryPlane<dim>                 plane         = auxiliary_plane<dim>(fe, slave);
+      const AuxiliaryPlane<dim> plane = auxiliary_plane<dim>(fe, slave);
       const std::vector<dealii::Point<dim - 1>> slave_polygon = projected_vertices<dim>(slave.nodes, plane);
-      const dealii::FullMatrix<double>          A             = dual_basis_coefficients<dim>(fe, slave.nodes);
+      const dealii::FullMatrix<double> A = dual_basis_coefficients<dim>(fe, slave.nodes);
       // Ψ_j N_m has degree 2p per direction on straight facets (total degree 4p in 3D): p + 3
       // points per direction integrate it exactly on segments (2D) and on the Duffy-collapsed
       // triangles (3D, exact to total degree 2p + 4 ≥ 4p for p ≤ 2).
       const unsigned int n_gauss = fe.degree + 3;
 
       std::vector<dealii::Point<dim - 1>> points;
-      std::vector<double>                 weights;
-      dealii::Point<dim - 1>              centroid;
+      std::vector<double> weights;
+      dealii::Point<dim - 1> centroid;
       for (const unsigned int index : candidates)
         {
           const MasterFacet<dim> &master = master_facets[index];

@@ -18,8 +18,8 @@ namespace percussion
                          std::to_string(values.size()));
       for (unsigned int d = dim; d < values.size(); ++d)
         if (values[d] != 0.)
-          throw InputError(context + ": component " + std::to_string(d + 1) +
-                           " must be 0 in " + std::to_string(dim) + "D");
+          throw InputError(context + ": component " + std::to_string(d + 1) + " must be 0 in " + std::to_string(dim) +
+                           "D");
       dealii::Tensor<1, dim> t;
       for (unsigned int d = 0; d < dim; ++d)
         t[d] = values[d];
@@ -43,8 +43,7 @@ namespace percussion
         }
       if (type == PairType::sphere || type == PairType::cylinder)
         if (!(radius > 0.))
-          throw InputError(pair.name + ": degenerate obstacle, radius " + std::to_string(radius) +
-                           " is not positive");
+          throw InputError(pair.name + ": degenerate obstacle, radius " + std::to_string(radius) + " is not positive");
       if (type == PairType::cylinder && dim == 3)
         {
           unit_axis = to_tensor<dim>(pair.axis, pair.name + "/Axis");
@@ -55,16 +54,14 @@ namespace percussion
 
       // The velocity is an expression of t only; the point variables are declared so that
       // FunctionParser<dim> can be used, but they are not meant to appear in the expression.
-      std::vector<std::string> expressions =
-        dealii::Utilities::split_string_list(pair.obstacle_velocity, ';');
+      std::vector<std::string> expressions = dealii::Utilities::split_string_list(pair.obstacle_velocity, ';');
       // The default '0; 0; 0' (and 3D-style input in general) is accepted in 1D and 2D as long
       // as the surplus components are zero, like the 3-entry vectors.
       while (expressions.size() > dim && expressions.size() <= 3)
         {
           if (expressions.back() != "0")
-            throw InputError(pair.name + "/Obstacle velocity: component " +
-                             std::to_string(expressions.size()) + " must be 0 in " +
-                             std::to_string(dim) + "D");
+            throw InputError(pair.name + "/Obstacle velocity: component " + std::to_string(expressions.size()) +
+                             " must be 0 in " + std::to_string(dim) + "D");
           expressions.pop_back();
         }
       if (expressions.size() != dim)
@@ -75,9 +72,9 @@ namespace percussion
         if (e != "0" && e != "0.0" && e != "0.")
           fixed = false;
       velocity_function = std::make_unique<dealii::FunctionParser<dim>>(dim);
-      const std::string variables = (dim == 1)   ? "obstacle_x,t" :
-                                    (dim == 2) ? "obstacle_x,obstacle_y,t" :
-                                                 "obstacle_x,obstacle_y,obstacle_z,t";
+      const std::string variables = (dim == 1)   ? "obstacle_x,t"
+                                    : (dim == 2) ? "obstacle_x,obstacle_y,t"
+                                                 : "obstacle_x,obstacle_y,obstacle_z,t";
       try
         {
           velocity_function->initialize(variables, expressions, std::map<std::string, double>(), true);
@@ -87,8 +84,8 @@ namespace percussion
         }
       catch (const std::exception &exc)
         {
-          throw InputError(pair.name + "/Obstacle velocity: cannot parse '" +
-                           pair.obstacle_velocity + "' as functions of t: " + exc.what());
+          throw InputError(pair.name + "/Obstacle velocity: cannot parse '" + pair.obstacle_velocity +
+                           "' as functions of t: " + exc.what());
         }
     }
 
@@ -120,49 +117,48 @@ namespace percussion
     }
 
     template <int dim>
-    ObstacleProjection<dim> RigidObstacle<dim>::project(const dealii::Point<dim> &x,
-                                                         const double              time) const
+    ObstacleProjection<dim> RigidObstacle<dim>::project(const dealii::Point<dim> &x, const double time) const
     {
       ObstacleProjection<dim> result;
       // The quadrature in displacement() costs hundreds of parser evaluations: do it once per time.
       if (!cache_valid || cached_time != time)
         {
           cached_displacement = displacement(time);
-          cached_velocity     = velocity(time);
-          cached_time         = time;
-          cache_valid         = true;
+          cached_velocity = velocity(time);
+          cached_time = time;
+          cache_valid = true;
         }
       const dealii::Tensor<1, dim> offset = x - (reference_point + cached_displacement);
-      result.velocity                     = cached_velocity;
+      result.velocity = cached_velocity;
       switch (type)
         {
-          case PairType::plane:
-            result.normal = unit_normal;
-            result.gap    = offset * unit_normal;
+        case PairType::plane:
+          result.normal = unit_normal;
+          result.gap = offset * unit_normal;
+          break;
+        case PairType::sphere:
+        case PairType::cylinder:
+          {
+            dealii::Tensor<1, dim> radial = offset;
+            if (type == PairType::cylinder && dim == 3)
+              radial -= (offset * unit_axis) * unit_axis;
+            const double distance = radial.norm();
+            // On the axis/center the normal is undefined; any unit vector is a valid choice
+            // (the point is deep inside the obstacle anyway).
+            if (dim == 1)
+              // Exactly ±1 (radial/distance may be off by one ulp): H stays constant and is
+              // reused while the node stays on one side of the interval.
+              result.normal[0] = (radial[0] >= 0.) ? 1. : -1.;
+            else if (distance > 0.)
+              result.normal = radial / distance;
+            else
+              result.normal[dim - 1] = 1.;
+            result.gap = distance - radius;
             break;
-          case PairType::sphere:
-          case PairType::cylinder:
-            {
-              dealii::Tensor<1, dim> radial = offset;
-              if (type == PairType::cylinder && dim == 3)
-                radial -= (offset * unit_axis) * unit_axis;
-              const double distance = radial.norm();
-              // On the axis/center the normal is undefined; any unit vector is a valid choice
-              // (the point is deep inside the obstacle anyway).
-              if (dim == 1)
-                // Exactly ±1 (radial/distance may be off by one ulp): H stays constant and is
-                // reused while the node stays on one side of the interval.
-                result.normal[0] = (radial[0] >= 0.) ? 1. : -1.;
-              else if (distance > 0.)
-                result.normal = radial / distance;
-              else
-                result.normal[dim - 1] = 1.;
-              result.gap = distance - radius;
-              break;
-            }
-          case PairType::body:
-          case PairType::bodies:
-            break;
+          }
+        case PairType::body:
+        case PairType::bodies:
+          break;
         }
       return result;
     }

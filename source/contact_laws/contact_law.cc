@@ -9,12 +9,12 @@ namespace percussion::ContactLaws
   {
     switch (law)
       {
-        case ContactLaw::standard:
-          return std::make_unique<StandardLaw>();
-        case ContactLaw::fremond:
-          return std::make_unique<FremondLaw>();
-        case ContactLaw::schatzman_paoli:
-          return std::make_unique<SchatzmanPaoliLaw>();
+      case ContactLaw::standard:
+        return std::make_unique<StandardLaw>();
+      case ContactLaw::fremond:
+        return std::make_unique<FremondLaw>();
+      case ContactLaw::schatzman_paoli:
+        return std::make_unique<SchatzmanPaoliLaw>();
       }
     return nullptr;
   }

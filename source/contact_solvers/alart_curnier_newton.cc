@@ -9,7 +9,9 @@
 namespace percussion::ContactSolvers
 {
   AlartCurnierNewton::AlartCurnierNewton(const LocalProblem &problem, const BlockDelassus &W, double rho_scale)
-    : problem_(problem), W_(W), rho_(problem.size(), 1.0)
+    : problem_(problem)
+    , W_(W)
+    , rho_(problem.size(), 1.0)
   {
     const int d = W.d;
     // A global fallback scale for contacts whose diagonal block is zero or negative (redundant or
@@ -17,9 +19,9 @@ namespace percussion::ContactSolvers
     const double mean_diagonal = W.mean_positive_diagonal();
     for (int a = 0; a < W.m; ++a)
       {
-        const double *B  = W.diagonal_block(a);
-        double        wn = B[0];
-        double        wt = d == 3 ? 0.5 * (B[4] + B[8]) : B[3];
+        const double *B = W.diagonal_block(a);
+        double wn = B[0];
+        double wt = d == 3 ? 0.5 * (B[4] + B[8]) : B[3];
         // ρ ≈ 1/diag makes the augmented quantities r − ρu dimensionally and numerically balanced
         // (Acary, Brémond & Huber 2018 §5 recommend scaling ρ with the diagonal of W).
         if (!(wn > 1e-12 * mean_diagonal))
@@ -32,16 +34,13 @@ namespace percussion::ContactSolvers
       }
   }
 
-  double AlartCurnierNewton::evaluate(const std::vector<double> &r,
-                                      const std::vector<double> &u,
-                                      std::vector<double>       &phi,
-                                      std::vector<double>       *jacobian,
-                                      double                     proximal) const
+  double AlartCurnierNewton::evaluate(const std::vector<double> &r, const std::vector<double> &u,
+                                      std::vector<double> &phi, std::vector<double> *jacobian, double proximal) const
   {
-    const int d  = W_.d;
+    const int d = W_.d;
     const int dd = d * d;
-    double    psi = 0.0;
-    double    G[9];
+    double psi = 0.0;
+    double G[9];
     for (int a = 0; a < W_.m; ++a)
       {
         const double rn = rho_[a * d], rt = rho_[a * d + 1];
@@ -54,7 +53,7 @@ namespace percussion::ContactSolvers
         for (int k = W_.block_row_start[a]; k < W_.block_row_start[a + 1]; ++k)
           {
             const double *Wab = &W_.block_values[static_cast<std::size_t>(k) * dd];
-            double       *Jab = &(*jacobian)[static_cast<std::size_t>(k) * dd];
+            double *Jab = &(*jacobian)[static_cast<std::size_t>(k) * dd];
             for (int i = 0; i < d; ++i)
               for (int j = 0; j < d; ++j)
                 {
@@ -88,9 +87,8 @@ namespace percussion::ContactSolvers
     return std::max(shift_scale * (rho_.empty() ? 1.0 : *std::max_element(rho_.begin(), rho_.end())), 1.0);
   }
 
-  bool AlartCurnierNewton::factorize_newton_matrix(BlockLinearSolver         &linear_solver,
-                                                   const std::vector<double> &jacobian,
-                                                   double                     shift_scale) const
+  bool AlartCurnierNewton::factorize_newton_matrix(BlockLinearSolver &linear_solver,
+                                                   const std::vector<double> &jacobian, double shift_scale) const
   {
     bool factorised = linear_solver.factorize(jacobian);
     for (double shift = 1e-12 * shift_scale; !factorised && shift < 1e-2 * shift_scale; shift *= 100.0)
@@ -98,17 +96,13 @@ namespace percussion::ContactSolvers
     return factorised;
   }
 
-  double AlartCurnierNewton::line_search(const std::vector<double> &r,
-                                         const std::vector<double> &u,
-                                         const std::vector<double> &step,
-                                         const std::vector<double> &W_step,
-                                         double                     psi,
-                                         LineSearchWorkspace       &trial,
-                                         bool                      &accepted) const
+  double AlartCurnierNewton::line_search(const std::vector<double> &r, const std::vector<double> &u,
+                                         const std::vector<double> &step, const std::vector<double> &W_step, double psi,
+                                         LineSearchWorkspace &trial, bool &accepted) const
   {
-    const int n     = problem_.size();
-    double    alpha = 1.0, best_trial_psi = HUGE_VAL, best_alpha = 0.0;
-    accepted        = false;
+    const int n = problem_.size();
+    double alpha = 1.0, best_trial_psi = HUGE_VAL, best_alpha = 0.0;
+    accepted = false;
     for (int ls = 0; ls < 30; ++ls, alpha *= 0.5)
       {
         for (int i = 0; i < n; ++i)
@@ -120,7 +114,7 @@ namespace percussion::ContactSolvers
         if (psi_trial < best_trial_psi)
           {
             best_trial_psi = psi_trial;
-            best_alpha     = alpha;
+            best_alpha = alpha;
           }
         if (psi_trial <= (1.0 - 2e-4 * alpha) * psi)
           {
@@ -133,32 +127,26 @@ namespace percussion::ContactSolvers
     return best_alpha > 0.0 ? best_alpha : 1.0;
   }
 
-  SolverResult AlartCurnierNewton::run(std::vector<double>                  &r,
-                                       std::vector<double>                  &u,
-                                       double                                tolerance,
-                                       int                                   max_iterations,
-                                       std::chrono::steady_clock::time_point deadline,
-                                       bool                                  stall_exit,
-                                       double                                proximal_factor,
-                                       double                                proximal_cap,
-                                       bool                                  verbose) const
+  SolverResult AlartCurnierNewton::run(std::vector<double> &r, std::vector<double> &u, double tolerance,
+                                       int max_iterations, std::chrono::steady_clock::time_point deadline,
+                                       bool stall_exit, double proximal_factor, double proximal_cap, bool verbose) const
   {
-    SolverResult      result;
-    const int         n = problem_.size();
+    SolverResult result;
+    const int n = problem_.size();
     BlockLinearSolver linear_solver(W_, prefers_dense_factorisation());
 
     std::vector<double> phi(n), step(n), W_step(n);
     LineSearchWorkspace trial{std::vector<double>(n), std::vector<double>(n), std::vector<double>(n)};
     std::vector<double> jacobian(W_.block_values.size());
-    std::vector<double> best_r          = r;
-    double              best_error      = compute_error(problem_, r, u);
-    double              error           = best_error;
-    double              milestone_error = best_error;
-    int                 best_iteration = 0, line_search_failures = 0;
-    const double        shift_scale    = singular_shift_scale();
+    std::vector<double> best_r = r;
+    double best_error = compute_error(problem_, r, u);
+    double error = best_error;
+    double milestone_error = best_error;
+    int best_iteration = 0, line_search_failures = 0;
+    const double shift_scale = singular_shift_scale();
 
     const int stall_window = 20;
-    int       iteration    = 0;
+    int iteration = 0;
     for (; iteration < max_iterations; ++iteration)
       {
         if (error <= tolerance)
@@ -169,7 +157,7 @@ namespace percussion::ContactSolvers
             break;
           }
         const double proximal = std::min(proximal_cap, proximal_factor * error);
-        const double psi      = evaluate(r, u, phi, &jacobian, proximal);
+        const double psi = evaluate(r, u, phi, &jacobian, proximal);
         if (!factorize_newton_matrix(linear_solver, jacobian, shift_scale))
           {
             result.message = "newton: singular Newton matrix";
@@ -180,9 +168,9 @@ namespace percussion::ContactSolvers
         linear_solver.solve(step.data());
         W_.multiply(step.data(), W_step.data());
 
-        bool         accepted = false;
-        const double alpha    = line_search(r, u, step, W_step, psi, trial, accepted);
-        line_search_failures  = accepted ? 0 : line_search_failures + 1;
+        bool accepted = false;
+        const double alpha = line_search(r, u, step, W_step, psi, trial, accepted);
+        line_search_failures = accepted ? 0 : line_search_failures + 1;
         for (int i = 0; i < n; ++i)
           {
             r[i] += alpha * step[i];
@@ -192,11 +180,11 @@ namespace percussion::ContactSolvers
         problem_.compute_velocity(r, u);
         error = compute_error(problem_, r, u);
         if (verbose)
-          std::fprintf(stderr, "  newton it %3d  psi %.3e  alpha %.2e  error %.3e%s\n", iteration + 1, psi, alpha, error,
-                       accepted ? "" : "  (line search failed)");
+          std::fprintf(stderr, "  newton it %3d  psi %.3e  alpha %.2e  error %.3e%s\n", iteration + 1, psi, alpha,
+                       error, accepted ? "" : "  (line search failed)");
         if (!std::isfinite(error))
           {
-            result.status  = SolverStatus::failed;
+            result.status = SolverStatus::failed;
             result.message = "newton: non-finite iterate";
             ++iteration;
             break;
@@ -204,13 +192,13 @@ namespace percussion::ContactSolvers
         if (error < best_error)
           {
             best_error = error;
-            best_r     = r;
+            best_r = r;
           }
         if (error < 0.5 * milestone_error)
           {
             // Progress is measured against the error at the last halving, not step by step.
             milestone_error = error;
-            best_iteration  = iteration + 1;
+            best_iteration = iteration + 1;
           }
         if (stall_exit && (line_search_failures >= 5 || iteration + 1 - best_iteration >= stall_window))
           {

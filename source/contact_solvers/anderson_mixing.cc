@@ -47,7 +47,8 @@ namespace percussion::ContactSolvers
     : depth(depth)
     , length(length)
     , sum_over_parts(std::move(sum_over_parts))
-  {}
+  {
+  }
 
   void AndersonMixing::clear()
   {

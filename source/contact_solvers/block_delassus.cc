@@ -5,7 +5,8 @@
 namespace percussion::ContactSolvers
 {
   BlockDelassus::BlockDelassus(const LocalProblem &p)
-    : d(p.dimension), m(p.number_of_contacts)
+    : d(p.dimension)
+    , m(p.number_of_contacts)
   {
     const int dd = d * d;
     block_row_start.assign(m + 1, 0);
@@ -75,7 +76,7 @@ namespace percussion::ContactSolvers
   double BlockDelassus::mean_positive_diagonal() const
   {
     double sum = 0.0;
-    int    count = 0;
+    int count = 0;
     for (int a = 0; a < m; ++a)
       for (int i = 0; i < d; ++i)
         if (diagonal_block(a)[i * d + i] > 0.0)
@@ -94,7 +95,7 @@ namespace percussion::ContactSolvers
         double acc[3] = {0.0, 0.0, 0.0};
         for (int k = block_row_start[a]; k < block_row_start[a + 1]; ++k)
           {
-            const double *B  = &block_values[static_cast<std::size_t>(k) * dd];
+            const double *B = &block_values[static_cast<std::size_t>(k) * dd];
             const double *xb = &x[block_column[k] * d];
             for (int i = 0; i < d; ++i)
               for (int j = 0; j < d; ++j)
@@ -112,7 +113,7 @@ namespace percussion::ContactSolvers
       {
         if (block_column[k] == a)
           continue;
-        const double *B  = &block_values[static_cast<std::size_t>(k) * dd];
+        const double *B = &block_values[static_cast<std::size_t>(k) * dd];
         const double *xb = &x[block_column[k] * d];
         for (int i = 0; i < d; ++i)
           for (int j = 0; j < d; ++j)

@@ -9,13 +9,15 @@ namespace percussion::ContactSolvers
 {
   struct BlockLinearSolver::KluData
   {
-    klu_common   common;
+    klu_common common;
     klu_symbolic *symbolic = nullptr;
-    klu_numeric  *numeric  = nullptr;
+    klu_numeric *numeric = nullptr;
   };
 
   BlockLinearSolver::BlockLinearSolver(const BlockDelassus &pattern, bool use_dense)
-    : pattern_(pattern), use_dense_(use_dense), n_(pattern.d * pattern.m)
+    : pattern_(pattern)
+    , use_dense_(use_dense)
+    , n_(pattern.d * pattern.m)
   {
     if (use_dense_)
       {
@@ -56,7 +58,7 @@ namespace percussion::ContactSolvers
 
   bool BlockLinearSolver::factorize(const std::vector<double> &block_values, double shift)
   {
-    const int d  = pattern_.d;
+    const int d = pattern_.d;
     const int dd = d * d;
     if (use_dense_)
       {
@@ -67,7 +69,8 @@ namespace percussion::ContactSolvers
               const int b = pattern_.block_column[k];
               for (int i = 0; i < d; ++i)
                 for (int j = 0; j < d; ++j)
-                  lu_[static_cast<std::size_t>(a * d + i) * n_ + b * d + j] = block_values[static_cast<std::size_t>(k) * dd + i * d + j];
+                  lu_[static_cast<std::size_t>(a * d + i) * n_ + b * d + j] =
+                    block_values[static_cast<std::size_t>(k) * dd + i * d + j];
             }
         double max_abs = 0.0;
         for (int i = 0; i < n_; ++i)
@@ -80,27 +83,28 @@ namespace percussion::ContactSolvers
         // Right-looking LU with partial pivoting; the inner loop runs along contiguous rows.
         for (int k = 0; k < n_; ++k)
           {
-            int    p    = k;
+            int p = k;
             double best = std::abs(lu_[static_cast<std::size_t>(k) * n_ + k]);
             for (int i = k + 1; i < n_; ++i)
               if (std::abs(lu_[static_cast<std::size_t>(i) * n_ + k]) > best)
                 {
                   best = std::abs(lu_[static_cast<std::size_t>(i) * n_ + k]);
-                  p    = i;
+                  p = i;
                 }
             if (!(best > tiny))
               return false;
             pivots_[k] = p;
             if (p != k)
-              std::swap_ranges(lu_.begin() + static_cast<std::size_t>(k) * n_, lu_.begin() + static_cast<std::size_t>(k + 1) * n_,
+              std::swap_ranges(lu_.begin() + static_cast<std::size_t>(k) * n_,
+                               lu_.begin() + static_cast<std::size_t>(k + 1) * n_,
                                lu_.begin() + static_cast<std::size_t>(p) * n_);
             const double *rowk = &lu_[static_cast<std::size_t>(k) * n_];
-            const double  inv  = 1.0 / rowk[k];
+            const double inv = 1.0 / rowk[k];
             for (int i = k + 1; i < n_; ++i)
               {
-                double      *rowi = &lu_[static_cast<std::size_t>(i) * n_];
-                const double l    = rowi[k] * inv;
-                rowi[k]           = l;
+                double *rowi = &lu_[static_cast<std::size_t>(i) * n_];
+                const double l = rowi[k] * inv;
+                rowi[k] = l;
                 if (l != 0.0)
                   for (int j = k + 1; j < n_; ++j)
                     rowi[j] -= l * rowk[j];
@@ -124,7 +128,8 @@ namespace percussion::ContactSolvers
       klu_free_numeric(&klu_->numeric, &klu_->common);
     if (!klu_->symbolic)
       return false;
-    klu_->numeric = klu_factor(csr_start_.data(), csr_column_.data(), csr_values_.data(), klu_->symbolic, &klu_->common);
+    klu_->numeric =
+      klu_factor(csr_start_.data(), csr_column_.data(), csr_values_.data(), klu_->symbolic, &klu_->common);
     if (!klu_->numeric || klu_->common.status != KLU_OK)
       return false;
     // KLU accepts tiny pivots; a reciprocal pivot growth / condition estimate this small means the
@@ -145,7 +150,7 @@ namespace percussion::ContactSolvers
         for (int i = 0; i < n_; ++i)
           {
             const double *row = &lu_[static_cast<std::size_t>(i) * n_];
-            double        s   = x[i];
+            double s = x[i];
             for (int j = 0; j < i; ++j)
               s -= row[j] * x[j];
             x[i] = s;
@@ -153,7 +158,7 @@ namespace percussion::ContactSolvers
         for (int i = n_ - 1; i >= 0; --i)
           {
             const double *row = &lu_[static_cast<std::size_t>(i) * n_];
-            double        s   = x[i];
+            double s = x[i];
             for (int j = i + 1; j < n_; ++j)
               s -= row[j] * x[j];
             x[i] = s / row[i];

@@ -43,19 +43,15 @@ namespace percussion::ContactSolvers
     for (int i = 0; i < rows; ++i)
       for (int k = row_start[i]; k < row_start[i + 1]; ++k)
         {
-          const int pos       = next[column_index[k]]++;
+          const int pos = next[column_index[k]]++;
           t.column_index[pos] = i;
-          t.values[pos]       = values[k];
+          t.values[pos] = values[k];
         }
     return t;
   }
 
-  CsrMatrix CsrMatrix::from_triplets(int                        n_rows,
-                                     int                        n_cols,
-                                     const std::vector<int>    &row_of,
-                                     const std::vector<int>    &col_of,
-                                     const std::vector<double> &vals,
-                                     const char                *what)
+  CsrMatrix CsrMatrix::from_triplets(int n_rows, int n_cols, const std::vector<int> &row_of,
+                                     const std::vector<int> &col_of, const std::vector<double> &vals, const char *what)
   {
     if (row_of.size() != vals.size() || col_of.size() != vals.size())
       throw InputError(std::string(what) + ": triplet arrays have different lengths");
@@ -72,14 +68,14 @@ namespace percussion::ContactSolvers
         ++a.row_start[row_of[k] + 1];
       }
     std::partial_sum(a.row_start.begin(), a.row_start.end(), a.row_start.begin());
-    std::vector<int>    cols(vals.size());
+    std::vector<int> cols(vals.size());
     std::vector<double> values(vals.size());
-    std::vector<int>    next(a.row_start.begin(), a.row_start.end() - 1);
+    std::vector<int> next(a.row_start.begin(), a.row_start.end() - 1);
     for (std::size_t k = 0; k < vals.size(); ++k)
       {
         const int pos = next[row_of[k]]++;
-        cols[pos]     = col_of[k];
-        values[pos]   = vals[k];
+        cols[pos] = col_of[k];
+        values[pos] = vals[k];
       }
     // Sort each row and merge duplicates (triplet files may repeat an entry to be summed).
     std::vector<int> new_start(n_rows + 1, 0);

@@ -7,7 +7,7 @@ namespace percussion::ContactSolvers
     for (int i = 0; i < rows; ++i)
       {
         const double *row = &values[static_cast<std::size_t>(i) * cols];
-        double        sum = 0.0;
+        double sum = 0.0;
         for (int j = 0; j < cols; ++j)
           sum += row[j] * x[j];
         y[i] += sum;

@@ -1,7 +1,7 @@
+#include <percussion/contact_solvers/distributed_sweeps.h>
 #include <percussion/contact_solvers/error_measure.h>
 #include <percussion/contact_solvers/nonsmooth_gauss_seidel.h>
 #include <percussion/contact_solvers/one_contact_solver.h>
-#include <percussion/contact_solvers/distributed_sweeps.h>
 #include <percussion/contact_solvers/plain_all_gather.h>
 
 #include <algorithm>
@@ -52,16 +52,17 @@ namespace percussion::ContactSolvers
       {
         const unsigned long long b = own_rows.column_index[k] / d;
         const int component = own_rows.column_index[k] % d;
-        const int a = b >= first && b < last
-                        ? static_cast<int>(b - first)
-                        : partition.n_own() + static_cast<int>(std::lower_bound(ghosts.begin(), ghosts.end(), b) - ghosts.begin());
+        const int a =
+          b >= first && b < last
+            ? static_cast<int>(b - first)
+            : partition.n_own() + static_cast<int>(std::lower_bound(ghosts.begin(), ghosts.end(), b) - ghosts.begin());
         local.column_index[k] = d * a + component;
       }
     return local;
   }
 
-  CsrMatrix gather_whole(const CsrMatrix &local_block, const int d,
-                                         const ContactPartition &partition, MPI_Comm communicator)
+  CsrMatrix gather_whole(const CsrMatrix &local_block, const int d, const ContactPartition &partition,
+                         MPI_Comm communicator)
   {
     struct Entry
     {
@@ -97,8 +98,7 @@ namespace percussion::ContactSolvers
     return whole;
   }
 
-  LocalProblem gather_whole(const LocalProblem &local, const ContactPartition &partition,
-                                            MPI_Comm communicator)
+  LocalProblem gather_whole(const LocalProblem &local, const ContactPartition &partition, MPI_Comm communicator)
   {
     const int d = local.dimension;
     LocalProblem whole;
@@ -111,8 +111,8 @@ namespace percussion::ContactSolvers
     return whole;
   }
 
-  double distributed_error(const LocalProblem &problem, const std::vector<double> &r,
-                           const std::vector<double> &u, const int n_own, MPI_Comm communicator)
+  double distributed_error(const LocalProblem &problem, const std::vector<double> &r, const std::vector<double> &u,
+                           const int n_own, MPI_Comm communicator)
   {
     ErrorSums sums = error_sums(problem, r, u, 0, n_own);
     if (n_ranks(communicator) > 1)
@@ -173,18 +173,17 @@ namespace percussion::ContactSolvers
       return;
     for (std::size_t k = 0; k < send_index.size(); ++k)
       std::copy_n(&r[d * send_index[k]], d, &send_buffer[d * k]);
-    const int ierr = MPI_Alltoallv(send_buffer.data(), send_counts.data(), send_offsets.data(), MPI_DOUBLE,
-                                   receive_buffer.data(), receive_counts.data(), receive_offsets.data(), MPI_DOUBLE,
-                                   communicator);
+    const int ierr =
+      MPI_Alltoallv(send_buffer.data(), send_counts.data(), send_offsets.data(), MPI_DOUBLE, receive_buffer.data(),
+                    receive_counts.data(), receive_offsets.data(), MPI_DOUBLE, communicator);
     check_mpi(ierr, "MPI_Alltoallv");
     for (std::size_t k = 0; k < receive_index.size(); ++k)
       std::copy_n(&receive_buffer[d * k], d, &r[d * receive_index[k]]);
   }
 
-  SolverResult distributed_sweeps(const LocalProblem &problem,
-                                                  const BlockDelassus &W, const ImpulseExchange &ghosts,
-                                                  std::vector<double> &r, std::vector<double> &u,
-                                                  const double tolerance, const int max_sweeps)
+  SolverResult distributed_sweeps(const LocalProblem &problem, const BlockDelassus &W, const ImpulseExchange &ghosts,
+                                  std::vector<double> &r, std::vector<double> &u, const double tolerance,
+                                  const int max_sweeps)
   {
     const int d = problem.dimension, n_own = ghosts.n_own();
     const MPI_Comm communicator = ghosts.mpi_communicator();

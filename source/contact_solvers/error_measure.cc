@@ -9,7 +9,7 @@ namespace percussion::ContactSolvers
   void project_onto_coulomb_cone(int dimension, double mu, const double *x, double *z)
   {
     const double xn = x[0];
-    const double t  = dimension == 3 ? std::hypot(x[1], x[2]) : std::abs(x[1]);
+    const double t = dimension == 3 ? std::hypot(x[1], x[2]) : std::abs(x[1]);
     if (mu * t <= -xn)
       {
         for (int i = 0; i < dimension; ++i)
@@ -22,9 +22,9 @@ namespace percussion::ContactSolvers
       }
     else
       {
-        const double zn    = (mu * t + xn) / (mu * mu + 1.0);
+        const double zn = (mu * t + xn) / (mu * mu + 1.0);
         const double scale = mu * zn / t; // t > 0 here: t = 0 falls in one of the cases above
-        z[0]               = zn;
+        z[0] = zn;
         for (int i = 1; i < dimension; ++i)
           z[i] = scale * x[i];
       }
@@ -33,7 +33,7 @@ namespace percussion::ContactSolvers
   double squared_contact_residual(const int d, const double mu, const double *r, const double *u)
   {
     const double uTn = d == 3 ? std::hypot(u[1], u[2]) : std::abs(u[1]);
-    double       x[3], z[3];
+    double x[3], z[3];
     x[0] = r[0] - (u[0] + mu * uTn);
     for (int i = 1; i < d; ++i)
       x[i] = r[i] - u[i];
@@ -68,7 +68,7 @@ namespace percussion::ContactSolvers
   double error_from_sums(const ErrorSums &sums)
   {
     const double absolute = std::sqrt(sums.residual);
-    const double scale    = std::sqrt(std::max({sums.q, sums.r, sums.u}));
+    const double scale = std::sqrt(std::max({sums.q, sums.r, sums.u}));
     return scale > DBL_EPSILON ? absolute / scale : absolute;
   }
 

@@ -70,7 +70,7 @@ namespace percussion::ContactSolvers
         std::size_t pos = 0;
         while (true)
           {
-            pos                   = path.find('/', pos + 1);
+            pos = path.find('/', pos + 1);
             const std::string sub = path.substr(0, pos);
             if (H5Lexists(file_, sub.c_str(), H5P_DEFAULT) <= 0)
               return false;
@@ -93,9 +93,9 @@ namespace percussion::ContactSolvers
         const hssize_t count = H5Sget_simple_extent_npoints(space.id);
         if (count < 0)
           throw InputError(where(path) + ": cannot read its size");
-        Handle      type{H5Dget_type(ds.id), H5Tclose};
-        const auto  cls = H5Tget_class(type.id);
-        const bool  want_int = memory_type == H5T_NATIVE_INT;
+        Handle type{H5Dget_type(ds.id), H5Tclose};
+        const auto cls = H5Tget_class(type.id);
+        const bool want_int = memory_type == H5T_NATIVE_INT;
         if ((want_int && cls != H5T_INTEGER) || (!want_int && cls != H5T_FLOAT && cls != H5T_INTEGER))
           throw InputError(where(path) + " has the wrong type (expected " + (want_int ? "integers" : "reals") + ")");
         // A corrupt header can declare any size: refuse what could not fit in memory before
@@ -122,7 +122,8 @@ namespace percussion::ContactSolvers
             throw InputError(where(path) + " stores " + std::to_string(stored) + " bytes for " + std::to_string(count) +
                              " entries of " + std::to_string(element) + " bytes: the file is corrupt");
           if (layout == H5D_COMPACT && stored == 0 && count > 0)
-            throw InputError(where(path) + " holds no data for its " + std::to_string(count) + " entries: the file is corrupt");
+            throw InputError(where(path) + " holds no data for its " + std::to_string(count) +
+                             " entries: the file is corrupt");
         }
         std::vector<T> values(static_cast<std::size_t>(count));
         if (count > 0 && H5Dread(ds.id, memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0)
@@ -142,7 +143,8 @@ namespace percussion::ContactSolvers
       {
         auto v = read<double>(path, H5T_NATIVE_DOUBLE);
         if (v.size() != expected)
-          throw InputError(where(path) + " has " + std::to_string(v.size()) + " entries, expected " + std::to_string(expected));
+          throw InputError(where(path) + " has " + std::to_string(v.size()) + " entries, expected " +
+                           std::to_string(expected));
         for (std::size_t k = 0; k < v.size(); ++k)
           if (!std::isfinite(v[k]))
             throw InputError(where(path) + ": entry " + std::to_string(k) + " is not finite");
@@ -169,8 +171,8 @@ namespace percussion::ContactSolvers
             return s;
           }
         const std::size_t size = H5Tget_size(type.id);
-        std::string       s(size, '\0');
-        Handle            mem{H5Tcopy(H5T_C_S1), H5Tclose};
+        std::string s(size, '\0');
+        Handle mem{H5Tcopy(H5T_C_S1), H5Tclose};
         H5Tset_size(mem.id, size);
         if (H5Dread(ds.id, mem.id, H5S_ALL, H5S_ALL, H5P_DEFAULT, s.data()) < 0)
           return "";
@@ -183,21 +185,22 @@ namespace percussion::ContactSolvers
         if (!exists(group))
           throw InputError(filename_ + ": matrix group " + group + " is missing");
         const int nzmax = read_int(group + "/nzmax");
-        const int rows  = read_int(group + "/m");
-        const int cols  = read_int(group + "/n");
-        const int nz    = read_int(group + "/nz");
+        const int rows = read_int(group + "/m");
+        const int cols = read_int(group + "/n");
+        const int nz = read_int(group + "/nz");
         if (rows < 0 || cols < 0 || nzmax < 0)
-          throw InputError(where(group) + ": negative size (m = " + std::to_string(rows) + ", n = " + std::to_string(cols) +
-                           ", nzmax = " + std::to_string(nzmax) + ")");
+          throw InputError(where(group) + ": negative size (m = " + std::to_string(rows) +
+                           ", n = " + std::to_string(cols) + ", nzmax = " + std::to_string(nzmax) + ")");
         // Every row and column of a consistent problem has entries in the file's vectors (q, or
         // f and w): a declared size beyond the file's size in bytes is a corrupt header, refused
         // before the CSR arrays are allocated (found by benchmarks/fuzz: 1.6e9 rows, 6.6 GB).
         if (file_size_ > 0 && static_cast<std::uintmax_t>(std::max(rows, cols)) > file_size_)
           throw InputError(where(group) + ": size m = " + std::to_string(rows) + ", n = " + std::to_string(cols) +
-                           " exceeds what a file of " + std::to_string(file_size_) + " bytes can hold: the file is corrupt");
+                           " exceeds what a file of " + std::to_string(file_size_) +
+                           " bytes can hold: the file is corrupt");
         const auto p = read<int>(group + "/p", H5T_NATIVE_INT);
         const auto i = read<int>(group + "/i", H5T_NATIVE_INT);
-        auto       x = read<double>(group + "/x", H5T_NATIVE_DOUBLE);
+        auto x = read<double>(group + "/x", H5T_NATIVE_DOUBLE);
         for (std::size_t k = 0; k < x.size(); ++k)
           if (!std::isfinite(x[k]))
             throw InputError(where(group + "/x") + ": entry " + std::to_string(k) + " is not finite");
@@ -211,11 +214,12 @@ namespace percussion::ContactSolvers
                                             std::vector<int>(p.begin(), p.begin() + nz),
                                             std::vector<double>(x.begin(), x.begin() + nz), where(group).c_str());
           }
-        const bool csr   = nz == -2;
+        const bool csr = nz == -2;
         if (nz != -1 && nz != -2)
-          throw InputError(where(group + "/nz") + " = " + std::to_string(nz) + " (expected -2 CSR, -1 CSC or >= 0 triplets)");
-        const int  outer = csr ? rows : cols;
-        const int  inner = csr ? cols : rows;
+          throw InputError(where(group + "/nz") + " = " + std::to_string(nz) +
+                           " (expected -2 CSR, -1 CSC or >= 0 triplets)");
+        const int outer = csr ? rows : cols;
+        const int inner = csr ? cols : rows;
         if (p.size() != static_cast<std::size_t>(outer) + 1)
           throw InputError(where(group + "/p") + " has " + std::to_string(p.size()) + " entries, expected " +
                            std::to_string(outer + 1));
@@ -263,22 +267,22 @@ namespace percussion::ContactSolvers
     private:
       std::string filename_;
       std::uintmax_t file_size_ = 0; ///< bytes, bounds the sizes a header may declare
-      hid_t       file_          = -1;
+      hid_t file_ = -1;
       H5E_auto2_t saved_handler_ = nullptr;
-      void       *saved_data_    = nullptr;
+      void *saved_data_ = nullptr;
     };
   } // namespace
 
   FclibProblem read_fclib_file(const std::string &filename)
   {
-    Reader       in(filename);
+    Reader in(filename);
     FclibProblem result;
     if (in.exists("/fclib_local"))
       {
         LocalProblem &p = result.local;
-        p.dimension     = in.read_dimension("/fclib_local/spacedim");
-        p.storage       = MatrixStorage::sparse;
-        p.W_sparse      = in.read_matrix("/fclib_local/W");
+        p.dimension = in.read_dimension("/fclib_local/spacedim");
+        p.storage = MatrixStorage::sparse;
+        p.W_sparse = in.read_matrix("/fclib_local/W");
         if (p.W_sparse.rows != p.W_sparse.cols)
           throw InputError(in.where("/fclib_local/W") + " is not square (" + std::to_string(p.W_sparse.rows) + " x " +
                            std::to_string(p.W_sparse.cols) + ")");
@@ -286,19 +290,19 @@ namespace percussion::ContactSolvers
           throw InputError(in.where("/fclib_local/W") + ": size " + std::to_string(p.W_sparse.rows) +
                            " is not a multiple of spacedim " + std::to_string(p.dimension));
         p.number_of_contacts = p.W_sparse.rows / p.dimension;
-        p.q                  = in.read_reals("/fclib_local/vectors/q", p.size());
-        p.mu                 = in.read_mu("/fclib_local/vectors/mu", p.number_of_contacts);
-        result.title         = in.read_string("/fclib_local/info/title");
-        result.description   = in.read_string("/fclib_local/info/description");
+        p.q = in.read_reals("/fclib_local/vectors/q", p.size());
+        p.mu = in.read_mu("/fclib_local/vectors/mu", p.number_of_contacts);
+        result.title = in.read_string("/fclib_local/info/title");
+        result.description = in.read_string("/fclib_local/info/description");
         validate(p, filename);
       }
     else if (in.exists("/fclib_global"))
       {
-        result.is_global  = true;
-        GlobalProblem &p  = result.global;
-        p.dimension       = in.read_dimension("/fclib_global/spacedim");
-        p.M               = in.read_matrix("/fclib_global/M");
-        p.H               = in.read_matrix("/fclib_global/H");
+        result.is_global = true;
+        GlobalProblem &p = result.global;
+        p.dimension = in.read_dimension("/fclib_global/spacedim");
+        p.M = in.read_matrix("/fclib_global/M");
+        p.H = in.read_matrix("/fclib_global/H");
         if (p.M.rows != p.M.cols)
           throw InputError(in.where("/fclib_global/M") + " is not square");
         if (p.H.rows != p.M.rows)
@@ -308,11 +312,11 @@ namespace percussion::ContactSolvers
           throw InputError(in.where("/fclib_global/H") + ": " + std::to_string(p.H.cols) +
                            " columns, not a multiple of spacedim " + std::to_string(p.dimension));
         p.number_of_contacts = p.H.cols / p.dimension;
-        p.f                  = in.read_reals("/fclib_global/vectors/f", p.M.rows);
-        p.w                  = in.read_reals("/fclib_global/vectors/w", p.H.cols);
-        p.mu                 = in.read_mu("/fclib_global/vectors/mu", p.number_of_contacts);
-        result.title         = in.read_string("/fclib_global/info/title");
-        result.description   = in.read_string("/fclib_global/info/description");
+        p.f = in.read_reals("/fclib_global/vectors/f", p.M.rows);
+        p.w = in.read_reals("/fclib_global/vectors/w", p.H.cols);
+        p.mu = in.read_mu("/fclib_global/vectors/mu", p.number_of_contacts);
+        result.title = in.read_string("/fclib_global/info/title");
+        result.description = in.read_string("/fclib_global/info/description");
         validate(p, filename);
       }
     else

@@ -45,10 +45,11 @@ namespace percussion::ContactSolvers
       template <typename T>
       void array(const std::string &path, hid_t file_type, hid_t memory_type, const std::vector<T> &values)
       {
-        const hsize_t n     = values.size();
-        const hid_t   space = H5Screate_simple(1, &n, nullptr);
-        const hid_t   ds    = H5Dcreate2(file_, path.c_str(), file_type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-        const bool    ok    = ds >= 0 && (n == 0 || H5Dwrite(ds, memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) >= 0);
+        const hsize_t n = values.size();
+        const hid_t space = H5Screate_simple(1, &n, nullptr);
+        const hid_t ds = H5Dcreate2(file_, path.c_str(), file_type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        const bool ok =
+          ds >= 0 && (n == 0 || H5Dwrite(ds, memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) >= 0);
         if (ds >= 0)
           H5Dclose(ds);
         H5Sclose(space);
@@ -56,9 +57,15 @@ namespace percussion::ContactSolvers
           fail(path);
       }
 
-      void integer(const std::string &path, int value) { array(path, H5T_STD_I32LE, H5T_NATIVE_INT, std::vector<int>{value}); }
+      void integer(const std::string &path, int value)
+      {
+        array(path, H5T_STD_I32LE, H5T_NATIVE_INT, std::vector<int>{value});
+      }
 
-      void reals(const std::string &path, const std::vector<double> &v) { array(path, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, v); }
+      void reals(const std::string &path, const std::vector<double> &v)
+      {
+        array(path, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, v);
+      }
 
       void text(const std::string &path, const std::string &value)
       {
@@ -66,8 +73,8 @@ namespace percussion::ContactSolvers
         const hid_t type = H5Tcopy(H5T_C_S1);
         H5Tset_size(type, value.size() + 1);
         const hid_t space = H5Screate(H5S_SCALAR);
-        const hid_t ds    = H5Dcreate2(file_, path.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-        const bool  ok    = ds >= 0 && H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, value.c_str()) >= 0;
+        const hid_t ds = H5Dcreate2(file_, path.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        const bool ok = ds >= 0 && H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, value.c_str()) >= 0;
         if (ds >= 0)
           H5Dclose(ds);
         H5Sclose(space);
@@ -80,23 +87,19 @@ namespace percussion::ContactSolvers
       [[noreturn]] void fail(const std::string &path) { throw InputError(filename_ + ": cannot write " + path); }
 
       std::string filename_;
-      hid_t       file_          = -1;
+      hid_t file_ = -1;
       H5E_auto2_t saved_handler_ = nullptr;
-      void       *saved_data_    = nullptr;
+      void *saved_data_ = nullptr;
     };
   } // namespace
 
-  void write_fclib_local(const std::string         &filename,
-                         const LocalProblem        &problem,
-                         const std::string         &title,
-                         const std::string         &description,
-                         const std::vector<double> *r,
-                         const std::vector<double> *u)
+  void write_fclib_local(const std::string &filename, const LocalProblem &problem, const std::string &title,
+                         const std::string &description, const std::vector<double> *r, const std::vector<double> *u)
   {
     validate(problem, filename);
     const int n = problem.size();
     // W in CSR (FCLIB nz = -2).
-    std::vector<int>    row_start{0}, column_index;
+    std::vector<int> row_start{0}, column_index;
     std::vector<double> values;
     for (int i = 0; i < n; ++i)
       {

@@ -7,8 +7,8 @@
 #include <petscksp.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cfloat>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -36,7 +36,8 @@ namespace percussion::ContactSolvers
       explicit DirectSolver(Mat A)
         : A_(A)
         , ksp_(make_ksp(false))
-      {}
+      {
+      }
 
       /** Refactorise after the values of A changed (same pattern). */
       void update() { check(KSPSetOperators(ksp_, A_, A_), "KSPSetOperators"); }
@@ -49,7 +50,7 @@ namespace percussion::ContactSolvers
 #if defined(PETSC_HAVE_MUMPS)
         if (!pivoting_)
           {
-            ksp_      = make_ksp(true);
+            ksp_ = make_ksp(true);
             pivoting_ = true;
             return try_solve(b, x);
           }
@@ -86,9 +87,9 @@ namespace percussion::ContactSolvers
         return reason >= 0;
       }
 
-      Mat       A_; ///< the caller's (declared before the solver, which refers to it)
+      Mat A_; ///< the caller's (declared before the solver, which refers to it)
       KspHandle ksp_;
-      bool      pivoting_ = false;
+      bool pivoting_ = false;
     };
 
     MatHandle assemble_csr(const CsrMatrix &A)
@@ -101,7 +102,7 @@ namespace percussion::ContactSolvers
       for (int i = 0; i < A.rows; ++i)
         for (int k = A.row_start[i]; k < A.row_start[i + 1]; ++k)
           {
-            const PetscInt    row = i, col = A.column_index[k];
+            const PetscInt row = i, col = A.column_index[k];
             const PetscScalar val = A.values[k];
             check(MatSetValues(M, 1, &row, 1, &col, &val, ADD_VALUES), "MatSetValues");
           }
@@ -141,10 +142,7 @@ namespace percussion::ContactSolvers
        * Sets up the PETSc objects, ρ and the starting point: r as given (zeros if its size is not
        * d m), v = M⁻¹(H r + f), u = Hᵀ v + w.
        */
-      GlobalNewton(const GlobalProblem &p,
-                   const SolverOptions &options,
-                   std::vector<double> &r,
-                   std::vector<double> &v,
+      GlobalNewton(const GlobalProblem &p, const SolverOptions &options, std::vector<double> &r, std::vector<double> &v,
                    std::vector<double> &u);
       GlobalNewton(const GlobalNewton &) = delete;
       GlobalNewton &operator=(const GlobalNewton &) = delete;
@@ -172,7 +170,8 @@ namespace percussion::ContactSolvers
       double fclib_error(const std::vector<double> &rr, const std::vector<double> &uu) const;
 
       /** Φ at (rr, uu) into ph, and G (∂P of each contact) if @p jacobian. Returns ψ = ½‖Φ‖². */
-      double evaluate(const std::vector<double> &rr, const std::vector<double> &uu, std::vector<double> &ph, bool jacobian);
+      double evaluate(const std::vector<double> &rr, const std::vector<double> &uu, std::vector<double> &ph,
+                      bool jacobian);
 
       /** The Newton matrix [M, −H; G R Hᵀ, I − (1 − η) G] from the current G. */
       void assemble_newton_matrix(double eta);
@@ -192,28 +191,25 @@ namespace percussion::ContactSolvers
       const GlobalProblem &p_;
       const SolverOptions &options_;
       std::vector<double> &r_, &v_, &u_;
-      const int            d_, m_, n_, nc_, N_; ///< dimension, contacts, rows of M, d m, n + d m
-      const CsrMatrix      Ht_;                 ///< row j of Hᵀ = column j of H
-      MatHandle            M_;
-      DirectSolver         mass_;                      ///< (declared after M_, which it refers to)
-      VecHandle            b_, x_;                     ///< right-hand side and solution of solve_mass()
-      MatHandle            J_;                         ///< the Newton matrix
-      VecHandle            B_, X_;                     ///< right-hand side and solution of the Newton system
-      std::unique_ptr<DirectSolver> newton_solver_;    ///< made at the first factorisation (refers to J_)
-      std::vector<double>  q_, rho_;
-      std::vector<double>  phi_, phi_trial_, r_trial_, u_trial_, dr_, dv_, du_;
-      std::vector<double>  G_; ///< m blocks d × d
-      double               error_ = 0.0, best_error_ = 0.0, milestone_ = 0.0;
-      std::vector<double>  best_r_, best_v_;
-      int                  milestone_iteration_ = 0;
-      bool                 proximal_            = false; ///< Newton matrix with η > 0
+      const int d_, m_, n_, nc_, N_; ///< dimension, contacts, rows of M, d m, n + d m
+      const CsrMatrix Ht_;           ///< row j of Hᵀ = column j of H
+      MatHandle M_;
+      DirectSolver mass_;                           ///< (declared after M_, which it refers to)
+      VecHandle b_, x_;                             ///< right-hand side and solution of solve_mass()
+      MatHandle J_;                                 ///< the Newton matrix
+      VecHandle B_, X_;                             ///< right-hand side and solution of the Newton system
+      std::unique_ptr<DirectSolver> newton_solver_; ///< made at the first factorisation (refers to J_)
+      std::vector<double> q_, rho_;
+      std::vector<double> phi_, phi_trial_, r_trial_, u_trial_, dr_, dv_, du_;
+      std::vector<double> G_; ///< m blocks d × d
+      double error_ = 0.0, best_error_ = 0.0, milestone_ = 0.0;
+      std::vector<double> best_r_, best_v_;
+      int milestone_iteration_ = 0;
+      bool proximal_ = false; ///< Newton matrix with η > 0
     };
 
-    GlobalNewton::GlobalNewton(const GlobalProblem &p,
-                               const SolverOptions &options,
-                               std::vector<double> &r,
-                               std::vector<double> &v,
-                               std::vector<double> &u)
+    GlobalNewton::GlobalNewton(const GlobalProblem &p, const SolverOptions &options, std::vector<double> &r,
+                               std::vector<double> &v, std::vector<double> &u)
       : p_(p)
       , options_(options)
       , r_(r)
@@ -275,12 +271,12 @@ namespace percussion::ContactSolvers
     double GlobalNewton::fclib_error(const std::vector<double> &rr, const std::vector<double> &uu) const
     {
       const int d = d_;
-      double    sum = 0.0;
+      double sum = 0.0;
       for (int a = 0; a < m_; ++a)
         {
           const double *ra = &rr[a * d], *ua = &uu[a * d];
-          const double  ut = d == 3 ? std::hypot(ua[1], ua[2]) : std::abs(ua[1]);
-          double        xx[3], z[3];
+          const double ut = d == 3 ? std::hypot(ua[1], ua[2]) : std::abs(ua[1]);
+          double xx[3], z[3];
           xx[0] = ra[0] - ua[0] - p_.mu[a] * ut;
           for (int i = 1; i < d; ++i)
             xx[i] = ra[i] - ua[i];
@@ -305,8 +301,8 @@ namespace percussion::ContactSolvers
 
     void GlobalNewton::compute_rho()
     {
-      const int           d = d_, m = m_, n = n_, nc = nc_;
-      const CsrMatrix    &Ht = Ht_;
+      const int d = d_, m = m_, n = n_, nc = nc_;
+      const CsrMatrix &Ht = Ht_;
       std::vector<double> inverse_lumped(n, 0.0);
       rho_.assign(nc, 1.0);
       for (int i = 0; i < n; ++i)
@@ -314,7 +310,7 @@ namespace percussion::ContactSolvers
           if (p_.M.column_index[k] == i && p_.M.values[k] != 0.0)
             inverse_lumped[i] = 1.0 / p_.M.values[k];
       std::vector<double> diag(nc, 0.0);
-      double              mean = 0.0;
+      double mean = 0.0;
       for (int j = 0; j < nc; ++j)
         {
           for (int k = Ht.row_start[j]; k < Ht.row_start[j + 1]; ++k)
@@ -358,10 +354,11 @@ namespace percussion::ContactSolvers
       check(VecDuplicate(B_, X_.out()), "VecDuplicate");
     }
 
-    double GlobalNewton::evaluate(const std::vector<double> &rr, const std::vector<double> &uu, std::vector<double> &ph, bool jacobian)
+    double GlobalNewton::evaluate(const std::vector<double> &rr, const std::vector<double> &uu, std::vector<double> &ph,
+                                  bool jacobian)
     {
-      const int d   = d_;
-      double    psi = 0.0;
+      const int d = d_;
+      double psi = 0.0;
       for (int a = 0; a < m_; ++a)
         {
           alart_curnier_contact(d, p_.mu[a], rho_[a * d], rho_[a * d + 1], &rr[a * d], &uu[a * d], &ph[a * d],
@@ -380,13 +377,13 @@ namespace percussion::ContactSolvers
         {
           for (int k = p_.M.row_start[i]; k < p_.M.row_start[i + 1]; ++k)
             {
-              const PetscInt    row = i, col = p_.M.column_index[k];
+              const PetscInt row = i, col = p_.M.column_index[k];
               const PetscScalar val = p_.M.values[k];
               MatSetValues(J_, 1, &row, 1, &col, &val, ADD_VALUES);
             }
           for (int k = p_.H.row_start[i]; k < p_.H.row_start[i + 1]; ++k)
             {
-              const PetscInt    row = i, col = n + p_.H.column_index[k];
+              const PetscInt row = i, col = n + p_.H.column_index[k];
               const PetscScalar val = -p_.H.values[k];
               MatSetValues(J_, 1, &row, 1, &col, &val, ADD_VALUES);
             }
@@ -405,14 +402,14 @@ namespace percussion::ContactSolvers
                   const double coefficient = Ga[i * d + l] * rho_[a * d + l];
                   for (int k = Ht_.row_start[a * d + l]; k < Ht_.row_start[a * d + l + 1]; ++k)
                     {
-                      const PetscInt    col = Ht_.column_index[k];
+                      const PetscInt col = Ht_.column_index[k];
                       const PetscScalar val = coefficient * Ht_.values[k];
                       MatSetValues(J_, 1, &row, 1, &col, &val, ADD_VALUES);
                     }
                 }
               for (int j = 0; j < d; ++j)
                 {
-                  const PetscInt    col = n + a * d + j;
+                  const PetscInt col = n + a * d + j;
                   const PetscScalar val = (i == j ? 1.0 : 0.0) - (1.0 - eta) * Ga[i * d + j];
                   MatSetValues(J_, 1, &row, 1, &col, &val, ADD_VALUES);
                 }
@@ -453,7 +450,7 @@ namespace percussion::ContactSolvers
     double GlobalNewton::line_search(double psi)
     {
       double alpha = 1.0, best_alpha = 1.0, best_psi = HUGE_VAL;
-      bool   accepted = false;
+      bool accepted = false;
       for (int ls = 0; ls < 30; ++ls, alpha *= 0.5)
         {
           for (int i = 0; i < nc_; ++i)
@@ -464,7 +461,7 @@ namespace percussion::ContactSolvers
           const double psi_trial = evaluate(r_trial_, u_trial_, phi_trial_, false);
           if (psi_trial < best_psi)
             {
-              best_psi   = psi_trial;
+              best_psi = psi_trial;
               best_alpha = alpha;
             }
           if (psi_trial <= (1.0 - 2e-4 * alpha) * psi)
@@ -492,18 +489,18 @@ namespace percussion::ContactSolvers
       if (error_ < best_error_)
         {
           best_error_ = error_;
-          best_r_     = r_;
-          best_v_     = v_;
+          best_r_ = r_;
+          best_v_ = v_;
         }
       if (error_ < 0.5 * milestone_)
         {
-          milestone_           = error_;
+          milestone_ = error_;
           milestone_iteration_ = iteration + 1;
         }
       else if (iteration + 1 - milestone_iteration_ >= 20)
         {
           // Stalled: switch between the proximal and the plain Newton matrix from the best point.
-          proximal_            = !proximal_ && options_.proximal_cap > 0.0;
+          proximal_ = !proximal_ && options_.proximal_cap > 0.0;
           milestone_iteration_ = iteration + 1;
           restore_best();
         }
@@ -512,14 +509,14 @@ namespace percussion::ContactSolvers
     SolverResult GlobalNewton::run(Clock::time_point deadline)
     {
       SolverResult result;
-      error_               = fclib_error(r_, u_);
-      best_error_          = error_;
-      best_r_              = r_;
-      best_v_              = v_;
-      milestone_           = error_;
+      error_ = fclib_error(r_, u_);
+      best_error_ = error_;
+      best_r_ = r_;
+      best_v_ = v_;
+      milestone_ = error_;
       milestone_iteration_ = 0;
-      proximal_            = options_.proximal_cap > 0.0;
-      int iteration        = 0;
+      proximal_ = options_.proximal_cap > 0.0;
+      int iteration = 0;
       for (; iteration < options_.max_iterations && error_ > options_.tolerance; ++iteration)
         {
           if (Clock::now() > deadline)
@@ -550,8 +547,8 @@ namespace percussion::ContactSolvers
           Ht_.multiply_add(v_.data(), u_.data());
           error_ = fclib_error(r_, u_);
           if (options_.verbose)
-            std::fprintf(stderr, "  global newton it %3d  eta %.2e  psi %.3e  alpha %.2e  error %.3e\n", iteration + 1, eta,
-                         psi, alpha, error_);
+            std::fprintf(stderr, "  global newton it %3d  eta %.2e  psi %.3e  alpha %.2e  error %.3e\n", iteration + 1,
+                         eta, psi, alpha, error_);
           if (!std::isfinite(error_))
             {
               result.status = SolverStatus::failed;
@@ -563,7 +560,7 @@ namespace percussion::ContactSolvers
       if (!(error_ <= best_error_))
         restore_best();
       result.iterations = iteration;
-      result.error      = error_;
+      result.error = error_;
       if (result.status != SolverStatus::failed)
         result.status = error_ <= options_.tolerance ? SolverStatus::converged : SolverStatus::not_converged;
       return result;
@@ -576,7 +573,8 @@ namespace percussion::ContactSolvers
     PetscInitialized(&initialised);
     if (!initialised)
       {
-        check(argc && argv ? PetscInitialize(argc, argv, nullptr, nullptr) : PetscInitializeNoArguments(), "PetscInitialize");
+        check(argc && argv ? PetscInitialize(argc, argv, nullptr, nullptr) : PetscInitializeNoArguments(),
+              "PetscInitialize");
         initialised_here_ = true;
       }
   }
@@ -587,20 +585,18 @@ namespace percussion::ContactSolvers
       PetscFinalize();
   }
 
-  SolverResult solve_global_petsc(const GlobalProblem &p,
-                                  std::vector<double> &r,
-                                  std::vector<double> &v,
-                                  std::vector<double> &u,
-                                  const SolverOptions &options)
+  SolverResult solve_global_petsc(const GlobalProblem &p, std::vector<double> &r, std::vector<double> &v,
+                                  std::vector<double> &u, const SolverOptions &options)
   {
     const auto start = Clock::now();
     validate(p);
     initialise_petsc_if_needed();
-    const auto deadline = options.time_limit_seconds < 1e9
-                            ? start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options.time_limit_seconds))
-                            : Clock::time_point::max();
+    const auto deadline =
+      options.time_limit_seconds < 1e9
+        ? start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options.time_limit_seconds))
+        : Clock::time_point::max();
     SolverResult result = GlobalNewton(p, options, r, v, u).run(deadline);
-    result.seconds      = std::chrono::duration<double>(Clock::now() - start).count();
+    result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     return result;
   }
 } // namespace percussion::ContactSolvers

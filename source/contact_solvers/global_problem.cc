@@ -14,13 +14,14 @@ namespace percussion::ContactSolvers
   {
     if (p.dimension != 2 && p.dimension != 3)
       throw InputError(context + ": dimension must be 2 or 3, not " + std::to_string(p.dimension));
-    const int n  = p.M.rows;
+    const int n = p.M.rows;
     const int nc = p.dimension * p.number_of_contacts;
     if (p.M.cols != n)
-      throw InputError(context + ": M is not square (" + std::to_string(p.M.rows) + " x " + std::to_string(p.M.cols) + ")");
+      throw InputError(context + ": M is not square (" + std::to_string(p.M.rows) + " x " + std::to_string(p.M.cols) +
+                       ")");
     if (p.H.rows != n || p.H.cols != nc)
-      throw InputError(context + ": H is " + std::to_string(p.H.rows) + " x " + std::to_string(p.H.cols) + ", expected " +
-                       std::to_string(n) + " x " + std::to_string(nc));
+      throw InputError(context + ": H is " + std::to_string(p.H.rows) + " x " + std::to_string(p.H.cols) +
+                       ", expected " + std::to_string(n) + " x " + std::to_string(nc));
     if (static_cast<int>(p.f.size()) != n)
       throw InputError(context + ": f has " + std::to_string(p.f.size()) + " entries, expected " + std::to_string(n));
     if (static_cast<int>(p.w.size()) != nc)
@@ -48,7 +49,8 @@ namespace percussion::ContactSolvers
         : M_(M)
       {
         klu_defaults(&common_);
-        symbolic_ = klu_analyze(M.rows, const_cast<int *>(M.row_start.data()), const_cast<int *>(M.column_index.data()), &common_);
+        symbolic_ = klu_analyze(M.rows, const_cast<int *>(M.row_start.data()), const_cast<int *>(M.column_index.data()),
+                                &common_);
         if (symbolic_)
           numeric_ = klu_factor(const_cast<int *>(M.row_start.data()), const_cast<int *>(M.column_index.data()),
                                 const_cast<double *>(M.values.data()), symbolic_, &common_);
@@ -66,30 +68,30 @@ namespace percussion::ContactSolvers
 
     private:
       const CsrMatrix &M_;
-      klu_common       common_;
-      klu_symbolic    *symbolic_ = nullptr;
-      klu_numeric     *numeric_  = nullptr;
+      klu_common common_;
+      klu_symbolic *symbolic_ = nullptr;
+      klu_numeric *numeric_ = nullptr;
     };
   } // namespace
 
   LocalProblem condense_to_local(const GlobalProblem &p)
   {
     validate(p);
-    const int    n  = p.M.rows;
-    const int    nc = p.dimension * p.number_of_contacts;
+    const int n = p.M.rows;
+    const int nc = p.dimension * p.number_of_contacts;
     LocalProblem local;
-    local.dimension          = p.dimension;
+    local.dimension = p.dimension;
     local.number_of_contacts = p.number_of_contacts;
-    local.mu                 = p.mu;
-    local.storage            = MatrixStorage::sparse;
-    local.q                  = p.w;
+    local.mu = p.mu;
+    local.storage = MatrixStorage::sparse;
+    local.q = p.w;
     if (nc == 0)
       {
         local.W_sparse.rows = local.W_sparse.cols = 0;
         return local;
       }
-    MassSolver          mass(p.M);
-    const CsrMatrix     Ht = p.H.transpose(); // row j of Hᵀ = column j of H
+    MassSolver mass(p.M);
+    const CsrMatrix Ht = p.H.transpose(); // row j of Hᵀ = column j of H
     std::vector<double> x(n, 0.0);
 
     // q = Hᵀ M⁻¹ f + w
@@ -100,7 +102,7 @@ namespace percussion::ContactSolvers
     // Column j of W = Hᵀ M⁻¹ H e_j, collected as row j of Wᵀ and transposed at the end: M may be
     // non-symmetric (some FCLIB files store only one triangle of M; the data are taken as given).
     std::vector<double> column(nc);
-    CsrMatrix           Wt;
+    CsrMatrix Wt;
     Wt.rows = Wt.cols = nc;
     Wt.row_start.assign(1, 0);
     for (int j = 0; j < nc; ++j)

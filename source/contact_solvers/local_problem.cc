@@ -40,10 +40,11 @@ namespace percussion::ContactSolvers
       throw InputError(context + ": negative number of contacts");
     const std::size_t n = p.size();
     if (p.q.size() != n)
-      throw InputError(context + ": q has " + std::to_string(p.q.size()) + " entries, expected d*m = " + std::to_string(n));
+      throw InputError(context + ": q has " + std::to_string(p.q.size()) +
+                       " entries, expected d*m = " + std::to_string(n));
     if (p.mu.size() != static_cast<std::size_t>(p.number_of_contacts))
-      throw InputError(context + ": mu has " + std::to_string(p.mu.size()) + " entries, expected m = " +
-                       std::to_string(p.number_of_contacts));
+      throw InputError(context + ": mu has " + std::to_string(p.mu.size()) +
+                       " entries, expected m = " + std::to_string(p.number_of_contacts));
     for (std::size_t a = 0; a < p.mu.size(); ++a)
       if (!(p.mu[a] >= 0.0) || !std::isfinite(p.mu[a]))
         throw InputError(context + ": mu[" + std::to_string(a) + "] = " + std::to_string(p.mu[a]) +
@@ -53,16 +54,17 @@ namespace percussion::ContactSolvers
       {
         if (static_cast<std::size_t>(p.W_dense.rows) != n || static_cast<std::size_t>(p.W_dense.cols) != n ||
             p.W_dense.values.size() != n * n)
-          throw InputError(context + ": W is " + std::to_string(p.W_dense.rows) + " x " + std::to_string(p.W_dense.cols) +
-                           ", expected " + std::to_string(n) + " x " + std::to_string(n));
+          throw InputError(context + ": W is " + std::to_string(p.W_dense.rows) + " x " +
+                           std::to_string(p.W_dense.cols) + ", expected " + std::to_string(n) + " x " +
+                           std::to_string(n));
         check_finite(p.W_dense.values, context, "W");
       }
     else
       {
         const CsrMatrix &W = p.W_sparse;
         if (static_cast<std::size_t>(W.rows) != n || static_cast<std::size_t>(W.cols) != n)
-          throw InputError(context + ": W is " + std::to_string(W.rows) + " x " + std::to_string(W.cols) + ", expected " +
-                           std::to_string(n) + " x " + std::to_string(n));
+          throw InputError(context + ": W is " + std::to_string(W.rows) + " x " + std::to_string(W.cols) +
+                           ", expected " + std::to_string(n) + " x " + std::to_string(n));
         if (W.row_start.size() != n + 1 || W.row_start[0] != 0)
           throw InputError(context + ": W row pointer has the wrong length or does not start at 0");
         for (std::size_t i = 0; i < n; ++i)

@@ -17,22 +17,21 @@ namespace percussion::ContactSolvers
   void ExactErrorSchedule::checked(const int sweep, const double error, const double change)
   {
     last_check_ = sweep;
-    kappa_      = change > 0 ? error / change : 0.0;
+    kappa_ = change > 0 ? error / change : 0.0;
   }
 
   NonsmoothGaussSeidel::NonsmoothGaussSeidel(const LocalProblem &problem, const BlockDelassus &W)
-    : problem_(problem), W_(W)
-  {}
+    : problem_(problem)
+    , W_(W)
+  {
+  }
 
-  SolverResult NonsmoothGaussSeidel::run(std::vector<double>                  &r,
-                                         std::vector<double>                  &u,
-                                         double                                tolerance,
-                                         int                                   max_sweeps,
-                                         std::chrono::steady_clock::time_point deadline) const
+  SolverResult NonsmoothGaussSeidel::run(std::vector<double> &r, std::vector<double> &u, double tolerance,
+                                         int max_sweeps, std::chrono::steady_clock::time_point deadline) const
   {
     SolverResult result;
-    const int    d = problem_.dimension;
-    const int    m = problem_.number_of_contacts;
+    const int d = problem_.dimension;
+    const int m = problem_.number_of_contacts;
     // The exact error needs u = W r + q, a product with all of W that costs as much as the sweep.
     // It is computed on the first two sweeps, then only when the error predicted from the sweep's
     // change of the impulses, e ≈ κ‖Δr‖ (κ from the last exact check: both fall at the sweeps'
@@ -49,7 +48,7 @@ namespace percussion::ContactSolvers
             double q_local[3], previous[3];
             for (int i = 0; i < d; ++i)
               {
-                q_local[i]  = problem_.q[a * d + i];
+                q_local[i] = problem_.q[a * d + i];
                 previous[i] = r[a * d + i];
               }
             W_.add_off_diagonal_row(a, r.data(), q_local);
@@ -57,9 +56,9 @@ namespace percussion::ContactSolvers
             for (int i = 0; i < d; ++i)
               change += (r[a * d + i] - previous[i]) * (r[a * d + i] - previous[i]);
           }
-        change            = std::sqrt(change);
+        change = std::sqrt(change);
         result.iterations = sweep + 1;
-        const bool last   = sweep + 1 == max_sweeps || std::chrono::steady_clock::now() > deadline;
+        const bool last = sweep + 1 == max_sweeps || std::chrono::steady_clock::now() > deadline;
         if (schedule.due(sweep, change, tolerance, last))
           {
             W_.multiply(r.data(), u.data());
@@ -68,7 +67,7 @@ namespace percussion::ContactSolvers
             result.error = compute_error(problem_, r, u);
             if (!std::isfinite(result.error))
               {
-                result.status  = SolverStatus::failed;
+                result.status = SolverStatus::failed;
                 result.message = "nsgs: non-finite iterate";
                 return result;
               }

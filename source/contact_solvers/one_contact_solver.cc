@@ -36,12 +36,12 @@ namespace percussion::ContactSolvers
     /** The one-contact problem u = W r + q, r ∈ K_μ, with the scales max |q_i| and max |W_ij|. */
     struct OneContactProblem
     {
-      int           d;
-      double        mu;
+      int d;
+      double mu;
       const double *W;
       const double *q;
-      double        qscale;
-      double        wscale;
+      double qscale;
+      double wscale;
     };
 
     /** The iterate with the smallest residual so far. */
@@ -83,7 +83,7 @@ namespace percussion::ContactSolvers
     bool try_sliding_2d(const OneContactProblem &c, double *r)
     {
       const double *W = c.W, *q = c.q;
-      const double  mu = c.mu;
+      const double mu = c.mu;
       for (double s : {-1.0, 1.0})
         {
           const double denominator = W[0] + s * mu * W[1];
@@ -108,14 +108,14 @@ namespace percussion::ContactSolvers
      */
     void damped_newton(const OneContactProblem &c, double *r, BestIterate &best)
     {
-      const int     d = c.d;
-      const double  mu = c.mu, *W = c.W, *q = c.q;
-      const double  rho_n = W[0] > 1e-300 ? 1.0 / W[0] : (c.wscale > 0.0 ? 1.0 / c.wscale : 1.0);
-      const double  wt    = d == 3 ? 0.5 * (W[4] + W[8]) : W[3];
-      const double  rho_t = wt > 1e-300 ? 1.0 / wt : rho_n;
+      const int d = c.d;
+      const double mu = c.mu, *W = c.W, *q = c.q;
+      const double rho_n = W[0] > 1e-300 ? 1.0 / W[0] : (c.wscale > 0.0 ? 1.0 / c.wscale : 1.0);
+      const double wt = d == 3 ? 0.5 * (W[4] + W[8]) : W[3];
+      const double rho_t = wt > 1e-300 ? 1.0 / wt : rho_n;
 
       double u[3], phi[3], G[9], J[9], dr[3], trial[3], ut[3], phit[3];
-      auto   psi_of = [&](const double *rr, double *ph) {
+      auto psi_of = [&](const double *rr, double *ph) {
         velocity(d, W, q, rr, ut);
         alart_curnier_contact(d, mu, rho_n, rho_t, rr, ut, ph, nullptr);
         double s = 0.0;
@@ -149,8 +149,8 @@ namespace percussion::ContactSolvers
               for (int i = 0; i < d; ++i)
                 dr[i] = -phi[i];
             }
-          double alpha    = 1.0;
-          bool   accepted = false;
+          double alpha = 1.0;
+          bool accepted = false;
           for (int ls = 0; ls < 20; ++ls, alpha *= 0.5)
             {
               for (int i = 0; i < d; ++i)
@@ -174,16 +174,16 @@ namespace percussion::ContactSolvers
      */
     void projected_fixed_point(const OneContactProblem &c, double *r, BestIterate &best)
     {
-      const int     d = c.d;
-      const double  mu = c.mu, *W = c.W, *q = c.q;
-      const double  rho = 1.0 / std::max(c.wscale, 1e-300);
-      double        u[3];
+      const int d = c.d;
+      const double mu = c.mu, *W = c.W, *q = c.q;
+      const double rho = 1.0 / std::max(c.wscale, 1e-300);
+      double u[3];
       for (int iteration = 0; iteration < 200; ++iteration)
         {
           double x[3];
           velocity(d, W, q, r, u);
           const double utn = d == 3 ? std::hypot(u[1], u[2]) : std::abs(u[1]);
-          x[0]             = r[0] - rho * (u[0] + mu * utn);
+          x[0] = r[0] - rho * (u[0] + mu * utn);
           for (int i = 1; i < d; ++i)
             x[i] = r[i] - rho * u[i];
           project_onto_coulomb_cone(d, mu, x, r);

@@ -20,11 +20,11 @@ namespace percussion::ContactSolvers
     LocalProblem make_shiftable_copy(const LocalProblem &problem, const BlockDelassus &W)
     {
       LocalProblem copy;
-      copy.dimension          = problem.dimension;
+      copy.dimension = problem.dimension;
       copy.number_of_contacts = problem.number_of_contacts;
-      copy.storage            = problem.storage;
-      copy.q                  = problem.q;
-      copy.mu                 = problem.mu;
+      copy.storage = problem.storage;
+      copy.q = problem.q;
+      copy.mu = problem.mu;
       if (problem.storage == MatrixStorage::dense)
         {
           copy.W_dense = problem.W_dense;
@@ -51,7 +51,7 @@ namespace percussion::ContactSolvers
     // hard set (tests/data/fclib/hard) and no better on the public one.
     constexpr double alpha_decrease = 0.1;
     constexpr double alpha_increase = 10.0;
-    constexpr double alpha_largest  = 1e6;
+    constexpr double alpha_largest = 1e6;
     // After repeated failures at a small α, up to this many easy sub-problems in a row are needed
     // before α is decreased again.
     constexpr int most_easy_needed = 15;
@@ -68,7 +68,8 @@ namespace percussion::ContactSolvers
       explicit AlphaSchedule(const SolverOptions &options)
         : options_(options)
         , alpha_(options.proximal_point_initial)
-      {}
+      {
+      }
 
       double alpha() const { return alpha_; }
 
@@ -82,7 +83,7 @@ namespace percussion::ContactSolvers
           {
             if (++easy_in_a_row_ >= easy_needed_)
               {
-                alpha_         = std::max(alpha_ * alpha_decrease, options_.proximal_point_min);
+                alpha_ = std::max(alpha_ * alpha_decrease, options_.proximal_point_min);
                 easy_in_a_row_ = 0;
               }
           }
@@ -90,24 +91,24 @@ namespace percussion::ContactSolvers
           easy_in_a_row_ = 0;
         if (!inner_converged)
           {
-            alpha_       = std::min(alpha_ * alpha_increase, alpha_largest);
+            alpha_ = std::min(alpha_ * alpha_increase, alpha_largest);
             easy_needed_ = std::min(2 * easy_needed_ + 1, most_easy_needed);
           }
       }
 
     private:
       const SolverOptions &options_;
-      double               alpha_;
-      int                  easy_in_a_row_ = 0; ///< easy sub-problems in a row since the last change
-      int                  easy_needed_   = 1; ///< easy sub-problems in a row needed for a decrease
+      double alpha_;
+      int easy_in_a_row_ = 0; ///< easy sub-problems in a row since the last change
+      int easy_needed_ = 1;   ///< easy sub-problems in a row needed for a decrease
     };
 
     /** What one sub-problem solve did. */
     struct SubProblemOutcome
     {
-      SolverResult inner;                 ///< the last inner solver's report (on the sub-problem)
-      int          sweeps            = 0; ///< NSGS sweeps
-      int          newton_iterations = 0;
+      SolverResult inner; ///< the last inner solver's report (on the sub-problem)
+      int sweeps = 0;     ///< NSGS sweeps
+      int newton_iterations = 0;
     };
 
     /**
@@ -119,21 +120,16 @@ namespace percussion::ContactSolvers
      * tolerance (from the centre if they broke down), with at most min(newton_left, 50) iterations.
      * Measured on the hard set, proximal_point alone: 2D heap 9.6 s → 1.5 s, 3D heap 3.5 s → 2.9 s.
      */
-    SubProblemOutcome solve_sub_problem(const LocalProblem                   &shifted,
-                                        const BlockDelassus                  &shifted_blocks,
-                                        const SolverOptions                  &options,
-                                        const std::vector<double>            &r_centre,
-                                        std::vector<double>                  &r,
-                                        std::vector<double>                  &u_shifted,
-                                        double                                inner_tolerance,
-                                        int                                   newton_left,
-                                        std::chrono::steady_clock::time_point deadline)
+    SubProblemOutcome solve_sub_problem(const LocalProblem &shifted, const BlockDelassus &shifted_blocks,
+                                        const SolverOptions &options, const std::vector<double> &r_centre,
+                                        std::vector<double> &r, std::vector<double> &u_shifted, double inner_tolerance,
+                                        int newton_left, std::chrono::steady_clock::time_point deadline)
     {
       const AlartCurnierNewton newton(shifted, shifted_blocks, options.rho_scale);
-      SubProblemOutcome        outcome;
+      SubProblemOutcome outcome;
       if (options.proximal_point_nsgs_sweeps > 0)
         {
-          outcome.inner  = NonsmoothGaussSeidel(shifted, shifted_blocks)
+          outcome.inner = NonsmoothGaussSeidel(shifted, shifted_blocks)
                             .run(r, u_shifted, inner_tolerance, options.proximal_point_nsgs_sweeps, deadline);
           outcome.sweeps = outcome.inner.iterations;
           if (!std::isfinite(outcome.inner.error))
@@ -144,15 +140,16 @@ namespace percussion::ContactSolvers
         }
       if (outcome.inner.status != SolverStatus::converged)
         {
-          outcome.inner             = newton.run(r, u_shifted, inner_tolerance, std::min(newton_left, 50), deadline, true,
-                                                 options.proximal_factor, options.proximal_cap, false);
+          outcome.inner = newton.run(r, u_shifted, inner_tolerance, std::min(newton_left, 50), deadline, true,
+                                     options.proximal_factor, options.proximal_cap, false);
           outcome.newton_iterations = outcome.inner.iterations;
         }
       return outcome;
     }
   } // namespace
 
-  ProximalPointSolver::ProximalPointSolver(const LocalProblem &problem, const BlockDelassus &W, const SolverOptions &options)
+  ProximalPointSolver::ProximalPointSolver(const LocalProblem &problem, const BlockDelassus &W,
+                                           const SolverOptions &options)
     : problem_(problem)
     , W_(W)
     , options_(options)
@@ -161,7 +158,7 @@ namespace percussion::ContactSolvers
     , shifted_blocks_(shifted_)
     , diagonal_entries_(problem.size(), -1)
   {
-    const int    d = W.d, n = problem.size();
+    const int d = W.d, n = problem.size();
     const double mean_diagonal = W.mean_positive_diagonal();
     for (int a = 0; a < W.m; ++a)
       {
@@ -194,38 +191,35 @@ namespace percussion::ContactSolvers
     for (int i = 0; i < n; ++i)
       {
         const double original = W_.diagonal_block(i / d)[(i % d) * d + i % d];
-        const double shifted  = original + alpha * metric_[i];
+        const double shifted = original + alpha * metric_[i];
         if (shifted_.storage == MatrixStorage::dense)
           shifted_.W_dense.values[diagonal_entries_[i]] = shifted;
         else
           shifted_.W_sparse.values[diagonal_entries_[i]] = shifted;
-        shifted_blocks_.block_values[static_cast<std::size_t>(shifted_blocks_.diagonal_index[i / d]) * d * d + (i % d) * (d + 1)] =
+        shifted_blocks_
+          .block_values[static_cast<std::size_t>(shifted_blocks_.diagonal_index[i / d]) * d * d + (i % d) * (d + 1)] =
           shifted;
         shifted_.q[i] = problem_.q[i] - alpha * metric_[i] * r_centre[i];
       }
   }
 
-  SolverResult ProximalPointSolver::run(std::vector<double>                  &r,
-                                        std::vector<double>                  &u,
-                                        double                                tolerance,
-                                        int                                   max_newton_iterations,
-                                        std::chrono::steady_clock::time_point deadline,
-                                        int                                   stall_steps,
-                                        int                                  *newton_iterations_out) const
+  SolverResult ProximalPointSolver::run(std::vector<double> &r, std::vector<double> &u, double tolerance,
+                                        int max_newton_iterations, std::chrono::steady_clock::time_point deadline,
+                                        int stall_steps, int *newton_iterations_out) const
   {
-    SolverResult        result;
+    SolverResult result;
     std::vector<double> r_centre = r, u_shifted(r.size());
     problem_.compute_velocity(r, u);
     double error = compute_error(problem_, r, u);
     // α = 1 doubles the diagonal of W: the sub-problem is then well conditioned whatever the rank
     // of W, and Newton from the centre converges in a few iterations.
-    AlphaSchedule       schedule(options_);
-    int                 newton_left = max_newton_iterations, outer = 0;
-    std::vector<double> best_r     = r;
-    double              best_error = error, milestone_error = error;
-    int                 milestone_step = 0;
-    bool                stalled        = false;
-    int                 newton_total   = 0;
+    AlphaSchedule schedule(options_);
+    int newton_left = max_newton_iterations, outer = 0;
+    std::vector<double> best_r = r;
+    double best_error = error, milestone_error = error;
+    int milestone_step = 0;
+    bool stalled = false;
+    int newton_total = 0;
     while (error > tolerance && newton_left > 0 && std::chrono::steady_clock::now() < deadline)
       {
         if (stall_steps > 0 && outer - milestone_step >= stall_steps)
@@ -239,7 +233,7 @@ namespace percussion::ContactSolvers
         // Inexact sub-problem solves: two orders of magnitude below the current outer error is
         // enough for the outer iteration to keep its rate (the sub-problem's own error measure is
         // normalised like the outer one, by the norms of its q', r, u').
-        const double            inner_tolerance = std::max(0.1 * tolerance, 1e-2 * error);
+        const double inner_tolerance = std::max(0.1 * tolerance, 1e-2 * error);
         const SubProblemOutcome sub = solve_sub_problem(shifted_, shifted_blocks_, options_, r_centre, r, u_shifted,
                                                         inner_tolerance, newton_left, deadline);
         newton_left -= std::max(sub.newton_iterations, 1);
@@ -248,24 +242,24 @@ namespace percussion::ContactSolvers
         problem_.compute_velocity(r, u);
         const double new_error = compute_error(problem_, r, u);
         if (options_.verbose)
-          std::fprintf(stderr, "  prox step %3d  alpha %.1e  nsgs %2d newton %2d (%s, sub-error %.2e)  error %.3e\n", outer,
-                       schedule.alpha(), sub.sweeps, sub.newton_iterations, to_string(sub.inner.status).c_str(),
+          std::fprintf(stderr, "  prox step %3d  alpha %.1e  nsgs %2d newton %2d (%s, sub-error %.2e)  error %.3e\n",
+                       outer, schedule.alpha(), sub.sweeps, sub.newton_iterations, to_string(sub.inner.status).c_str(),
                        sub.inner.error, new_error);
         const bool inner_converged = sub.inner.status == SolverStatus::converged;
         // The sub-problem's solution becomes the next centre if it converged or improved the error.
         if (std::isfinite(new_error) && (inner_converged || new_error < error))
           {
             r_centre = r;
-            error    = new_error;
+            error = new_error;
             if (error < best_error)
               {
                 best_error = error;
-                best_r     = r;
+                best_r = r;
               }
             if (error < 0.5 * milestone_error)
               {
                 milestone_error = error;
-                milestone_step  = outer;
+                milestone_step = outer;
               }
           }
         else
@@ -277,13 +271,14 @@ namespace percussion::ContactSolvers
       }
     r = best_r;
     problem_.compute_velocity(r, u);
-    error          = best_error;
-    result.error   = error;
-    result.status  = error <= tolerance ? SolverStatus::converged
-                     : std::isfinite(error) ? SolverStatus::not_converged
-                                            : SolverStatus::failed;
+    error = best_error;
+    result.error = error;
+    result.status = error <= tolerance     ? SolverStatus::converged
+                    : std::isfinite(error) ? SolverStatus::not_converged
+                                           : SolverStatus::failed;
     char tail[64];
-    std::snprintf(tail, sizeof tail, "%d steps, final alpha %.1e%s", outer, schedule.alpha(), stalled ? ", stalled" : "");
+    std::snprintf(tail, sizeof tail, "%d steps, final alpha %.1e%s", outer, schedule.alpha(),
+                  stalled ? ", stalled" : "");
     result.message = tail;
     if (newton_iterations_out)
       *newton_iterations_out = newton_total;

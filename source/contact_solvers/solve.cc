@@ -20,9 +20,9 @@ namespace percussion::ContactSolvers
 {
   namespace
   {
-    constexpr NameTable<SolverStatus, 3> status_names{
-      {{SolverStatus::converged, "converged"}, {SolverStatus::not_converged, "not_converged"},
-       {SolverStatus::failed, "failed"}}};
+    constexpr NameTable<SolverStatus, 3> status_names{{{SolverStatus::converged, "converged"},
+                                                       {SolverStatus::not_converged, "not_converged"},
+                                                       {SolverStatus::failed, "failed"}}};
     /** The solver names of SolverOptions::solver, in the order available_solvers() lists them. */
     constexpr NameTable<SolverKind, 4> solver_names{{{SolverKind::alart_curnier, "alart_curnier"},
                                                      {SolverKind::alart_curnier_pure, "alart_curnier_pure"},
@@ -30,7 +30,10 @@ namespace percussion::ContactSolvers
                                                      {SolverKind::nsgs, "nsgs"}}};
   } // namespace
 
-  std::string to_string(const SolverStatus status) { return name_of(status_names, status); }
+  std::string to_string(const SolverStatus status)
+  {
+    return name_of(status_names, status);
+  }
 
   std::vector<std::string> available_solvers()
   {
@@ -47,7 +50,10 @@ namespace percussion::ContactSolvers
     return value_of(solver_names, name, "");
   }
 
-  std::string to_string(const SolverKind kind) { return name_of(solver_names, kind); }
+  std::string to_string(const SolverKind kind)
+  {
+    return name_of(solver_names, kind);
+  }
 
   namespace
   {
@@ -70,7 +76,8 @@ namespace percussion::ContactSolvers
     class HybridDriver
     {
     public:
-      HybridDriver(const LocalProblem &problem, const BlockDelassus &W, const SolverOptions &options, Clock::time_point deadline)
+      HybridDriver(const LocalProblem &problem, const BlockDelassus &W, const SolverOptions &options,
+                   Clock::time_point deadline)
         : problem_(problem)
         , W_(W)
         , options_(options)
@@ -78,13 +85,14 @@ namespace percussion::ContactSolvers
         , newton_(problem, W, options.rho_scale)
         , nsgs_(problem, W)
         , newton_budget_(options.max_iterations)
-      {}
+      {
+      }
 
       /** Runs the phases from r (in/out, u = W r + q); on exit r is the best iterate found. */
       SolverResult run(std::vector<double> &r, std::vector<double> &u)
       {
-        best_r_      = r;
-        best_error_  = compute_error(problem_, r, u);
+        best_r_ = r;
+        best_error_ = compute_error(problem_, r, u);
         total_.error = best_error_;
         if (options_.nsgs_probe)
           run_nsgs_probe(r, u);
@@ -101,8 +109,8 @@ namespace percussion::ContactSolvers
           }
         r = best_r_;
         problem_.compute_velocity(r, u);
-        total_.error   = best_error_;
-        total_.status  = best_error_ <= options_.tolerance ? SolverStatus::converged : SolverStatus::not_converged;
+        total_.error = best_error_;
+        total_.status = best_error_ <= options_.tolerance ? SolverStatus::converged : SolverStatus::not_converged;
         total_.message = phases_;
         return total_;
       }
@@ -114,7 +122,7 @@ namespace percussion::ContactSolvers
         if (error < best_error_)
           {
             best_error_ = error;
-            best_r_     = r;
+            best_r_ = r;
           }
       }
 
@@ -137,12 +145,13 @@ namespace percussion::ContactSolvers
       void run_nsgs_probe(std::vector<double> &r, std::vector<double> &u)
       {
         const std::vector<double> r_start = r;
-        const int                 n       = problem_.size();
-        const bool dense = problem_.storage == MatrixStorage::dense || W_.number_of_blocks() > 0.3 * W_.m * static_cast<double>(W_.m);
+        const int n = problem_.size();
+        const bool dense =
+          problem_.storage == MatrixStorage::dense || W_.number_of_blocks() > 0.3 * W_.m * static_cast<double>(W_.m);
         const int budget = dense ? std::max(10, std::min(2 * n / 6, 400)) : 10;
         std::vector<double> history{best_error_};
-        int                 sweep  = 0;
-        bool                solved = false;
+        int sweep = 0;
+        bool solved = false;
         for (; sweep < budget; ++sweep)
           {
             const SolverResult g = nsgs_.run(r, u, options_.tolerance, 1, deadline_);
@@ -150,9 +159,9 @@ namespace percussion::ContactSolvers
               break;
             if (g.status == SolverStatus::converged)
               {
-                solved      = true;
+                solved = true;
                 best_error_ = g.error;
-                best_r_     = r;
+                best_r_ = r;
                 ++sweep;
                 break;
               }
@@ -215,8 +224,8 @@ namespace percussion::ContactSolvers
        */
       bool run_proximal_point(std::vector<double> &r, std::vector<double> &u)
       {
-        int                newton_iterations = 0;
-        const SolverResult p                 = ProximalPointSolver(problem_, W_, options_)
+        int newton_iterations = 0;
+        const SolverResult p = ProximalPointSolver(problem_, W_, options_)
                                  .run(r, u, options_.tolerance, newton_budget_, deadline_, 50, &newton_iterations);
         newton_budget_ -= std::max(newton_iterations, 1); // the sweeps are not Newton work
         total_.iterations += p.iterations;
@@ -246,18 +255,18 @@ namespace percussion::ContactSolvers
         return false;
       }
 
-      const LocalProblem        &problem_;
-      const BlockDelassus       &W_;
-      const SolverOptions       &options_;
-      const Clock::time_point    deadline_;
-      const AlartCurnierNewton   newton_;
+      const LocalProblem &problem_;
+      const BlockDelassus &W_;
+      const SolverOptions &options_;
+      const Clock::time_point deadline_;
+      const AlartCurnierNewton newton_;
       const NonsmoothGaussSeidel nsgs_;
-      SolverResult               total_;
-      int                        newton_budget_; ///< Newton iterations left
-      int                        sweeps_ = 20;   ///< length of the next NSGS burst
-      std::vector<double>        best_r_;
-      double                     best_error_ = 0.0;
-      std::string                phases_; ///< the phases run, for SolverResult::message
+      SolverResult total_;
+      int newton_budget_; ///< Newton iterations left
+      int sweeps_ = 20;   ///< length of the next NSGS burst
+      std::vector<double> best_r_;
+      double best_error_ = 0.0;
+      std::string phases_; ///< the phases run, for SolverResult::message
     };
 
     /**
@@ -287,34 +296,29 @@ namespace percussion::ContactSolvers
     }
 
     /** The solver @p kind from r (in/out), u = W r + q. */
-    SolverResult run_solver(SolverKind                kind,
-                            const LocalProblem       &problem,
-                            const BlockDelassus      &W,
-                            std::vector<double>      &r,
-                            std::vector<double>      &u,
-                            const SolverOptions      &options,
-                            Clock::time_point         deadline)
+    SolverResult run_solver(SolverKind kind, const LocalProblem &problem, const BlockDelassus &W,
+                            std::vector<double> &r, std::vector<double> &u, const SolverOptions &options,
+                            Clock::time_point deadline)
     {
       switch (kind)
         {
-          case SolverKind::nsgs:
-            return NonsmoothGaussSeidel(problem, W).run(r, u, options.tolerance, options.max_iterations, deadline);
-          case SolverKind::alart_curnier_pure:
-            return AlartCurnierNewton(problem, W, options.rho_scale)
-              .run(r, u, options.tolerance, options.max_iterations, deadline, false, options.proximal_factor,
-                   options.proximal_cap, options.verbose);
-          case SolverKind::proximal_point:
-            return ProximalPointSolver(problem, W, options).run(r, u, options.tolerance, options.max_iterations, deadline);
-          case SolverKind::alart_curnier:
-            break;
+        case SolverKind::nsgs:
+          return NonsmoothGaussSeidel(problem, W).run(r, u, options.tolerance, options.max_iterations, deadline);
+        case SolverKind::alart_curnier_pure:
+          return AlartCurnierNewton(problem, W, options.rho_scale)
+            .run(r, u, options.tolerance, options.max_iterations, deadline, false, options.proximal_factor,
+                 options.proximal_cap, options.verbose);
+        case SolverKind::proximal_point:
+          return ProximalPointSolver(problem, W, options)
+            .run(r, u, options.tolerance, options.max_iterations, deadline);
+        case SolverKind::alart_curnier:
+          break;
         }
       return HybridDriver(problem, W, options, deadline).run(r, u);
     }
   } // namespace
 
-  SolverResult solve(const LocalProblem  &problem,
-                     std::vector<double> &r,
-                     std::vector<double> &u,
+  SolverResult solve(const LocalProblem &problem, std::vector<double> &r, std::vector<double> &u,
                      const SolverOptions &options)
   {
     const auto start = Clock::now();
@@ -336,19 +340,19 @@ namespace percussion::ContactSolvers
     if (n == 0)
       {
         result.status = SolverStatus::converged;
-        result.error  = 0.0;
+        result.error = 0.0;
         return result;
       }
     result.error = compute_error(problem, r, u);
     if (result.error <= options.tolerance)
       {
-        result.status  = SolverStatus::converged;
+        result.status = SolverStatus::converged;
         result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
         return result;
       }
 
     const BlockDelassus W(problem);
-    result         = run_solver(kind, problem, W, r, u, options, deadline_after(start, options.time_limit_seconds));
+    result = run_solver(kind, problem, W, r, u, options, deadline_after(start, options.time_limit_seconds));
     result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     if (options.verbose)
       std::fprintf(stderr, "%s: %s after %d iterations, error %.3e, %s\n", to_string(options.solver).c_str(),
@@ -356,19 +360,16 @@ namespace percussion::ContactSolvers
     return result;
   }
 
-  SolverResult solve(const GlobalProblem &problem,
-                     std::vector<double> &r,
-                     std::vector<double> &v,
-                     std::vector<double> &u,
-                     const SolverOptions &options)
+  SolverResult solve(const GlobalProblem &problem, std::vector<double> &r, std::vector<double> &v,
+                     std::vector<double> &u, const SolverOptions &options)
   {
-    const auto         start  = Clock::now();
-    const LocalProblem local  = condense_to_local(problem);
-    SolverOptions      opts   = options;
-    opts.time_limit_seconds   = options.time_limit_seconds - std::chrono::duration<double>(Clock::now() - start).count();
-    SolverResult       result = solve(local, r, u, opts);
-    v                         = recover_global_velocity(problem, r);
-    u                         = problem.w;
+    const auto start = Clock::now();
+    const LocalProblem local = condense_to_local(problem);
+    SolverOptions opts = options;
+    opts.time_limit_seconds = options.time_limit_seconds - std::chrono::duration<double>(Clock::now() - start).count();
+    SolverResult result = solve(local, r, u, opts);
+    v = recover_global_velocity(problem, r);
+    u = problem.w;
     problem.H.transpose_multiply_add(v.data(), u.data());
     result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     return result;

@@ -10,7 +10,8 @@ namespace percussion::ContactStep
 {
   BodyCompliance::BodyCompliance(MPI_Comm communicator)
     : communicator(communicator)
-  {}
+  {
+  }
 
   void BodyCompliance::keep_if_current(const SchemeInterface &scheme)
   {
@@ -25,8 +26,8 @@ namespace percussion::ContactStep
   }
 
   unsigned int BodyCompliance::extend(SchemeInterface &scheme, const std::vector<PetscInt> &dofs,
-                              const std::vector<unsigned int> &bodies, const PetscInt local_rows,
-                              const PetscInt first_row, const PetscInt n_rows)
+                                      const std::vector<unsigned int> &bodies, const PetscInt local_rows,
+                                      const PetscInt first_row, const PetscInt n_rows)
   {
     // The new DoFs by body (in the order given: the same on every rank).
     std::vector<std::vector<PetscInt>> added;

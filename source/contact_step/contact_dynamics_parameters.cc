@@ -1,9 +1,9 @@
 #include <deal.II/base/utilities.h>
 
-#include <percussion/core/exceptions.h>
-#include <percussion/core/name_table.h>
 #include <percussion/contact_solvers/solve.h>
 #include <percussion/contact_step/contact_dynamics_parameters.h>
+#include <percussion/core/exceptions.h>
+#include <percussion/core/name_table.h>
 
 namespace percussion::ContactStep
 {
@@ -16,10 +16,9 @@ namespace percussion::ContactStep
        {NonConvergencePolicy::retry, "retry"}}};
     constexpr NameTable<DissipationRangePolicy, 2> dissipation_range_policies{
       {{DissipationRangePolicy::warn, "warn"}, {DissipationRangePolicy::refuse, "refuse"}}};
-    constexpr NameTable<DelassusOperatorChoice, 3> delassus_operators{
-      {{DelassusOperatorChoice::automatic, "auto"},
-       {DelassusOperatorChoice::dense, "dense"},
-       {DelassusOperatorChoice::probed, "probed"}}};
+    constexpr NameTable<DelassusOperatorChoice, 3> delassus_operators{{{DelassusOperatorChoice::automatic, "auto"},
+                                                                       {DelassusOperatorChoice::dense, "dense"},
+                                                                       {DelassusOperatorChoice::probed, "probed"}}};
     constexpr NameTable<PositionProjection, 3> position_projections{
       {{PositionProjection::automatic, "auto"}, {PositionProjection::on, "on"}, {PositionProjection::off, "off"}}};
     constexpr NameTable<ProjectionMetric, 3> projection_metrics{
@@ -185,7 +184,8 @@ namespace percussion::ContactStep
     retry_step_halvings = prm.get_integer("Retry step halvings");
     write_fclib_on_failure = prm.get_bool("Write FCLIB on failure");
     write_fclib_steps.clear();
-    for (const int s : dealii::Utilities::string_to_int(dealii::Utilities::split_string_list(prm.get("Write FCLIB at steps"), ',')))
+    for (const int s :
+         dealii::Utilities::string_to_int(dealii::Utilities::split_string_list(prm.get("Write FCLIB at steps"), ',')))
       write_fclib_steps.push_back(s);
     dissipation_range_policy = value_of(dissipation_range_policies, prm.get("Dissipation range policy"),
                                         "Contact solver/Dissipation range policy");

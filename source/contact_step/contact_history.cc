@@ -11,7 +11,8 @@ namespace percussion::ContactStep
 
   ContactHistory::ContactHistory(MPI_Comm communicator)
     : communicator(communicator)
-  {}
+  {
+  }
 
   void ContactHistory::start_step(const std::vector<OwnedContactPoint> &points, const bool operator_changed)
   {
@@ -147,7 +148,8 @@ namespace percussion::ContactStep
 
   ContactHistory::Snapshot ContactHistory::snapshot() const
   {
-    return {previous_impulse, dissipation_by_key, lasting_own_keys, lasting_threshold, previous_operator_changed, moves};
+    return {previous_impulse,  dissipation_by_key,        lasting_own_keys,
+            lasting_threshold, previous_operator_changed, moves};
   }
 
   void ContactHistory::restore(const Snapshot &saved)

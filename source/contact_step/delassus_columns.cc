@@ -1,10 +1,10 @@
 #include <deal.II/base/mpi.h>
 
-#include <percussion/core/petsc_check.h>
-#include <percussion/contact_step/delassus_columns.h>
-#include <percussion/core/petsc_access.h>
-#include <percussion/contact_step/scheme_interface.h>
 #include <percussion/contact_solvers/plain_all_gather.h>
+#include <percussion/contact_step/delassus_columns.h>
+#include <percussion/contact_step/scheme_interface.h>
+#include <percussion/core/petsc_access.h>
+#include <percussion/core/petsc_check.h>
 
 #include <algorithm>
 #include <numeric>
@@ -61,7 +61,8 @@ namespace percussion::ContactStep
     , response(response)
     , compliance(communicator)
     , body_compliance(body_compliance)
-  {}
+  {
+  }
 
   void DelassusColumns::release()
   {
@@ -233,10 +234,11 @@ namespace percussion::ContactStep
   std::vector<PetscInt> DelassusColumns::gathered_support(const PetscInt row_begin) const
   {
     std::vector<PetscInt> local_support;
-    for_each_entry_in_frames(b_entries, *frames, row_begin, [&](const Entry &, const auto &node, unsigned int, const Matrix3 &) {
-      for (unsigned int k = 0; k < dim; ++k)
-        local_support.push_back(static_cast<PetscInt>(node[k]));
-    });
+    for_each_entry_in_frames(b_entries, *frames, row_begin,
+                             [&](const Entry &, const auto &node, unsigned int, const Matrix3 &) {
+                               for (unsigned int k = 0; k < dim; ++k)
+                                 local_support.push_back(static_cast<PetscInt>(node[k]));
+                             });
     std::sort(local_support.begin(), local_support.end());
     local_support.erase(std::unique(local_support.begin(), local_support.end()), local_support.end());
     std::vector<PetscInt> needed;
@@ -302,7 +304,8 @@ namespace percussion::ContactStep
                              });
     ContactSolvers::plain_all_gather(local, all, communicator);
     const auto key = [](const ColumnEntry &x) { return std::make_tuple(x.body, x.column, x.index); };
-    std::stable_sort(all.begin(), all.end(), [&](const ColumnEntry &x, const ColumnEntry &y) { return key(x) < key(y); });
+    std::stable_sort(all.begin(), all.end(),
+                     [&](const ColumnEntry &x, const ColumnEntry &y) { return key(x) < key(y); });
     std::vector<ColumnEntry> merged;
     for (const ColumnEntry &x : all)
       if (!merged.empty() && key(merged.back()) == key(x))
@@ -315,8 +318,7 @@ namespace percussion::ContactStep
     return true;
   }
 
-  void DelassusColumns::delassus_from_support(const PetscInt n_columns, const PetscInt row_begin,
-                                              const bool symmetric)
+  void DelassusColumns::delassus_from_support(const PetscInt n_columns, const PetscInt row_begin, const bool symmetric)
   {
     // C = Eᵀ𝐑ᵀB: an entry b of B at component a of a node adds R_{a,e} b to the row of the
     // node's component e. Then W_c = Cᵀ (EᵀZ) C.

@@ -1,8 +1,8 @@
 #include <percussion/contact_solvers/plain_all_gather.h>
 #include <percussion/contact_solvers/scaled_solve.h>
 #include <percussion/contact_step/dense_delassus_operator.h>
-#include <percussion/core/petsc_access.h>
 #include <percussion/contact_step/scheme_interface.h>
+#include <percussion/core/petsc_access.h>
 
 #include <algorithm>
 
@@ -17,7 +17,8 @@ namespace percussion::ContactStep
     : dim(dim)
     , communicator(communicator)
     , delassus(dim, column_limit, communicator, response, body_compliance)
-  {}
+  {
+  }
 
   ContactSolvers::SolverResult DenseDelassusOperator::solve(const OperatorContext &context,
                                                             const std::vector<ActiveContact> &held, const double factor,
@@ -51,7 +52,8 @@ namespace percussion::ContactStep
                 for (unsigned int j = 0; j < d; ++j)
                   problem.W_dense(ld * a + i, ld * b + j) = factor * delassus.entry(points[a], i, points[b], j);
             if (dim == 1)
-              problem.W_dense(ld * a + 1, ld * a + 1) = problem.W_dense(ld * a, ld * a) > 0 ? problem.W_dense(ld * a, ld * a) : 1.0;
+              problem.W_dense(ld * a + 1, ld * a + 1) =
+                problem.W_dense(ld * a, ld * a) > 0 ? problem.W_dense(ld * a, ld * a) : 1.0;
           }
       }
     return ContactSolvers::solve_scaled(problem, solution.reaction, solution.velocity, options, solution.exponent);
@@ -71,9 +73,10 @@ namespace percussion::ContactStep
     return 4 * nonzeros < size * size;
   }
 
-  ContactSolvers::CsrMatrix DenseDelassusOperator::sparse_problem_matrix(
-    const std::vector<unsigned long long> &problem_points, const std::vector<int> &unknown_of_column,
-    const unsigned int components, const unsigned int ld, const double factor) const
+  ContactSolvers::CsrMatrix
+  DenseDelassusOperator::sparse_problem_matrix(const std::vector<unsigned long long> &problem_points,
+                                               const std::vector<int> &unknown_of_column, const unsigned int components,
+                                               const unsigned int ld, const double factor) const
   {
     // W of the points' components below `components` from W_c's rows, ld unknowns per point
     // (unknown_of_column: a cached column's unknown d · point index + component, or −1); the
@@ -105,7 +108,8 @@ namespace percussion::ContactStep
     return ContactSolvers::CsrMatrix::from_triplets(ld * n, ld * n, rows, columns, values, "W");
   }
 
-  std::vector<int> DenseDelassusOperator::unknowns_of_columns(const std::vector<unsigned long long> &problem_points) const
+  std::vector<int>
+  DenseDelassusOperator::unknowns_of_columns(const std::vector<unsigned long long> &problem_points) const
   {
     std::vector<int> unknown_of_column(delassus.n_columns(), -1);
     for (unsigned int a = 0; a < problem_points.size(); ++a)
@@ -129,8 +133,8 @@ namespace percussion::ContactStep
   }
 
   void DenseDelassusOperator::add_product(const std::vector<ActiveContact> &held, const unsigned int a,
-                                          const unsigned int, const unsigned int i,
-                                          const std::vector<double> &impulse, double &u) const
+                                          const unsigned int, const unsigned int i, const std::vector<double> &impulse,
+                                          double &u) const
   {
     const unsigned int d = dim, n = held.size();
     if (delassus.is_sparse())
@@ -145,10 +149,11 @@ namespace percussion::ContactStep
         u += delassus.entry(held[a].point, i, held[b].point, j) * impulse[d * b + j];
   }
 
-  const dealii::PETScWrappers::MPI::Vector &
-  DenseDelassusOperator::project(const OperatorContext &context, std::vector<ActiveContact> &local,
-                                 const ContactSolvers::SolverOptions &options, ContactSolvers::SolverResult &solver,
-                                 unsigned int &n_contacts)
+  const dealii::PETScWrappers::MPI::Vector &DenseDelassusOperator::project(const OperatorContext &context,
+                                                                           std::vector<ActiveContact> &local,
+                                                                           const ContactSolvers::SolverOptions &options,
+                                                                           ContactSolvers::SolverResult &solver,
+                                                                           unsigned int &n_contacts)
   {
     const unsigned int d = dim;
     std::vector<ActiveContact> projected;

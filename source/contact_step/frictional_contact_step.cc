@@ -1,14 +1,14 @@
 #include <deal.II/base/mpi.h>
 
+#include <percussion/contact_solvers/distributed_sweeps.h>
 #include <percussion/contact_solvers/error_measure.h>
+#include <percussion/contact_solvers/plain_all_gather.h>
 #include <percussion/contact_solvers/scaled_solve.h>
 #include <percussion/contact_solvers/solve.h>
-#include <percussion/core/exceptions.h>
-#include <percussion/core/petsc_check.h>
-#include <percussion/contact_solvers/distributed_sweeps.h>
 #include <percussion/contact_step/frictional_contact_step.h>
-#include <percussion/contact_solvers/plain_all_gather.h>
+#include <percussion/core/exceptions.h>
 #include <percussion/core/petsc_access.h>
+#include <percussion/core/petsc_check.h>
 
 #include <algorithm>
 #include <cmath>
@@ -24,9 +24,8 @@ namespace percussion::ContactStep
   using PetscAccess::reinit_like;
 
   FrictionalContactStep::FrictionalContactStep(const ContactDynamicsParameters &parameters,
-                                               const ContactLaws::ContactLaw law,
-                                               const unsigned int dim, const double gap_prediction_factor,
-                                               MPI_Comm communicator)
+                                               const ContactLaws::ContactLaw law, const unsigned int dim,
+                                               const double gap_prediction_factor, MPI_Comm communicator)
     : parameters(parameters)
     , local_law(ContactLaws::make_local_law(law))
     , dim(dim)
@@ -44,7 +43,8 @@ namespace percussion::ContactStep
 
   const std::vector<ActiveContact> &FrictionalContactStep::select_own(const std::vector<OwnedContactPoint> &points,
                                                                       const Vector &u_k, const Vector &w,
-                                                                      const double time_step, std::vector<bool> &in_problem)
+                                                                      const double time_step,
+                                                                      std::vector<bool> &in_problem)
   {
     // (The buffers are members: a step with a few contacts allocates nothing here.)
     const unsigned int d = dim;
@@ -118,11 +118,9 @@ namespace percussion::ContactStep
   }
 
   ContactStepResult FrictionalContactStep::solve(SchemeInterface &scheme,
-                                                 const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                                 const Vector &w,
+                                                 const dealii::PETScWrappers::MPI::SparseMatrix &H, const Vector &w,
                                                  const bool operator_changed,
-                                                 const std::vector<OwnedContactPoint> &points,
-                                                 const Vector &u_k,
+                                                 const std::vector<OwnedContactPoint> &points, const Vector &u_k,
                                                  const double energy_scale)
   {
     const unsigned int d = dim;
@@ -147,9 +145,11 @@ namespace percussion::ContactStep
     const std::vector<ActiveContact> *held_contacts = chosen->is_distributed() ? &own : &scratch.gathered;
     pose_law(*held_contacts, theta, h);
     OperatorSolveCounts counts;
-    result.solver = chosen->solve(context, *held_contacts, local_law->operator_factor(theta), solution, options, counts);
+    result.solver =
+      chosen->solve(context, *held_contacts, local_law->operator_factor(theta), solution, options, counts);
     if (result.solver.status != ContactSolvers::SolverStatus::converged && chosen->is_distributed() &&
-        parameters.delassus_operator == DelassusOperatorChoice::automatic && n_total * d <= parameters.delassus_column_limit)
+        parameters.delassus_operator == DelassusOperatorChoice::automatic &&
+        n_total * d <= parameters.delassus_column_limit)
       {
         // The automatic choice's probed operator did not meet the law where the exact columns are
         // affordable: the same problem with the dense W (bodies in contact with each other: the
@@ -161,7 +161,8 @@ namespace percussion::ContactStep
         held_contacts = &scratch.gathered;
         pose_law(*held_contacts, theta, h);
         result.probed_error = result.solver.error;
-        result.solver = dense.solve(context, *held_contacts, local_law->operator_factor(theta), solution, options, counts);
+        result.solver =
+          dense.solve(context, *held_contacts, local_law->operator_factor(theta), solution, options, counts);
         result.dense_fallback = true;
       }
     DelassusOperator &delassus_operator = *chosen;
@@ -177,10 +178,10 @@ namespace percussion::ContactStep
     const std::vector<double> impulse = apply_impulse(context, delassus_operator, held, first, last);
     works_and_states(delassus_operator, held, first, last, impulse, theta, velocity_noise_of(held, first, last),
                      1e4 * std::numeric_limits<double>::epsilon() * energy_scale, result);
-    result.held_per_rank = delassus_operator.is_distributed()
-                             ? dealii::Utilities::MPI::max(static_cast<unsigned int>(solution.partition.n_local()),
-                                                           communicator)
-                             : static_cast<unsigned int>(held.size());
+    result.held_per_rank =
+      delassus_operator.is_distributed()
+        ? dealii::Utilities::MPI::max(static_cast<unsigned int>(solution.partition.n_local()), communicator)
+        : static_cast<unsigned int>(held.size());
     result.dissipated_energy = dissipated_energy(points);
     return result;
   }
@@ -204,9 +205,9 @@ namespace percussion::ContactStep
     // A state that has blown up reaches the contact problem first: it is a numerical failure of
     // the step, not bad input of the contact solver.
     if (const double largest = u_free.linfty_norm(); !std::isfinite(largest))
-      throw SolverError("The free velocity at the contact points is not finite in the step from t = " +
-                        std::to_string(scheme.time()) + " (step " + std::to_string(scheme.step_number() + 1) +
-                        "): the state has blown up.");
+      throw SolverError(
+        "The free velocity at the contact points is not finite in the step from t = " + std::to_string(scheme.time()) +
+        " (step " + std::to_string(scheme.step_number() + 1) + "): the state has blown up.");
 
     // The threshold of a lasting contact: the previous step's largest normal impulse, all ranks.
     contact_history.take_lasting_threshold();
@@ -313,8 +314,8 @@ namespace percussion::ContactStep
   }
 
   void FrictionalContactStep::set_dof_positions(const dealii::types::global_dof_index first_owned_dof,
-                                                std::vector<std::array<double, 3>> positions,
-                                                const double node_spacing, const bool has_body_pair)
+                                                std::vector<std::array<double, 3>> positions, const double node_spacing,
+                                                const bool has_body_pair)
   {
     if (dim == 1 || parameters.delassus_operator == DelassusOperatorChoice::dense)
       return;
@@ -353,8 +354,7 @@ namespace percussion::ContactStep
     // body's support is large: the dense operator's problem then grows with the contacts like the
     // bodies they touch, whatever their number (posed sparse, DenseDelassusOperator).
     const DelassusColumns &columns = dense.columns();
-    return operator_moves() && columns.uses_body_compliance(scheme) &&
-           !columns.body_compliance_overflowed() &&
+    return operator_moves() && columns.uses_body_compliance(scheme) && !columns.body_compliance_overflowed() &&
            columns.largest_body_support() <= parameters.probed_operator_threshold;
   }
 
@@ -383,8 +383,8 @@ namespace percussion::ContactStep
     // dense path's one-off columns serve every later step. Columns already kept cost nothing:
     // then the dense path is the cheaper one. (Where H moves, the dense columns are computed at
     // every step anyway and choose_probed_by_count() weighs them per step.)
-    const unsigned long long columns = dense.columns().columns_to_compute(
-      context.scheme, context.H, active_points, context.n_candidates, context.operator_moves);
+    const unsigned long long columns = dense.columns().columns_to_compute(context.scheme, context.H, active_points,
+                                                                          context.n_candidates, context.operator_moves);
     if (!context.operator_moves && last_solve_distributed && active_points.size() < last_active_count && columns > 0)
       return true;
     return columns > parameters.probed_operator_threshold;
@@ -474,8 +474,12 @@ namespace percussion::ContactStep
   {
     if (dealii::Utilities::MPI::n_mpi_processes(communicator) == 1)
       return;
-    double sums[7] = {result.work_normal, result.work_tangential, result.obstacle_work, result.normal_impulse,
-                      static_cast<double>(result.n_stick), static_cast<double>(result.n_slip),
+    double sums[7] = {result.work_normal,
+                      result.work_tangential,
+                      result.obstacle_work,
+                      result.normal_impulse,
+                      static_cast<double>(result.n_stick),
+                      static_cast<double>(result.n_slip),
                       static_cast<double>(result.n_positive_work)};
     const int ierr = MPI_Allreduce(MPI_IN_PLACE, sums, 7, MPI_DOUBLE, MPI_SUM, communicator);
     AssertThrowMPI(ierr);
@@ -502,16 +506,14 @@ namespace percussion::ContactStep
     result.largest_positive_work_position = best.position;
   }
 
-  PositionProjectionResult FrictionalContactStep::project_positions(SchemeInterface &scheme,
-                                                                    const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                                                    const Vector &w,
-                                                                    const std::vector<OwnedContactPoint> &points,
-                                                                    const Vector &displacement_increment,
-                                                                    const bool project, const double tolerance,
-                                                                    const double allowed_energy)
+  PositionProjectionResult
+  FrictionalContactStep::project_positions(SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                           const Vector &w, const std::vector<OwnedContactPoint> &points,
+                                           const Vector &displacement_increment, const bool project,
+                                           const double tolerance, const double allowed_energy)
   {
     // A position-level law keeps the gaps itself: its positions are only checked.
-    const ProjectionContext step{dense,  probed.get(), last_solve_distributed, operator_moves(),
+    const ProjectionContext step{dense,  probed.get(), last_solve_distributed,        operator_moves(),
                                  u_free, options,      contact_history.lasting_keys()};
     return projector.project(scheme, H, w, points, displacement_increment, project && is_velocity_level(), tolerance,
                              allowed_energy, step);

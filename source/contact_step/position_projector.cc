@@ -1,7 +1,7 @@
 #include <deal.II/base/mpi.h>
 
-#include <percussion/core/petsc_access.h>
 #include <percussion/contact_step/position_projector.h>
+#include <percussion/core/petsc_access.h>
 
 #include <algorithm>
 #include <limits>
@@ -17,7 +17,8 @@ namespace percussion::ContactStep
     : parameters(parameters)
     , dim(dim)
     , communicator(communicator)
-  {}
+  {
+  }
 
   double PositionProjector::end_of_step_gaps(const dealii::PETScWrappers::MPI::SparseMatrix &H, const Vector &w,
                                              const std::vector<OwnedContactPoint> &points,
@@ -60,9 +61,8 @@ namespace percussion::ContactStep
     // The adaptive metric: the impulse response where an impact left the penetration beside a
     // contact in lasting contact (impact_beside_lasting_contact()), else the quasi-static one.
     const bool impulse_metric =
-      scheme.projection_is_impulse_response() ||
-      (parameters.projection_metric == ProjectionMetric::adaptive &&
-       impact_beside_lasting_contact(points, step.lasting_keys, tolerance));
+      scheme.projection_is_impulse_response() || (parameters.projection_metric == ProjectionMetric::adaptive &&
+                                                  impact_beside_lasting_contact(points, step.lasting_keys, tolerance));
     result.impulse_metric = impulse_metric;
     // A metric of its own (quasi-static): its columns are made for this projection's contacts
     // only and not kept. Projections are rare (impact steps), and columns kept from an earlier
@@ -88,9 +88,9 @@ namespace percussion::ContactStep
               local.push_back(a);
             }
         // (Each pass spends what the passes before it left of the allowance.)
-        const Vector &response = energy_safe_correction(scheme, H, w, local, impulse_metric,
-                                                        std::max(0.0, allowed_energy - result.energy_change), step,
-                                                        result);
+        const Vector &response =
+          energy_safe_correction(scheme, H, w, local, impulse_metric,
+                                 std::max(0.0, allowed_energy - result.energy_change), step, result);
         result.energy_change += scheme.correct_displacement(response);
 
         // The gaps after the pass, for every candidate.
@@ -110,10 +110,10 @@ namespace percussion::ContactStep
   }
 
   const Vector &PositionProjector::projected_response(SchemeInterface &scheme,
-                                                     const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                                     const Vector &w, std::vector<ActiveContact> &contacts,
-                                                     const bool impulse_metric, const ProjectionContext &step,
-                                                     PositionProjectionResult &result)
+                                                      const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                                      const Vector &w, std::vector<ActiveContact> &contacts,
+                                                      const bool impulse_metric, const ProjectionContext &step,
+                                                      PositionProjectionResult &result)
   {
     DelassusOperator &metric = projection_operator(contacts, impulse_metric, step);
     // (The quasi-static metric's columns are computed for every pass's contacts.)
@@ -125,10 +125,11 @@ namespace percussion::ContactStep
   }
 
   const Vector &PositionProjector::energy_safe_correction(SchemeInterface &scheme,
-                                                         const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                                         const Vector &w, std::vector<ActiveContact> &contacts,
-                                                         const bool impulse_metric, const double allowed_energy,
-                                                         const ProjectionContext &step, PositionProjectionResult &result)
+                                                          const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                                          const Vector &w, std::vector<ActiveContact> &contacts,
+                                                          const bool impulse_metric, const double allowed_energy,
+                                                          const ProjectionContext &step,
+                                                          PositionProjectionResult &result)
   {
     // The energy guarantee of the projection (doc/contact.md, "Position projection"): the
     // correction δq may not add more than allowed_energy after the velocity has given up what it
@@ -202,8 +203,9 @@ namespace percussion::ContactStep
     // Many contacts (the step's problem took the probed operator): the projection's problem is
     // solved by the same distributed outer iteration in the impulse response's metric, also where
     // the metric is quasi-static but its dense columns would pass 'Delassus column limit'.
-    const bool many = dealii::Utilities::MPI::sum(static_cast<unsigned long long>(contacts.size()), communicator) * dim >
-                      parameters.delassus_column_limit;
+    const bool many =
+      dealii::Utilities::MPI::sum(static_cast<unsigned long long>(contacts.size()), communicator) * dim >
+      parameters.delassus_column_limit;
     if (step.step_was_distributed && dim > 1 && (impulse_metric || many))
       return *step.probed;
     if (impulse_metric)

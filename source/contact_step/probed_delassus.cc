@@ -1,11 +1,11 @@
 #include <deal.II/base/mpi.h>
 
-#include <percussion/core/exceptions.h>
-#include <percussion/core/petsc_check.h>
 #include <percussion/contact_solvers/plain_all_gather.h>
 #include <percussion/contact_step/probed_delassus.h>
-#include <percussion/core/petsc_access.h>
 #include <percussion/contact_step/scheme_interface.h>
+#include <percussion/core/exceptions.h>
+#include <percussion/core/petsc_access.h>
+#include <percussion/core/petsc_check.h>
 
 #include <algorithm>
 #include <cmath>
@@ -94,7 +94,9 @@ namespace percussion::ContactStep
       static std::uint64_t key(const std::array<long long, 3> &c)
       {
         // 21 bits per coordinate (offset to be positive): unique for |c| < 2^20 cells.
-        const auto part = [](const long long v) { return static_cast<std::uint64_t>((v + (1ll << 20)) & ((1ll << 21) - 1)); };
+        const auto part = [](const long long v) {
+          return static_cast<std::uint64_t>((v + (1ll << 20)) & ((1ll << 21) - 1));
+        };
         return part(c[0]) | (part(c[1]) << 21) | (part(c[2]) << 42);
       }
 
@@ -123,7 +125,8 @@ namespace percussion::ContactStep
           structure.push_back(n_rows);
           structure.insert(structure.end(), row_start, row_start + n_rows + 1);
           structure.insert(structure.end(), columns, columns + row_start[n_rows]);
-          PERCUSSION_PETSC_CALL(MatRestoreRowIJ(block, 0, PETSC_FALSE, PETSC_FALSE, &n_rows, &row_start, &columns, &done));
+          PERCUSSION_PETSC_CALL(
+            MatRestoreRowIJ(block, 0, PETSC_FALSE, PETSC_FALSE, &n_rows, &row_start, &columns, &done));
         }
       structure.insert(structure.end(), global_columns, global_columns + n_off_diagonal_columns);
       return structure;
@@ -221,8 +224,8 @@ namespace percussion::ContactStep
                   }
               const PetscInt global_row = row + first_owned;
               if (!columns.empty())
-                PERCUSSION_PETSC_CALL(MatSetValues(G, 1, &global_row, columns.size(), columns.data(), values.data(),
-                                                   INSERT_VALUES));
+                PERCUSSION_PETSC_CALL(
+                  MatSetValues(G, 1, &global_row, columns.size(), columns.data(), values.data(), INSERT_VALUES));
             }
           PERCUSSION_PETSC_CALL(MatDenseRestoreArrayRead(X, &x));
         }
@@ -237,8 +240,8 @@ namespace percussion::ContactStep
     template <typename ActiveNumber>
     void own_rows_of_active_points(Mat Ws, const unsigned int dim, const unsigned int ld, const double factor,
                                    const std::vector<unsigned long long> &points, const std::size_t offset,
-                                   const ActiveNumber &active_number,
-                                   std::vector<int> &rows, std::vector<int> &columns, std::vector<double> &values)
+                                   const ActiveNumber &active_number, std::vector<int> &rows, std::vector<int> &columns,
+                                   std::vector<double> &values)
     {
       [[maybe_unused]] PetscInt row_begin, row_end; // (the points' rows are this rank's)
       PERCUSSION_PETSC_CALL(MatGetOwnershipRange(Ws, &row_begin, &row_end));
@@ -283,7 +286,8 @@ namespace percussion::ContactStep
     , radius(radius)
     , spacing(spacing)
     , communicator(communicator)
-  {}
+  {
+  }
 
   void ProbedDelassus::set_dof_positions(const dealii::types::global_dof_index first_owned_dof,
                                          std::vector<std::array<double, 3>> owned_positions)
@@ -306,7 +310,8 @@ namespace percussion::ContactStep
         response_version = scheme.unrotated_operator_version();
       }
     const BodyFrames *const now = scheme.response_frames();
-    if (id == operator_id && Ws != nullptr && now == frames && (now == nullptr || frames_version == scheme.operator_version()))
+    if (id == operator_id && Ws != nullptr && now == frames &&
+        (now == nullptr || frames_version == scheme.operator_version()))
       return 0;
     frames = now;
     frames_version = scheme.operator_version();
@@ -443,9 +448,10 @@ namespace percussion::ContactStep
     const unsigned long long last_owned = first_owned + positions.size();
     std::vector<std::vector<unsigned int>> neighbours(owned_dofs.size());
     std::vector<PetscInt> d_nnz(n_rows_local, 0), o_nnz(n_rows_local, 0);
-    std::size_t first_record = std::lower_bound(records.begin(), records.end(), local.empty() ? 0ull : local.front().dof,
-                                                [](const DofRecord &r, unsigned long long d) { return r.dof < d; }) -
-                               records.begin();
+    std::size_t first_record =
+      std::lower_bound(records.begin(), records.end(), local.empty() ? 0ull : local.front().dof,
+                       [](const DofRecord &r, unsigned long long d) { return r.dof < d; }) -
+      records.begin();
     for (std::size_t i = 0; i < owned_dofs.size(); ++i)
       {
         const unsigned int b = first_record + i;
@@ -464,8 +470,8 @@ namespace percussion::ContactStep
     PERCUSSION_PETSC_CALL(MatMPIAIJSetPreallocation(G, 0, d_nnz.data(), 0, o_nnz.data()));
 
     // 4. G's entries, by colours (probe_by_colours()).
-    probe_by_colours(G, scheme, communicator, owned_dofs, first_owned, n_rows_local, n_rows, records, colour,
-                     colours, first_record, neighbours);
+    probe_by_colours(G, scheme, communicator, owned_dofs, first_owned, n_rows_local, n_rows, records, colour, colours,
+                     first_record, neighbours);
     PERCUSSION_PETSC_CALL(MatAssemblyBegin(G, MAT_FINAL_ASSEMBLY));
     PERCUSSION_PETSC_CALL(MatAssemblyEnd(G, MAT_FINAL_ASSEMBLY));
     unsigned long long n_entries = 0;
@@ -492,7 +498,8 @@ namespace percussion::ContactStep
     PetscInt n_columns;
     PERCUSSION_PETSC_CALL(MatGetSize(Ws, nullptr, &n_columns));
     PERCUSSION_PETSC_CALL(VecCreateGhost(communicator, column_end - column_begin, n_columns,
-                                         static_cast<PetscInt>(lookup_ghosts.size()), lookup_ghosts.data(), lookup.out()));
+                                         static_cast<PetscInt>(lookup_ghosts.size()), lookup_ghosts.data(),
+                                         lookup.out()));
     lookup_version = ws_version;
   }
 

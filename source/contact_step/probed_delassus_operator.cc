@@ -1,6 +1,6 @@
 #include <percussion/contact_step/probed_delassus_operator.h>
-#include <percussion/core/petsc_access.h>
 #include <percussion/contact_step/scheme_interface.h>
+#include <percussion/core/petsc_access.h>
 
 #include <deal.II/base/mpi.h>
 
@@ -15,11 +15,12 @@ namespace percussion::ContactStep
     : dim(dim)
     , communicator(communicator)
     , solver(dim, max_iterations, communicator)
-  {}
+  {
+  }
 
   ContactSolvers::SolverResult ProbedDelassusOperator::solve(const OperatorContext &context,
-                                                             const std::vector<ActiveContact> &held, const double factor,
-                                                             ContactSolution &solution,
+                                                             const std::vector<ActiveContact> &held,
+                                                             const double factor, ContactSolution &solution,
                                                              const ContactSolvers::SolverOptions &options,
                                                              OperatorSolveCounts &counts)
   {
@@ -39,8 +40,8 @@ namespace percussion::ContactStep
   }
 
   void ProbedDelassusOperator::add_product(const std::vector<ActiveContact> &, const unsigned int a,
-                                           const unsigned int first, const unsigned int i,
-                                           const std::vector<double> &, double &u) const
+                                           const unsigned int first, const unsigned int i, const std::vector<double> &,
+                                           double &u) const
   {
     u += step_start.product[dim * (a - first) + i];
   }
@@ -59,8 +60,8 @@ namespace percussion::ContactStep
     // partition and warm start are its own: the step's stay for the next step's warm start and for
     // what reads them after the step (an FCLIB dump).
     sort_by_point(local);
-    n_contacts = std::max(n_contacts,
-                          static_cast<unsigned int>(dealii::Utilities::MPI::sum(local.size(), communicator)));
+    n_contacts =
+      std::max(n_contacts, static_cast<unsigned int>(dealii::Utilities::MPI::sum(local.size(), communicator)));
     ContactSolution projection;
     ContactSolvers::LocalProblem &lcp = projection.problem;
     lcp.dimension = d;
@@ -80,9 +81,9 @@ namespace percussion::ContactStep
       projection_start = step_start;
     else
       projection_start.valid = false;
-    solver_result = solver.solve(context.scheme, context.H, context.columns_like, local, 1.0, lcp,
-                                 projection.reaction, projection.velocity, projection.partition, projection.exponent,
-                                 options, projection_start, counts);
+    solver_result =
+      solver.solve(context.scheme, context.H, context.columns_like, local, 1.0, lcp, projection.reaction,
+                   projection.velocity, projection.partition, projection.exponent, options, projection_start, counts);
     // The accepted iterate's 𝒯Hλ.
     PetscAccess::reinit_like(correction, context.scheme.displacement(), communicator);
     correction = projection_start.response;

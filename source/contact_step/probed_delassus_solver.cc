@@ -3,13 +3,13 @@
 #include <percussion/contact_solvers/anderson_mixing.h>
 #include <percussion/contact_solvers/error_measure.h>
 #include <percussion/contact_solvers/one_contact_solver.h>
+#include <percussion/contact_solvers/plain_all_gather.h>
 #include <percussion/contact_solvers/scaled_solve.h>
 #include <percussion/contact_solvers/solve.h>
-#include <percussion/core/petsc_check.h>
-#include <percussion/contact_solvers/plain_all_gather.h>
 #include <percussion/contact_step/probed_delassus_solver.h>
-#include <percussion/core/petsc_access.h>
 #include <percussion/contact_step/scheme_interface.h>
+#include <percussion/core/petsc_access.h>
+#include <percussion/core/petsc_check.h>
 
 #include <algorithm>
 #include <chrono>
@@ -71,7 +71,8 @@ namespace percussion::ContactStep
     : dim(dim)
     , max_iterations(max_iterations)
     , communicator(communicator)
-  {}
+  {
+  }
 
   void ProbedDelassusSolver::set_dof_positions(const dealii::types::global_dof_index first_owned_dof,
                                                std::vector<std::array<double, 3>> positions, const double radius,
@@ -82,9 +83,9 @@ namespace percussion::ContactStep
     probed->set_dof_positions(first_owned_dof, std::move(positions));
   }
 
-  void ProbedDelassusSolver::impulse_on_dofs(SchemeInterface &scheme,
-                                              const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                              const std::vector<ContactLaws::ActiveContact> &own, const std::vector<double> &r)
+  void ProbedDelassusSolver::impulse_on_dofs(SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                             const std::vector<ContactLaws::ActiveContact> &own,
+                                             const std::vector<double> &r)
   {
     const unsigned int d = dim, ld = dim;
     // p on H's columns (the owned active points), Hp with the Dirichlet rows zero (the support
@@ -106,8 +107,8 @@ namespace percussion::ContactStep
   }
 
   void ProbedDelassusSolver::local_values_of(const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                              const std::vector<ContactLaws::ActiveContact> &own,
-                                              const dealii::PETScWrappers::MPI::Vector &x, std::vector<double> &z)
+                                             const std::vector<ContactLaws::ActiveContact> &own,
+                                             const dealii::PETScWrappers::MPI::Vector &x, std::vector<double> &z)
   {
     const unsigned int d = dim, ld = dim;
     reinit_like(column_work, *columns_like, communicator);
@@ -123,10 +124,9 @@ namespace percussion::ContactStep
     PERCUSSION_PETSC_CALL(VecRestoreArrayRead(PetscAccess::petsc(column_work), &values));
   }
 
-  void ProbedDelassusSolver::exact_product(SchemeInterface &scheme,
-                                            const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                            const std::vector<ContactLaws::ActiveContact> &own, const std::vector<double> &r,
-                                            std::vector<double> &z)
+  void ProbedDelassusSolver::exact_product(SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                           const std::vector<ContactLaws::ActiveContact> &own,
+                                           const std::vector<double> &r, std::vector<double> &z)
   {
     impulse_on_dofs(scheme, H, own, r);
     scheme.impulse_response(current->generalized_impulse, current->response);
@@ -134,9 +134,9 @@ namespace percussion::ContactStep
   }
 
   void ProbedDelassusSolver::approximate_product(SchemeInterface &scheme,
-                                                  const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                                  const std::vector<ContactLaws::ActiveContact> &own, const std::vector<double> &r,
-                                                  std::vector<double> &z)
+                                                 const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                                 const std::vector<ContactLaws::ActiveContact> &own,
+                                                 const std::vector<double> &r, std::vector<double> &z)
   {
     // The warm start's vectors hold the last accepted Hp and its exact 𝒯Hp; by
     // linearity 𝒯(Hp)_new = 𝒯(Hp)_old + 𝒯(Δ) with Δ the change of the generalized impulse (H moved
@@ -159,9 +159,10 @@ namespace percussion::ContactStep
     // Their operator, its block form and the ghost exchange are made again only when the active
     // block or the scaling changed: in lasting contact on a fixed obstacle they are the last step's
     // (copying and re-blocking W_s cost about 10 ms per step at 1 089 contacts and R = 7).
-    const int exponent = ContactSolvers::scaling_exponent(
-      dealii::Utilities::MPI::sum(ContactSolvers::diagonal_sum(probed_problem), communicator),
-      static_cast<int>(ld * partition.n_total()));
+    const int exponent =
+      ContactSolvers::scaling_exponent(dealii::Utilities::MPI::sum(ContactSolvers::diagonal_sum(probed_problem),
+                                                                   communicator),
+                                       static_cast<int>(ld * partition.n_total()));
     if (!inner_blocks || probed->block_version() != inner_block_version || exponent != inner_exponent)
       {
         inner_problem = probed_problem;
@@ -183,13 +184,14 @@ namespace percussion::ContactStep
                                         const std::vector<double> &impulses, const unsigned int n_mine,
                                         const bool first_iteration, std::vector<double> &z, OperatorSolveCounts &counts)
   {
-    const bool previous_pair = first_iteration && current->valid &&
-                               current->response_version == scheme.operator_version();
-    if (on_every_rank(previous_pair && current->operator_id == PetscAccess::object_id(H) && current->points == own_points &&
-                        current->reaction == impulses,
+    const bool previous_pair =
+      first_iteration && current->valid && current->response_version == scheme.operator_version();
+    if (on_every_rank(previous_pair && current->operator_id == PetscAccess::object_id(H) &&
+                        current->points == own_points && current->reaction == impulses,
                       communicator))
       z = current->product;
-    else if (on_every_rank(std::all_of(impulses.begin(), impulses.begin() + n_mine, [](const double x) { return x == 0.0; }),
+    else if (on_every_rank(std::all_of(impulses.begin(), impulses.begin() + n_mine,
+                                       [](const double x) { return x == 0.0; }),
                            communicator))
       {
         // No impulse (a cold start): W p = 0 without a solve.
@@ -338,8 +340,7 @@ namespace percussion::ContactStep
         // warm start is the last step's accepted impulse: with the same H (fixed obstacles), the
         // same contacts and the same impulses on every rank, its product is the last step's, and
         // Hp, 𝒯Hp are still in the work vectors.
-        const bool approximate_start =
-          product_at(scheme, H, own, own_points, impulses, n_mine, outer == 0, z, counts);
+        const bool approximate_start = product_at(scheme, H, own, own_points, impulses, n_mine, outer == 0, z, counts);
         for (unsigned int i = 0; i < n; ++i)
           {
             u[i] = factor * z[i] + b[i];

@@ -12,7 +12,8 @@ namespace percussion
                                              const unsigned int block_size)
     : original(const_cast<dealii::PETScWrappers::MPI::SparseMatrix &>(matrix).petsc_matrix())
     , blocked(block_copy(original, block_size))
-  {}
+  {
+  }
 
   MatHandle BlockedMatrixProduct::block_copy(Mat original, const unsigned int block_size)
   {
@@ -83,8 +84,7 @@ namespace percussion
                                    const dealii::PETScWrappers::MPI::Vector &src) const
   {
     // (deal.II's vectors hand out their Vec as const only.)
-    PERCUSSION_PETSC_CALL(MatMult(blocked ? blocked.get() : original,
-                                  const_cast<Vec>(static_cast<const Vec &>(src)),
+    PERCUSSION_PETSC_CALL(MatMult(blocked ? blocked.get() : original, const_cast<Vec>(static_cast<const Vec &>(src)),
                                   const_cast<Vec>(static_cast<const Vec &>(dst))));
   }
 } // namespace percussion

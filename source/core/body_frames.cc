@@ -5,8 +5,8 @@
 #include <percussion/core/petsc_check.h>
 
 #include <algorithm>
-#include <set>
 #include <cmath>
+#include <set>
 
 namespace percussion
 {
@@ -38,8 +38,9 @@ namespace percussion
     {
       const double det = determinant(a);
       return {{(a[4] * a[8] - a[5] * a[7]) / det, (a[5] * a[6] - a[3] * a[8]) / det, (a[3] * a[7] - a[4] * a[6]) / det,
-              (a[2] * a[7] - a[1] * a[8]) / det, (a[0] * a[8] - a[2] * a[6]) / det, (a[1] * a[6] - a[0] * a[7]) / det,
-              (a[1] * a[5] - a[2] * a[4]) / det, (a[2] * a[3] - a[0] * a[5]) / det, (a[0] * a[4] - a[1] * a[3]) / det}};
+               (a[2] * a[7] - a[1] * a[8]) / det, (a[0] * a[8] - a[2] * a[6]) / det, (a[1] * a[6] - a[0] * a[7]) / det,
+               (a[1] * a[5] - a[2] * a[4]) / det, (a[2] * a[3] - a[0] * a[5]) / det,
+               (a[0] * a[4] - a[1] * a[3]) / det}};
     }
 
     double frobenius(const Matrix3 &a)
@@ -90,14 +91,14 @@ namespace percussion
     {
       switch (layout.dimension)
         {
-          case 1:
-            rotate_nodes<1>(layout, frames, turned, transposed, first_owned, a);
-            break;
-          case 2:
-            rotate_nodes<2>(layout, frames, turned, transposed, first_owned, a);
-            break;
-          default:
-            rotate_nodes<3>(layout, frames, turned, transposed, first_owned, a);
+        case 1:
+          rotate_nodes<1>(layout, frames, turned, transposed, first_owned, a);
+          break;
+        case 2:
+          rotate_nodes<2>(layout, frames, turned, transposed, first_owned, a);
+          break;
+        default:
+          rotate_nodes<3>(layout, frames, turned, transposed, first_owned, a);
         }
     }
 
@@ -295,8 +296,8 @@ namespace percussion
     if (dim == 1)
       return 0;
     // From the skew part (accurate for small angles) and the trace (for large ones).
-    const double s = 0.5 * std::sqrt((R[7] - R[5]) * (R[7] - R[5]) + (R[2] - R[6]) * (R[2] - R[6]) +
-                                     (R[3] - R[1]) * (R[3] - R[1]));
+    const double s =
+      0.5 * std::sqrt((R[7] - R[5]) * (R[7] - R[5]) + (R[2] - R[6]) * (R[2] - R[6]) + (R[3] - R[1]) * (R[3] - R[1]));
     const double c = 0.5 * (R[0] + R[4] + R[8] - 1);
     return std::atan2(s, c);
   }
@@ -330,7 +331,8 @@ namespace percussion
     for (unsigned int b = 0; b < layout.n_bodies; ++b)
       {
         std::copy(frame_storage.begin() + 12 * b, frame_storage.begin() + 12 * b + 9, step_frames[b].rotation.begin());
-        std::copy(frame_storage.begin() + 12 * b + 9, frame_storage.begin() + 12 * b + 12, step_frames[b].center.begin());
+        std::copy(frame_storage.begin() + 12 * b + 9, frame_storage.begin() + 12 * b + 12,
+                  step_frames[b].center.begin());
       }
     note_turned_bodies();
   }

@@ -76,8 +76,9 @@ namespace percussion
     for (const auto dof : owned)
       own_labels.insert(static_cast<types::global_dof_index>(label(dof)));
     std::set<types::global_dof_index> all_labels;
-    for (const auto &rank_labels : Utilities::MPI::all_gather(
-           communicator, std::vector<types::global_dof_index>(own_labels.begin(), own_labels.end())))
+    for (const auto &rank_labels :
+         Utilities::MPI::all_gather(communicator,
+                                    std::vector<types::global_dof_index>(own_labels.begin(), own_labels.end())))
       all_labels.insert(rank_labels.begin(), rank_labels.end());
     const std::vector<types::global_dof_index> sorted(all_labels.begin(), all_labels.end());
     n = static_cast<unsigned int>(sorted.size());

@@ -29,16 +29,14 @@ namespace percussion
     }
   } // namespace
 
-  std::map<std::string, double> parse_function_constants(const std::string &text,
-                                                         const std::string &parameter_name)
+  std::map<std::string, double> parse_function_constants(const std::string &text, const std::string &parameter_name)
   {
     std::map<std::string, double> constants;
     for (const std::string &item : dealii::Utilities::split_string_list(text, ','))
       {
         const auto equal = item.find('=');
         if (equal == std::string::npos)
-          throw InputError("Parameter '" + parameter_name + "': item '" + item +
-                           "' is not of the form name=value.");
+          throw InputError("Parameter '" + parameter_name + "': item '" + item + "' is not of the form name=value.");
         const std::string name = dealii::Utilities::trim(item.substr(0, equal));
         const std::string value = dealii::Utilities::trim(item.substr(equal + 1));
         try
@@ -51,8 +49,8 @@ namespace percussion
           }
         catch (const std::exception &)
           {
-            throw InputError("Parameter '" + parameter_name + "': the value of constant '" +
-                             name + "' is not a number: '" + value + "'.");
+            throw InputError("Parameter '" + parameter_name + "': the value of constant '" + name +
+                             "' is not a number: '" + value + "'.");
           }
       }
     return constants;
@@ -77,17 +75,15 @@ namespace percussion
   }
 
   template <int dim>
-  std::unique_ptr<dealii::FunctionParser<dim>>
-  make_function(const FunctionExpression &function,
-                const unsigned int n_components,
-                const std::map<std::string, double> &constants)
+  std::unique_ptr<dealii::FunctionParser<dim>> make_function(const FunctionExpression &function,
+                                                             const unsigned int n_components,
+                                                             const std::map<std::string, double> &constants)
   {
     const std::vector<std::string> components = split_components(function.expression);
     if (components.size() != n_components)
-      throw InputError("Parameter '" + function.parameter_name + "' = '" + function.expression +
-                       "' has " + std::to_string(components.size()) +
-                       " component(s) separated by ';', but " + std::to_string(n_components) +
-                       " are needed in " + std::to_string(dim) + "D.");
+      throw InputError("Parameter '" + function.parameter_name + "' = '" + function.expression + "' has " +
+                       std::to_string(components.size()) + " component(s) separated by ';', but " +
+                       std::to_string(n_components) + " are needed in " + std::to_string(dim) + "D.");
     auto parser = std::make_unique<dealii::FunctionParser<dim>>(n_components);
     try
       {
@@ -112,24 +108,22 @@ namespace percussion
     return parser;
   }
 
-  void validate_function(const FunctionExpression &function,
-                         const unsigned int dim,
-                         const unsigned int n_components,
+  void validate_function(const FunctionExpression &function, const unsigned int dim, const unsigned int n_components,
                          const std::map<std::string, double> &constants)
   {
     switch (dim)
       {
-        case 1:
-          make_function<1>(function, n_components, constants);
-          break;
-        case 2:
-          make_function<2>(function, n_components, constants);
-          break;
-        case 3:
-          make_function<3>(function, n_components, constants);
-          break;
-        default:
-          throw InputError("Dimension must be 1, 2 or 3.");
+      case 1:
+        make_function<1>(function, n_components, constants);
+        break;
+      case 2:
+        make_function<2>(function, n_components, constants);
+        break;
+      case 3:
+        make_function<3>(function, n_components, constants);
+        break;
+      default:
+        throw InputError("Dimension must be 1, 2 or 3.");
       }
   }
 
@@ -150,10 +144,10 @@ namespace percussion
     return true;
   }
 
-  template std::unique_ptr<dealii::FunctionParser<1>>
-  make_function<1>(const FunctionExpression &, unsigned int, const std::map<std::string, double> &);
-  template std::unique_ptr<dealii::FunctionParser<2>>
-  make_function<2>(const FunctionExpression &, unsigned int, const std::map<std::string, double> &);
-  template std::unique_ptr<dealii::FunctionParser<3>>
-  make_function<3>(const FunctionExpression &, unsigned int, const std::map<std::string, double> &);
+  template std::unique_ptr<dealii::FunctionParser<1>> make_function<1>(const FunctionExpression &, unsigned int,
+                                                                       const std::map<std::string, double> &);
+  template std::unique_ptr<dealii::FunctionParser<2>> make_function<2>(const FunctionExpression &, unsigned int,
+                                                                       const std::map<std::string, double> &);
+  template std::unique_ptr<dealii::FunctionParser<3>> make_function<3>(const FunctionExpression &, unsigned int,
+                                                                       const std::map<std::string, double> &);
 } // namespace percussion

@@ -16,7 +16,9 @@ namespace percussion
   InterruptionGuard::InterruptionGuard()
   {
     received_signal = 0;
-    struct sigaction action{};
+    struct sigaction action
+    {
+    };
     action.sa_handler = record_signal;
     sigemptyset(&action.sa_mask);
     action.sa_flags = SA_RESTART; // (a blocking MPI or file call is resumed, not failed)

@@ -52,8 +52,7 @@ namespace percussion
     }
   };
 
-  IterationMatrixSolver::IterationMatrixSolver(const LinearSolverParameters &parameters,
-                                               MPI_Comm communicator)
+  IterationMatrixSolver::IterationMatrixSolver(const LinearSolverParameters &parameters, MPI_Comm communicator)
     : parameters(parameters)
     , communicator(communicator)
     , solver_type(parameters.type)
@@ -164,7 +163,8 @@ namespace percussion
        (direct_package == DirectSolverPackage::automatic && n_dofs <= parameters.native_cholesky_dof_limit));
     if (direct_package == DirectSolverPackage::petsc && use_direct && n_ranks > 1)
       throw InputError("Parameter 'Linear solver/Direct solver package' = petsc works on one MPI rank only; "
-                       "use mumps or auto with " + std::to_string(n_ranks) + " ranks.");
+                       "use mumps or auto with " +
+                       std::to_string(n_ranks) + " ranks.");
     if (use_native_cholesky)
       matrix = sequential_diagonal_block(matrix);
     // CG multiplies with the operator at every iteration: through its block copy where the DoFs
@@ -233,35 +233,34 @@ namespace percussion
     PERCUSSION_PETSC_CALL(KSPSetType(ksp, KSPCG));
     switch (preconditioner)
       {
-        case PreconditionerType::boomeramg:
-          PERCUSSION_PETSC_CALL(PCSetType(pc, PCHYPRE));
-          PERCUSSION_PETSC_CALL(PCHYPRESetType(pc, "boomeramg"));
-          break;
-        case PreconditionerType::gamg:
-          // Smoothed aggregation needs the near-null space of elasticity (rigid-body modes):
-          // with constants only its coarse spaces cannot represent rotations and the iteration
-          // counts grow with the size.
-          if (near_null_space != nullptr)
-            PERCUSSION_PETSC_CALL(MatSetNearNullSpace(matrix, near_null_space));
-          // Nodal aggregation: the DoFs of a node form a block (measured at 16 × 16 × 8 cells,
-          // 10 × CFL: 27.5 → 19 iterations per solve).
-          if (node_block_size > 1)
-            PERCUSSION_PETSC_CALL(MatSetBlockSize(matrix, node_block_size));
-          PERCUSSION_PETSC_CALL(PCSetType(pc, PCGAMG));
-          // Tuning through PETSc's options (PETSC_OPTIONS="-pc_gamg_threshold 0.02 ..."),
-          // read for this preconditioner only.
-          PERCUSSION_PETSC_CALL(PCSetFromOptions(pc));
-          break;
-        case PreconditionerType::ml:
-          set_up_trilinos_ml(matrix, pc);
-          break;
-        case PreconditionerType::jacobi:
-        case PreconditionerType::automatic:
-          PERCUSSION_PETSC_CALL(PCSetType(pc, PCJACOBI));
-          break;
+      case PreconditionerType::boomeramg:
+        PERCUSSION_PETSC_CALL(PCSetType(pc, PCHYPRE));
+        PERCUSSION_PETSC_CALL(PCHYPRESetType(pc, "boomeramg"));
+        break;
+      case PreconditionerType::gamg:
+        // Smoothed aggregation needs the near-null space of elasticity (rigid-body modes):
+        // with constants only its coarse spaces cannot represent rotations and the iteration
+        // counts grow with the size.
+        if (near_null_space != nullptr)
+          PERCUSSION_PETSC_CALL(MatSetNearNullSpace(matrix, near_null_space));
+        // Nodal aggregation: the DoFs of a node form a block (measured at 16 × 16 × 8 cells,
+        // 10 × CFL: 27.5 → 19 iterations per solve).
+        if (node_block_size > 1)
+          PERCUSSION_PETSC_CALL(MatSetBlockSize(matrix, node_block_size));
+        PERCUSSION_PETSC_CALL(PCSetType(pc, PCGAMG));
+        // Tuning through PETSc's options (PETSC_OPTIONS="-pc_gamg_threshold 0.02 ..."),
+        // read for this preconditioner only.
+        PERCUSSION_PETSC_CALL(PCSetFromOptions(pc));
+        break;
+      case PreconditionerType::ml:
+        set_up_trilinos_ml(matrix, pc);
+        break;
+      case PreconditionerType::jacobi:
+      case PreconditionerType::automatic:
+        PERCUSSION_PETSC_CALL(PCSetType(pc, PCJACOBI));
+        break;
       }
-    PERCUSSION_PETSC_CALL(KSPSetTolerances(ksp, parameters.tolerance, 0.0, PETSC_DEFAULT,
-                                           parameters.max_iterations));
+    PERCUSSION_PETSC_CALL(KSPSetTolerances(ksp, parameters.tolerance, 0.0, PETSC_DEFAULT, parameters.max_iterations));
     PERCUSSION_PETSC_CALL(KSPSetInitialGuessNonzero(ksp, PETSC_TRUE));
     PERCUSSION_PETSC_CALL(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED));
   }
@@ -278,9 +277,9 @@ namespace percussion
           {
             PetscInt infog2 = 0;
             MatMumpsGetInfog(factor, 2, &infog2);
-            throw SolverError("MUMPS factorisation of the iteration matrix failed: INFOG(1) = " +
-                              std::to_string(infog1) + ", INFOG(2) = " + std::to_string(infog2) +
-                              " (see the MUMPS user guide).");
+            throw SolverError(
+              "MUMPS factorisation of the iteration matrix failed: INFOG(1) = " + std::to_string(infog1) +
+              ", INFOG(2) = " + std::to_string(infog2) + " (see the MUMPS user guide).");
           }
       }
     if (use_direct)
@@ -293,8 +292,7 @@ namespace percussion
       }
   }
 
-  void IterationMatrixSolver::solve(const dealii::PETScWrappers::MPI::Vector &b,
-                                    dealii::PETScWrappers::MPI::Vector &x)
+  void IterationMatrixSolver::solve(const dealii::PETScWrappers::MPI::Vector &b, dealii::PETScWrappers::MPI::Vector &x)
   {
     PERCUSSION_PETSC_CALL(KSPSolve(ksp, b, x));
     KSPConvergedReason reason;
@@ -306,10 +304,9 @@ namespace percussion
       {
         PetscReal residual = 0;
         KSPGetResidualNorm(ksp, &residual);
-        throw SolverError("The linear solve with the iteration matrix did not converge (" +
-                          description() + ", PETSc reason " + std::to_string(static_cast<int>(reason)) +
-                          ", " + std::to_string(its) + " iterations, residual " +
-                          std::to_string(residual) + ").");
+        throw SolverError("The linear solve with the iteration matrix did not converge (" + description() +
+                          ", PETSc reason " + std::to_string(static_cast<int>(reason)) + ", " + std::to_string(its) +
+                          " iterations, residual " + std::to_string(residual) + ").");
       }
   }
 
@@ -347,8 +344,8 @@ namespace percussion
     int rank = 0;
     MPI_Comm_rank(communicator, &rank);
     MatHandle Bt;
-    PERCUSSION_PETSC_CALL(MatCreateAIJ(communicator, rank == 0 ? n_columns : 0, rank == 0 ? n_rows : 0, n_columns, n_rows,
-                                       0, rank == 0 ? row_counts.data() : nullptr, 0, nullptr, Bt.out()));
+    PERCUSSION_PETSC_CALL(MatCreateAIJ(communicator, rank == 0 ? n_columns : 0, rank == 0 ? n_rows : 0, n_columns,
+                                       n_rows, 0, rank == 0 ? row_counts.data() : nullptr, 0, nullptr, Bt.out()));
     for (PetscInt j = 0; j < n_columns; ++j)
       for (PetscInt i = 0; i < n_local_rows; ++i)
         if (b[i + j * lda] != 0.0)
@@ -423,10 +420,12 @@ namespace percussion
         const PetscScalar *values;
         PERCUSSION_PETSC_CALL(MatGetRow(matrix, r, &n, &columns, &values));
         indices.assign(columns, columns + n);
-        const int status = ml.matrix->InsertGlobalValues(static_cast<int>(r), static_cast<int>(n), values, indices.data());
+        const int status =
+          ml.matrix->InsertGlobalValues(static_cast<int>(r), static_cast<int>(n), values, indices.data());
         PERCUSSION_PETSC_CALL(MatRestoreRow(matrix, r, &n, &columns, &values));
         if (status < 0)
-          throw SolverError("Copying the iteration matrix to Trilinos failed (Epetra error " + std::to_string(status) + ").");
+          throw SolverError("Copying the iteration matrix to Trilinos failed (Epetra error " + std::to_string(status) +
+                            ").");
       }
     if (ml.matrix->FillComplete() != 0)
       throw SolverError("Copying the iteration matrix to Trilinos failed (FillComplete).");
@@ -445,7 +444,8 @@ namespace percussion
     list.set("aggregation: type", "Uncoupled");
     list.set("coarse: type", "Amesos-KLU");
     list.set("coarse: max size", 2000);
-    if (near_null_space_dimension > 0 && near_null_space_values.size() == near_null_space_dimension * std::size_t(n_local))
+    if (near_null_space_dimension > 0 &&
+        near_null_space_values.size() == near_null_space_dimension * std::size_t(n_local))
       {
         ml.null_space = near_null_space_values;
         list.set("null space: type", "pre-computed");
@@ -462,12 +462,12 @@ namespace percussion
   std::string IterationMatrixSolver::description() const
   {
     if (use_direct)
-      return use_native_cholesky ? "direct (PETSc Cholesky, nested dissection, factorised once per step size)" :
-                                   "direct (MUMPS Cholesky, factorised once per step size)";
+      return use_native_cholesky ? "direct (PETSc Cholesky, nested dissection, factorised once per step size)"
+                                 : "direct (MUMPS Cholesky, factorised once per step size)";
     return "cg + " + preconditioner_type_name(preconditioner) +
            ((preconditioner == PreconditionerType::gamg || preconditioner == PreconditionerType::ml) &&
-                near_null_space != nullptr ?
-              " (rigid-body near-null space)" :
-              "");
+                near_null_space != nullptr
+              ? " (rigid-body near-null space)"
+              : "");
   }
 } // namespace percussion

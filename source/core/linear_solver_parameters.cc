@@ -10,8 +10,8 @@ namespace percussion
   {
     /// The value called @p name in @p table; an InputError naming @p entry for an unknown name.
     template <typename Choice, std::size_t n>
-    Choice choice_from_name(const std::array<std::pair<Choice, const char *>, n> &table,
-                            const std::string &name, const std::string &entry)
+    Choice choice_from_name(const std::array<std::pair<Choice, const char *>, n> &table, const std::string &name,
+                            const std::string &entry)
     {
       for (const auto &[value, known_name] : table)
         if (name == known_name)
@@ -19,8 +19,8 @@ namespace percussion
       std::string admissible;
       for (const auto &[value, known_name] : table)
         admissible += (admissible.empty() ? "" : "|") + std::string(known_name);
-      throw InputError("Parameter 'Linear solver/" + entry + "': unknown value '" + name + "' (admissible: " +
-                       admissible + ").");
+      throw InputError("Parameter 'Linear solver/" + entry + "': unknown value '" + name +
+                       "' (admissible: " + admissible + ").");
     }
 
     // Every choice with its name in the parameter file: the one place the names are written.
@@ -78,7 +78,8 @@ namespace percussion
                       "multigrid, scalar), 'gamg' (PETSc smoothed-aggregation multigrid with the "
                       "elasticity near-null space: the rigid-body modes of the bodies, zero on "
                       "Dirichlet DoFs, and nodal blocks) or 'ml' (Trilinos ML smoothed aggregation "
-                      "with the same near-null space and blocks, on a copy of the matrix). 'auto': ml when the Courant number "
+                      "with the same near-null space and blocks, on a copy of the matrix). 'auto': ml when the Courant "
+                      "number "
                       "c h / (node spacing) exceeds 'AMG Courant number', else jacobi (at the CFL "
                       "step the mass-dominated matrix needs about 17 Jacobi-CG iterations, cheaper "
                       "than a multigrid cycle's set-up and smoothing; measurements in "
@@ -87,8 +88,7 @@ namespace percussion
                       "With 'Preconditioner = auto': the Courant number c h / (node spacing), c the "
                       "dilatational wave speed, above which CG uses gamg instead of jacobi "
                       "(measured crossover between 1 and 10, doc/user_guide.md).");
-    prm.declare_entry("Tolerance", "1e-12", Double(0, 1),
-                      "Relative residual tolerance of CG.");
+    prm.declare_entry("Tolerance", "1e-12", Double(0, 1), "Relative residual tolerance of CG.");
     prm.declare_entry("Max iterations", "2000", Integer(1),
                       "Iteration limit of CG. A solve that does not converge within it stops the "
                       "run with an error.");

@@ -25,9 +25,9 @@ namespace percussion
   std::unique_ptr<Triangulation<dim>> create_triangulation(MPI_Comm communicator)
   {
     if constexpr (dim == 1)
-      return std::make_unique<parallel::shared::Triangulation<dim>>(
-        communicator, Triangulation<dim>::none, /*allow_artificial_cells=*/false,
-        parallel::shared::Triangulation<dim>::partition_metis);
+      return std::make_unique<
+        parallel::shared::Triangulation<dim>>(communicator, Triangulation<dim>::none, /*allow_artificial_cells=*/false,
+                                              parallel::shared::Triangulation<dim>::partition_metis);
     else
       return std::make_unique<parallel::distributed::Triangulation<dim>>(communicator);
   }
@@ -89,7 +89,8 @@ namespace percussion
       explicit MshFileChecker(const std::string &file_name)
         : input(file_name)
         , where("Parameter 'Mesh/File name': the gmsh file '" + file_name + "'")
-      {}
+      {
+      }
 
       /// @throws InputError at the first malformed section or unknown node reference.
       void check()
@@ -258,11 +259,11 @@ namespace percussion
           }
       }
 
-      std::ifstream     input;
+      std::ifstream input;
       const std::string where;
-      std::string       line;
+      std::string line;
       unsigned long long line_number = 0;
-      double            version = 0;
+      double version = 0;
       /// The node tags defined, sorted at the end of $Nodes.
       std::vector<long long> nodes;
       bool have_nodes = false, have_elements = false;
@@ -328,7 +329,8 @@ namespace percussion
                              " coordinates per corner.");
           for (unsigned int d = 0; d < dim; ++d)
             if (!(upper[d] > lower[d]))
-              throw InputError("Parameter 'Mesh/Boxes': in '" + box + "' the upper corner must exceed "
+              throw InputError("Parameter 'Mesh/Boxes': in '" + box +
+                               "' the upper corner must exceed "
                                "the lower one in every coordinate.");
           boxes.emplace_back(to_point<dim>(lower), to_point<dim>(upper));
         }
@@ -348,9 +350,9 @@ namespace percussion
       upper[0] = parameters.length;
       for (unsigned int d = 1; d < dim; ++d)
         upper[d] = parameters.width;
-      GridGenerator::subdivided_hyper_rectangle(
-        triangulation, repetitions<dim>(parameters, Point<dim>(), upper, true), Point<dim>(), upper,
-        /*colorize=*/true);
+      GridGenerator::subdivided_hyper_rectangle(triangulation, repetitions<dim>(parameters, Point<dim>(), upper, true),
+                                                Point<dim>(), upper,
+                                                /*colorize=*/true);
     }
 
     template <int dim>
@@ -358,8 +360,8 @@ namespace percussion
     {
       const Point<dim> lower = to_point<dim>(parameters.lower_corner);
       const Point<dim> upper = to_point<dim>(parameters.upper_corner);
-      GridGenerator::subdivided_hyper_rectangle(
-        triangulation, repetitions<dim>(parameters, lower, upper, false), lower, upper, true);
+      GridGenerator::subdivided_hyper_rectangle(triangulation, repetitions<dim>(parameters, lower, upper, false), lower,
+                                                upper, true);
     }
 
     template <int dim>
@@ -371,7 +373,7 @@ namespace percussion
           // bars that touch stay separate bodies (node-to-node contact in 1D). Bar b has material
           // id b and the end ids 10 b (left) and 10 b + 1 (right), as a box's faces in 2D/3D.
           const auto boxes = parse_boxes<dim>(parameters.boxes);
-          std::vector<Point<dim>>    vertices;
+          std::vector<Point<dim>> vertices;
           std::vector<CellData<dim>> cells;
           for (unsigned int b = 0; b < boxes.size(); ++b)
             {
@@ -398,15 +400,16 @@ namespace percussion
           const auto boxes = parse_boxes<dim>(parameters.boxes);
           // Concatenate the boxes' coarse meshes without merging vertices: touching boxes stay
           // separate bodies that can only interact through contact.
-          std::vector<Point<dim>>    vertices;
+          std::vector<Point<dim>> vertices;
           std::vector<CellData<dim>> cells;
-          SubCellData                faces;
+          SubCellData faces;
           for (unsigned int b = 0; b < boxes.size(); ++b)
             {
               Triangulation<dim> box;
-              GridGenerator::subdivided_hyper_rectangle(
-                box, repetitions<dim>(parameters, boxes[b].first, boxes[b].second, false),
-                boxes[b].first, boxes[b].second, true);
+              GridGenerator::subdivided_hyper_rectangle(box,
+                                                        repetitions<dim>(parameters, boxes[b].first, boxes[b].second,
+                                                                         false),
+                                                        boxes[b].first, boxes[b].second, true);
               for (const auto &cell : box.active_cell_iterators())
                 {
                   cell->set_material_id(b);
@@ -464,8 +467,7 @@ namespace percussion
       grid_in.attach_triangulation(triangulation);
       std::ifstream input(parameters.file_name);
       if (!input)
-        throw InputError("Parameter 'Mesh/File name': cannot open the mesh file '" +
-                         parameters.file_name + "'.");
+        throw InputError("Parameter 'Mesh/File name': cannot open the mesh file '" + parameters.file_name + "'.");
       check_msh_file(parameters.file_name);
       try
         {
@@ -475,8 +477,8 @@ namespace percussion
         {
           std::ostringstream message;
           error.print_info(message);
-          throw InputError("Parameter 'Mesh/File name': cannot read the gmsh file '" +
-                           parameters.file_name + "': " + message.str());
+          throw InputError("Parameter 'Mesh/File name': cannot read the gmsh file '" + parameters.file_name +
+                           "': " + message.str());
         }
     }
 
@@ -491,7 +493,8 @@ namespace percussion
             GridTools::rotate(angle, triangulation);
           else if constexpr (dim == 3)
             {
-              Tensor<1, 3> axis({parameters.rotation_axis[0], parameters.rotation_axis[1], parameters.rotation_axis[2]});
+              Tensor<1, 3> axis(
+                {parameters.rotation_axis[0], parameters.rotation_axis[1], parameters.rotation_axis[2]});
               GridTools::rotate(axis / axis.norm(), angle, triangulation);
             }
         }
@@ -525,8 +528,10 @@ namespace percussion
             }
           else if constexpr (dim == 3)
             {
-              Tensor<1, 3> axis({parameters.rotation_axis[0], parameters.rotation_axis[1], parameters.rotation_axis[2]});
-              const auto rotation = Physics::Transformations::Rotations::rotation_matrix_3d(Point<3>(axis / axis.norm()), angle);
+              Tensor<1, 3> axis(
+                {parameters.rotation_axis[0], parameters.rotation_axis[1], parameters.rotation_axis[2]});
+              const auto rotation =
+                Physics::Transformations::Rotations::rotation_matrix_3d(Point<3>(axis / axis.norm()), angle);
               center = Point<dim>(rotation * center);
               direction = rotation * direction;
             }
@@ -552,10 +557,12 @@ namespace percussion
   void generate_mesh(const MeshParameters &parameters, Triangulation<dim> &triangulation)
   {
     using Generator = void (*)(const MeshParameters &, Triangulation<dim> &);
-    static const std::map<MeshType, Generator> generators{
-      {MeshType::bar, &make_bar<dim>},         {MeshType::box, &make_box<dim>},
-      {MeshType::boxes, &make_boxes<dim>},     {MeshType::ball, &make_ball<dim>},
-      {MeshType::cylinder, &make_cylinder<dim>}, {MeshType::gmsh, &read_gmsh<dim>}};
+    static const std::map<MeshType, Generator> generators{{MeshType::bar, &make_bar<dim>},
+                                                          {MeshType::box, &make_box<dim>},
+                                                          {MeshType::boxes, &make_boxes<dim>},
+                                                          {MeshType::ball, &make_ball<dim>},
+                                                          {MeshType::cylinder, &make_cylinder<dim>},
+                                                          {MeshType::gmsh, &read_gmsh<dim>}};
     const MeshType type = parameters.type;
     const auto generator = generators.find(type);
     if (generator == generators.end())

@@ -14,11 +14,11 @@ namespace percussion
   {
     /// Every MeshType with its name in the parameter file: the one place the names are written.
     constexpr std::array<std::pair<MeshType, const char *>, 6> mesh_type_names{{{MeshType::bar, "bar"},
-                                                                               {MeshType::box, "box"},
-                                                                               {MeshType::boxes, "boxes"},
-                                                                               {MeshType::ball, "ball"},
-                                                                               {MeshType::cylinder, "cylinder"},
-                                                                               {MeshType::gmsh, "gmsh"}}};
+                                                                                {MeshType::box, "box"},
+                                                                                {MeshType::boxes, "boxes"},
+                                                                                {MeshType::ball, "ball"},
+                                                                                {MeshType::cylinder, "cylinder"},
+                                                                                {MeshType::gmsh, "gmsh"}}};
   } // namespace
 
   std::string mesh_type_name(const MeshType type)
@@ -58,8 +58,7 @@ namespace percussion
                       "with S).");
     prm.declare_entry("Lower corner", "0, 0, 0", List(Double(), 1, 3),
                       "Box: the corner with the smallest coordinates (first dim values are used).");
-    prm.declare_entry("Upper corner", "1, 1, 1", List(Double(), 1, 3),
-                      "Box: the corner with the largest coordinates.");
+    prm.declare_entry("Upper corner", "1, 1, 1", List(Double(), 1, 3), "Box: the corner with the largest coordinates.");
     prm.declare_entry("Boxes", "", Anything(),
                       "Type = boxes: 'lower : upper; lower : upper; ...' with comma-separated "
                       "coordinates, e.g. '0,0,0 : 1,1,1; 0,0,1.01 : 1,1,2'. Box b gets material id b "
@@ -77,8 +76,7 @@ namespace percussion
     prm.declare_entry("Rotation axis", "0, 0, 1", List(Double(), 3, 3), "3D: the axis of the rotation.");
     prm.declare_entry("Translation", "0, 0, 0", List(Double(), 1, 3),
                       "Shift the mesh by this vector (first dim values) after the rotation.");
-    prm.declare_entry("Global refinements", "0", Integer(0, 12),
-                      "Number of times every cell is split in 2^dim.");
+    prm.declare_entry("Global refinements", "0", Integer(0, 12), "Number of times every cell is split in 2^dim.");
     prm.declare_entry("Ball grading", "0", Double(),
                       "Ball: concentrate the cells toward the boundary point in 'Ball grading "
                       "direction' from the center, e.g. where the ball will touch an obstacle: the "
@@ -109,8 +107,8 @@ namespace percussion
     center = parse_number_list(prm.get("Center"), "Mesh/Center");
     radius = prm.get_double("Radius");
     subdivisions.clear();
-    for (const int s : dealii::Utilities::string_to_int(
-           dealii::Utilities::split_string_list(prm.get("Subdivisions"), ',')))
+    for (const int s :
+         dealii::Utilities::string_to_int(dealii::Utilities::split_string_list(prm.get("Subdivisions"), ',')))
       subdivisions.push_back(static_cast<unsigned int>(s));
     global_refinements = prm.get_integer("Global refinements");
     rotation_angle = prm.get_double("Rotation angle");
@@ -121,11 +119,13 @@ namespace percussion
     ball_grading_direction = parse_number_list(prm.get("Ball grading direction"), "Mesh/Ball grading direction");
     prm.leave_subsection();
     if (!(ball_grading >= 0 && ball_grading <= 0.95))
-      throw InputError("Parameter 'Mesh/Ball grading' must lie in [0, 0.95] (got " + std::to_string(ball_grading) + ").");
+      throw InputError("Parameter 'Mesh/Ball grading' must lie in [0, 0.95] (got " + std::to_string(ball_grading) +
+                       ").");
     if (ball_grading > 0)
       {
         if (type != MeshType::ball)
-          throw InputError("Parameter 'Mesh/Ball grading' applies to 'Mesh/Type' = ball only (the type is '" + mesh_type_name(type) + "').");
+          throw InputError("Parameter 'Mesh/Ball grading' applies to 'Mesh/Type' = ball only (the type is '" +
+                           mesh_type_name(type) + "').");
         double norm = 0;
         for (unsigned int d = 0; d < dim && d < ball_grading_direction.size(); ++d)
           norm += ball_grading_direction[d] * ball_grading_direction[d];
@@ -136,15 +136,16 @@ namespace percussion
 
     auto require_positive = [](const double value, const std::string &entry) {
       if (!(value > 0))
-        throw InputError("Parameter 'Mesh/" + entry + "' must be positive (got " +
-                         std::to_string(value) + ").");
+        throw InputError("Parameter 'Mesh/" + entry + "' must be positive (got " + std::to_string(value) + ").");
     };
     if (type == MeshType::bar || type == MeshType::cylinder)
       require_positive(length, "Length");
     if (rotation_angle != 0 && dim == 1)
       throw InputError("Parameter 'Mesh/Rotation angle' needs dimension 2 or 3.");
     if (rotation_angle != 0 && dim == 3 &&
-        rotation_axis[0] * rotation_axis[0] + rotation_axis[1] * rotation_axis[1] + rotation_axis[2] * rotation_axis[2] == 0)
+        rotation_axis[0] * rotation_axis[0] + rotation_axis[1] * rotation_axis[1] +
+            rotation_axis[2] * rotation_axis[2] ==
+          0)
       throw InputError("Parameter 'Mesh/Rotation axis' must not be the zero vector.");
     if (type == MeshType::bar && dim > 1)
       require_positive(width, "Width");
@@ -155,8 +156,8 @@ namespace percussion
     if (type == MeshType::box)
       {
         if (lower_corner.size() < dim || upper_corner.size() < dim)
-          throw InputError("Parameters 'Mesh/Lower corner' and 'Mesh/Upper corner' need " +
-                           std::to_string(dim) + " coordinates.");
+          throw InputError("Parameters 'Mesh/Lower corner' and 'Mesh/Upper corner' need " + std::to_string(dim) +
+                           " coordinates.");
         for (unsigned int d = 0; d < dim; ++d)
           if (!(upper_corner[d] > lower_corner[d]))
             throw InputError("Parameter 'Mesh/Upper corner' must exceed 'Mesh/Lower corner' in "
@@ -165,12 +166,11 @@ namespace percussion
     if ((type == MeshType::box || type == MeshType::boxes) && subdivisions.size() != 1 && subdivisions.size() != dim)
       throw InputError("Parameter 'Mesh/Subdivisions' needs 1 or " + std::to_string(dim) + " values.");
     if (type == MeshType::ball && (dim == 1 || center.size() < dim))
-      throw InputError(dim == 1 ? "Parameter 'Mesh/Type' = ball does not exist in 1D." :
-                                  "Parameter 'Mesh/Center' needs " + std::to_string(dim) +
-                                    " coordinates.");
+      throw InputError(dim == 1 ? "Parameter 'Mesh/Type' = ball does not exist in 1D."
+                                : "Parameter 'Mesh/Center' needs " + std::to_string(dim) + " coordinates.");
     if (type == MeshType::cylinder && dim != 3)
-      throw InputError("Parameter 'Mesh/Type' = cylinder exists only in 3D (use bar or box in " +
-                       std::to_string(dim) + "D).");
+      throw InputError("Parameter 'Mesh/Type' = cylinder exists only in 3D (use bar or box in " + std::to_string(dim) +
+                       "D).");
     if (type == MeshType::boxes && boxes.empty())
       throw InputError("Parameter 'Mesh/Boxes' is empty but 'Mesh/Type' = boxes.");
     if (type == MeshType::gmsh)

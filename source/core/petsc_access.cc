@@ -5,7 +5,10 @@ namespace percussion::PetscAccess
 {
   using dealii::PETScWrappers::MPI::Vector;
 
-  Vec petsc(const Vector &v) { return const_cast<Vec>(static_cast<const Vec &>(v)); }
+  Vec petsc(const Vector &v)
+  {
+    return const_cast<Vec>(static_cast<const Vec &>(v));
+  }
 
   Mat petsc(const dealii::PETScWrappers::MPI::SparseMatrix &m)
   {

@@ -10,8 +10,7 @@ namespace percussion
       return;
     const char *text = nullptr;
     PetscErrorMessage(error_code, &text, nullptr);
-    throw SolverError(std::string("PETSc call ") + call + " failed with error " +
-                      std::to_string(error_code) + " (" + (text ? text : "unknown") + ") at " +
-                      file + ":" + std::to_string(line));
+    throw SolverError(std::string("PETSc call ") + call + " failed with error " + std::to_string(error_code) + " (" +
+                      (text ? text : "unknown") + ") at " + file + ":" + std::to_string(line));
   }
 } // namespace percussion

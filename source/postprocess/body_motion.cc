@@ -97,14 +97,14 @@ namespace percussion::Postprocess
 
   template <int dim>
   void BodyMotion<dim>::open(const std::string &file_name, const bool write,
-                            const std::optional<unsigned int> resume_after_step)
+                             const std::optional<unsigned int> resume_after_step)
   {
     table->open(file_name, write, resume_after_step);
   }
 
   template <int dim>
   void BodyMotion<dim>::record(const unsigned int step, const double time, const dealii::PETScWrappers::MPI::Vector &v,
-                              const std::vector<RigidMotion> &rigid)
+                               const std::vector<RigidMotion> &rigid)
   {
     for (unsigned int b = 0; b < bodies.size(); ++b)
       {

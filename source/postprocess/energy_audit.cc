@@ -16,12 +16,11 @@ namespace percussion::Postprocess
 
   std::string EnergyAudit::largest_creating_term() const
   {
-    const std::pair<const char *, double> terms[] = {
-      {"projection_energy", last_step.position_correction},
-      {"frame_energy", last_step.frame_correction},
-      {"contact_work", last_contact.normal + last_contact.tangential},
-      {"numerical_dissipation", -last_step.numerical_dissipation},
-      {"balance_residual", last_step.residual}};
+    const std::pair<const char *, double> terms[] = {{"projection_energy", last_step.position_correction},
+                                                     {"frame_energy", last_step.frame_correction},
+                                                     {"contact_work", last_contact.normal + last_contact.tangential},
+                                                     {"numerical_dissipation", -last_step.numerical_dissipation},
+                                                     {"balance_residual", last_step.residual}};
     std::string name = "none";
     double largest = 0;
     for (const auto &[term, value] : terms)
@@ -92,9 +91,9 @@ namespace percussion::Postprocess
     energy_scale = std::max({energy_scale, std::abs(total_energy()), std::abs(external), std::abs(damping),
                              std::abs(numerical), std::abs(contact_normal) + std::abs(contact_tangential),
                              std::abs(projection), std::abs(frame), std::abs(viscoelastic)});
-    guard = std::max({guard, std::abs(total_energy() + current.algorithmic_energy), std::abs(external),
-                      std::abs(damping), std::abs(numerical), std::abs(contact_normal) + std::abs(contact_tangential),
-                      std::abs(viscoelastic)});
+    guard =
+      std::max({guard, std::abs(total_energy() + current.algorithmic_energy), std::abs(external), std::abs(damping),
+                std::abs(numerical), std::abs(contact_normal) + std::abs(contact_tangential), std::abs(viscoelastic)});
     if (energy_scale > 0)
       max_relative_residual = std::max(max_relative_residual, std::abs(step.residual) / energy_scale);
   }

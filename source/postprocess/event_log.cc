@@ -13,8 +13,8 @@ namespace percussion::Postprocess
       std::fclose(file);
   }
 
-  void EventLog::open(const std::string &file_name, const bool write, const std::optional<unsigned int> resume_after_step,
-                      const unsigned int events_so_far)
+  void EventLog::open(const std::string &file_name, const bool write,
+                      const std::optional<unsigned int> resume_after_step, const unsigned int events_so_far)
   {
     n_events = events_so_far;
     if (!write)

@@ -18,8 +18,8 @@ namespace percussion::Postprocess
   namespace
   {
     constexpr NameTable<VtuCompression, 3> vtu_compressions{{{VtuCompression::best_speed, "best speed"},
-                                                            {VtuCompression::best_compression, "best compression"},
-                                                            {VtuCompression::none, "none"}}};
+                                                             {VtuCompression::best_compression, "best compression"},
+                                                             {VtuCompression::none, "none"}}};
   } // namespace
 
   void OutputParameters::declare_parameters(dealii::ParameterHandler &prm)
@@ -64,7 +64,8 @@ namespace percussion::Postprocess
                       "step timings (step_timings.csv), bodies (bodies.csv), probes (probes.csv at "
                       "'Probe points'), contact forces (contact_forces.csv, the contact force on each "
                       "body per step). After every step the tables are written first, then the VTU "
-                      "records, whatever the order of the list. The older entries 'Write statistics', 'Write step timings', 'Write "
+                      "records, whatever the order of the list. The older entries 'Write statistics', 'Write step "
+                      "timings', 'Write "
                       "bodies' and a non-empty 'Probe points' still add (or, 'Write statistics' = false, "
                       "take out) their postprocessor.");
     for (const auto &plugin : postprocessor_plugins<1>())
@@ -167,7 +168,7 @@ namespace percussion::Postprocess
     std::error_code error;
     std::filesystem::create_directories(directory, error);
     if (!std::filesystem::is_directory(directory))
-      throw InputError("Parameter 'Output/Directory': cannot create the directory '" + directory +
-                       "'" + (error ? " (" + error.message() + ")" : std::string()) + ".");
+      throw InputError("Parameter 'Output/Directory': cannot create the directory '" + directory + "'" +
+                       (error ? " (" + error.message() + ")" : std::string()) + ".");
   }
 } // namespace percussion::Postprocess

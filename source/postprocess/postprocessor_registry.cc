@@ -31,10 +31,9 @@ namespace percussion::Postprocess
       }
       static void add(PostprocessorContext<dim> &context, const bool write)
       {
-        context.list.add(std::make_unique<StatisticsOutput>(context.initial_view,
-                                                            context.output.directory + "/statistics.csv",
-                                                            context.root && write, context.resumed_step,
-                                                            context.keep_rows));
+        context.list.add(
+          std::make_unique<StatisticsOutput>(context.initial_view, context.output.directory + "/statistics.csv",
+                                             context.root && write, context.resumed_step, context.keep_rows));
       }
     };
 
@@ -84,10 +83,11 @@ namespace percussion::Postprocess
       }
       static void add(PostprocessorContext<dim> &context, bool)
       {
-        auto &bodies = context.list.add(std::make_unique<BodyMotion<dim>>(
-          context.bodies.get_dof_handler(), context.bodies.mass_matrix(), context.bodies.locally_owned_dofs(),
-          context.communicator,
-          context.frames != nullptr ? context.frames->body_of_material() : std::map<unsigned int, unsigned int>()));
+        auto &bodies = context.list.add(
+          std::make_unique<BodyMotion<dim>>(context.bodies.get_dof_handler(), context.bodies.mass_matrix(),
+                                            context.bodies.locally_owned_dofs(), context.communicator,
+                                            context.frames != nullptr ? context.frames->body_of_material()
+                                                                      : std::map<unsigned int, unsigned int>()));
         bodies.keep_rows_in_memory(context.keep_rows);
         bodies.open(context.output.directory + "/bodies.csv", context.root, context.resumed_step);
       }
@@ -164,10 +164,7 @@ namespace percussion::Postprocess
             output.vtu_time_interval = 0;
           }
       }
-      static void add(PostprocessorContext<dim> &context, bool)
-      {
-        context.list.add(std::move(context.vtu));
-      }
+      static void add(PostprocessorContext<dim> &context, bool) { context.list.add(std::move(context.vtu)); }
     };
 
     /// The registry's line of a postprocessor class @p P (see PostprocessorPlugin).
@@ -183,12 +180,8 @@ namespace percussion::Postprocess
   {
     // The order they run after a step: the tables, then the records whose writing flushes them.
     static const std::vector<PostprocessorPlugin<dim>> plugins{
-      plugin<Statistics<dim>, dim>(),
-      plugin<StepTimings<dim>, dim>(),
-      plugin<Bodies<dim>, dim>(),
-      plugin<Probes<dim>, dim>(),
-      plugin<ContactForceTable<dim>, dim>(),
-      plugin<Events<dim>, dim>(),
+      plugin<Statistics<dim>, dim>(), plugin<StepTimings<dim>, dim>(),       plugin<Bodies<dim>, dim>(),
+      plugin<Probes<dim>, dim>(),     plugin<ContactForceTable<dim>, dim>(), plugin<Events<dim>, dim>(),
       plugin<Vtu<dim>, dim>(),
     };
     return plugins;

@@ -187,7 +187,8 @@ namespace percussion::Postprocess
     for (const auto &[dof, slot] : slot_of)
       needed[slot] = static_cast<PetscInt>(dof);
     IsHandle from;
-    PERCUSSION_PETSC_CALL(ISCreateGeneral(PETSC_COMM_SELF, needed.size(), needed.data(), PETSC_COPY_VALUES, from.out()));
+    PERCUSSION_PETSC_CALL(
+      ISCreateGeneral(PETSC_COMM_SELF, needed.size(), needed.data(), PETSC_COPY_VALUES, from.out()));
     PERCUSSION_PETSC_CALL(VecCreateSeq(PETSC_COMM_SELF, needed.size(), gathered_u.out()));
     PERCUSSION_PETSC_CALL(VecDuplicate(gathered_u, gathered_v.out()));
     PERCUSSION_PETSC_CALL(VecScatterCreate(static_cast<Vec>(like), from, gathered_u, nullptr, scatter.out()));
@@ -197,7 +198,7 @@ namespace percussion::Postprocess
 
   template <int dim>
   void ProbePoints<dim>::open(const std::string &file_name, const bool write,
-                            const std::optional<unsigned int> resume_after_step)
+                              const std::optional<unsigned int> resume_after_step)
   {
     table->open(file_name, write, resume_after_step);
   }
@@ -234,7 +235,8 @@ namespace percussion::Postprocess
             sigma[4] = probe.mu * (gradient[0][2] + gradient[2][0]);
             sigma[5] = probe.mu * (gradient[1][2] + gradient[2][1]);
           }
-        if (const auto frame = rotations != nullptr ? rotations->find(probe.material) : std::map<unsigned int, Matrix3>::const_iterator();
+        if (const auto frame = rotations != nullptr ? rotations->find(probe.material)
+                                                    : std::map<unsigned int, Matrix3>::const_iterator();
             dim > 1 && rotations != nullptr && frame != rotations->end())
           {
             // The stress in the body's frame, rotated to space: R σ Rᵀ (2D: the in-plane block).

@@ -13,7 +13,8 @@ namespace percussion::Postprocess
     , total(total_steps)
     , start_time(start_time)
     , end_time(end_time)
-  {}
+  {
+  }
 
   void ProgressReporter::execute(const StepView &view)
   {

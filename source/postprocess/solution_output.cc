@@ -13,7 +13,6 @@
 #include <iostream>
 #include <utility>
 
-
 namespace percussion::Postprocess
 {
   using namespace dealii;
@@ -26,13 +25,14 @@ namespace percussion::Postprocess
     , communicator(communicator)
     // (deal.II's default is best_compression: on the default example zlib then took half of the
     // whole run's time, for files 7 % smaller than with best_speed.)
-    , compression_level(compression == VtuCompression::none             ? DataOutBase::VtkFlags::no_compression :
-                        compression == VtuCompression::best_compression ? DataOutBase::VtkFlags::best_compression :
-                                                                          DataOutBase::VtkFlags::best_speed)
+    , compression_level(compression == VtuCompression::none               ? DataOutBase::VtkFlags::no_compression
+                        : compression == VtuCompression::best_compression ? DataOutBase::VtkFlags::best_compression
+                                                                          : DataOutBase::VtkFlags::best_speed)
     , files_per_record(files_per_record)
     , in_background(in_background)
     , series(directory, "solution", communicator)
-  {}
+  {
+  }
 
   template <int dim>
   SolutionOutput<dim>::~SolutionOutput()
@@ -90,9 +90,7 @@ namespace percussion::Postprocess
   } // namespace
 
   template <int dim>
-  void SolutionOutput<dim>::write(const double time,
-                                  const unsigned int step,
-                                  const DoFHandler<dim> &dof_handler,
+  void SolutionOutput<dim>::write(const double time, const unsigned int step, const DoFHandler<dim> &dof_handler,
                                   const PETScWrappers::MPI::Vector &displacement,
                                   const PETScWrappers::MPI::Vector &velocity,
                                   std::shared_ptr<const DataPostprocessor<dim>> stress,
@@ -114,12 +112,12 @@ namespace percussion::Postprocess
 
     DataOut<dim> &data_out = record->data_out;
     data_out.attach_dof_handler(dof_handler);
-    const std::vector<DataComponentInterpretation::DataComponentInterpretation> vector_field(
-      dim, DataComponentInterpretation::component_is_part_of_vector);
+    const std::vector<DataComponentInterpretation::DataComponentInterpretation>
+      vector_field(dim, DataComponentInterpretation::component_is_part_of_vector);
     data_out.add_data_vector(record->displacement, std::vector<std::string>(dim, "displacement"),
                              DataOut<dim>::type_dof_data, vector_field);
-    data_out.add_data_vector(record->velocity, std::vector<std::string>(dim, "velocity"),
-                             DataOut<dim>::type_dof_data, vector_field);
+    data_out.add_data_vector(record->velocity, std::vector<std::string>(dim, "velocity"), DataOut<dim>::type_dof_data,
+                             vector_field);
     data_out.add_data_vector(strain_displacement != nullptr ? record->strain_displacement : record->displacement,
                              *record->stress);
 
@@ -160,7 +158,9 @@ namespace percussion::Postprocess
     // only) here.
     const std::string stem = "solution_" + Utilities::int_to_string(series.size(), 5);
     const unsigned int rank_digits = Utilities::needed_digits(n_ranks - 1);
-    auto piece = [&](const unsigned int rank) { return stem + "." + Utilities::int_to_string(rank, rank_digits) + ".vtu"; };
+    auto piece = [&](const unsigned int rank) {
+      return stem + "." + Utilities::int_to_string(rank, rank_digits) + ".vtu";
+    };
     if (Utilities::MPI::this_mpi_process(communicator) == 0)
       {
         std::vector<std::string> pieces;

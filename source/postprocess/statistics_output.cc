@@ -60,7 +60,8 @@ namespace percussion::Postprocess
             {"impact_dissipation", 0.0 - audit.contact_work_normal()},
             {"friction_dissipation", 0.0 - audit.contact_work_tangential()},
             {"energy_balance_residual", audit.balance_residual()},
-            {"linear_solver_iterations", static_cast<double>(stepped ? integrator.linear_solver().last_iterations() : 0)},
+            {"linear_solver_iterations",
+             static_cast<double>(stepped ? integrator.linear_solver().last_iterations() : 0)},
             {"contact_candidates", view.contact_candidates},
             {"contact_active", static_cast<double>(c.n_active)},
             {"contact_sticking", static_cast<double>(c.n_stick)},
@@ -90,8 +91,8 @@ namespace percussion::Postprocess
 
   StepTimingsOutput::StepTimingsOutput(const std::string &file_name, const bool write,
                                        const std::optional<unsigned int> resume_after_step, const bool keep_rows)
-    : timings({"step", "step_seconds", "contact_geometry", "free_velocity", "contact_step", "contact_solver",
-               "projection"})
+    : timings(
+        {"step", "step_seconds", "contact_geometry", "free_velocity", "contact_step", "contact_solver", "projection"})
   {
     timings.keep_rows_in_memory(keep_rows);
     timings.open(file_name, write, resume_after_step);

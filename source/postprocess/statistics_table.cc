@@ -13,7 +13,8 @@ namespace percussion::Postprocess
 {
   StatisticsTable::StatisticsTable(std::vector<std::string> column_names)
     : names(std::move(column_names))
-  {}
+  {
+  }
 
   StatisticsTable::~StatisticsTable()
   {
@@ -50,7 +51,8 @@ namespace percussion::Postprocess
     return line;
   }
 
-  void keep_rows_up_to_step(const std::string &file_name, const std::string &expected_header, const unsigned int last_step)
+  void keep_rows_up_to_step(const std::string &file_name, const std::string &expected_header,
+                            const unsigned int last_step)
   {
     std::ifstream in(file_name);
     std::string line;
@@ -82,8 +84,8 @@ namespace percussion::Postprocess
   void StatisticsTable::add_row(const std::vector<double> &values)
   {
     if (values.size() != names.size())
-      throw std::logic_error("StatisticsTable: a row has " + std::to_string(values.size()) +
-                             " values for " + std::to_string(names.size()) + " columns.");
+      throw std::logic_error("StatisticsTable: a row has " + std::to_string(values.size()) + " values for " +
+                             std::to_string(names.size()) + " columns.");
     ++added;
     if (keep_rows)
       rows.push_back(values);

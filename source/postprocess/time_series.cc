@@ -10,7 +10,8 @@ namespace percussion::Postprocess
   TimeSeries::TimeSeries(const std::string &directory, const std::string &name, MPI_Comm communicator)
     : path(directory + "/" + name + ".pvd")
     , communicator(communicator)
-  {}
+  {
+  }
 
   void TimeSeries::add(const double time, const std::string &file)
   {

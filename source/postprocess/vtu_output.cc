@@ -12,9 +12,9 @@ namespace percussion::Postprocess
 
   template <int dim>
   VtuOutput<dim>::VtuOutput(const OutputParameters &output, MPI_Comm communicator, const Body::ElasticBody<dim> &bodies,
-                            const BodyFrames *stress_frames,
-                            const bool viscoelastic, const Contact::ContactGeometry<dim> *geometry,
-                            std::function<void()> after_record, double &output_seconds)
+                            const BodyFrames *stress_frames, const bool viscoelastic,
+                            const Contact::ContactGeometry<dim> *geometry, std::function<void()> after_record,
+                            double &output_seconds)
     : output(output)
     , communicator(communicator)
     , bodies(bodies)
@@ -39,17 +39,17 @@ namespace percussion::Postprocess
     bool due = false;
     switch (view.occasion)
       {
-        case StepView::Occasion::initial_state:
-          due = true;
-          break;
-        case StepView::Occasion::step:
-          due = view.last_step || record_due_after_step(view.integrator);
-          break;
-        case StepView::Occasion::stopped_after_step:
-        case StepView::Occasion::last_state:
-          // A run that stops early leaves its last state behind, once.
-          due = last_written_step != view.step();
-          break;
+      case StepView::Occasion::initial_state:
+        due = true;
+        break;
+      case StepView::Occasion::step:
+        due = view.last_step || record_due_after_step(view.integrator);
+        break;
+      case StepView::Occasion::stopped_after_step:
+      case StepView::Occasion::last_state:
+        // A run that stops early leaves its last state behind, once.
+        due = last_written_step != view.step();
+        break;
       }
     if (due)
       write(view);
@@ -173,9 +173,9 @@ namespace percussion::Postprocess
         fields.in_problem.assign(n, false);
       }
     fields.time_step = view.integrator.time_step(); // for the contact pressure r_N / (h · area)
-    contact_series->add(view.time(), Contact::write_contact_points_vtu(*geometry, fields, output.directory, "contact",
-                                                                       contact_series->size(),
-                                                                       output.vtu_files_per_record == 1));
+    contact_series->add(view.time(),
+                        Contact::write_contact_points_vtu(*geometry, fields, output.directory, "contact",
+                                                          contact_series->size(), output.vtu_files_per_record == 1));
   }
 
   template class VtuOutput<1>;

@@ -14,7 +14,8 @@ namespace percussion
     , dissipation_tolerance(dissipation_tolerance)
     , steps(finest_level + 1, 0)
     , times(finest_level + 1, 0.0)
-  {}
+  {
+  }
 
   void AdaptiveStepPolicy::refine()
   {
@@ -44,8 +45,7 @@ namespace percussion
   void AdaptiveStepPolicy::step_done(const double h, const double elapsed, const ContactObservation &contacts)
   {
     // The level of the step actually taken (a retry's halving may have gone below the finest).
-    const unsigned int taken =
-      std::min(finest, static_cast<unsigned int>(std::lround(std::log2(coarsest_step / h))));
+    const unsigned int taken = std::min(finest, static_cast<unsigned int>(std::lround(std::log2(coarsest_step / h))));
     ++steps[taken];
     times[taken] += h;
     const bool contact_changed = contacts.n_active != last_active || contacts.active_hash != last_hash;

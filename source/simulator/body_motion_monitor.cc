@@ -67,10 +67,10 @@ namespace percussion
           message << "the body of " << frames->body_name(b) << " has turned by " << phi
                   << " rad with 'Kinematics/Formulation' = small displacements, which stretches it by "
                   << std::sqrt(1 + phi * phi) - 1 << " without strain; "
-                  << (warnings.framed_scheme ?
-                        "set it to large rotations (or auto)" :
-                        "large rotations need a velocity-level scheme: set 'Time integration/Scheme' = "
-                        "Moreau-Jean Fremond and 'Kinematics/Formulation' = large rotations (or auto)");
+                  << (warnings.framed_scheme
+                        ? "set it to large rotations (or auto)"
+                        : "large rotations need a velocity-level scheme: set 'Time integration/Scheme' = "
+                          "Moreau-Jean Fremond and 'Kinematics/Formulation' = large rotations (or auto)");
           log << "warning: " << message.str() << std::endl;
           events.add(integrator.step_number(), integrator.time(), "large_rotation", 0, phi, message.str());
         }

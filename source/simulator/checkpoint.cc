@@ -122,8 +122,7 @@ namespace percussion::Checkpoint
     /// rank's part of the translation): every rank translates its own, then all gather. Collective.
     std::map<unsigned long long, unsigned long long>
     translated_dofs(const std::vector<unsigned long long> &old_dofs,
-                    const std::unordered_map<global_dof_index, global_dof_index> &owned_dof_map,
-                    MPI_Comm communicator)
+                    const std::unordered_map<global_dof_index, global_dof_index> &owned_dof_map, MPI_Comm communicator)
     {
       std::vector<std::pair<unsigned long long, unsigned long long>> own;
       for (const unsigned long long dof : old_dofs)
@@ -482,7 +481,8 @@ namespace percussion::Checkpoint
     // that passed the checks above) the batches are left out: they only decide how the
     // resumed run groups its solves.
     const auto &support = history.support_batches.dofs;
-    if (std::all_of(support.begin(), support.end(), [&](const unsigned long long dof) { return dof_map.count(dof) > 0; }))
+    if (std::all_of(support.begin(), support.end(),
+                    [&](const unsigned long long dof) { return dof_map.count(dof) > 0; }))
       {
         result.support_batches.ends = history.support_batches.ends;
         for (const unsigned long long dof : support)

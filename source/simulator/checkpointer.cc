@@ -25,7 +25,8 @@ namespace percussion
     , state(std::move(state))
     , output_seconds(output_seconds)
     , last_written(std::chrono::steady_clock::now())
-  {}
+  {
+  }
 
   template <int dim>
   Checkpoint::Header Checkpointer<dim>::run_identity() const
@@ -60,30 +61,28 @@ namespace percussion
     Checkpoint::Header header = Checkpoint::Header::read(directory + "/" + Checkpoint::header_file);
     // What makes a checkpoint another run's, with the parameter a user would have changed, in the
     // order that names the cause before its consequences (another dimension changes the mesh too).
-    const std::vector<std::pair<std::string, std::string>> parameter_of{
-      {"dimension", "Dimension"},
-      {"element_degree", "Mesh/Finite element degree"},
-      {"scheme", "Time integration/Scheme and its parameters"},
-      {"vectors", "Time integration/Scheme"},
-      {"time_step", "Time integration/Time step"},
-      {"start_time", "Time integration/Start time"},
-      {"contact_pairs", "Contact/Number of pairs"},
-      {"active_cells", "Mesh (its size or refinement)"},
-      {"dofs", "Mesh"},
-      {"mesh_fingerprint", "Mesh (its geometry, refinement or materials)"}};
+    const std::vector<std::pair<std::string, std::string>>
+      parameter_of{{"dimension", "Dimension"},
+                   {"element_degree", "Mesh/Finite element degree"},
+                   {"scheme", "Time integration/Scheme and its parameters"},
+                   {"vectors", "Time integration/Scheme"},
+                   {"time_step", "Time integration/Time step"},
+                   {"start_time", "Time integration/Start time"},
+                   {"contact_pairs", "Contact/Number of pairs"},
+                   {"active_cells", "Mesh (its size or refinement)"},
+                   {"dofs", "Mesh"},
+                   {"mesh_fingerprint", "Mesh (its geometry, refinement or materials)"}};
     const Checkpoint::Header identity = run_identity();
     for (const auto &[key, parameter] : parameter_of)
       if (header.get(key) != identity.get(key))
-        throw InputError("The checkpoint " + directory + " is not of this run: its " + key + " is '" +
-                         header.get(key) + "', this run's is '" + identity.get(key) + "' (parameter '" + parameter +
-                         "').");
+        throw InputError("The checkpoint " + directory + " is not of this run: its " + key + " is '" + header.get(key) +
+                         "', this run's is '" + identity.get(key) + "' (parameter '" + parameter + "').");
     for (unsigned int rank = 0; rank < header.get_count("ranks"); ++rank)
       if (!std::filesystem::exists(directory + "/" + Checkpoint::dofs_file(rank)))
         throw InputError("The checkpoint " + directory + " is incomplete: " + Checkpoint::dofs_file(rank) +
                          " is missing.");
     if (state.contact_step != nullptr && !std::filesystem::exists(directory + "/" + Checkpoint::history_file))
-      throw InputError("The checkpoint " + directory + " is incomplete: " + Checkpoint::history_file +
-                       " is missing.");
+      throw InputError("The checkpoint " + directory + " is incomplete: " + Checkpoint::history_file + " is missing.");
     // (In nominal steps of the clock: with adaptive steps more steps than that reach the end.)
     if (header.get_real("integrator_elapsed_steps") > parameters.time.n_steps())
       throw InputError("The checkpoint " + directory + " is after the end of this run (t = " +
@@ -92,9 +91,9 @@ namespace percussion
     directory_to_resume = directory;
     step_to_resume = static_cast<unsigned int>(header.get_count("integrator_step"));
     header_to_resume = std::move(header);
-    log << "resuming from " << directory_to_resume << ": step " << *step_to_resume << ", t = "
-        << header_to_resume->get_real("integrator_current_time") << " (written on " << header_to_resume->get("ranks")
-        << " rank(s))" << std::endl;
+    log << "resuming from " << directory_to_resume << ": step " << *step_to_resume
+        << ", t = " << header_to_resume->get_real("integrator_current_time") << " (written on "
+        << header_to_resume->get("ranks") << " rank(s))" << std::endl;
   }
 
   template <int dim>
@@ -116,9 +115,9 @@ namespace percussion
     const auto dof_map = Checkpoint::read_dof_values(files, state.bodies.get_dof_handler(), vectors);
     std::optional<ContactStep::FrictionalContactStep::History> history;
     if (state.contact_step)
-      history = Checkpoint::translate_contact_keys(
-        Checkpoint::read_contact_history(directory_to_resume + "/" + Checkpoint::history_file), dof_map,
-        state.bodies.get_dof_handler().n_dofs(), communicator);
+      history = Checkpoint::translate_contact_keys(Checkpoint::read_contact_history(directory_to_resume + "/" +
+                                                                                    Checkpoint::history_file),
+                                                   dof_map, state.bodies.get_dof_handler().n_dofs(), communicator);
     for (const SavedValue &value : state.saved_values())
       {
         if (value.real != nullptr)
@@ -137,8 +136,8 @@ namespace percussion
                       header.get(prefix + "_file_" + std::to_string(i))};
       return records;
     };
-    vtu->restore(series("solution"), vtu->contact_records() != nullptr ? series("contact") :
-                                                                         std::vector<std::pair<double, std::string>>());
+    vtu->restore(series("solution"),
+                 vtu->contact_records() != nullptr ? series("contact") : std::vector<std::pair<double, std::string>>());
     return static_cast<unsigned int>(header.get_count("nominal_steps_done"));
   }
 
@@ -150,15 +149,16 @@ namespace percussion
     const auto &out = parameters.output;
     bool due = out.checkpoint_interval > 0 && nominal_steps % out.checkpoint_interval == 0;
     if (out.checkpoint_minutes > 0)
-      due = Utilities::MPI::broadcast(
-        communicator,
-        due || std::chrono::duration<double>(std::chrono::steady_clock::now() - last_written).count() >=
-                 60 * out.checkpoint_minutes,
-        0);
+      due =
+        Utilities::MPI::broadcast(communicator,
+                                  due || std::chrono::duration<double>(std::chrono::steady_clock::now() - last_written)
+                                             .count() >= 60 * out.checkpoint_minutes,
+                                  0);
     if (!due)
       return false;
-    write(nominal_steps, "every " + (out.checkpoint_interval > 0 ? std::to_string(out.checkpoint_interval) + " steps" :
-                                                                   std::to_string(out.checkpoint_minutes) + " minutes"));
+    write(nominal_steps,
+          "every " + (out.checkpoint_interval > 0 ? std::to_string(out.checkpoint_interval) + " steps"
+                                                  : std::to_string(out.checkpoint_minutes) + " minutes"));
     last_written = std::chrono::steady_clock::now();
     return true;
   }
@@ -234,7 +234,8 @@ namespace percussion
         ghosted.back() = *vector;
         pointers.push_back(&ghosted.back());
       }
-    Checkpoint::write_dof_values((partial / Checkpoint::dofs_file(Utilities::MPI::this_mpi_process(communicator))).string(),
+    Checkpoint::write_dof_values((partial / Checkpoint::dofs_file(Utilities::MPI::this_mpi_process(communicator)))
+                                   .string(),
                                  bodies.get_dof_handler(), pointers);
     Checkpoint::Header header = run_identity(); // (collective: the mesh fingerprint)
     // (collective: each rank holds its own contacts' history)
@@ -254,7 +255,8 @@ namespace percussion
         else
           header.set_count(value.name, *value.count);
       }
-    const auto series = [&header](const std::string &prefix, const std::vector<std::pair<double, std::string>> &records) {
+    const auto series = [&header](const std::string &prefix,
+                                  const std::vector<std::pair<double, std::string>> &records) {
       header.set_count(prefix + "_records", records.size());
       for (std::size_t i = 0; i < records.size(); ++i)
         {

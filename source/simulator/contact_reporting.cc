@@ -27,7 +27,8 @@ namespace percussion
     , events(events)
     , log(log)
     , communicator(communicator)
-  {}
+  {
+  }
 
   SavedValues ContactReporting::saved_values()
   {
@@ -148,8 +149,8 @@ namespace percussion
       return;
     const std::string file = output_directory + "/" + name;
     ContactSolvers::write_fclib_local(file, problem, "percussion step " + std::to_string(step),
-                                      "Frictional contact problem of time step " + std::to_string(step) + " at t = " +
-                                        std::to_string(integrator.time()) + " (" + reason + ")",
+                                      "Frictional contact problem of time step " + std::to_string(step) +
+                                        " at t = " + std::to_string(integrator.time()) + " (" + reason + ")",
                                       &reaction, &velocity);
     log << "wrote the contact problem of step " << step << " to " << file << " (" << reason << ")" << std::endl;
   }

@@ -28,8 +28,9 @@ namespace percussion
     , timings(timings)
     , communicator(communicator)
     , contact_geometry(std::make_unique<Geometry>(bodies.get_dof_handler(), parameters.contact))
-    , contact_step(std::make_unique<ContactStep::FrictionalContactStep>(
-        parameters.contact_solver, law, dim, parameters.contact.gap_prediction_factor, communicator))
+    , contact_step(std::make_unique<ContactStep::FrictionalContactStep>(parameters.contact_solver, law, dim,
+                                                                        parameters.contact.gap_prediction_factor,
+                                                                        communicator))
     , tolerance(parameters.contact_solver.penetration_tolerance * smallest_cell)
   {
     // 'auto': the Moreau–Jean schemes (Schatzman–Paoli holds the gaps itself; the
@@ -37,9 +38,9 @@ namespace percussion
     const bool moreau_jean = parameters.time.scheme == TimeIntegration::Scheme::moreau_jean_fremond ||
                              parameters.time.scheme == TimeIntegration::Scheme::moreau_jean_standard;
     const auto projection = parameters.contact_solver.position_projection;
-    projects = contact_step->is_velocity_level() &&
-               (projection == ContactStep::PositionProjection::on ||
-                (projection == ContactStep::PositionProjection::automatic && moreau_jean));
+    projects =
+      contact_step->is_velocity_level() && (projection == ContactStep::PositionProjection::on ||
+                                            (projection == ContactStep::PositionProjection::automatic && moreau_jean));
     contact_step->set_closed_gap_tolerance(1e-9 * smallest_cell);
     if (dim > 1 && parameters.contact_solver.delassus_operator != ContactStep::DelassusOperatorChoice::dense)
       {
@@ -98,10 +99,10 @@ namespace percussion
     auto &geometry = *contact_geometry;
     contact_result = ContactStep::ContactStepResult();
     if (geometry.n_global_points() > 0)
-      contact_result = contact_step->solve(integrator, geometry.contact_operator(), geometry.obstacle_velocity_offset(),
-                                           geometry.operator_changed(), contact_points,
-                                           geometry.local_velocity(integrator.velocity()),
-                                           std::max(audit.flow_scale(), std::abs(audit.total_energy())));
+      contact_result =
+        contact_step->solve(integrator, geometry.contact_operator(), geometry.obstacle_velocity_offset(),
+                            geometry.operator_changed(), contact_points, geometry.local_velocity(integrator.velocity()),
+                            std::max(audit.flow_scale(), std::abs(audit.total_energy())));
     else
       contact_step->forget_impulses();
     timings.contact_step += seconds_since(start);
@@ -241,7 +242,7 @@ namespace percussion
     struct
     {
       double gap;
-      int    rank;
+      int rank;
     } local{deepest != nullptr ? deepest->gap : std::numeric_limits<double>::infinity(),
             static_cast<int>(Utilities::MPI::this_mpi_process(communicator))},
       global{};
@@ -261,9 +262,8 @@ namespace percussion
         if (!body.empty())
           text << ", the body of material id" << (body.find(',') == std::string::npos ? " " : "s ") << body;
         text << ") starts " << std::setprecision(3) << -deepest->gap << " m inside "
-             << (pair.has_master_surface() ? "the master surface (" +
-                                                          pair.master_boundary.describe() + ")" :
-                                                        "the " + Contact::to_string(pair.type) + " obstacle")
+             << (pair.has_master_surface() ? "the master surface (" + pair.master_boundary.describe() + ")"
+                                           : "the " + Contact::to_string(pair.type) + " obstacle")
              << " at t = " << parameters.time.start_time << ", its deepest node at (";
         for (unsigned int d = 0; d < dim; ++d)
           text << (d > 0 ? ", " : "") << std::setprecision(6) << deepest->position[d];

@@ -19,7 +19,8 @@ namespace percussion
     , audit(audit)
     , events(events)
     , log(log)
-  {}
+  {
+  }
 
   SavedValues EnergyGuard::saved_values()
   {
@@ -48,8 +49,10 @@ namespace percussion
     if (first_energy_created_step == 0)
       first_energy_created_step = step;
     std::ostringstream detail;
-    detail << "term " << audit.largest_creating_term() << "; scale " << audit.guard_scale()
-           << "; policy: " << (stop ? "stopped" : retry ? "retried" : "continued");
+    detail << "term " << audit.largest_creating_term() << "; scale " << audit.guard_scale() << "; policy: "
+           << (stop    ? "stopped"
+               : retry ? "retried"
+                       : "continued");
     events.add(step, integrator.time(), "energy_created", 0, created, detail.str());
     std::ostringstream message;
     message << "step " << step << " (t = " << integrator.time() << ") created energy " << created << " J ("

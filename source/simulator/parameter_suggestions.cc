@@ -20,8 +20,8 @@ namespace percussion
       {
         current[0] = i;
         for (std::size_t j = 1; j <= b.size(); ++j)
-          current[j] = std::min({previous[j] + 1, current[j - 1] + 1,
-                                 previous[j - 1] + (lower(a[i - 1]) == lower(b[j - 1]) ? 0u : 1u)});
+          current[j] = std::min(
+            {previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (lower(a[i - 1]) == lower(b[j - 1]) ? 0u : 1u)});
         std::swap(previous, current);
       }
     return previous[b.size()];
@@ -33,9 +33,9 @@ namespace percussion
     struct PrmLine
     {
       unsigned int first_line = 0;
-      unsigned int last_line  = 0;
-      std::string  keyword;
-      std::string  name;
+      unsigned int last_line = 0;
+      std::string keyword;
+      std::string name;
       /// The subsection path the line stands in.
       std::vector<std::string> path;
     };
@@ -51,11 +51,11 @@ namespace percussion
     /// line it complained about.
     void scan_prm(const std::string &text, const std::function<void(const PrmLine &)> &visit)
     {
-      std::istringstream       input(text);
-      std::string              raw;
-      std::string              joined;
-      unsigned int             number = 0;
-      unsigned int             first  = 0;
+      std::istringstream input(text);
+      std::string raw;
+      std::string joined;
+      unsigned int number = 0;
+      unsigned int first = 0;
       std::vector<std::string> path;
       while (std::getline(input, raw))
         {
@@ -75,12 +75,12 @@ namespace percussion
           line = dealii::Utilities::trim(line);
           PrmLine what;
           what.first_line = first;
-          what.last_line  = number;
-          what.path       = path;
+          what.last_line = number;
+          what.path = path;
           if (starts_with(line, "subsection ") || starts_with(line, "SUBSECTION "))
             {
               what.keyword = "subsection";
-              what.name    = dealii::Utilities::trim(line.substr(11));
+              what.name = dealii::Utilities::trim(line.substr(11));
               path.push_back(what.name);
             }
           else if (starts_with(line, "end") || starts_with(line, "END"))
@@ -92,7 +92,7 @@ namespace percussion
           else if ((starts_with(line, "set ") || starts_with(line, "SET ")) && line.find('=') != std::string::npos)
             {
               what.keyword = "set";
-              what.name    = dealii::Utilities::trim(line.substr(4, line.find('=') - 4));
+              what.name = dealii::Utilities::trim(line.substr(4, line.find('=') - 4));
             }
           else
             continue;
@@ -139,7 +139,7 @@ namespace percussion
     // A name further than a third of its length (and than 2) from every declared one is taken for
     // another word rather than a misspelling: no suggestion is better than a wrong one.
     const unsigned int limit = std::max<unsigned int>(2, name.size() / 3);
-    unsigned int       best  = limit + 1;
+    unsigned int best = limit + 1;
     std::vector<std::string> found;
     for (const std::string &candidate : subsection ? here->second.subsections : here->second.entries)
       {

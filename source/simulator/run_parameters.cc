@@ -55,9 +55,9 @@ namespace percussion
       // 'Energy creation policy' = auto: stop where the scheme provably dissipates (Proposition 1:
       // the Frémond scheme with ½ ≤ θ ≤ 1/(1+max e); without contact ½ ≤ θ), warn elsewhere.
       if (time.energy_creation_policy == TimeIntegration::EnergyCreationPolicy::automatic)
-        time.energy_creation_policy = time.provably_dissipative(restitution) ?
-                                        TimeIntegration::EnergyCreationPolicy::stop :
-                                        TimeIntegration::EnergyCreationPolicy::continue_run;
+        time.energy_creation_policy = time.provably_dissipative(restitution)
+                                        ? TimeIntegration::EnergyCreationPolicy::stop
+                                        : TimeIntegration::EnergyCreationPolicy::continue_run;
     }
 
     const double last_time = time.start_time + time.n_steps() * time.time_step;
@@ -69,7 +69,8 @@ namespace percussion
     // Records at fixed times fall on step ends only if their interval is a whole number of steps
     // (the adaptive and the retried steps are binary fractions of the time step).
     if (const double records = output.vtu_time_interval / time.time_step;
-        output.vtu_time_interval > 0 && (records < 1 - 1e-9 || std::abs(records - std::round(records)) > 1e-9 * records))
+        output.vtu_time_interval > 0 &&
+        (records < 1 - 1e-9 || std::abs(records - std::round(records)) > 1e-9 * records))
       {
         std::ostringstream message;
         message << "Parameter 'Output/VTU time interval' = " << output.vtu_time_interval
@@ -113,7 +114,8 @@ namespace percussion
     if (viscoelastic && !moreau_jean)
       throw InputError("Parameters 'Materials/Kelvin-Voigt time' and 'Materials/Prony moduli' (viscoelastic "
                        "materials) are available with the Moreau-Jean schemes only; 'Time integration/Scheme' = " +
-                       TimeIntegration::to_string(time.scheme) + " cannot take them (use the global Rayleigh pair of "
+                       TimeIntegration::to_string(time.scheme) +
+                       " cannot take them (use the global Rayleigh pair of "
                        "'Damping' with it).");
     large_rotations = kinematics == KinematicsFormulation::large_rotations ||
                       (kinematics == KinematicsFormulation::automatic && framed_scheme && dimension > 1);
@@ -177,9 +179,9 @@ namespace percussion
               for (unsigned int j = 0; j < i; ++j)
                 prm.leave_subsection();
               const std::vector<std::string> above(names.begin(), names.begin() + i);
-              throw InputError(with_suggestion("Override '--set " + text + "': there is no subsection '" + names[i] +
-                                                 "'.",
-                                               DeclaredParameterNames(prm).closest(above, names[i], true)));
+              throw InputError(
+                with_suggestion("Override '--set " + text + "': there is no subsection '" + names[i] + "'.",
+                                DeclaredParameterNames(prm).closest(above, names[i], true)));
             }
           prm.enter_subsection(names[i]);
         }
@@ -194,7 +196,7 @@ namespace percussion
           // prm.set also refuses a value that does not match a declared entry's pattern: a name is
           // suggested only when this one is not declared.
           const std::vector<std::string> section(names.begin(), names.end() - 1);
-          const DeclaredParameterNames   declared(prm);
+          const DeclaredParameterNames declared(prm);
           const std::vector<std::string> near = declared.closest(section, names.back(), false);
           const bool known = std::find(near.begin(), near.end(), names.back()) != near.end();
           throw InputError(with_suggestion("Override '--set " + text + "': " + describe(error),
@@ -210,7 +212,7 @@ namespace percussion
     {
       std::string path;
       std::string name;
-      const auto  flush = [&]() {
+      const auto flush = [&]() {
         path += dealii::Utilities::trim(name);
         name.clear();
       };

@@ -25,7 +25,8 @@ namespace percussion
     , triangulation(triangulation)
     , communicator(communicator)
     , log(log)
-  {}
+  {
+  }
 
   template <int dim>
   double RunReport<dim>::fastest_wave_speed() const
@@ -34,10 +35,11 @@ namespace percussion
     // branches the fast waves see the instantaneous modulus E(0) = E∞ + Σ Eᵢ (same ν).
     double wave_speed = 0;
     for (const auto &[id, material] : parameters.body.materials)
-      wave_speed = std::max(wave_speed, std::sqrt(material.instantaneous_modulus() / material.youngs_modulus *
-                                                  (dim == 1 ? material.youngs_modulus :
-                                                              material.lame_lambda() + 2 * material.lame_mu()) /
-                                                  material.density));
+      wave_speed =
+        std::max(wave_speed,
+                 std::sqrt(material.instantaneous_modulus() / material.youngs_modulus *
+                           (dim == 1 ? material.youngs_modulus : material.lame_lambda() + 2 * material.lame_mu()) /
+                           material.density));
     return wave_speed;
   }
 
@@ -70,13 +72,14 @@ namespace percussion
     double diagonal2 = 0;
     for (unsigned int d = 0; d < dim; ++d)
       {
-        const double extent = Utilities::MPI::max(upper[d], communicator) + Utilities::MPI::max(-lower[d], communicator);
+        const double extent =
+          Utilities::MPI::max(upper[d], communicator) + Utilities::MPI::max(-lower[d], communicator);
         diagonal2 += extent * extent;
       }
     double wave_speed = std::numeric_limits<double>::max();
     for (const auto &[id, material] : parameters.body.materials)
-      wave_speed = std::min(wave_speed, std::sqrt((dim == 1 ? material.youngs_modulus : material.lame_mu()) /
-                                                  material.density));
+      wave_speed =
+        std::min(wave_speed, std::sqrt((dim == 1 ? material.youngs_modulus : material.lame_mu()) / material.density));
     return 100 * std::sqrt(diagonal2) / wave_speed;
   }
 
@@ -137,8 +140,7 @@ namespace percussion
       message << " (t = " << integrator.time() << " of " << parameters.time.end_time << ")";
     else
       message << " of " << parameters.time.n_steps() << " (t = " << integrator.time() << ")";
-    message << "; the output of that step is written"
-            << (out.writes_vtu() ? " (statistics and VTU)" : " (statistics)")
+    message << "; the output of that step is written" << (out.writes_vtu() ? " (statistics and VTU)" : " (statistics)")
             << " with a checkpoint; the run is not complete (continue it with --resume " << out.directory << ")";
     return message.str();
   }
@@ -169,8 +171,8 @@ namespace percussion
         if (steps[k] == 0)
           continue;
         ++levels_used;
-        log << (levels_used > 1 ? ";" : "") << " h = " << std::setprecision(4) << adaptive.step_size(k) << " s: "
-            << steps[k] << " steps over " << times[k] << " s";
+        log << (levels_used > 1 ? ";" : "") << " h = " << std::setprecision(4) << adaptive.step_size(k)
+            << " s: " << steps[k] << " steps over " << times[k] << " s";
       }
     // Each step size used has its iteration matrix factorised once and kept.
     log << " (" << total << " steps at " << levels_used << " step size(s), each factorised once";
@@ -181,7 +183,7 @@ namespace percussion
 
   template <int dim>
   void RunReport<dim>::note_unresolved_modes(const TimeIntegration::TimeIntegrator &integrator,
-                                              const unsigned int longest_contact_streak) const
+                                             const unsigned int longest_contact_streak) const
   {
     // θ = ½ (and any scheme without high-frequency damping) damps no mode: the modes with ωh ≫ 1
     // are not resolved by the step, and with contact that lasts their energy stays in the body as
@@ -190,9 +192,8 @@ namespace percussion
     // consistent-mass mesh is about ω_max ≈ 2√3 c √dim / Δx (1D linear elements: exactly 2√3 c/Δx;
     // c the dilatational wave speed, Δx the node spacing).
     // (Stiffness-proportional damping βK damps them as well: the ratio βω/2 grows with ω.)
-    const bool kelvin_voigt_everywhere =
-      std::all_of(parameters.body.materials.begin(), parameters.body.materials.end(),
-                  [](const auto &m) { return m.second.kelvin_voigt_time > 0; });
+    const bool kelvin_voigt_everywhere = std::all_of(parameters.body.materials.begin(), parameters.body.materials.end(),
+                                                     [](const auto &m) { return m.second.kelvin_voigt_time > 0; });
     const double smallest_cell = GridTools::minimal_cell_diameter(triangulation); // (collective: before any return)
     if (longest_contact_streak < 100 || integrator.damps_high_frequencies() || parameters.body.rayleigh_beta > 0 ||
         kelvin_voigt_everywhere)
@@ -209,7 +210,8 @@ namespace percussion
           << "Where that matters more than wave accuracy, use a scheme "
           << "that damps them (Moreau-Jean theta slightly above 0.5, e.g. 0.55, inside the Fremond range "
           << "[0.5, 1/(1+e)]), a material damping (Damping/Stiffness proportional coefficient, a few "
-          << "percent of critical on the lowest elastic mode), or h <= " << node_spacing / (std::sqrt(3.0 * dim) * wave_speed)
+          << "percent of critical on the lowest elastic mode), or h <= "
+          << node_spacing / (std::sqrt(3.0 * dim) * wave_speed)
           << " s to resolve them (doc/contact.md, lasting contact)." << std::endl;
   }
 

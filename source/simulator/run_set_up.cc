@@ -44,8 +44,9 @@ namespace percussion
             unsigned int slave_faces = 0;
             for (const unsigned int f : cell->face_indices())
               if (cell->face(f)->at_boundary() &&
-                  std::any_of(slave_ids.begin(), slave_ids.end(),
-                              [&](const Contact::BoundaryIds &ids) { return ids.contains(cell->face(f)->boundary_id()); }))
+                  std::any_of(slave_ids.begin(), slave_ids.end(), [&](const Contact::BoundaryIds &ids) {
+                    return ids.contains(cell->face(f)->boundary_id());
+                  }))
                 ++slave_faces;
             return 100 + static_cast<unsigned int>(std::lround(100. * extra * slave_faces));
           });
@@ -74,7 +75,7 @@ namespace percussion
 
   template <int dim>
   std::unique_ptr<Postprocess::ProbePoints<dim>> locate_probes(const Body::ElasticBody<dim> &bodies,
-                                                              const std::string &probe_points, MPI_Comm communicator)
+                                                               const std::string &probe_points, MPI_Comm communicator)
   {
     const auto points = Postprocess::parse_probe_points<dim>(probe_points);
     if (points.empty())
@@ -82,12 +83,12 @@ namespace percussion
     // (λ, μ) of the stress law the bodies use: a 1D bar is uniaxial, σ = E ε (λ = 0, 2μ = E).
     const auto lame = [&bodies](const types::material_id id) {
       const auto &material = bodies.material(id);
-      return dim == 1 ? std::make_pair(0.0, 0.5 * material.youngs_modulus) :
-                        std::make_pair(material.lame_lambda(), material.lame_mu());
+      return dim == 1 ? std::make_pair(0.0, 0.5 * material.youngs_modulus)
+                      : std::make_pair(material.lame_lambda(), material.lame_mu());
     };
     PETScWrappers::MPI::Vector like(bodies.locally_owned_dofs(), communicator);
-    return std::make_unique<Postprocess::ProbePoints<dim>>(bodies.get_dof_handler(), bodies.get_mapping(), points,
-                                                           lame, like, communicator);
+    return std::make_unique<Postprocess::ProbePoints<dim>>(bodies.get_dof_handler(), bodies.get_mapping(), points, lame,
+                                                           like, communicator);
   }
 
   template <int dim>
@@ -101,7 +102,8 @@ namespace percussion
     // Nodal aggregation, K's block copy (a vector field's stiffness has dense node blocks) and the
     // CG operator's block copy with every preconditioner.
     system.node_block_size = bodies.node_block_size();
-    system.stiffness_product = std::make_shared<BlockedMatrixProduct>(bodies.stiffness_matrix(), system.node_block_size);
+    system.stiffness_product =
+      std::make_shared<BlockedMatrixProduct>(bodies.stiffness_matrix(), system.node_block_size);
     system.rayleigh_alpha = bodies.rayleigh_alpha();
     system.rayleigh_beta = bodies.rayleigh_beta();
     system.kelvin_voigt = bodies.kelvin_voigt_matrix();
@@ -143,8 +145,7 @@ namespace percussion
       throw InputError(failure);
   }
 
-  void write_parameters_as_run(const RunParameters &parameters, ConditionalOStream &log,
-                               MPI_Comm communicator)
+  void write_parameters_as_run(const RunParameters &parameters, ConditionalOStream &log, MPI_Comm communicator)
   {
     if (Utilities::MPI::this_mpi_process(communicator) != 0 || parameters.effective_parameters.empty())
       return;
@@ -154,20 +155,20 @@ namespace percussion
   }
   template void partition_by_contact_work(Triangulation<1> &, const Contact::ContactParameters &, MPI_Comm);
   template std::shared_ptr<BodyFrames> make_body_frames(const Body::ElasticBody<1> &, bool, MPI_Comm);
-  template std::unique_ptr<Postprocess::ProbePoints<1>> locate_probes(const Body::ElasticBody<1> &,
-                                                                       const std::string &, MPI_Comm);
+  template std::unique_ptr<Postprocess::ProbePoints<1>> locate_probes(const Body::ElasticBody<1> &, const std::string &,
+                                                                      MPI_Comm);
   template TimeIntegration::LinearElastodynamicSystem elastodynamic_system(Body::ElasticBody<1> &,
                                                                            std::shared_ptr<BodyFrames>, double);
   template void partition_by_contact_work(Triangulation<2> &, const Contact::ContactParameters &, MPI_Comm);
   template std::shared_ptr<BodyFrames> make_body_frames(const Body::ElasticBody<2> &, bool, MPI_Comm);
-  template std::unique_ptr<Postprocess::ProbePoints<2>> locate_probes(const Body::ElasticBody<2> &,
-                                                                       const std::string &, MPI_Comm);
+  template std::unique_ptr<Postprocess::ProbePoints<2>> locate_probes(const Body::ElasticBody<2> &, const std::string &,
+                                                                      MPI_Comm);
   template TimeIntegration::LinearElastodynamicSystem elastodynamic_system(Body::ElasticBody<2> &,
                                                                            std::shared_ptr<BodyFrames>, double);
   template void partition_by_contact_work(Triangulation<3> &, const Contact::ContactParameters &, MPI_Comm);
   template std::shared_ptr<BodyFrames> make_body_frames(const Body::ElasticBody<3> &, bool, MPI_Comm);
-  template std::unique_ptr<Postprocess::ProbePoints<3>> locate_probes(const Body::ElasticBody<3> &,
-                                                                       const std::string &, MPI_Comm);
+  template std::unique_ptr<Postprocess::ProbePoints<3>> locate_probes(const Body::ElasticBody<3> &, const std::string &,
+                                                                      MPI_Comm);
   template TimeIntegration::LinearElastodynamicSystem elastodynamic_system(Body::ElasticBody<3> &,
                                                                            std::shared_ptr<BodyFrames>, double);
 } // namespace percussion

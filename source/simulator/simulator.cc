@@ -27,9 +27,9 @@ namespace percussion
     : parameters(run_parameters)
     , retry_policy(parameters.contact_solver.non_convergence_policy == ContactStep::NonConvergencePolicy::retry,
                    parameters.contact_solver.retry_step_halvings,
-                   parameters.time.energy_creation_policy == TimeIntegration::EnergyCreationPolicy::retry ?
-                     parameters.time.energy_retry_halvings :
-                     0)
+                   parameters.time.energy_creation_policy == TimeIntegration::EnergyCreationPolicy::retry
+                     ? parameters.time.energy_retry_halvings
+                     : 0)
     , communicator(communicator)
     , log(out, Utilities::MPI::this_mpi_process(communicator) == 0)
     , audit(postprocessors.add(std::make_unique<Postprocess::EnergyAudit>()))
@@ -49,31 +49,33 @@ namespace percussion
                                                       parameters.time.dissipation_tolerance);
     set_up_contact();
     log_set_up();
-    checkpointer = std::make_unique<Checkpointer<dim>>(
-      parameters, communicator, log,
-      typename Checkpointer<dim>::RunState{*triangulation, *bodies, *time_integrator,
-                                           contact ? &contact->step() : nullptr, events,
-                                           [this]() { return saved_values(); },
-                                           [this]() {
-                                             // The frames the next step starts from.
-                                             if (system.frames)
-                                               frames->frames_from_values();
-                                           }},
-      run_timings.output);
+    checkpointer =
+      std::make_unique<Checkpointer<dim>>(parameters, communicator, log,
+                                          typename Checkpointer<dim>::RunState{*triangulation, *bodies,
+                                                                               *time_integrator,
+                                                                               contact ? &contact->step() : nullptr,
+                                                                               events,
+                                                                               [this]() { return saved_values(); },
+                                                                               [this]() {
+                                                                                 // The frames the next step starts
+                                                                                 // from.
+                                                                                 if (system.frames)
+                                                                                   frames->frames_from_values();
+                                                                               }},
+                                          run_timings.output);
   }
 
   template <int dim>
   void Simulator<dim>::check_run_input() const
   {
     if (parameters.dimension != dim)
-      throw InputError("Simulator<" + std::to_string(dim) + "> cannot run a file with Dimension = " +
-                       std::to_string(parameters.dimension) + ".");
+      throw InputError("Simulator<" + std::to_string(dim) +
+                       "> cannot run a file with Dimension = " + std::to_string(parameters.dimension) + ".");
     if (parameters.linear_solver.direct_package == DirectSolverPackage::petsc &&
-        parameters.linear_solver.type != LinearSolverType::cg &&
-        Utilities::MPI::n_mpi_processes(communicator) > 1)
+        parameters.linear_solver.type != LinearSolverType::cg && Utilities::MPI::n_mpi_processes(communicator) > 1)
       throw InputError("Parameter 'Linear solver/Direct solver package' = petsc works on one MPI rank only (this run "
-                       "has " + std::to_string(Utilities::MPI::n_mpi_processes(communicator)) +
-                       "); use mumps or auto.");
+                       "has " +
+                       std::to_string(Utilities::MPI::n_mpi_processes(communicator)) + "); use mumps or auto.");
     if (Utilities::MPI::this_mpi_process(communicator) == 0)
       parameters.output.check_writable();
   }
@@ -89,34 +91,38 @@ namespace percussion
     run_timings.mesh = timer.wall_time();
     timer.restart();
     bodies = std::make_unique<Body::ElasticBody<dim>>(parameters.body, parameters.mesh.fe_degree,
-                                                      parameters.mesh.cross_section_area, *triangulation,
-                                                      communicator);
+                                                      parameters.mesh.cross_section_area, *triangulation, communicator);
     bodies->setup();
     frames = make_body_frames(*bodies, parameters.large_rotations, communicator);
-    body_motion = std::make_unique<BodyMotionMonitor>(
-      frames.get(), system,
-      BodyMotionMonitor::RotationWarnings{!parameters.large_rotations, parameters.body.rotation_warning_angle,
-                                          parameters.time.scheme != TimeIntegration::Scheme::schatzman_paoli},
-      bodies->locally_owned_dofs(), events, log, communicator);
+    body_motion = std::make_unique<
+      BodyMotionMonitor>(frames.get(), system,
+                         BodyMotionMonitor::RotationWarnings{!parameters.large_rotations,
+                                                             parameters.body.rotation_warning_angle,
+                                                             parameters.time.scheme !=
+                                                               TimeIntegration::Scheme::schatzman_paoli},
+                         bodies->locally_owned_dofs(), events, log, communicator);
     run_timings.setup_and_assembly = timer.wall_time();
   }
 
   template <int dim>
   void Simulator<dim>::set_up_time_integrator()
   {
-    system = elastodynamic_system(*bodies, parameters.large_rotations ? frames : nullptr,
-                                  parameters.body.frame_update_angle);
+    system =
+      elastodynamic_system(*bodies, parameters.large_rotations ? frames : nullptr, parameters.body.frame_update_angle);
     // CG's preconditioner 'auto': multigrid only where the step is long against the wave transit
     // time of a cell (the matrix is then stiffness-dominated), Jacobi at the CFL step.
     LinearSolverParameters linear_solver = parameters.linear_solver;
     if (linear_solver.preconditioner == PreconditionerType::automatic)
       {
         const double courant = run_report->courant_number(GridTools::minimal_cell_diameter(*triangulation));
-        linear_solver.preconditioner = courant > linear_solver.amg_courant_number ? PreconditionerType::ml : PreconditionerType::jacobi;
+        linear_solver.preconditioner =
+          courant > linear_solver.amg_courant_number ? PreconditionerType::ml : PreconditionerType::jacobi;
       }
-    if (linear_solver.preconditioner == PreconditionerType::gamg || linear_solver.preconditioner == PreconditionerType::ml)
+    if (linear_solver.preconditioner == PreconditionerType::gamg ||
+        linear_solver.preconditioner == PreconditionerType::ml)
       system.rigid_body_modes = bodies->rigid_body_modes();
-    if (!parameters.contact.pairs.empty() && parameters.contact_solver.projection_metric != ContactStep::ProjectionMetric::iteration_matrix)
+    if (!parameters.contact.pairs.empty() &&
+        parameters.contact_solver.projection_metric != ContactStep::ProjectionMetric::iteration_matrix)
       system.quasi_static_projection_time = run_report->quasi_static_time();
     time_integrator = TimeIntegration::create_time_integrator(system, parameters.time, linear_solver,
                                                               bodies->locally_owned_dofs(), communicator);
@@ -130,10 +136,10 @@ namespace percussion
                                                        GridTools::minimal_cell_diameter(*triangulation), run_timings,
                                                        communicator);
     // (Without contact pairs too: a checkpoint keeps its counters.)
-    contact_reporting = std::make_unique<ContactReporting>(
-      parameters.contact_solver, parameters.output.directory, *time_integrator, contact ? &contact->step() : nullptr,
-      contact && contact->projects_positions(), contact ? contact->penetration_tolerance() : 0.0, events, log,
-      communicator);
+    contact_reporting =
+      std::make_unique<ContactReporting>(parameters.contact_solver, parameters.output.directory, *time_integrator,
+                                         contact ? &contact->step() : nullptr, contact && contact->projects_positions(),
+                                         contact ? contact->penetration_tolerance() : 0.0, events, log, communicator);
   }
 
   template <int dim>
@@ -144,8 +150,8 @@ namespace percussion
         << Utilities::MPI::n_mpi_processes(communicator) << " MPI rank(s)" << std::endl;
     if (dim > 1)
       log << "kinematics: "
-          << (parameters.large_rotations ? "large rotations (a frame per body, exact rigid motion, linear strain in it)" :
-                                           "small displacements (x = X + q)")
+          << (parameters.large_rotations ? "large rotations (a frame per body, exact rigid motion, linear strain in it)"
+                                         : "small displacements (x = X + q)")
           << ", " << frames->n_bodies() << " bod" << (frames->n_bodies() == 1 ? "y" : "ies") << std::endl;
   }
 
@@ -160,10 +166,10 @@ namespace percussion
   {
     // (The order of a checkpoint's header.)
     SavedValues values = contact_reporting->saved_values();
-    for (SavedValues layer : {energy_guard.saved_values(),
-                              SavedValues{{"last_written_step", nullptr, &vtu_output->last_recorded_step()}},
-                              time_integrator->saved_values(), postprocessors.saved_values(),
-                              adaptive ? adaptive->saved_values() : SavedValues()})
+    for (SavedValues layer :
+         {energy_guard.saved_values(), SavedValues{{"last_written_step", nullptr, &vtu_output->last_recorded_step()}},
+          time_integrator->saved_values(), postprocessors.saved_values(),
+          adaptive ? adaptive->saved_values() : SavedValues()})
       values.insert(values.end(), layer.begin(), layer.end());
     // The frames the next step starts from (large rotations: taken anew only past an angle, so
     // they depend on the history, not on q alone).
@@ -216,9 +222,12 @@ namespace percussion
     const unsigned int first_step = start_run();
     const unsigned int n_steps = parameters.time.n_steps();
     // The progress line comes last of the outputs of a step.
-    const auto &progress = postprocessors.add(std::make_unique<Postprocess::ProgressReporter>(
-      std::cout, Utilities::MPI::this_mpi_process(communicator) == 0, parameters.output.progress_interval,
-      adaptive ? 0 : n_steps, parameters.time.start_time, parameters.time.start_time + n_steps * parameters.time.time_step));
+    const auto &progress = postprocessors.add(
+      std::make_unique<Postprocess::ProgressReporter>(std::cout, Utilities::MPI::this_mpi_process(communicator) == 0,
+                                                      parameters.output.progress_interval, adaptive ? 0 : n_steps,
+                                                      parameters.time.start_time,
+                                                      parameters.time.start_time +
+                                                        n_steps * parameters.time.time_step));
     const double output_before_stepping = run_timings.output;
     const InterruptionGuard interruption;
     checkpointer->start_clock();
@@ -339,8 +348,8 @@ namespace percussion
     // The integrator throws before it accepts a bad state: what it holds is the last good one.
     // The non-convergence policy 'stop' throws after its step was accepted and audited: that step
     // gets its row and a checkpoint (a resumed run may try other solver settings).
-    record(step_view(stopped_by_policy() ? Postprocess::StepView::Occasion::stopped_after_step :
-                                         Postprocess::StepView::Occasion::last_state));
+    record(step_view(stopped_by_policy() ? Postprocess::StepView::Occasion::stopped_after_step
+                                         : Postprocess::StepView::Occasion::last_state));
     vtu_output->finish_writing();
     postprocessors.find<Postprocess::StatisticsOutput>()->flush();
     if (stopped_by_policy() && !energy_guard.stopped_the_run())

@@ -41,8 +41,8 @@ namespace percussion
         if (level == 0 && adaptive)
           {
             // The finest level where an open candidate closes within two steps of the present size.
-            adaptive->limit_to_closing(contact ? contact->closing_time(*time_integrator) :
-                                                 std::numeric_limits<double>::infinity());
+            adaptive->limit_to_closing(contact ? contact->closing_time(*time_integrator)
+                                               : std::numeric_limits<double>::infinity());
             time_integrator->set_time_step(adaptive->step_size());
           }
         compute_free_velocity();
@@ -142,14 +142,14 @@ namespace percussion
 
   // The step's members of Simulator, for the dimensions Simulator is instantiated for in
   // simulator.cc.
-#define PERCUSSION_INSTANTIATE(dim) \
-  template void Simulator<dim>::do_time_step(unsigned int); \
-  template void Simulator<dim>::advance(unsigned int); \
-  template void Simulator<dim>::advance_in_halves(unsigned int); \
-  template bool Simulator<dim>::solve_contact_problem_or_halve(unsigned int); \
-  template void Simulator<dim>::compute_free_velocity(); \
-  template void Simulator<dim>::end_step(); \
-  template void Simulator<dim>::restore_state(unsigned int); \
+#define PERCUSSION_INSTANTIATE(dim)                                                                                    \
+  template void Simulator<dim>::do_time_step(unsigned int);                                                            \
+  template void Simulator<dim>::advance(unsigned int);                                                                 \
+  template void Simulator<dim>::advance_in_halves(unsigned int);                                                       \
+  template bool Simulator<dim>::solve_contact_problem_or_halve(unsigned int);                                          \
+  template void Simulator<dim>::compute_free_velocity();                                                               \
+  template void Simulator<dim>::end_step();                                                                            \
+  template void Simulator<dim>::restore_state(unsigned int);                                                           \
   template bool Simulator<dim>::adaptive_run_finished() const;
   PERCUSSION_INSTANTIATE(1)
   PERCUSSION_INSTANTIATE(2)

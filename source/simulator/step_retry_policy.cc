@@ -7,7 +7,8 @@ namespace percussion
     : retry_unsolved_contact(retry_unsolved_contact)
     , max_contact_halvings(max_contact_halvings)
     , max_energy_halvings(max_energy_halvings)
-  {}
+  {
+  }
 
   StepRetryPolicy::Verdict StepRetryPolicy::after_contact_problem(const bool unsolved, const bool retried_with_nsgs,
                                                                   const unsigned int level) const

@@ -10,16 +10,16 @@ namespace percussion::TimeIntegration
   using dealii::PETScWrappers::MPI::Vector;
 
   FramedIntegrator::FramedIntegrator(const LinearElastodynamicSystem &system, const double time_step,
-                                     const double energy_creation_tolerance,
-                                     const dealii::IndexSet &locally_owned_dofs, MPI_Comm communicator)
+                                     const double energy_creation_tolerance, const dealii::IndexSet &locally_owned_dofs,
+                                     MPI_Comm communicator)
     : TimeIntegrator(time_step)
     , system(system)
     , frame_energy_tolerance(energy_creation_tolerance)
     , owned(locally_owned_dofs)
     , communicator(communicator)
   {
-    for (Vector *x : {&q, &v, &v_new, &mass_v, &mass_q, &stiffness_q, &velocity_in_frames, &unrotated, &frame_work,
-                      &frame_scratch})
+    for (Vector *x :
+         {&q, &v, &v_new, &mass_v, &mass_q, &stiffness_q, &velocity_in_frames, &unrotated, &frame_work, &frame_scratch})
       x->reinit(owned, communicator);
   }
 
@@ -215,7 +215,8 @@ namespace percussion::TimeIntegration
     const unsigned int dim = system.frames->dimension();
     double angle = 0;
     for (std::size_t b = 0; b < previous.size(); ++b)
-      angle = std::max(angle, BodyFrames::angle_between(dim, previous[b].rotation, system.frames->frames()[b].rotation));
+      angle =
+        std::max(angle, BodyFrames::angle_between(dim, previous[b].rotation, system.frames->frames()[b].rotation));
     const double energy_now = energy.kinetic_energy + energy.strain_energy + energy.viscoelastic_energy;
     return (2 * angle + frame_energy_tolerance) * energy_now;
   }

@@ -3,8 +3,8 @@
 #include <percussion/core/exceptions.h>
 #include <percussion/core/petsc_access.h>
 #include <percussion/core/petsc_check.h>
-#include <percussion/time_integration/system_algebra.h>
 #include <percussion/time_integration/moreau_jean_integrator.h>
+#include <percussion/time_integration/system_algebra.h>
 
 #include <algorithm>
 #include <cmath>
@@ -18,8 +18,7 @@ namespace percussion::TimeIntegration
   MoreauJeanIntegrator::MoreauJeanIntegrator(const LinearElastodynamicSystem &system,
                                              const TimeIntegrationParameters &time_parameters,
                                              const LinearSolverParameters &solver_parameters,
-                                             const dealii::IndexSet &locally_owned_dofs,
-                                             MPI_Comm communicator)
+                                             const dealii::IndexSet &locally_owned_dofs, MPI_Comm communicator)
     : FramedIntegrator(system, time_parameters.time_step, time_parameters.energy_creation_tolerance, locally_owned_dofs,
                        communicator)
     , theta(time_parameters.theta)
@@ -123,9 +122,7 @@ namespace percussion::TimeIntegration
     constrained_diagonal = SystemAlgebra::eliminate(iteration, system.constrained_dofs);
   }
 
-  void MoreauJeanIntegrator::initialize(const double start,
-                                        const Vector &displacement,
-                                        const Vector &velocity)
+  void MoreauJeanIntegrator::initialize(const double start, const Vector &displacement, const Vector &velocity)
   {
     start_at(start);
     q = displacement;
@@ -300,9 +297,8 @@ namespace percussion::TimeIntegration
         v.extract_subvector_to(dofs, v_c);
         system.prescribed_displacement(theta > 0 ? t_new : t_new + h, prescribed_values);
         for (std::size_t i = 0; i < dofs.size(); ++i)
-          constrained_velocity[i] = theta > 0 ?
-                                      ((prescribed_values[i] - q_c[i]) / h - (1 - theta) * v_c[i]) / theta :
-                                      (prescribed_values[i] - q_c[i] - h * v_c[i]) / h;
+          constrained_velocity[i] = theta > 0 ? ((prescribed_values[i] - q_c[i]) / h - (1 - theta) * v_c[i]) / theta
+                                              : (prescribed_values[i] - q_c[i] - h * v_c[i]) / h;
       }
     if (constrained_anywhere)
       SystemAlgebra::lift(system.has_prescribed_motion ? iteration_full.get() : nullptr, constrained_velocity, dofs,
@@ -340,7 +336,8 @@ namespace percussion::TimeIntegration
     system.apply_mass(mass_v_new, v_new);
     stiffness_times_velocity(v_new, stiffness_v_new);
     PERCUSSION_PETSC_CALL(VecAXPBYPCZ(petsc(work), 1 - theta, theta, 0.0, petsc(mass_v), petsc(mass_v_new)));
-    PERCUSSION_PETSC_CALL(VecAXPBYPCZ(petsc(scratch), 1 - theta, theta, 0.0, petsc(stiffness_v), petsc(stiffness_v_new)));
+    PERCUSSION_PETSC_CALL(
+      VecAXPBYPCZ(petsc(scratch), 1 - theta, theta, 0.0, petsc(stiffness_v), petsc(stiffness_v_new)));
     // K q_{k+1} = K q_k + h K v_θ and M q_{k+1} = M q_k + h M v_θ: the products of the update
     // q_{k+1} = q_k + h v_θ, exact but for round-off (relative 1e-16 a step, a random walk).
     PERCUSSION_PETSC_CALL(VecWAXPY(petsc(stiffness_q_new), h, petsc(scratch), petsc(stiffness_q)));
@@ -507,10 +504,11 @@ namespace percussion::TimeIntegration
         const double max_e = TimeIntegrationParameters::largest_restitution(contact.restitution);
         const std::string message =
           "'Time integration/Theta' = " + std::to_string(time.theta) + " lies outside [1/2, 1/(1+max e)] = [0.5, " +
-          std::to_string(1.0 / (1.0 + max_e)) + "], where the Fremond scheme is proven to dissipate energy (max e = " +
-          std::to_string(max_e) + ").";
+          std::to_string(1.0 / (1.0 + max_e)) +
+          "], where the Fremond scheme is proven to dissipate energy (max e = " + std::to_string(max_e) + ").";
         if (contact.dissipation_range_policy == ContactStep::DissipationRangePolicy::refuse)
-          throw InputError("Parameter " + message + " Set 'Contact solver/Dissipation range policy' = warn to run anyway.");
+          throw InputError("Parameter " + message +
+                           " Set 'Contact solver/Dissipation range policy' = warn to run anyway.");
         warnings.push_back(message);
       }
   }

@@ -13,13 +13,9 @@ namespace percussion::TimeIntegration
   using dealii::PETScWrappers::MPI::Vector;
   namespace Algebra = SystemAlgebra;
 
-
   NonsmoothGeneralizedAlphaIntegrator::NonsmoothGeneralizedAlphaIntegrator(
-    const LinearElastodynamicSystem &system,
-    const TimeIntegrationParameters &time_parameters,
-    const LinearSolverParameters &solver_parameters,
-    const dealii::IndexSet &locally_owned_dofs,
-    MPI_Comm communicator)
+    const LinearElastodynamicSystem &system, const TimeIntegrationParameters &time_parameters,
+    const LinearSolverParameters &solver_parameters, const dealii::IndexSet &locally_owned_dofs, MPI_Comm communicator)
     : FramedIntegrator(system, time_parameters.time_step, time_parameters.energy_creation_tolerance, locally_owned_dofs,
                        communicator)
     , name(to_string(time_parameters.scheme))
@@ -32,9 +28,30 @@ namespace percussion::TimeIntegration
   {
     if (this->system.quasi_static_projection_time > 0)
       quasi_static = std::make_unique<QuasiStaticMetric>(this->system, solver_parameters, owned.size(), communicator);
-    for (Vector *x : {&spin_damping, &stiffness_v, &force_before_frames, &a, &force, &force_new, &q_predicted, &v_predicted, &a_free, &impulse,
-                      &impulsive_velocity, &correction, &rhs, &work, &work2, &scratch, &reaction, &reaction_new,
-                      &prescribed_acceleration, &a_new, &q_new, &dq, &da, &v_omega})
+    for (Vector *x : {&spin_damping,
+                      &stiffness_v,
+                      &force_before_frames,
+                      &a,
+                      &force,
+                      &force_new,
+                      &q_predicted,
+                      &v_predicted,
+                      &a_free,
+                      &impulse,
+                      &impulsive_velocity,
+                      &correction,
+                      &rhs,
+                      &work,
+                      &work2,
+                      &scratch,
+                      &reaction,
+                      &reaction_new,
+                      &prescribed_acceleration,
+                      &a_new,
+                      &q_new,
+                      &dq,
+                      &da,
+                      &v_omega})
       x->reinit(owned, communicator);
     // N = (1−α_m)M + (1−α_f)h²(β−γ/2)K is a multiple of M (and 𝒯 = S⁻¹NM⁻¹ symmetric) when β = γ/2.
     symmetric_response = std::abs(beta_ - 0.5 * gamma_) <= 1e-14 * beta_;
@@ -259,7 +276,8 @@ namespace percussion::TimeIntegration
       }
     mass_solver->solve(b, response_y);
     rotate_if_turned(response_y, true);
-    PERCUSSION_PETSC_CALL(MatMult(response_numerator, SystemAlgebra::petsc(response_y), SystemAlgebra::petsc(response_z)));
+    PERCUSSION_PETSC_CALL(
+      MatMult(response_numerator, SystemAlgebra::petsc(response_y), SystemAlgebra::petsc(response_z)));
     rotate_if_turned(x, true); // (the initial guess of CG)
     solver->solve(response_z, x);
     rotate_if_turned(x, false);
@@ -270,9 +288,8 @@ namespace percussion::TimeIntegration
     if (quasi_static)
       quasi_static->solve(B, X);
     else
-      SystemAlgebra::solve_in_frames(system.frames.get(), B, X, [this](Mat rhs, Mat solution) {
-        solver->solve(rhs, solution);
-      });
+      SystemAlgebra::solve_in_frames(system.frames.get(), B, X,
+                                     [this](Mat rhs, Mat solution) { solver->solve(rhs, solution); });
   }
 
   void NonsmoothGeneralizedAlphaIntegrator::finish_step()
@@ -341,8 +358,8 @@ namespace percussion::TimeIntegration
         rhs.add(newmark ? omega : 1.0, reaction_new);
         e.external_work += dq * rhs;
       }
-    e.numerical_dissipation = (omega - 0.5) * dq_K_dq + c * (gamma_ - 0.5) * da_M_da -
-                              (newmark ? 0.0 : (gamma_ - 1 + alpha_m_) * dq_M_da);
+    e.numerical_dissipation =
+      (omega - 0.5) * dq_K_dq + c * (gamma_ - 0.5) * da_M_da - (newmark ? 0.0 : (gamma_ - 1 + alpha_m_) * dq_M_da);
     if (impulse_applied)
       {
         work.equ(0.5, v);
@@ -401,7 +418,8 @@ namespace percussion::TimeIntegration
     return book_position_correction(strain_energy, load_work, displacement_correction, work, nullptr);
   }
 
-  PositionCorrectionCost NonsmoothGeneralizedAlphaIntegrator::position_correction_cost(const Vector &displacement_correction)
+  PositionCorrectionCost
+  NonsmoothGeneralizedAlphaIntegrator::position_correction_cost(const Vector &displacement_correction)
   {
     // correct_displacement() keeps v: only the strain energy and the loads' work change.
     // (ũ is affine in q with slope 𝐑ᵀ: the strain energy is quadratic in the correction's scale.)
@@ -416,13 +434,14 @@ namespace percussion::TimeIntegration
   }
 
   void NonsmoothGeneralizedAlphaIntegrator::check_parameters(const TimeIntegrationParameters &time,
-                                                            const ContactStep::SchemeContactSettings &,
-                                                            std::vector<std::string> &warnings)
+                                                             const ContactStep::SchemeContactSettings &,
+                                                             std::vector<std::string> &warnings)
   {
     const double g = time.newmark_gamma(), b = time.newmark_beta();
     if (!(g >= 0.5 - 1e-14 && 2 * b >= g - 1e-14))
-      warnings.push_back("the nonsmooth Newmark parameters gamma = " + std::to_string(g) + ", beta = " +
-                         std::to_string(b) + " violate 2 beta >= gamma >= 1/2: the scheme is not "
+      warnings.push_back("the nonsmooth Newmark parameters gamma = " + std::to_string(g) +
+                         ", beta = " + std::to_string(b) +
+                         " violate 2 beta >= gamma >= 1/2: the scheme is not "
                          "unconditionally stable and may create energy (talk (34), (74)).");
   }
 

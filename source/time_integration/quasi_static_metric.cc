@@ -13,7 +13,8 @@ namespace percussion::TimeIntegration
     , solver_parameters(solver_parameters)
     , n_dofs(n_dofs)
     , communicator(communicator)
-  {}
+  {
+  }
 
   void QuasiStaticMetric::factorise()
   {
@@ -35,7 +36,8 @@ namespace percussion::TimeIntegration
     const double T2 = system.quasi_static_projection_time * system.quasi_static_projection_time;
     // The Dirichlet rows of B are zero (DelassusColumns), and eliminate() left the metric's
     // diagonal there alone: X is zero on them.
-    SystemAlgebra::solve_in_frames(system.frames.get(), B, X, [this](Mat rhs, Mat solution) { solver->solve(rhs, solution); });
+    SystemAlgebra::solve_in_frames(system.frames.get(), B, X,
+                                   [this](Mat rhs, Mat solution) { solver->solve(rhs, solution); });
     // (M + T²K)⁻¹ = 𝒫⁻¹/T².
     PERCUSSION_PETSC_CALL(MatScale(X, T2));
   }

@@ -17,8 +17,7 @@ namespace percussion::TimeIntegration
   SchatzmanPaoliIntegrator::SchatzmanPaoliIntegrator(const LinearElastodynamicSystem &system,
                                                      const TimeIntegrationParameters &time_parameters,
                                                      const LinearSolverParameters &solver_parameters,
-                                                     const dealii::IndexSet &locally_owned_dofs,
-                                                     MPI_Comm communicator)
+                                                     const dealii::IndexSet &locally_owned_dofs, MPI_Comm communicator)
     : TimeIntegrator(time_parameters.time_step)
     , system(system)
     , beta(time_parameters.schatzman_paoli_beta)
@@ -145,7 +144,8 @@ namespace percussion::TimeIntegration
     mean_velocity.sadd(0.5, 0.5, v_new);
     system.apply_mass(work, mean_velocity);
     system.apply_stiffness(work2, mean_velocity);
-    e.damping_work = -h * (system.rayleigh_alpha * (mean_velocity * work) + system.rayleigh_beta * (mean_velocity * work2));
+    e.damping_work =
+      -h * (system.rayleigh_alpha * (mean_velocity * work) + system.rayleigh_beta * (mean_velocity * work2));
     e.external_work = system.has_external_force ? h * (mean_velocity * force) : 0.0;
     e.contact_work = impulse_applied ? mean_velocity * impulse : 0.0;
     e.numerical_dissipation = 0;
@@ -191,8 +191,8 @@ namespace percussion::TimeIntegration
   }
 
   void SchatzmanPaoliIntegrator::check_parameters(const TimeIntegrationParameters &time,
-                                                 const ContactStep::SchemeContactSettings &contact,
-                                                 std::vector<std::string> &warnings)
+                                                  const ContactStep::SchemeContactSettings &contact,
+                                                  std::vector<std::string> &warnings)
   {
     for (unsigned int i = 0; i < contact.friction.size(); ++i)
       if (contact.friction[i] != 0)

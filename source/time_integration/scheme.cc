@@ -16,9 +16,18 @@ namespace percussion::TimeIntegration
     }};
   } // namespace
 
-  std::string scheme_names() { return names_pattern(names); }
+  std::string scheme_names()
+  {
+    return names_pattern(names);
+  }
 
-  Scheme scheme_from_name(const std::string &name) { return value_of(names, name, "Time integration/Scheme"); }
+  Scheme scheme_from_name(const std::string &name)
+  {
+    return value_of(names, name, "Time integration/Scheme");
+  }
 
-  std::string to_string(const Scheme scheme) { return name_of(names, scheme, "unknown scheme"); }
+  std::string to_string(const Scheme scheme)
+  {
+    return name_of(names, scheme, "unknown scheme");
+  }
 } // namespace percussion::TimeIntegration

@@ -101,7 +101,6 @@ namespace percussion::TimeIntegration::SystemAlgebra
       }
   }
 
-
   void lift(Mat full, const std::vector<double> &values, const Dofs &dofs, const double diagonal, Vector &x_c,
             Vector &work, Vector &rhs)
   {

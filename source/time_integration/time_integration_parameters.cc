@@ -59,8 +59,7 @@ namespace percussion::TimeIntegration
   {
     using namespace dealii::Patterns;
     prm.enter_subsection("Time integration");
-    prm.declare_entry("Scheme", "Moreau-Jean Fremond",
-                      Selection(scheme_names()),
+    prm.declare_entry("Scheme", "Moreau-Jean Fremond", Selection(scheme_names()),
                       "'Moreau-Jean Fremond': the contact law on u_{k+theta} (paper eq. (63)-(64)), "
                       "energy-dissipating with impact and friction for 1/2 <= theta <= 1/(1+e). "
                       "'Moreau-Jean standard': the contact law on u_{k+1} (eq. (53)). Without contact "
@@ -176,7 +175,8 @@ namespace percussion::TimeIntegration
               used = 0;
             }
           if (used == 0 || used != text.size())
-            throw InputError("Parameter 'Time integration/Theta' = '" + text + "': expected auto or a number in [0, 1].");
+            throw InputError("Parameter 'Time integration/Theta' = '" + text +
+                             "': expected auto or a number in [0, 1].");
         }
     }
     gamma = prm.get_double("Newmark gamma");
@@ -193,8 +193,8 @@ namespace percussion::TimeIntegration
     start_time = prm.get_double("Start time");
     end_time = prm.get_double("End time");
     energy_creation_tolerance = prm.get_double("Energy creation tolerance");
-    energy_creation_policy = value_of(energy_creation_policies, prm.get("Energy creation policy"),
-                                      "Time integration/Energy creation policy");
+    energy_creation_policy =
+      value_of(energy_creation_policies, prm.get("Energy creation policy"), "Time integration/Energy creation policy");
     energy_retry_halvings = prm.get_integer("Energy retry halvings");
     prm.leave_subsection();
     if (!(theta >= 0 && theta <= 1))
@@ -206,8 +206,8 @@ namespace percussion::TimeIntegration
       throw InputError("Parameter 'Time integration/Newmark beta' must lie in (0, 1] (got " + std::to_string(beta) +
                        "): the scheme is implicit.");
     if (scheme == Scheme::nonsmooth_hht && !(hht_alpha >= 0 && hht_alpha <= 1.0 / 3.0))
-      throw InputError("Parameter 'Time integration/HHT alpha' must lie in [0, 1/3] (got " +
-                       std::to_string(hht_alpha) + ").");
+      throw InputError("Parameter 'Time integration/HHT alpha' must lie in [0, 1/3] (got " + std::to_string(hht_alpha) +
+                       ").");
     if (scheme == Scheme::nonsmooth_generalized_alpha && !(spectral_radius >= 0 && spectral_radius <= 1))
       throw InputError("Parameter 'Time integration/Spectral radius' must lie in [0, 1] (got " +
                        std::to_string(spectral_radius) + ").");
@@ -215,17 +215,17 @@ namespace percussion::TimeIntegration
       throw InputError("Parameter 'Time integration/Schatzman-Paoli beta' must lie in [0, 1/2] (got " +
                        std::to_string(schatzman_paoli_beta) + ").");
     if (!(time_step > 0))
-      throw InputError("Parameter 'Time integration/Time step' must be positive (got " +
-                       std::to_string(time_step) + ").");
+      throw InputError("Parameter 'Time integration/Time step' must be positive (got " + std::to_string(time_step) +
+                       ").");
     if (adaptive_steps)
       {
         // h₀/h_min must be 2^K: the levels' steps nest, and the time stays an exact binary fraction.
         const double ratio = smallest_step > 0 ? time_step / smallest_step : 16.0;
         const double levels = std::log2(ratio);
         if (!(levels >= 0.5 && levels <= 20.5) || std::abs(levels - std::round(levels)) > 1e-9 * levels)
-          throw InputError("Parameter 'Time integration/Smallest step' = " + std::to_string(smallest_step) +
-                           " must be 'Time step'/2^K with K = 1 ... 20 (here 'Time step' = " +
-                           std::to_string(time_step) + ").");
+          throw InputError(
+            "Parameter 'Time integration/Smallest step' = " + std::to_string(smallest_step) +
+            " must be 'Time step'/2^K with K = 1 ... 20 (here 'Time step' = " + std::to_string(time_step) + ").");
         adaptive_levels = static_cast<unsigned int>(std::lround(levels));
       }
     if (!(end_time > start_time))

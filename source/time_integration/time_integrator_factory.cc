@@ -13,17 +13,17 @@ namespace percussion::TimeIntegration
   {
     switch (time.scheme)
       {
-        case Scheme::moreau_jean_fremond:
-        case Scheme::moreau_jean_standard:
-          return std::make_unique<MoreauJeanIntegrator>(system, time, linear_solver, locally_owned_dofs, communicator);
-        case Scheme::nonsmooth_newmark:
-        case Scheme::nonsmooth_hht:
-        case Scheme::nonsmooth_generalized_alpha:
-          return std::make_unique<NonsmoothGeneralizedAlphaIntegrator>(system, time, linear_solver, locally_owned_dofs,
-                                                                       communicator);
-        case Scheme::schatzman_paoli:
-          return std::make_unique<SchatzmanPaoliIntegrator>(system, time, linear_solver, locally_owned_dofs,
-                                                            communicator);
+      case Scheme::moreau_jean_fremond:
+      case Scheme::moreau_jean_standard:
+        return std::make_unique<MoreauJeanIntegrator>(system, time, linear_solver, locally_owned_dofs, communicator);
+      case Scheme::nonsmooth_newmark:
+      case Scheme::nonsmooth_hht:
+      case Scheme::nonsmooth_generalized_alpha:
+        return std::make_unique<NonsmoothGeneralizedAlphaIntegrator>(system, time, linear_solver, locally_owned_dofs,
+                                                                     communicator);
+      case Scheme::schatzman_paoli:
+        return std::make_unique<SchatzmanPaoliIntegrator>(system, time, linear_solver, locally_owned_dofs,
+                                                          communicator);
       }
     return nullptr; // not reached: every Scheme has a case
   }
@@ -33,18 +33,18 @@ namespace percussion::TimeIntegration
   {
     switch (time.scheme)
       {
-        case Scheme::moreau_jean_fremond:
-        case Scheme::moreau_jean_standard:
-          MoreauJeanIntegrator::check_parameters(time, contact, warnings);
-          break;
-        case Scheme::nonsmooth_newmark:
-        case Scheme::nonsmooth_hht:
-        case Scheme::nonsmooth_generalized_alpha:
-          NonsmoothGeneralizedAlphaIntegrator::check_parameters(time, contact, warnings);
-          break;
-        case Scheme::schatzman_paoli:
-          SchatzmanPaoliIntegrator::check_parameters(time, contact, warnings);
-          break;
+      case Scheme::moreau_jean_fremond:
+      case Scheme::moreau_jean_standard:
+        MoreauJeanIntegrator::check_parameters(time, contact, warnings);
+        break;
+      case Scheme::nonsmooth_newmark:
+      case Scheme::nonsmooth_hht:
+      case Scheme::nonsmooth_generalized_alpha:
+        NonsmoothGeneralizedAlphaIntegrator::check_parameters(time, contact, warnings);
+        break;
+      case Scheme::schatzman_paoli:
+        SchatzmanPaoliIntegrator::check_parameters(time, contact, warnings);
+        break;
       }
   }
 } // namespace percussion::TimeIntegration

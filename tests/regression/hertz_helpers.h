@@ -79,7 +79,7 @@ namespace percussion::testing::hertz
    */
   inline void write_cylinder_on_block(const CylinderOnBlock &g, const double h, const std::string &file)
   {
-    std::vector<std::array<double, 2>>            nodes;
+    std::vector<std::array<double, 2>> nodes;
     std::vector<std::pair<int, std::vector<int>>> cells, faces;
     auto add_body = [&](const std::vector<double> &x, const std::vector<double> &levels, auto &&y_of, const int tag,
                         const int tag_bottom, const int tag_top) {
@@ -101,22 +101,24 @@ namespace percussion::testing::hertz
     // Block: rows from y = −L (graded toward the top face) to 0.
     std::vector<double> depth = graded(h, uniform, g.block);
     std::reverse(depth.begin(), depth.end());
-    add_body(symmetric(graded(h, uniform, g.block)), depth, [](double, double d) { return -d; }, 1, 1, 2);
+    add_body(
+      symmetric(graded(h, uniform, g.block)), depth, [](double, double d) { return -d; }, 1, 1, 2);
     // Cylinder: rows graded away from the arc.
     const std::vector<double> rows = graded(h, uniform, g.top);
-    add_body(symmetric(graded(h, uniform, g.half_width)), rows,
-             [&g](double x, double s) {
-               const double y_b = g.radius - std::sqrt(g.radius * g.radius - x * x);
-               return y_b + (g.top - y_b) * s / g.top;
-             },
-             2, 3, 4);
+    add_body(
+      symmetric(graded(h, uniform, g.half_width)), rows,
+      [&g](double x, double s) {
+        const double y_b = g.radius - std::sqrt(g.radius * g.radius - x * x);
+        return y_b + (g.top - y_b) * s / g.top;
+      },
+      2, 3, 4);
     percussion::testing::write_gmsh(file, nodes, 2, faces, cells);
   }
 
   struct Measured
   {
-    double a  = 0.;  // half-width
-    double p0 = 0.;  // peak pressure
+    double a = 0.;  // half-width
+    double p0 = 0.; // peak pressure
     unsigned int n_loaded = 0;
   };
 
@@ -138,7 +140,7 @@ namespace percussion::testing::hertz
     auto edge = [&](auto begin, auto end) {
       // Walk outwards from the peak to the first unloaded node.
       auto peak = std::max_element(begin, end, [](const auto &l, const auto &r) { return l.second < r.second; });
-      auto it   = peak;
+      auto it = peak;
       while (std::next(it) != end && std::next(it)->second > threshold)
         ++it;
       BOOST_REQUIRE(it != peak && std::next(it) != end);
@@ -151,7 +153,7 @@ namespace percussion::testing::hertz
       return std::clamp(zero, lo, hi);
     };
     const double right = edge(values.begin(), values.end());
-    const double left  = edge(values.rbegin(), values.rend());
+    const double left = edge(values.rbegin(), values.rend());
     result.a = 0.5 * (right - left);
     return result;
   }
@@ -161,7 +163,7 @@ namespace percussion::testing::hertz
   struct NodalPressure
   {
     dealii::Point<dim> position;
-    double             pressure;
+    double pressure;
   };
 
   /// The last step's pressures of every slave node within the search distance (serial run).
@@ -169,7 +171,7 @@ namespace percussion::testing::hertz
   std::vector<NodalPressure<dim>> nodal_pressures(const Simulator<dim> &simulator)
   {
     const auto &geometry = *simulator.contact_geometry();
-    const auto &result   = simulator.last_contact_result();
+    const auto &result = simulator.last_contact_result();
     const std::vector<double> p =
       percussion::Contact::contact_pressure(geometry, result.impulse, simulator.integrator().time_step());
     std::vector<NodalPressure<dim>> values;

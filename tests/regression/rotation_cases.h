@@ -67,8 +67,10 @@ subsection Contact
   end
 end
 subsection Time integration
-)" + time_lines + R"(  set Time step = 2e-4
-  set End time = )" + std::to_string(end_time) + R"(
+)" + time_lines +
+           R"(  set Time step = 2e-4
+  set End time = )" +
+           std::to_string(end_time) + R"(
 end
 subsection Kinematics
   set Formulation = large rotations
@@ -109,8 +111,8 @@ end
     const auto &motion = simulator.rigid_motion().at(0);
     const double L0 = 0.5 * 1000 * M_PI * std::pow(radius, 4) * omega; // ½ρπR⁴ω (per unit thickness)
     BOOST_TEST_MESSAGE(simulator.integrator().description()
-                       << ": radius range " << smallest / radius - 1 << " .. " << largest / radius - 1 << ", L = "
-                       << motion.angular_momentum[2] << " (rigid " << L0 << "), energy "
+                       << ": radius range " << smallest / radius - 1 << " .. " << largest / radius - 1
+                       << ", L = " << motion.angular_momentum[2] << " (rigid " << L0 << "), energy "
                        << simulator.energy_audit().total_energy() / initial_energy);
     // The rotating-disk solution (plane strain, E = 1e8, ν = 0.3, ρ = 1000).
     const double lambda = 1e8 * 0.3 / (1.3 * 0.4), mu = 1e8 / 2.6;
@@ -164,13 +166,12 @@ end
     const double exact = (2 * v0 - radius * backspin) / 3;
     // Rigid friction dissipation: ½m v₀² + ½J ω₀² − ½m v² − ½J ω² with J = mR²/2 (per unit thickness).
     const double J_per_mass = 0.5 * radius * radius;
-    const double rigid_dissipation =
-      mass * (0.5 * v0 * v0 + 0.5 * J_per_mass * backspin * backspin - 0.5 * exact * exact -
-              0.5 * J_per_mass * std::pow(exact / radius, 2));
+    const double rigid_dissipation = mass * (0.5 * v0 * v0 + 0.5 * J_per_mass * backspin * backspin -
+                                             0.5 * exact * exact - 0.5 * J_per_mass * std::pow(exact / radius, 2));
     BOOST_TEST_MESSAGE(simulator.integrator().description()
-                       << ": rolling from t = " << rolling_time << " (rigid " << (v0 - exact) / (mu * g) << "): v = " << v
-                       << " (exact " << exact << "), R omega = " << -radius * omega << ", friction " << friction
-                       << " (rigid " << rigid_dissipation << ")");
+                       << ": rolling from t = " << rolling_time << " (rigid " << (v0 - exact) / (mu * g)
+                       << "): v = " << v << " (exact " << exact << "), R omega = " << -radius * omega << ", friction "
+                       << friction << " (rigid " << rigid_dissipation << ")");
     BOOST_TEST(rolling_time > 0);
     BOOST_TEST(std::abs(v / exact - 1) <= tolerance);
     BOOST_TEST(std::abs(-radius * omega / exact - 1) <= tolerance);

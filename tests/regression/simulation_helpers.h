@@ -49,14 +49,15 @@ namespace percussion::testing
         largest = std::max(largest, std::sqrt(current));
         smallest = std::min(smallest, std::sqrt(current));
       }
-    return {dealii::Utilities::MPI::max(largest, MPI_COMM_WORLD), dealii::Utilities::MPI::min(smallest, MPI_COMM_WORLD)};
+    return {dealii::Utilities::MPI::max(largest, MPI_COMM_WORLD),
+            dealii::Utilities::MPI::min(smallest, MPI_COMM_WORLD)};
   }
 
   /// The value in row @p row and column @p name of @p table (the column must exist).
   inline double column_value(const Postprocess::StatisticsTable &table, const std::size_t row, const std::string &name)
   {
     const auto &names = table.columns();
-    const auto  at    = std::find(names.begin(), names.end(), name);
+    const auto at = std::find(names.begin(), names.end(), name);
     BOOST_REQUIRE(at != names.end());
     return table.row(row)[at - names.begin()];
   }
@@ -171,7 +172,8 @@ end
 set Dimension = 1
 subsection Mesh
   set Type = bar
-  set Subdivisions = )" << elements << R"(
+  set Subdivisions = )"
+         << elements << R"(
   set Cross section area = 3.14e-4
 end
 subsection Materials
@@ -182,7 +184,8 @@ subsection Initial conditions
   set Velocity = -0.1
 end
 subsection Time integration
-)" << time_integration_lines << "  set Time step = " << h << "\n  set End time = " << end_time << "\nend\n"
+)" << time_integration_lines
+         << "  set Time step = " << h << "\n  set End time = " << end_time << "\nend\n"
          << contact;
     return text.str();
   }
@@ -212,7 +215,8 @@ subsection Loads
   set Gravity = -9.81
 end
 subsection Time integration
-)" << time_integration_lines << "  set Time step = " << h << R"(
+)" << time_integration_lines
+         << "  set Time step = " << h << R"(
   set End time = 10
 end
 subsection Contact
@@ -257,7 +261,8 @@ subsection Initial conditions
 end
 subsection Time integration
   set Time step = 2e-3
-  set End time = )" << end_time << "\n";
+  set End time = )"
+         << end_time << "\n";
     return text.str();
   }
 
@@ -291,14 +296,17 @@ subsection Initial conditions
   set Velocity = 0.02*x
 end
 subsection Time integration
-  set Time step = )" << h << "\n  set End time = 1.28\n" << time_integration_lines << "end\n";
+  set Time step = )"
+         << h << "\n  set End time = 1.28\n"
+         << time_integration_lines << "end\n";
     return text.str();
   }
 
   /// Relative errors of q(1.28) of smooth_bar_text() for h = 0.04, 0.02, 0.01 against h = 0.04/64.
   inline std::vector<double> time_convergence_errors(const std::string &time_integration_lines)
   {
-    const auto reference = run_simulation<1>(smooth_bar_text(time_integration_lines, 0.04 / 64), "convergence_reference");
+    const auto reference =
+      run_simulation<1>(smooth_bar_text(time_integration_lines, 0.04 / 64), "convergence_reference");
     dealii::PETScWrappers::MPI::Vector q_ref = reference->integrator().displacement();
     std::vector<double> result;
     for (const double h : {0.04, 0.02, 0.01})
@@ -350,7 +358,8 @@ end
 subsection Time integration
   set Time step = 1e-3
   set End time = 0.3
-)" + time_integration_lines + "end\n";
+)" + time_integration_lines +
+           "end\n";
   }
 
   /// What a run of the impacting bar shows: contact start, duration, plateau force, rebound, energy.

@@ -13,8 +13,8 @@
 //  - a run resumed from a checkpoint in the middle of a refined stretch equals the uninterrupted one,
 //    and with 'VTU time interval' both write their ParaView records at the same fixed times.
 #define BOOST_TEST_MODULE adaptive_steps
-#include "simulation_helpers.h"
 #include "../mpi_test_fixture.h"
+#include "simulation_helpers.h"
 
 #include <algorithm>
 #include <cmath>
@@ -54,7 +54,8 @@ end
 subsection Time integration
   set Theta = 0.5
   set End time = 5.76e-4
-)" + time_lines + R"(end
+)" + time_lines +
+           R"(end
 subsection Contact
   set Number of pairs = 1
   set Search distance = 0.001
@@ -80,8 +81,7 @@ end
   ContactFigures contact_figures(const Postprocess::StatisticsTable &table)
   {
     ContactFigures f;
-    const auto force = table.column("contact_normal_force"), h = table.column("time_step"),
-               time = table.column("time");
+    const auto force = table.column("contact_normal_force"), h = table.column("time_step"), time = table.column("time");
     bool in_contact = false;
     for (std::size_t k = 1; k < force.size(); ++k)
       {
@@ -114,9 +114,10 @@ end
 BOOST_AUTO_TEST_CASE(hertz_impact_with_adaptive_steps)
 {
   const auto fine = testing::run_simulation<3>(hertz_sphere("  set Time step = 1e-6\n"), "output_adaptive_hertz_fine");
-  const auto adaptive = testing::run_simulation<3>(
-    hertz_sphere("  set Time step = 16e-6\n  set Adaptive steps = true\n  set Smallest step = 1e-6\n"),
-    "output_adaptive_hertz");
+  const auto adaptive =
+    testing::run_simulation<3>(hertz_sphere(
+                                 "  set Time step = 16e-6\n  set Adaptive steps = true\n  set Smallest step = 1e-6\n"),
+                               "output_adaptive_hertz");
   const ContactFigures a = contact_figures(adaptive->statistics()), f = contact_figures(fine->statistics());
   BOOST_TEST_MESSAGE("Hertz: contact time " << a.contact_time << " (fixed " << f.contact_time << "), peak force "
                                             << a.peak_force << " (fixed " << f.peak_force << "), steps " << a.steps
@@ -167,7 +168,8 @@ end
 subsection Time integration
   set Theta = 0.5
   set End time = 1.68e-4
-)" + time_lines + R"(end
+)" + time_lines +
+           R"(end
 subsection Contact
   set Number of pairs = 1
   set Search distance = 0.001
@@ -186,9 +188,10 @@ BOOST_AUTO_TEST_CASE(hertz_cylinder_impact_with_adaptive_steps)
 {
   const auto fine =
     testing::run_simulation<2>(hertz_cylinder("  set Time step = 5e-7\n"), "output_adaptive_cylinder_fine");
-  const auto adaptive = testing::run_simulation<2>(
-    hertz_cylinder("  set Time step = 8e-6\n  set Adaptive steps = true\n  set Smallest step = 5e-7\n"),
-    "output_adaptive_cylinder");
+  const auto adaptive =
+    testing::run_simulation<2>(hertz_cylinder(
+                                 "  set Time step = 8e-6\n  set Adaptive steps = true\n  set Smallest step = 5e-7\n"),
+                               "output_adaptive_cylinder");
   const ContactFigures a = contact_figures(adaptive->statistics()), f = contact_figures(fine->statistics());
   BOOST_TEST_MESSAGE("cylinder: contact time " << a.contact_time << " (fixed " << f.contact_time << "), peak force "
                                                << a.peak_force << " (fixed " << f.peak_force << "), steps " << a.steps
@@ -205,9 +208,10 @@ BOOST_AUTO_TEST_CASE(impacting_bar_with_adaptive_steps)
   // steel, 0.1 m/s) at Courant number 1.
   const double h = 1.9272476e-7;
   const auto fine = testing::run_simulation<1>(testing::impacting_bar_1d_text(1000, h), "output_adaptive_bar_fine");
-  const auto adaptive = testing::run_simulation<1>(
-    testing::impacting_bar_1d_text(1000, 16 * h, "  set Theta = 0.5\n  set Adaptive steps = true\n"),
-    "output_adaptive_bar");
+  const auto adaptive =
+    testing::run_simulation<1>(testing::impacting_bar_1d_text(1000, 16 * h,
+                                                              "  set Theta = 0.5\n  set Adaptive steps = true\n"),
+                               "output_adaptive_bar");
   const ContactFigures a = contact_figures(adaptive->statistics()), f = contact_figures(fine->statistics());
   const double ratio_a = adaptive->energy_audit().total_energy() / adaptive->energy_audit().initial_energy(),
                ratio_f = fine->energy_audit().total_energy() / fine->energy_audit().initial_energy();
@@ -247,7 +251,8 @@ subsection Loads
 end
 subsection Time integration
   set End time = 0.42
-)" + time_lines + R"(end
+)" + time_lines +
+           R"(end
 subsection Contact
   set Number of pairs = 1
   set Search distance = 0.02
@@ -265,9 +270,11 @@ end
 
 BOOST_AUTO_TEST_CASE(ball_bouncing_five_times_with_adaptive_steps)
 {
-  const auto fine = testing::run_simulation<3>(bouncing_ball("  set Time step = 2.5e-5\n"), "output_adaptive_ball_fine");
-  const auto adaptive = testing::run_simulation<3>(
-    bouncing_ball("  set Time step = 4e-4\n  set Adaptive steps = true\n"), "output_adaptive_ball");
+  const auto fine =
+    testing::run_simulation<3>(bouncing_ball("  set Time step = 2.5e-5\n"), "output_adaptive_ball_fine");
+  const auto adaptive =
+    testing::run_simulation<3>(bouncing_ball("  set Time step = 4e-4\n  set Adaptive steps = true\n"),
+                               "output_adaptive_ball");
   const ContactFigures a = contact_figures(adaptive->statistics()), f = contact_figures(fine->statistics());
   BOOST_TEST_MESSAGE("bouncing ball: " << a.starts.size() << " bounces (fixed " << f.starts.size() << "), steps "
                                        << a.steps << " (fixed " << f.steps << ")");
@@ -293,9 +300,9 @@ BOOST_AUTO_TEST_CASE(dissipation_tolerance_refines_after_a_dissipating_step)
   // than that share of the energy scale is followed by a finer one (or stays at the finest).
   const double tolerance = 1e-5;
   const auto fine = testing::run_simulation<3>(bouncing_ball("  set Time step = 2.5e-5\n"), "output_indicator_fine");
-  const auto adaptive = testing::run_simulation<3>(
-    bouncing_ball("  set Time step = 4e-4\n  set Adaptive steps = true\n  set Dissipation tolerance = 1e-5\n"),
-    "output_indicator_ball");
+  const auto adaptive = testing::run_simulation<
+    3>(bouncing_ball("  set Time step = 4e-4\n  set Adaptive steps = true\n  set Dissipation tolerance = 1e-5\n"),
+       "output_indicator_ball");
   const auto &table = adaptive->statistics();
   const auto h = table.column("time_step"), dissipation = table.column("numerical_dissipation");
   // (The energy scale only grows, with the work of gravity: the scale at the end bounds each step's.)
@@ -339,7 +346,8 @@ end
   if (dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0)
     std::filesystem::remove_all("output_adaptive_resumed");
   MPI_Barrier(MPI_COMM_WORLD);
-  const RunParameters parameters = RunParameters::from_string(testing::with_quiet_output(text, "output_adaptive_resumed"));
+  const RunParameters parameters =
+    RunParameters::from_string(testing::with_quiet_output(text, "output_adaptive_resumed"));
   std::ostringstream log;
   Simulator<3> resumed(parameters, MPI_COMM_WORLD, log);
   resumed.resume_from("output_adaptive_whole/checkpoints/step-0000000040");

@@ -54,7 +54,8 @@ end
 subsection Initial conditions
   set Displacement = 0.01*sin(pi*x/(2*L))
 end
-)", "bar_1d");
+)",
+                                           "bar_1d");
   const double T = measured_period(*simulator);
   BOOST_TEST_MESSAGE("1D: measured period " << T << ", exact " << period);
   BOOST_TEST(std::abs(T - period) <= 0.01 * period);
@@ -75,7 +76,8 @@ end
 subsection Initial conditions
   set Displacement = 0.01*sin(pi*x/(2*L)); 0; 0
 end
-)", "bar_3d");
+)",
+                                           "bar_3d");
   const double T = measured_period(*simulator);
   BOOST_TEST_MESSAGE("3D: measured period " << T << ", exact " << period);
   BOOST_TEST(std::abs(T - period) <= 0.01 * period);

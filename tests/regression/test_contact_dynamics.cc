@@ -35,7 +35,8 @@ subsection Mesh
   set Type = bar
   set Length = 1
   set Width = 0.017720045
-  set Subdivisions = )" << elements << R"(
+  set Subdivisions = )"
+         << elements << R"(
 end
 subsection Materials
   set Young's modulus = 210e9
@@ -47,7 +48,8 @@ subsection Initial conditions
 end
 subsection Time integration
   set Theta = 0.5
-  set Time step = )" << h << R"(
+  set Time step = )"
+         << h << R"(
   set End time = 1.5e-3
 end
 subsection Contact
@@ -131,7 +133,8 @@ BOOST_AUTO_TEST_CASE(sliding_block_stops_at_the_coulomb_distance)
   const std::string text = sliding_block_text("  set Theta = 1\n");
   std::vector<double> times, positions, velocities, sliding, contact_slip;
   std::vector<std::vector<double>> bottom_x;
-  const percussion::RunParameters parameters = percussion::RunParameters::from_string(percussion::testing::with_quiet_output(text, "sliding_block"));
+  const percussion::RunParameters parameters =
+    percussion::RunParameters::from_string(percussion::testing::with_quiet_output(text, "sliding_block"));
   std::ostringstream log;
   percussion::Simulator<2> simulator(parameters, MPI_COMM_WORLD, log);
   simulator.set_step_observer([&](const percussion::Simulator<2> &s) {
@@ -163,8 +166,8 @@ BOOST_AUTO_TEST_CASE(sliding_block_stops_at_the_coulomb_distance)
   while (stuck > 0 && sliding[stuck - 1] == 0)
     --stuck;
   BOOST_TEST(stuck <= stop + 5);
-  BOOST_TEST_MESSAGE("stopped at t = " << times[stop] << " (exact " << exact_time << ") after "
-                                       << positions[stop] << " (exact " << exact_distance << ")");
+  BOOST_TEST_MESSAGE("stopped at t = " << times[stop] << " (exact " << exact_time << ") after " << positions[stop]
+                                       << " (exact " << exact_distance << ")");
   BOOST_TEST(std::abs(times[stop] - exact_time) <= 0.01 * exact_time + 1e-3);
   BOOST_TEST(std::abs(positions[stop] - exact_distance) <= 0.01 * exact_distance);
   // Afterwards the contact nodes stick: their sliding velocity u_{T,k+θ} is zero to the contact
@@ -224,7 +227,8 @@ subsection Initial conditions
   set Velocity = -0.5; -1
 end
 subsection Time integration
-  set Scheme = )" + scheme + R"(
+  set Scheme = )" +
+           scheme + R"(
   set Theta = 0.5
   set Time step = 1e-3
   set End time = 0.1
@@ -258,8 +262,8 @@ end
   const double standard_tangential = largest_step_work(standard->statistics(), "contact_work_tangential");
   const double fremond_tangential = largest_step_work(fremond->statistics(), "contact_work_tangential");
   const double fremond_normal = largest_step_work(fremond->statistics(), "contact_work_normal");
-  BOOST_TEST_MESSAGE("largest tangential contact work in a step: standard " << standard_tangential << ", Fremond "
-                                                                             << fremond_tangential << " (E_0 = " << scale << ")");
+  BOOST_TEST_MESSAGE("largest tangential contact work in a step: standard "
+                     << standard_tangential << ", Fremond " << fremond_tangential << " (E_0 = " << scale << ")");
   BOOST_TEST(standard_tangential > 1e-6 * scale);  // energy created by friction at the impact
   BOOST_TEST(fremond_tangential <= 1e-12 * scale); // never with the Frémond law
   BOOST_TEST(fremond_normal <= 1e-12 * scale);
@@ -308,7 +312,8 @@ subsection Mesh
   set Type = bar
   set Length = 1
   set Width = 0.02
-  set Subdivisions = )" << elements << R"(
+  set Subdivisions = )"
+         << elements << R"(
 end
 subsection Materials
   set Young's modulus = 1
@@ -323,7 +328,8 @@ subsection Initial conditions
 end
 subsection Time integration
   set Theta = 0.5
-  set Time step = )" << h << R"(
+  set Time step = )"
+         << h << R"(
   set End time = 6
 end
 subsection Contact
@@ -492,7 +498,8 @@ BOOST_AUTO_TEST_CASE(bouncing_ball_passes_the_accumulation_point)
           highest = std::max(highest, v);
         }
       BOOST_TEST_MESSAGE("h = " << h << ": late velocities in [" << lowest << ", " << highest << "] (rest; the "
-                                << "approach condition of (55) gave the cycle " << -cycle << " -> " << e * cycle << ")");
+                                << "approach condition of (55) gave the cycle " << -cycle << " -> " << e * cycle
+                                << ")");
       BOOST_TEST(!run->late_velocities.empty());
       BOOST_TEST(std::abs(lowest) <= 1e-6 * cycle);
       BOOST_TEST(std::abs(highest) <= 1e-6 * cycle);
@@ -506,8 +513,9 @@ BOOST_AUTO_TEST_CASE(bouncing_ball_passes_the_accumulation_point)
   const double coarse_error = std::abs(coarse_free.impact_times[4] - exact_times[4]);
   const double fine_error = std::abs(fine_free.impact_times[4] - exact_times[4]);
   BOOST_TEST_MESSAGE("impact 5 without projection: error " << coarse_error << " (h = 0.005), " << fine_error
-                                                           << " (h = 0.0025); with it " << std::abs(coarse.impact_times[4] - exact_times[4])
-                                                           << ", " << std::abs(fine.impact_times[4] - exact_times[4]));
+                                                           << " (h = 0.0025); with it "
+                                                           << std::abs(coarse.impact_times[4] - exact_times[4]) << ", "
+                                                           << std::abs(fine.impact_times[4] - exact_times[4]));
   BOOST_TEST(fine_error <= 0.6 * coarse_error);
 }
 
@@ -564,8 +572,8 @@ end
       auto &forces = impacts[i];
       std::sort(forces.begin(), forces.end());
       const double duration = forces.size() * h, plateau = forces[forces.size() / 2];
-      BOOST_TEST_MESSAGE("impact " << i + 1 << ": duration " << duration << " (exact " << exact_duration
-                                   << "), force " << plateau << " (exact " << exact_force << ")");
+      BOOST_TEST_MESSAGE("impact " << i + 1 << ": duration " << duration << " (exact " << exact_duration << "), force "
+                                   << plateau << " (exact " << exact_force << ")");
       BOOST_TEST(std::abs(duration - exact_duration) <= 0.03 * exact_duration);
       BOOST_TEST(std::abs(plateau - exact_force) <= (i == 0 ? 0.005 : 0.03) * exact_force);
     }
@@ -642,8 +650,8 @@ end
   simulator.run();
   const auto force = simulator.statistics().column("contact_normal_force");
   const double contact_steps = std::count_if(force.begin(), force.end(), [](double f) { return f > 0; });
-  BOOST_TEST_MESSAGE("two bars: " << contact_steps << " contact steps (exact 200), striker momentum "
-                                  << striker.back() << " (exact 0), struck bar " << hit.back() << " (exact 1)");
+  BOOST_TEST_MESSAGE("two bars: " << contact_steps << " contact steps (exact 200), striker momentum " << striker.back()
+                                  << " (exact 0), struck bar " << hit.back() << " (exact 1)");
   for (const double p : total)
     BOOST_TEST(std::abs(p - 1.0) <= 1e-9);        // momentum: round-off and the contact solver's tolerance
   BOOST_TEST(std::abs(contact_steps - 200) <= 2); // 2L/c within two steps (the scheme's O(h) event error)

@@ -50,10 +50,13 @@ subsection Initial conditions
   set Velocity = if(z>0.45, b1 - w*(y-0.5), a1); if(z>0.45, b2 + w*(x-0.5), a2); if(z>0.45, b3, a3)
 end
 subsection Time integration
-  set Scheme = )" << scheme << R"(
-  set Theta = )" << theta << R"(
+  set Scheme = )"
+         << scheme << R"(
+  set Theta = )"
+         << theta << R"(
   set Time step = 2e-3
-  set End time = )" << end_time << R"(
+  set End time = )"
+         << end_time << R"(
 end
 subsection Contact
   set Number of pairs = 2
@@ -63,8 +66,10 @@ subsection Contact
     set Slave boundary id = 4
     set Point = 0, 0, 0
     set Normal = 0, 0, 1
-    set Friction coefficient = )" << mu_floor << R"(
-    set Restitution coefficient = )" << e_floor << R"(
+    set Friction coefficient = )"
+         << mu_floor << R"(
+    set Restitution coefficient = )"
+         << e_floor << R"(
   end
   subsection Pair 2
     set Type = body
@@ -83,8 +88,8 @@ BOOST_AUTO_TEST_CASE(fremond_scheme_never_creates_energy)
 {
   unsigned int cases = 0;
   for (const unsigned int seed : {1u, 2u, 3u})
-    for (const auto &[mu, e, theta] : {std::tuple{1.0, 0.0, 0.5}, std::tuple{0.3, 0.5, 0.6}, std::tuple{0.8, 1.0, 0.5},
-                                       std::tuple{0.5, 0.0, 1.0}})
+    for (const auto &[mu, e, theta] :
+         {std::tuple{1.0, 0.0, 0.5}, std::tuple{0.3, 0.5, 0.6}, std::tuple{0.8, 1.0, 0.5}, std::tuple{0.5, 0.0, 1.0}})
       {
         const auto simulator = run_simulation<3>(two_bodies(seed, theta, mu, e, 0.3), "contact_energy");
         const auto &table = simulator->statistics();
@@ -109,8 +114,9 @@ BOOST_AUTO_TEST_CASE(fremond_scheme_never_creates_energy)
             // ΔE − W_ext − W_damp over the step: the scheme's and the contacts' dissipation. The
             // position projection and the frames taken anew after a step (their own columns, not
             // part of the scheme) are kept apart: Proposition 1 is a statement on the scheme.
-            const double creation = (E[k] - E[k - 1]) - (external[k] - external[k - 1]) - (damping[k] - damping[k - 1]) -
-                                    (projection[k] - projection[k - 1]) - (frame[k] - frame[k - 1]);
+            const double creation = (E[k] - E[k - 1]) - (external[k] - external[k - 1]) -
+                                    (damping[k] - damping[k - 1]) - (projection[k] - projection[k - 1]) -
+                                    (frame[k] - frame[k - 1]);
             worst_creation = std::max(worst_creation, creation / scale);
             BOOST_TEST(creation <= 1e-10 * scale);
             BOOST_TEST(normal[k] - normal[k - 1] <= 1e-10 * scale);
@@ -119,11 +125,10 @@ BOOST_AUTO_TEST_CASE(fremond_scheme_never_creates_energy)
             steps_in_contact += active[k] > 0;
           }
         BOOST_TEST_MESSAGE("seed " << seed << ", mu " << mu << ", e " << e << ", theta " << theta << ": "
-                                   << steps_in_contact << " steps in contact, impact dissipation "
-                                   << -normal.back() << ", friction dissipation " << -tangential.back()
+                                   << steps_in_contact << " steps in contact, impact dissipation " << -normal.back()
+                                   << ", friction dissipation " << -tangential.back()
                                    << ", largest (dE - W_ext - W_damp - E_projection)/E " << worst_creation
-                                   << ", projection energy " << projection.back() << ", frame energy "
-                                   << frame.back());
+                                   << ", projection energy " << projection.back() << ", frame energy " << frame.back());
         // The audit closes with the projection as its own term: E_k − E_0 = W_ext + W_damp − D_num
         // + W_N + W_T + E_projection + Σ residuals.
         const auto numerical = table.column("numerical_dissipation");
@@ -168,7 +173,7 @@ BOOST_AUTO_TEST_CASE(two_ranks_reproduce_the_serial_contact_run)
       in_contact += active_a[k] > 0;
     }
   BOOST_TEST_MESSAGE("largest difference relative to the energy scale: " << worst << " (" << in_contact
-                                                                          << " steps in contact)");
+                                                                         << " steps in contact)");
   BOOST_TEST(in_contact > 10u);
   BOOST_TEST(worst <= 1e-7);
 }

@@ -20,12 +20,14 @@ namespace
     std::string subdivisions = dim == 1 ? "12" : dim == 2 ? "6, 2" : "5, 2, 2";
     std::string load = dim == 1 ? "0.3*sin(7*t)" : dim == 2 ? "0.3*sin(7*t); 0.1*t" : "0.3*sin(7*t); 0.1*t; -0.2";
     std::string body = dim == 1 ? "0.5*x*cos(3*t)" : dim == 2 ? "0.5*x*cos(3*t); 0" : "0.5*x*cos(3*t); 0; 0.1";
-    std::string motion = dim == 1 ? "0.02*sin(5*t)" : dim == 2 ? "0.02*sin(5*t); 0.01*t*t" : "0.02*sin(5*t); 0.01*t*t; 0";
+    std::string motion = dim == 1   ? "0.02*sin(5*t)"
+                         : dim == 2 ? "0.02*sin(5*t); 0.01*t*t"
+                                    : "0.02*sin(5*t); 0.01*t*t; 0";
     std::string velocity = dim == 1 ? "x" : dim == 2 ? "x; -y" : "x; -y; z";
     std::ostringstream text;
     text << "set Dimension = " << d << "\n"
-         << "subsection Mesh\n set Type = box\n set Upper corner = " << corner << "\n set Subdivisions = "
-         << subdivisions << "\n set Finite element degree = " << degree << "\nend\n"
+         << "subsection Mesh\n set Type = box\n set Upper corner = " << corner
+         << "\n set Subdivisions = " << subdivisions << "\n set Finite element degree = " << degree << "\nend\n"
          << "subsection Materials\n set Young's modulus = 50\n set Poisson's ratio = 0.25\n set Density = 3\nend\n"
          << "subsection Damping\n set Mass proportional coefficient = 0.3\n"
          << " set Stiffness proportional coefficient = 0.002\nend\n"
@@ -34,7 +36,8 @@ namespace
          << "subsection Boundary conditions\n set Prescribed displacement boundary ids = 0\n"
          << " set Prescribed displacement = " << motion << "\nend\n"
          << "subsection Initial conditions\n set Velocity = " << velocity << "\nend\n"
-         << "subsection Time integration\n set Theta = " << theta << "\n set Time step = 0.01\n set End time = 1\nend\n";
+         << "subsection Time integration\n set Theta = " << theta
+         << "\n set Time step = 0.01\n set End time = 1\nend\n";
     return text.str();
   }
 } // namespace

@@ -49,9 +49,10 @@ namespace
         for (std::size_t k = 0; k < x.size(); ++k)
           BOOST_TEST(x[k] == y[k], name << " at step " << k);
       }
-    return percussion::testing::largest_column_difference(
-      a, b, {"kinetic_energy", "strain_energy", "external_work", "contact_work_normal", "contact_work_tangential",
-             "impact_dissipation", "friction_dissipation"});
+    return percussion::testing::largest_column_difference(a, b,
+                                                          {"kinetic_energy", "strain_energy", "external_work",
+                                                           "contact_work_normal", "contact_work_tangential",
+                                                           "impact_dissipation", "friction_dissipation"});
   }
 
   /// Three boxes of 2 × 2 × 1 cells on a rigid floor (soft, damped, under gravity), 300 steps;
@@ -92,7 +93,8 @@ subsection Contact
     set Normal = 0, 0, 1
     set Friction coefficient = 0.3
   end
-)" + body_pairs + "end\n";
+)" + body_pairs +
+           "end\n";
   }
 
   /// Ten bricks 0.2 × 0.1 × 0.05 m of one Q1 cell each, stacked without gaps on a rigid floor.
@@ -146,7 +148,7 @@ BOOST_AUTO_TEST_CASE(bodies_find_the_contacts_of_explicit_pairs)
     set Friction coefficient = 0.3
   end
 )";
-  const auto by_hand   = run_simulation<3>(three_box_stack(explicit_pairs, 3), "general_stack_explicit");
+  const auto by_hand = run_simulation<3>(three_box_stack(explicit_pairs, 3), "general_stack_explicit");
   const auto automatic = run_simulation<3>(three_box_stack(general, 2), "general_stack_bodies");
   const auto &a = by_hand->statistics(), &b = automatic->statistics();
   const double difference = same_contacts_energy_difference(a, b);
@@ -168,9 +170,10 @@ BOOST_AUTO_TEST_CASE(body_compliance_gives_the_solved_columns_run)
     set Friction coefficient = 0.3
   end
 )";
-  const auto kept   = run_simulation<3>(three_box_stack(general, 2), "compliance_kept");
-  const auto solved = run_simulation<3>(
-    three_box_stack(general, 2) + "subsection Contact solver\n  set Body compliance = false\nend\n", "compliance_solved");
+  const auto kept = run_simulation<3>(three_box_stack(general, 2), "compliance_kept");
+  const auto solved =
+    run_simulation<3>(three_box_stack(general, 2) + "subsection Contact solver\n  set Body compliance = false\nend\n",
+                      "compliance_solved");
   const auto &a = kept->statistics(), &b = solved->statistics();
   const double difference = same_contacts_energy_difference(a, b);
   const auto total = [](const std::vector<double> &x) {
@@ -222,9 +225,9 @@ BOOST_AUTO_TEST_CASE(stacks_of_bricks_with_a_sparse_delassus_operator)
     "  subsection Pair 2\n    set Type = bodies\n    set Boundary ids = all\n"
     "    set Friction coefficient = 0.3\n  end\nend\n";
   const auto sparse = run_simulation<3>(stacks, "stacks_compliance");
-  const auto dense  = run_simulation<3>(
-    stacks + "subsection Contact solver\n  set Body compliance = false\n  set Delassus operator = dense\nend\n",
-    "stacks_columns");
+  const auto dense = run_simulation<
+    3>(stacks + "subsection Contact solver\n  set Body compliance = false\n  set Delassus operator = dense\nend\n",
+       "stacks_columns");
   const auto &a = sparse->statistics(), &b = dense->statistics();
   const double difference = same_contacts_energy_difference(a, b);
   BOOST_TEST(a.column("contact_active").back() == 60.0); // 15 interfaces (floor included), 4 corners each
@@ -298,8 +301,8 @@ end
   for (unsigned int k = 0; k < 3; ++k)
     {
       const double expected = 1.0 / (2 * mu[k] * g), slid = last_u_x(k + 1.0);
-      BOOST_TEST_MESSAGE("block " << k << ": slid " << slid << " m, rigid block with mu = " << mu[k] << ": "
-                                  << expected << " m");
+      BOOST_TEST_MESSAGE("block " << k << ": slid " << slid << " m, rigid block with mu = " << mu[k] << ": " << expected
+                                  << " m");
       BOOST_TEST(std::abs(slid - expected) <= 0.005 * expected);
     }
   BOOST_TEST(std::abs(last_u_x(4.0)) <= 1e-4); // the slab stays
@@ -335,7 +338,7 @@ BOOST_AUTO_TEST_CASE(ten_bricks_rest_with_every_interface_carrying_the_weight_ab
   BOOST_REQUIRE_EQUAL(probes.n_rows(), steps + 1);
   const double drift = std::abs(column_value(probes, steps, "u_z") - column_value(probes, steps / 2, "u_z"));
   BOOST_TEST_MESSAGE("top of the stack: settled at u_z = " << column_value(probes, steps, "u_z") << " m, drift "
-                                                             << drift << " m over the last " << steps / 2 << " steps");
+                                                           << drift << " m over the last " << steps / 2 << " steps");
   BOOST_TEST(drift <= 1e-9);
   BOOST_TEST(std::abs(column_value(probes, steps, "u_x")) <= 1e-9);
   BOOST_TEST(std::abs(column_value(probes, steps, "u_y")) <= 1e-9);
@@ -378,10 +381,13 @@ end
   const auto by_hand =
     run_simulation<1>(bars("    set Type = body\n    set Slave boundary id = 1\n    set Master boundary id = 10\n"),
                       "general_bars_explicit");
-  const auto automatic = run_simulation<1>(bars("    set Type = bodies\n    set Boundary ids = all\n"), "general_bars_bodies");
+  const auto automatic =
+    run_simulation<1>(bars("    set Type = bodies\n    set Boundary ids = all\n"), "general_bars_bodies");
   const auto &a = by_hand->statistics(), &b = automatic->statistics();
-  const double difference = percussion::testing::largest_column_difference(
-    a, b, {"kinetic_energy", "strain_energy", "contact_work_normal", "impact_dissipation"});
+  const double difference =
+    percussion::testing::largest_column_difference(a, b,
+                                                   {"kinetic_energy", "strain_energy", "contact_work_normal",
+                                                    "impact_dissipation"});
   BOOST_TEST_MESSAGE("two bars: largest difference of the energies, relative to the energy flow " << difference);
   BOOST_TEST(difference <= 1e-12);
   const auto x = a.column("contact_active"), y = b.column("contact_active");
@@ -426,11 +432,12 @@ subsection Output
   set Write bodies = true
 end
 )",
-                                         "general_cradle");
+                                        "general_cradle");
   // The wave crosses a bar (0.1 m at c = 5000 m/s) in 20 µs: the striker stops at 40 µs, the last
   // bar leaves at about 120 µs; 220 µs is well after.
   const auto &rows = cradle->body_table()->table_of_rows();
-  const auto  body = rows.column("body"), velocity = rows.column("mean_velocity_x"), momentum = rows.column("momentum_x");
+  const auto body = rows.column("body"), velocity = rows.column("mean_velocity_x"),
+             momentum = rows.column("momentum_x");
   BOOST_REQUIRE(rows.n_rows() >= 10u);
   const std::size_t last = rows.n_rows() - 5; // the last step's five rows
   double total = 0;

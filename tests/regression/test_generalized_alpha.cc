@@ -1,11 +1,11 @@
 // Requirements: the nonsmooth Newmark / HHT / generalized-α schemes (talk eq. (52),
 // (81)) — without contact: Newmark's trapezoidal rule conserves energy, the family's energy identity
 // (talk (71)–(74), generalised in NonsmoothGeneralizedAlphaIntegrator) holds to round-off with damping,
-// loads and a fixed or moving support, Newmark with 2β ≥ γ > ½ dissipates, and the smooth part is of order 2 (γ = ½ + α_f − α_m)
-// or 1 (γ ≠ ½); with contact: the impacting bar of doc/theory.md reference problem 1 and the sliding block of §5
-// with Coulomb friction (nonsymmetric Delassus operator), and the same results on 1 and 2 MPI ranks.
-// Also the Schatzman–Paoli scheme (talk (28)–(29)): exact shadow-energy conservation,
-// order 2, the impacting bar with its position-level law, and the bouncing ball of §4.
+// loads and a fixed or moving support, Newmark with 2β ≥ γ > ½ dissipates, and the smooth part is of order 2 (γ = ½ +
+// α_f − α_m) or 1 (γ ≠ ½); with contact: the impacting bar of doc/theory.md reference problem 1 and the sliding block
+// of §5 with Coulomb friction (nonsymmetric Delassus operator), and the same results on 1 and 2 MPI ranks. Also the
+// Schatzman–Paoli scheme (talk (28)–(29)): exact shadow-energy conservation, order 2, the impacting bar with its
+// position-level law, and the bouncing ball of §4.
 #define BOOST_TEST_MODULE generalized_alpha
 #include "../mpi_test_fixture.h"
 #include "simulation_helpers.h"
@@ -47,8 +47,9 @@ subsection Boundary conditions
   set Prescribed displacement boundary ids = 0
   set Prescribed displacement = 0.02*sin(5*t); 0.01*t*t
 end
-)" :
-                                                     R"(
+)"
+                                                   :
+                                                   R"(
 subsection Boundary conditions
   set Fixed boundary ids = 0
 end
@@ -83,7 +84,8 @@ end
 subsection Time integration
   set Time step = 0.01
   set End time = 1
-)" + scheme_text + "end\n";
+)" + scheme_text +
+           "end\n";
   }
 
 } // namespace
@@ -105,9 +107,9 @@ BOOST_AUTO_TEST_CASE(newmark_trapezoidal_rule_conserves_energy)
 
 BOOST_AUTO_TEST_CASE(energy_identity_holds_to_round_off_for_the_family)
 {
-  for (const std::string &scheme : {scheme_lines("nonsmooth Newmark", 0.6, 0.3025), scheme_lines("nonsmooth HHT", 0.2),
-                                    scheme_lines("nonsmooth generalized-alpha", 0.7),
-                                    scheme_lines("nonsmooth generalized-alpha", 0.0)})
+  for (const std::string &scheme :
+       {scheme_lines("nonsmooth Newmark", 0.6, 0.3025), scheme_lines("nonsmooth HHT", 0.2),
+        scheme_lines("nonsmooth generalized-alpha", 0.7), scheme_lines("nonsmooth generalized-alpha", 0.0)})
     {
       for (const bool moving_support : {false, true})
         {
@@ -127,7 +129,8 @@ BOOST_AUTO_TEST_CASE(newmark_with_gamma_above_half_dissipates_every_step)
 {
   // 2β > γ > ½: D = (γ−½)[‖Δq‖²_K + (h²/2)(2β−γ)‖Δa‖²_M] ≥ 0 at every step and 𝒦 decreases (talk (75)).
   const auto simulator =
-    run_simulation<3>(free_box_3d_text(1) + scheme_lines("nonsmooth Newmark", 0.6, 0.3025) + "end\n", "galpha_dissipation");
+    run_simulation<3>(free_box_3d_text(1) + scheme_lines("nonsmooth Newmark", 0.6, 0.3025) + "end\n",
+                      "galpha_dissipation");
   const auto &table = simulator->statistics();
   const auto kinetic = table.column("kinetic_energy"), strain = table.column("strain_energy"),
              algorithmic = table.column("algorithmic_energy"), dissipation = table.column("numerical_dissipation");
@@ -135,7 +138,8 @@ BOOST_AUTO_TEST_CASE(newmark_with_gamma_above_half_dissipates_every_step)
   for (std::size_t k = 1; k < kinetic.size(); ++k)
     {
       BOOST_TEST(dissipation[k] >= dissipation[k - 1] - 1e-14 * e0);
-      BOOST_TEST(kinetic[k] + strain[k] + algorithmic[k] <= kinetic[k - 1] + strain[k - 1] + algorithmic[k - 1] + 1e-13 * e0);
+      BOOST_TEST(kinetic[k] + strain[k] + algorithmic[k] <=
+                 kinetic[k - 1] + strain[k - 1] + algorithmic[k - 1] + 1e-13 * e0);
     }
   BOOST_TEST(kinetic.back() + strain.back() < 0.99 * (kinetic[0] + strain[0]));
 }
@@ -192,12 +196,12 @@ BOOST_AUTO_TEST_CASE(sliding_block_with_friction)
   const std::string small_displacements = "subsection Kinematics\n  set Formulation = small displacements\nend\n";
   const double v0 = 1, mu = 0.5, g = 9.81;
   const double exact_distance = v0 * v0 / (2 * mu * g), exact_time = v0 / (mu * g);
-  for (const std::string &scheme : {scheme_lines("nonsmooth HHT", 0.3), scheme_lines("nonsmooth generalized-alpha", 0.0)})
+  for (const std::string &scheme :
+       {scheme_lines("nonsmooth HHT", 0.3), scheme_lines("nonsmooth generalized-alpha", 0.0)})
     {
       std::vector<double> times, velocities, positions, sliding, contact_slip;
-      const percussion::RunParameters parameters =
-        percussion::RunParameters::from_string(percussion::testing::with_quiet_output(
-          sliding_block_text(scheme) + small_displacements, "galpha_block"));
+      const percussion::RunParameters parameters = percussion::RunParameters::from_string(
+        percussion::testing::with_quiet_output(sliding_block_text(scheme) + small_displacements, "galpha_block"));
       std::ostringstream log;
       percussion::Simulator<2> simulator(parameters, MPI_COMM_WORLD, log);
       simulator.set_step_observer([&](const percussion::Simulator<2> &s) {
@@ -225,8 +229,7 @@ BOOST_AUTO_TEST_CASE(sliding_block_with_friction)
       while (stuck > 0 && sliding[stuck - 1] == 0)
         --stuck;
       BOOST_TEST_MESSAGE(scheme << "  stopped at t = " << times[stop] << " (exact " << exact_time << ") after "
-                                << positions[stop] << " (exact " << exact_distance << "), last sliding step "
-                                << stuck);
+                                << positions[stop] << " (exact " << exact_distance << "), last sliding step " << stuck);
       BOOST_TEST(std::abs(times[stop] - exact_time) <= 0.01 * exact_time + 1e-3);
       BOOST_TEST(std::abs(positions[stop] - exact_distance) <= 0.01 * exact_distance);
       BOOST_TEST(stuck <= stop + 5);
@@ -281,7 +284,8 @@ BOOST_AUTO_TEST_CASE(serial_and_parallel_runs_agree)
 BOOST_AUTO_TEST_CASE(schatzman_paoli_conserves_its_shadow_energy_and_is_second_order)
 {
   // No numerical dissipation: E_{k+½} = ½ w_{k+1}ᵀM w_{k+1} + V(q_{k+1}, q_k) is conserved.
-  const auto free = run_simulation<3>(free_box_3d_text(1) + scheme_lines("Schatzman-Paoli", 0.25) + "end\n", "sp_energy");
+  const auto free =
+    run_simulation<3>(free_box_3d_text(1) + scheme_lines("Schatzman-Paoli", 0.25) + "end\n", "sp_energy");
   const auto energy = free->statistics().column("total_energy");
   double worst = 0;
   for (const double e : energy)

@@ -14,8 +14,8 @@
 //  - the 3D ball with backspin with generalized-α at the billiard ball's (5v₀ − 2Rω₀)/7 within 3 %
 //    (measured 1.9 %) and at the rigid solution of the mesh's κ within 2 % (1.3 %).
 #define BOOST_TEST_MODULE generalized_alpha_rotations
-#include "rotation_cases.h"
 #include "../mpi_test_fixture.h"
+#include "rotation_cases.h"
 
 #include <string>
 

@@ -18,8 +18,8 @@
 //  - with small displacements the same spin is reported (event large_rotation) once it passes 0.05 rad,
 //    the warning naming a setting the scheme accepts (Schatzman–Paoli: a velocity-level scheme).
 #define BOOST_TEST_MODULE large_rotations
-#include "rotation_cases.h"
 #include "../mpi_test_fixture.h"
+#include "rotation_cases.h"
 
 #include <algorithm>
 #include <array>
@@ -36,8 +36,6 @@ namespace
   using testing::backspin_disk;
   using testing::spinning_disk;
 } // namespace
-
-
 
 BOOST_AUTO_TEST_CASE(spinning_disk_keeps_its_shape_momentum_and_energy)
 {
@@ -120,8 +118,9 @@ subsection Materials
   set Density = 7800
 end
 subsection Initial conditions
-  set Velocity = )" << omega0[1] << "*z - " << omega0[2] << "*y; " << omega0[2] << "*x - " << omega0[0]
-       << "*z; " << omega0[0] << "*y - " << omega0[1] << R"(*x
+  set Velocity = )"
+       << omega0[1] << "*z - " << omega0[2] << "*y; " << omega0[2] << "*x - " << omega0[0] << "*z; " << omega0[0]
+       << "*y - " << omega0[1] << R"(*x
 end
 subsection Time integration
   set Time step = 2e-4
@@ -154,8 +153,8 @@ end
   // The rigid body: Euler's equations in the body frame, J ω' + ω × Jω = 0, by RK4 with a fine step.
   const std::array<double, 3> J{{b * b + c * c, a * a + c * c, a * a + b * b}}; // × m/12
   auto rate = [&](const std::array<double, 3> &w) {
-    return std::array<double, 3>{{(J[1] - J[2]) * w[1] * w[2] / J[0], (J[2] - J[0]) * w[2] * w[0] / J[1],
-                                  (J[0] - J[1]) * w[0] * w[1] / J[2]}};
+    return std::array<double, 3>{
+      {(J[1] - J[2]) * w[1] * w[2] / J[0], (J[2] - J[0]) * w[2] * w[0] / J[1], (J[0] - J[1]) * w[0] * w[1] / J[2]}};
   };
   std::array<double, 3> w = omega0;
   double t = 0, rigid_flip = -1;
@@ -211,7 +210,8 @@ end
     const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
     return text;
   };
-  BOOST_TEST(warning_of("output_small_displacements_spin").find("set it to large rotations (or auto)") != std::string::npos);
+  BOOST_TEST(warning_of("output_small_displacements_spin").find("set it to large rotations (or auto)") !=
+             std::string::npos);
   const std::string position_scheme = spinning_disk + R"(
 subsection Time integration
   set Scheme = Schatzman-Paoli
@@ -253,8 +253,8 @@ end
   for (const auto &[text, dimension] : {std::pair<std::string, int>{backspin_disk(0.06), 2}, {box, 3}})
     {
       std::vector<std::vector<double>> serial_columns, parallel_columns;
-      const std::vector<std::string> names{"kinetic_energy", "strain_energy", "contact_work_normal",
-                                           "contact_work_tangential", "frame_energy", "kinetic_energy_rotation",
+      const std::vector<std::string> names{"kinetic_energy",          "strain_energy", "contact_work_normal",
+                                           "contact_work_tangential", "frame_energy",  "kinetic_energy_rotation",
                                            "energy_balance_residual"};
       auto collect = [&](const Postprocess::StatisticsTable &table, std::vector<std::vector<double>> &columns) {
         for (const auto &name : names)
@@ -285,8 +285,8 @@ end
             if (k <= first_contact_steps)
               worst_first_contact = std::max(worst_first_contact, difference);
           }
-      BOOST_TEST_MESSAGE(dimension << "D: largest difference relative to the kinetic energy " << worst
-                                   << " (first " << first_contact_steps << " steps " << worst_first_contact
+      BOOST_TEST_MESSAGE(dimension << "D: largest difference relative to the kinetic energy " << worst << " (first "
+                                   << first_contact_steps << " steps " << worst_first_contact
                                    << "), largest rotation energy "
                                    << *std::max_element(serial_columns[5].begin(), serial_columns[5].end()));
       BOOST_TEST(*std::max_element(serial_columns[5].begin(), serial_columns[5].end()) > 0.01 * scale); // it turns
@@ -331,8 +331,8 @@ end
   const bool serial = dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) == 1;
   const auto energy = whole->statistics().column("kinetic_energy");
   const double scale = *std::max_element(energy.begin(), energy.end());
-  for (const std::string name : {"kinetic_energy", "strain_energy", "frame_energy", "contact_work_tangential",
-                                 "kinetic_energy_rotation"})
+  for (const std::string name :
+       {"kinetic_energy", "strain_energy", "frame_energy", "contact_work_tangential", "kinetic_energy_rotation"})
     {
       const auto a = resumed.statistics().column(name), b = whole->statistics().column(name);
       if (serial)
@@ -361,18 +361,23 @@ subsection Initial conditions
 end
 subsection Time integration
   set Time step = 1e-4
-  set End time = )" + std::to_string(end_time) + "\nend\n";
-  for (const std::string mesh : {"  set Type = ball\n  set Radius = 0.05\n  set Center = 0, 0, 0\n  set Global refinements = 1\n",
-                                 "  set Type = box\n  set Lower corner = -0.05, -0.03, -0.02\n  set Upper corner = 0.05, 0.03, 0.02\n  set Subdivisions = 3, 2, 2\n"})
+  set End time = )" + std::to_string(end_time) +
+                             "\nend\n";
+  for (const std::string mesh :
+       {"  set Type = ball\n  set Radius = 0.05\n  set Center = 0, 0, 0\n  set Global refinements = 1\n",
+        "  set Type = box\n  set Lower corner = -0.05, -0.03, -0.02\n  set Upper corner = 0.05, 0.03, 0.02\n  set "
+        "Subdivisions = 3, 2, 2\n"})
     {
       const RunParameters parameters = RunParameters::from_string(
-        testing::with_quiet_output("set Dimension = 3\nsubsection Mesh\n" + mesh + "end\n" + common, "output_spinning_3d"));
+        testing::with_quiet_output("set Dimension = 3\nsubsection Mesh\n" + mesh + "end\n" + common,
+                                   "output_spinning_3d"));
       std::ostringstream log;
       Simulator<3> simulator(parameters, MPI_COMM_WORLD, log);
       const NodeLayout nodes = simulator.body().node_layout();
       double worst = 0, size = 0;
       for (std::size_t i = 0; i < nodes.mass.size(); ++i)
-        size = std::max(size, std::sqrt(nodes.position[i][0] * nodes.position[i][0] + nodes.position[i][1] * nodes.position[i][1] +
+        size = std::max(size, std::sqrt(nodes.position[i][0] * nodes.position[i][0] +
+                                        nodes.position[i][1] * nodes.position[i][1] +
                                         nodes.position[i][2] * nodes.position[i][2]));
       size = dealii::Utilities::MPI::max(size, MPI_COMM_WORLD);
       simulator.set_step_observer([&](const Simulator<3> &s) {
@@ -395,9 +400,10 @@ subsection Time integration
       simulator.run();
       worst = dealii::Utilities::MPI::max(worst, MPI_COMM_WORLD);
       const auto &m = simulator.rigid_motion().at(0);
-      const double energy = simulator.energy_audit().total_energy() / simulator.statistics().column("total_energy").front();
-      BOOST_TEST_MESSAGE("3D: largest change of a node's distance from the centre " << worst / size << " of the size, rotation "
-                                                                                       << m.rotation_angle << " rad, energy " << energy);
+      const double energy =
+        simulator.energy_audit().total_energy() / simulator.statistics().column("total_energy").front();
+      BOOST_TEST_MESSAGE("3D: largest change of a node's distance from the centre "
+                         << worst / size << " of the size, rotation " << m.rotation_angle << " rad, energy " << energy);
       BOOST_TEST(worst <= 1e-6 * size);
       BOOST_TEST(std::abs(energy - 1) <= 1e-6);
     }
@@ -433,7 +439,8 @@ subsection Loads
   set Gravity = 0, -9.81
 end
 subsection Initial conditions
-  set Displacement = )" << c - 1 << "*x + " << s << "*y; " << -s << "*x + " << c - 1 << R"(*y
+  set Displacement = )"
+       << c - 1 << "*x + " << s << "*y; " << -s << "*x + " << c - 1 << R"(*y
 end
 subsection Contact
   set Number of pairs = 1
@@ -451,7 +458,8 @@ subsection Time integration
   set End time = 0.6
 end
 )";
-  const RunParameters parameters = RunParameters::from_string(testing::with_quiet_output(text.str(), "output_toppling"));
+  const RunParameters parameters =
+    RunParameters::from_string(testing::with_quiet_output(text.str(), "output_toppling"));
   std::ostringstream log;
   Simulator<2> simulator(parameters, MPI_COMM_WORLD, log);
   double fall_time = -1, start_angle = 0;
@@ -515,9 +523,9 @@ end
   for (std::size_t k = 1; k < E.size(); ++k)
     largest_increase = std::max(largest_increase, (E[k] - frame[k]) - (E[k - 1] - frame[k - 1]));
   const double loss = 1 - rotation.back() / rotation.front();
-  BOOST_TEST_MESSAGE("theta = 0.6: largest step increase of E - frame_energy " << largest_increase / E[0]
-                                                                            << " of E_0, rotation energy lost " << loss
-                                                                            << " over " << E.size() - 1 << " steps");
+  BOOST_TEST_MESSAGE("theta = 0.6: largest step increase of E - frame_energy "
+                     << largest_increase / E[0] << " of E_0, rotation energy lost " << loss << " over " << E.size() - 1
+                     << " steps");
   BOOST_TEST(largest_increase <= 1e-12 * E[0]);
   BOOST_TEST(loss > 0);
   BOOST_TEST(loss <= 2 * (E.size() - 1) * 1e-6); // (ωh)² = 1e-6 per step, up to a factor 2

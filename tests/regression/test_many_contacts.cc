@@ -32,16 +32,17 @@ namespace
   /// A steel box 0.1 × 0.1 (× 0.05) m with n × n/2 (× n) cells, 3 steps of h = cell / 5900 m/s
   /// above a rigid plane, falling at 1 m/s; @p steps steps; @p operator_lines in Contact solver.
   std::string flat_landing(const unsigned int dim, const unsigned int n, const unsigned int steps,
-                           const std::string &contact_solver_lines, const std::string &scheme_lines =
-                                                                          "  set Scheme = Moreau-Jean Fremond\n  set Theta = 0.5\n")
+                           const std::string &contact_solver_lines,
+                           const std::string &scheme_lines = "  set Scheme = Moreau-Jean Fremond\n  set Theta = 0.5\n")
   {
     const bool three = dim == 3;
     const double h = 0.1 / n / 5900, gap = 3 * h;
     std::ostringstream text;
     text.precision(17);
-    text << "set Dimension = " << dim << "\nsubsection Mesh\n  set Type = box\n  set Lower corner = "
-         << (three ? "0, 0, " : "0, ") << gap << "\n  set Upper corner = " << (three ? "0.1, 0.1, " : "0.1, ")
-         << 0.05 + gap << "\n  set Subdivisions = " << n << ", " << (three ? std::to_string(n) + ", " : "") << n / 2
+    text << "set Dimension = " << dim
+         << "\nsubsection Mesh\n  set Type = box\n  set Lower corner = " << (three ? "0, 0, " : "0, ") << gap
+         << "\n  set Upper corner = " << (three ? "0.1, 0.1, " : "0.1, ") << 0.05 + gap
+         << "\n  set Subdivisions = " << n << ", " << (three ? std::to_string(n) + ", " : "") << n / 2
          << "\nend\nsubsection Materials\n  set Young's modulus = 210e9\n  set Poisson's ratio = 0.3\n"
             "  set Density = 7800\nend\nsubsection Initial conditions\n  set Velocity = "
          << (three ? "0.2; 0; -1" : "0.2; -1") << "\nend\nsubsection Time integration\n"
@@ -77,7 +78,8 @@ set Dimension = 3
 subsection Mesh
   set Type = boxes
   set Boxes = 0,0,0 : 1,1,0.5; 0,0,0.501 : 1,1,1.001
-  set Subdivisions = )" + subdivisions + R"(
+  set Subdivisions = )" +
+           subdivisions + R"(
 end
 subsection Materials
   set Material ids = 0, 1
@@ -99,12 +101,14 @@ subsection Time integration
   set Scheme = Moreau-Jean Fremond
   set Theta = 0.55
   set Time step = 1e-3
-  set End time = )" + end_time + R"(
+  set End time = )" +
+           end_time + R"(
 end
 subsection Contact
   set Number of pairs = 1
   set Search distance = 0.05
-)" + contact_lines + R"(  subsection Pair 1
+)" + contact_lines +
+           R"(  subsection Pair 1
     set Type = body
     set Slave boundary id = 14
     set Master boundary id = 5
@@ -201,9 +205,10 @@ BOOST_AUTO_TEST_CASE(flat_landing_3d_probed_equals_dense)
       BOOST_TEST(products[k] >= 1, "step " << k << ": " << products[k] << " exact products, normal force " << force[k]);
   BOOST_TEST(sum(dense->statistics().column("contact_exact_products")) == 0.0);
   const double difference = largest_difference(*dense, *probed);
-  BOOST_TEST_MESSAGE("3D flat landing: probing solves " << probing[first] << ", exact products per contact step "
-                                                        << sum(products) / std::count_if(active.begin(), active.end(), [](double a) { return a > 0; })
-                                                        << ", largest difference to the dense path " << difference);
+  BOOST_TEST_MESSAGE("3D flat landing: probing solves "
+                     << probing[first] << ", exact products per contact step "
+                     << sum(products) / std::count_if(active.begin(), active.end(), [](double a) { return a > 0; })
+                     << ", largest difference to the dense path " << difference);
   BOOST_TEST(difference <= 1e-8);
 
   // auto: dense below the threshold (3 × 25 = 75 unknowns), probed above it.
@@ -221,7 +226,8 @@ BOOST_AUTO_TEST_CASE(auto_keeps_the_probed_operator_once_probed)
   // every later step with contact keeps the probed operator even below the threshold instead of
   // computing dense columns (3 solves per contact).
   const unsigned int steps = 12;
-  const auto automatic = run_simulation<3>(flat_landing(3, 4, steps, "  set Probed operator threshold = 45\n"), "many_auto_kept");
+  const auto automatic =
+    run_simulation<3>(flat_landing(3, 4, steps, "  set Probed operator threshold = 45\n"), "many_auto_kept");
   check_run(*automatic);
   const auto &table = automatic->statistics();
   const auto active = table.column("contact_active"), probed = table.column("contact_probed_operator");
@@ -238,7 +244,8 @@ BOOST_AUTO_TEST_CASE(auto_keeps_the_probed_operator_once_probed)
         below_threshold += 3 * active[k] <= 45.0 ? 1 : 0;
       }
   BOOST_TEST(below_threshold >= 1u); // (measured: step 10, 14 contacts)
-  const auto dense = run_simulation<3>(flat_landing(3, 4, steps, "  set Delassus operator = dense\n"), "many_dense_kept");
+  const auto dense =
+    run_simulation<3>(flat_landing(3, 4, steps, "  set Delassus operator = dense\n"), "many_dense_kept");
   BOOST_TEST(largest_difference(*dense, *automatic) <= 1e-8);
 }
 
@@ -252,9 +259,11 @@ BOOST_AUTO_TEST_CASE(auto_keeps_the_probed_operator_while_the_contacts_lift_off)
   // (PositionProjector::projection_operator()): the runs compare the step's operators only.
   const unsigned int steps = 12;
   const std::string no_projection = "  set Position projection = off\n";
-  const auto automatic = run_simulation<3>(
-    flat_landing(3, 4, steps, "  set Probed operator threshold = 45\n  set Delassus column limit = 30\n" + no_projection),
-    "many_auto_lift_off");
+  const auto automatic =
+    run_simulation<3>(flat_landing(3, 4, steps,
+                                   "  set Probed operator threshold = 45\n  set Delassus column limit = 30\n" +
+                                     no_projection),
+                      "many_auto_lift_off");
   check_run(*automatic);
   const auto &table = automatic->statistics();
   const auto active = table.column("contact_active"), probed = table.column("contact_probed_operator");
@@ -271,8 +280,8 @@ BOOST_AUTO_TEST_CASE(auto_keeps_the_probed_operator_while_the_contacts_lift_off)
         previous = active[k];
       }
   BOOST_TEST(shrinking_below_threshold >= 1u); // (measured: step 10, 14 contacts after 25)
-  const auto dense =
-    run_simulation<3>(flat_landing(3, 4, steps, "  set Delassus operator = dense\n" + no_projection), "many_dense_lift_off");
+  const auto dense = run_simulation<3>(flat_landing(3, 4, steps, "  set Delassus operator = dense\n" + no_projection),
+                                       "many_dense_lift_off");
   BOOST_TEST(largest_difference(*dense, *automatic) <= 1e-8);
 }
 
@@ -295,11 +304,14 @@ BOOST_AUTO_TEST_CASE(block_on_block_probed_equals_dense)
   // again and the warm start takes an exact product (measured: 2.85 products per step).
   const std::string small = "subsection Kinematics\n  set Formulation = small displacements\nend\n";
   const auto dense = run_simulation<3>(block_on_block("  set Delassus operator = dense\n") + small, "many_block_dense");
-  const auto probed = run_simulation<3>(block_on_block("  set Delassus operator = probed\n") + small, "many_block_probed");
+  const auto probed =
+    run_simulation<3>(block_on_block("  set Delassus operator = probed\n") + small, "many_block_probed");
   check_run(*probed);
   {
-    const auto dense_rotating = run_simulation<3>(block_on_block("  set Delassus operator = dense\n"), "many_block_dense_lr");
-    const auto probed_rotating = run_simulation<3>(block_on_block("  set Delassus operator = probed\n"), "many_block_probed_lr");
+    const auto dense_rotating =
+      run_simulation<3>(block_on_block("  set Delassus operator = dense\n"), "many_block_dense_lr");
+    const auto probed_rotating =
+      run_simulation<3>(block_on_block("  set Delassus operator = probed\n"), "many_block_probed_lr");
     check_run(*probed_rotating);
     BOOST_TEST(largest_difference(*dense_rotating, *probed_rotating) <= block_chatter_tolerance);
   }
@@ -343,8 +355,8 @@ BOOST_AUTO_TEST_CASE(position_projection_with_the_probed_operator)
   // In the iteration matrix's metric, which the probed path projects in.
   const std::string projection =
     "  set Position projection = on\n  set Penetration tolerance = 1e-6\n  set Projection metric = iteration matrix\n";
-  const auto dense = run_simulation<3>(flat_landing(3, 4, 7, "  set Delassus operator = dense\n" + projection),
-                                       "many_projected_dense");
+  const auto dense =
+    run_simulation<3>(flat_landing(3, 4, 7, "  set Delassus operator = dense\n" + projection), "many_projected_dense");
   const auto probed = run_simulation<3>(flat_landing(3, 4, 7, "  set Delassus operator = probed\n" + projection),
                                         "many_projected_probed");
   check_run(*probed);
@@ -368,8 +380,10 @@ BOOST_AUTO_TEST_CASE(position_projection_with_the_probed_operator)
 BOOST_AUTO_TEST_CASE(hht_scheme_probed_equals_dense)
 {
   const std::string hht = "  set Scheme = nonsmooth HHT\n  set HHT alpha = 0.1\n";
-  const auto dense = run_simulation<3>(flat_landing(3, 4, 12, "  set Delassus operator = dense\n", hht), "many_hht_dense");
-  const auto probed = run_simulation<3>(flat_landing(3, 4, 12, "  set Delassus operator = probed\n", hht), "many_hht_probed");
+  const auto dense =
+    run_simulation<3>(flat_landing(3, 4, 12, "  set Delassus operator = dense\n", hht), "many_hht_dense");
+  const auto probed =
+    run_simulation<3>(flat_landing(3, 4, 12, "  set Delassus operator = probed\n", hht), "many_hht_probed");
   const double difference = largest_difference(*dense, *probed);
   BOOST_TEST_MESSAGE("HHT: largest difference to the dense path " << difference);
   BOOST_TEST(difference <= 1e-8);
@@ -385,8 +399,8 @@ BOOST_AUTO_TEST_CASE(two_ranks_reproduce_the_serial_run)
   const unsigned int rank = dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD);
   const auto serial = run_simulation<3>(flat_landing(3, 4, 12, "  set Delassus operator = dense\n"),
                                         "many_serial_" + std::to_string(rank), MPI_COMM_SELF);
-  const auto parallel = run_simulation<3>(flat_landing(3, 4, 12, "  set Delassus operator = probed\n"), "many_parallel",
-                                          MPI_COMM_WORLD);
+  const auto parallel =
+    run_simulation<3>(flat_landing(3, 4, 12, "  set Delassus operator = probed\n"), "many_parallel", MPI_COMM_WORLD);
   check_run(*parallel);
   const double difference = largest_difference(*serial, *parallel);
   BOOST_TEST_MESSAGE(dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD)
@@ -401,8 +415,9 @@ BOOST_AUTO_TEST_CASE(two_ranks_reproduce_the_serial_run)
 // solves every step: block_on_block_probed_equals_dense).
 BOOST_AUTO_TEST_CASE(probed_operator_iterations_bound_the_exact_products)
 {
-  const auto limited = run_simulation<3>(
-    block_on_block("  set Delassus operator = probed\n  set Probed operator iterations = 2\n"), "many_block_limited");
+  const auto limited =
+    run_simulation<3>(block_on_block("  set Delassus operator = probed\n  set Probed operator iterations = 2\n"),
+                      "many_block_limited");
   const auto &table = limited->statistics();
   const auto active = table.column("contact_active"), products = table.column("contact_exact_products"),
              error = table.column("contact_solver_error");
@@ -470,20 +485,23 @@ BOOST_AUTO_TEST_CASE(distributed_problem_is_held_in_parts_and_dumped_whole)
   const unsigned int rank = dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD);
   const unsigned int size = dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD);
   const unsigned int dump_step = 8;
-  const std::string lines = "  set Delassus operator = probed\n  set Probing radius = 2\n  set Write FCLIB at steps = " +
-                            std::to_string(dump_step) + "\n";
+  const std::string lines =
+    "  set Delassus operator = probed\n  set Probing radius = 2\n  set Write FCLIB at steps = " +
+    std::to_string(dump_step) + "\n";
   const std::string serial_directory = "many_dump_serial_" + std::to_string(rank);
   const auto serial = run_simulation<3>(flat_landing(3, 8, 10, lines), serial_directory, MPI_COMM_SELF);
   const auto parallel = run_simulation<3>(flat_landing(3, 8, 10, lines), "many_dump_parallel", MPI_COMM_WORLD);
   check_run(*parallel);
   BOOST_TEST(largest_difference(*serial, *parallel) <= 1e-8);
-  const auto active = parallel->statistics().column("contact_active"), held = parallel->statistics().column("contact_held_per_rank");
+  const auto active = parallel->statistics().column("contact_active"),
+             held = parallel->statistics().column("contact_held_per_rank");
   BOOST_TEST(active[dump_step] == 81.0);
   for (std::size_t k = 0; k < active.size(); ++k)
     if (size == 1)
       BOOST_TEST(held[k] == active[k]);
     else
-      BOOST_TEST((active[k] == 0 ? held[k] == 0 : held[k] < active[k]), "step " << k << ": " << held[k] << " of " << active[k]);
+      BOOST_TEST((active[k] == 0 ? held[k] == 0 : held[k] < active[k]),
+                 "step " << k << ": " << held[k] << " of " << active[k]);
 
   const std::string name = "/contact_problem_" + std::to_string(dump_step) + ".hdf5";
   const auto a = percussion::ContactSolvers::read_fclib_file(serial_directory + name).local;
@@ -536,7 +554,8 @@ BOOST_AUTO_TEST_CASE(distributed_problem_is_held_in_parts_and_dumped_whole)
   for (int i = 0; i < 3; ++i)
     BOOST_TEST(largest_relative(sorted_component(a.q, i), sorted_component(b.q, i)) <= 1e-8, "q component " << i);
   double norm_a = 0, norm_b = 0;
-  BOOST_TEST(largest_relative(diagonal_and_row_sums(a.W_sparse, norm_a), diagonal_and_row_sums(b.W_sparse, norm_b)) <= 1e-8);
+  BOOST_TEST(largest_relative(diagonal_and_row_sums(a.W_sparse, norm_a), diagonal_and_row_sums(b.W_sparse, norm_b)) <=
+             1e-8);
   BOOST_TEST(std::abs(norm_a - norm_b) <= 1e-8 * norm_a);
   percussion::ContactSolvers::SolverOptions options;
   options.tolerance = 1e-10;
@@ -583,8 +602,9 @@ BOOST_AUTO_TEST_CASE(auto_takes_the_probed_operator_when_the_operator_moves)
   // dense path's answers. With the compliances (the default) W costs no solve and 'auto' keeps the
   // dense operator at every step. A plane obstacle's H is fixed: there the moving threshold does
   // not apply (dense below 'Probed operator threshold').
-  const auto automatic = run_simulation<3>(
-    block_on_block("  set Body compliance = false\n  set Moving operator threshold = 45\n"), "many_block_auto_moving");
+  const auto automatic =
+    run_simulation<3>(block_on_block("  set Body compliance = false\n  set Moving operator threshold = 45\n"),
+                      "many_block_auto_moving");
   check_run(*automatic);
   const auto &table = automatic->statistics();
   const auto active = table.column("contact_active"), probed = table.column("contact_probed_operator");
@@ -603,7 +623,8 @@ BOOST_AUTO_TEST_CASE(auto_takes_the_probed_operator_when_the_operator_moves)
   const auto dense = run_simulation<3>(block_on_block("  set Delassus operator = dense\n"), "many_block_dense_moving");
   BOOST_TEST(largest_difference(*dense, *automatic) <= block_chatter_tolerance);
 
-  const auto plane = run_simulation<3>(flat_landing(3, 4, 12, "  set Moving operator threshold = 0\n"), "many_plane_moving");
+  const auto plane =
+    run_simulation<3>(flat_landing(3, 4, 12, "  set Moving operator threshold = 0\n"), "many_plane_moving");
   for (const double x : plane->statistics().column("contact_probed_operator"))
     BOOST_TEST(x == 0.0);
 }

@@ -42,8 +42,8 @@ namespace
                         const unsigned int along_lower, const unsigned int along_upper, const double width,
                         const double length, const double gap, const std::string &file)
   {
-    std::vector<std::array<double, 3>>             nodes;
-    std::vector<std::pair<int, std::vector<int>>>  cells, faces;
+    std::vector<std::array<double, 3>> nodes;
+    std::vector<std::pair<int, std::vector<int>>> cells, faces;
     auto block = [&](const unsigned int n, const unsigned int m, const double y0, const int tag, const int tag_bottom,
                      const int tag_top) {
       const unsigned int base = nodes.size(), nz = dim == 3 ? n : 0;
@@ -55,7 +55,9 @@ namespace
               nodes.push_back({{a, dim == 3 ? b : height, dim == 3 ? height : 0.}});
             }
       // 1-based gmsh node number of (i, j = height, k).
-      auto index = [&](unsigned int i, unsigned int j, unsigned int k) { return int(base + (k * (m + 1) + j) * (n + 1) + i + 1); };
+      auto index = [&](unsigned int i, unsigned int j, unsigned int k) {
+        return int(base + (k * (m + 1) + j) * (n + 1) + i + 1);
+      };
       if (dim == 2)
         {
           for (unsigned int j = 0; j < m; ++j)
@@ -73,15 +75,17 @@ namespace
           for (unsigned int j = 0; j < m; ++j)
             for (unsigned int k = 0; k < n; ++k)
               for (unsigned int i = 0; i < n; ++i)
-                cells.push_back({tag,
-                                 {index(i, j, k), index(i + 1, j, k), index(i + 1, j, k + 1), index(i, j, k + 1),
-                                  index(i, j + 1, k), index(i + 1, j + 1, k), index(i + 1, j + 1, k + 1),
-                                  index(i, j + 1, k + 1)}});
+                cells.push_back(
+                  {tag,
+                   {index(i, j, k), index(i + 1, j, k), index(i + 1, j, k + 1), index(i, j, k + 1), index(i, j + 1, k),
+                    index(i + 1, j + 1, k), index(i + 1, j + 1, k + 1), index(i, j + 1, k + 1)}});
           for (unsigned int k = 0; k < n; ++k)
             for (unsigned int i = 0; i < n; ++i)
               {
-                faces.push_back({tag_bottom, {index(i, 0, k), index(i + 1, 0, k), index(i + 1, 0, k + 1), index(i, 0, k + 1)}});
-                faces.push_back({tag_top, {index(i, m, k), index(i + 1, m, k), index(i + 1, m, k + 1), index(i, m, k + 1)}});
+                faces.push_back(
+                  {tag_bottom, {index(i, 0, k), index(i + 1, 0, k), index(i + 1, 0, k + 1), index(i, 0, k + 1)}});
+                faces.push_back(
+                  {tag_top, {index(i, m, k), index(i + 1, m, k), index(i + 1, m, k + 1), index(i, m, k + 1)}});
               }
         }
     };
@@ -95,7 +99,7 @@ namespace
                                const unsigned int degree = 1, const double time_step = 1e-3)
   {
     std::ostringstream text;
-    const bool         three = dim == 3;
+    const bool three = dim == 3;
     text << "set Dimension = " << dim << "\nsubsection Mesh\n  set Type = gmsh\n  set File name = " << mesh_file
          << "\n  set Finite element degree = " << degree << "\nend\n"
          << "subsection Materials\n  set Material ids = 1, 2\n  set Young's modulus = 1e7, 1e7\n"
@@ -105,7 +109,8 @@ namespace
          << "subsection Loads\n  set Traction boundary ids = 4\n  set Traction = " << (three ? "0; 0; -1e5" : "0; -1e5")
          << "\nend\n"
          << "subsection Time integration\n  set Scheme = Moreau-Jean Fremond\n  set Theta = 1\n"
-            "  set Time step = " << time_step << "\n  set End time = 0.4\nend\n"
+            "  set Time step = "
+         << time_step << "\n  set End time = 0.4\nend\n"
          << "subsection Contact solver\n  set Tolerance = 1e-13\nend\n"
          << "subsection Contact\n  set Number of pairs = 1\n  set Search distance = 0.05\n  subsection Pair 1\n"
             "    set Type = body\n    set Slave boundary id = 3\n    set Master boundary id = 2\n"
@@ -119,7 +124,7 @@ namespace
   std::vector<std::pair<dealii::Point<dim>, double>> pressures(const percussion::Simulator<dim> &simulator)
   {
     const auto &geometry = *simulator.contact_geometry();
-    const auto &result   = simulator.last_contact_result();
+    const auto &result = simulator.last_contact_result();
     const std::vector<double> p =
       percussion::Contact::contact_pressure(geometry, result.impulse, simulator.integrator().time_step());
     std::vector<std::pair<dealii::Point<dim>, double>> values;
@@ -143,8 +148,8 @@ namespace
 
   std::string work_directory(const std::string &name)
   {
-    const std::string directory = "mortar_contact_" + name + "_" +
-                                  std::to_string(dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD));
+    const std::string directory =
+      "mortar_contact_" + name + "_" + std::to_string(dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD));
     std::filesystem::create_directories(directory);
     return directory;
   }
@@ -160,11 +165,12 @@ namespace
     const std::string name = std::to_string(dim) + "d_q" + std::to_string(degree) + "_" + std::to_string(n_lower) +
                              "_" + std::to_string(n_upper);
     const std::string directory = work_directory(name);
-    const std::string mesh      = std::filesystem::absolute(directory + "/patch.msh").string();
+    const std::string mesh = std::filesystem::absolute(directory + "/patch.msh").string();
     write_two_blocks(dim, n_lower, n_upper, n_lower / 2, n_upper / 2, 1., 0.5, 0., mesh);
 
-    const auto integrated = run_simulation<dim>(patch_parameters(dim, mesh, "integrated", degree, time_step), directory + "/integrated");
-    const auto values     = pressures(*integrated);
+    const auto integrated =
+      run_simulation<dim>(patch_parameters(dim, mesh, "integrated", degree, time_step), directory + "/integrated");
+    const auto values = pressures(*integrated);
     const auto [error, n_points] = pressure_error(values, MPI_COMM_WORLD);
     // Every slave node is in contact: (p n_upper + 1)^{dim−1} nodes.
     BOOST_TEST(n_points == static_cast<unsigned int>(std::pow(degree * n_upper + 1, dim - 1)));
@@ -177,7 +183,8 @@ namespace
     if (dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) == 1)
       {
         // The node-to-surface comparison (serial only: the 2-rank run checks the partition).
-        const auto nts = run_simulation<dim>(patch_parameters(dim, mesh, "node-to-surface", degree, time_step), directory + "/nts");
+        const auto nts =
+          run_simulation<dim>(patch_parameters(dim, mesh, "node-to-surface", degree, time_step), directory + "/nts");
         const auto [nts_error, nts_points] = pressure_error(pressures(*nts), MPI_COMM_WORLD);
         // (Node-to-surface need not hold every slave node at rest: with the coarser Q2 slave, 4 of
         // the 49 lift off in the static state that the lasting-contact law reaches.)
@@ -191,8 +198,8 @@ namespace
     else
       {
         // The serial reference on each rank; every rank's nodes must match it.
-        const auto serial = run_simulation<dim>(patch_parameters(dim, mesh, "integrated", degree, time_step), directory + "/serial",
-                                                MPI_COMM_SELF);
+        const auto serial = run_simulation<dim>(patch_parameters(dim, mesh, "integrated", degree, time_step),
+                                                directory + "/serial", MPI_COMM_SELF);
         std::map<std::vector<double>, double> reference;
         for (const auto &v : pressures(*serial))
           reference[std::vector<double>(v.first.begin_raw(), v.first.end_raw())] = v.second;
@@ -260,12 +267,12 @@ namespace
   struct BarImpact
   {
     unsigned int contact_steps = 0;
-    double       mean_force = 0.;          // impulse / contact duration, N
-    double       striker_velocity = 0.;    // final momentum / mass of the striker
-    double       struck_velocity = 0.;
-    double       max_residual = 0.;
+    double mean_force = 0.;       // impulse / contact duration, N
+    double striker_velocity = 0.; // final momentum / mass of the striker
+    double struck_velocity = 0.;
+    double max_residual = 0.;
     unsigned int positive_work_steps = 0;
-    std::vector<double> force;             // contact_normal_force per step
+    std::vector<double> force; // contact_normal_force per step
   };
 
   /**
@@ -316,7 +323,7 @@ namespace
     const bool first_is_striker = bodies.row(0)[6] > bodies.row(1)[6];
     const auto &striker = first_is_striker ? row0 : row1, &struck = first_is_striker ? row1 : row0;
     result.striker_velocity = striker[6] / striker[3];
-    result.struck_velocity  = struck[6] / struck[3];
+    result.struck_velocity = struck[6] / struck[3];
     return result;
   }
 } // namespace
@@ -334,8 +341,8 @@ BOOST_AUTO_TEST_CASE(two_bars_non_matching_sections)
   const double c = std::sqrt(2e11 / 7800.), h = 1.97e-6;
   const double exact_steps = 2 * 0.2 / c / h, exact_force = 7800 * c * 4e-4 * 1.0 / 2;
   const BarImpact matching = two_bars(2, 2, "integrated");
-  const BarImpact mortar   = two_bars(2, 3, "integrated");
-  const BarImpact nts      = two_bars(2, 3, "node-to-surface");
+  const BarImpact mortar = two_bars(2, 3, "integrated");
+  const BarImpact nts = two_bars(2, 3, "node-to-surface");
   for (const BarImpact *r : {&matching, &mortar})
     {
       // Against the exact solution, with the discretisation error of 20 cells along a bar and
@@ -352,18 +359,17 @@ BOOST_AUTO_TEST_CASE(two_bars_non_matching_sections)
   double largest = 0., difference = 0., nts_difference = 0.;
   for (std::size_t k = 0; k < matching.force.size(); ++k)
     {
-      largest        = std::max(largest, std::abs(matching.force[k]));
-      difference     = std::max(difference, std::abs(mortar.force[k] - matching.force[k]));
+      largest = std::max(largest, std::abs(matching.force[k]));
+      difference = std::max(difference, std::abs(mortar.force[k] - matching.force[k]));
       nts_difference = std::max(nts_difference, std::abs(nts.force[k] - matching.force[k]));
     }
   BOOST_TEST(difference <= 1e-6 * largest);
-  BOOST_TEST_MESSAGE("two bars: exact " << exact_steps << " contact steps, force " << exact_force
-                                         << " N; matching " << matching.contact_steps << " steps, mean force "
-                                         << matching.mean_force << " N, striker " << matching.striker_velocity
-                                         << " m/s, struck " << matching.struck_velocity << " m/s; non-matching integrated "
-                                         << mortar.contact_steps << " steps, " << mortar.mean_force << " N, "
-                                         << mortar.striker_velocity << ", " << mortar.struck_velocity
-                                         << "; largest force difference to matching: integrated "
-                                         << difference / largest << ", node-to-surface " << nts_difference / largest
-                                         << " (relative to the peak force)");
+  BOOST_TEST_MESSAGE(
+    "two bars: exact " << exact_steps << " contact steps, force " << exact_force << " N; matching "
+                       << matching.contact_steps << " steps, mean force " << matching.mean_force << " N, striker "
+                       << matching.striker_velocity << " m/s, struck " << matching.struck_velocity
+                       << " m/s; non-matching integrated " << mortar.contact_steps << " steps, " << mortar.mean_force
+                       << " N, " << mortar.striker_velocity << ", " << mortar.struck_velocity
+                       << "; largest force difference to matching: integrated " << difference / largest
+                       << ", node-to-surface " << nts_difference / largest << " (relative to the peak force)");
 }

@@ -39,8 +39,8 @@ namespace
   const double radius = 1.0;
   const double E_star = 1. / ((1 - nu1 * nu1) / E1 + (1 - nu2 * nu2) / E2);
   // Load per unit length chosen for a = 0.05 = R/20 (small strains, a ≪ R).
-  const double a_hertz  = 0.05;
-  const double P        = a_hertz * a_hertz * M_PI * E_star / (4 * radius);
+  const double a_hertz = 0.05;
+  const double P = a_hertz * a_hertz * M_PI * E_star / (4 * radius);
   const double p0_hertz = std::sqrt(P * E_star / (M_PI * radius));
   // Block [−L, L] × [−L, 0] with L = 20 a (half-plane); cylinder segment |x| ≤ w = 6 a, top at y = H.
   const double block = 20 * a_hertz, half_width = 6 * a_hertz, top = 6 * a_hertz;
@@ -105,7 +105,7 @@ BOOST_AUTO_TEST_CASE(hertz_cylinder_on_block)
   if (dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) > 1)
     return;
   const Measured coarse = run(4, "integrated");
-  const Measured fine   = run(8, "integrated");
+  const Measured fine = run(8, "integrated");
   BOOST_TEST(coarse.n_loaded == 9u);
   BOOST_TEST(fine.n_loaded == 17u);
   const double a_coarse = std::abs(coarse.a / a_hertz - 1), a_fine = std::abs(fine.a / a_hertz - 1);

@@ -48,7 +48,8 @@ end
 subsection Output
   set Probe points = 0.735; 1
 end
-)", "probes_1d");
+)",
+                                           "probes_1d");
   const auto *probes = simulator->probe_table();
   BOOST_REQUIRE(probes != nullptr);
   const auto &table = probes->table_of_rows();
@@ -57,11 +58,14 @@ end
   for (std::size_t r = 0; r < table.n_rows(); ++r)
     {
       const double t = column_value(table, r, "time"), x = column_value(table, r, "x");
-      worst_u = std::max(worst_u, std::abs(column_value(table, r, "u_x") - A * std::sin(k * x) * std::cos(omega * t)) / A);
-      worst_v = std::max(worst_v, std::abs(column_value(table, r, "v_x") + A * omega * std::sin(k * x) * std::sin(omega * t)) /
-                                    (A * omega));
+      worst_u =
+        std::max(worst_u, std::abs(column_value(table, r, "u_x") - A * std::sin(k * x) * std::cos(omega * t)) / A);
+      worst_v =
+        std::max(worst_v, std::abs(column_value(table, r, "v_x") + A * omega * std::sin(k * x) * std::sin(omega * t)) /
+                            (A * omega));
       if (x < 1) // (at the free end σ = 0 exactly; the probe reads the last element's constant gradient)
-        worst_s = std::max(worst_s, std::abs(column_value(table, r, "s_xx") - E * A * k * std::cos(k * x) * std::cos(omega * t)) /
+        worst_s = std::max(worst_s, std::abs(column_value(table, r, "s_xx") -
+                                             E * A * k * std::cos(k * x) * std::cos(omega * t)) /
                                       (E * A * k));
     }
   BOOST_TEST_MESSAGE("1D bar: largest errors relative to the amplitudes: u " << worst_u << ", v " << worst_v
@@ -104,7 +108,8 @@ end
 subsection Output
   set Probe points = 0.3, 0.21, 0.07; 0.875, 0.49, 0.2; 0.5, 0.25, 0.125; 1, 0.5, 0.25; 0.0625, 0.3, 0.25
 end
-)", "probes_3d");
+)",
+                                           "probes_3d");
   const auto &table = simulator->probe_table()->table_of_rows();
   BOOST_TEST(table.n_rows() == 5 * (simulator->integrator().step_number() + 1));
   double worst = 0, worst_stress = 0;

@@ -68,26 +68,29 @@ namespace
   // that E* combines both.
   const double E1 = 1e7, nu1 = 0.3, E2 = 2e7, nu2 = 0.25, density = 1000.;
   const double E_star = 1. / ((1 - nu1 * nu1) / E1 + (1 - nu2 * nu2) / E2);
-  const double radius = 1.0, a_hertz = 0.05;  // a = R/20 in both geometries (small strains, a ≪ R)
+  const double radius = 1.0, a_hertz = 0.05; // a = R/20 in both geometries (small strains, a ≪ R)
 
   enum class Load
   {
-    sudden,  // the full load from t = 0
-    ramp     // linear from 0 to the full load over the first third of the run
+    sudden, // the full load from t = 0
+    ramp    // linear from 0 to the full load over the first third of the run
   };
-  const char *name(const Load load) { return load == Load::sudden ? "sudden" : "ramp"; }
+  const char *name(const Load load)
+  {
+    return load == Load::sudden ? "sudden" : "ramp";
+  }
 
   /// The time integration: the lines of the scheme (none: the default), the step and the end time.
   struct Scheme
   {
     std::string label, lines;
-    double      time_step, end_time;
+    double time_step, end_time;
   };
 
   struct Outcome
   {
     hertz::Measured measured;
-    double          force = 0., kinetic = 0., strain = 0., seconds = 0.;
+    double force = 0., kinetic = 0., strain = 0., seconds = 0.;
     // 3D only: p² = A − B r² fitted to the loaded nodes, a² = A/B, p0 = sqrt(A).
     double a_fit = 0., p0_fit = 0.;
     // Reported: the largest |p − p_Hertz(r)| / p0_Hertz over the nodes with r ≤ 3a/4 (the profile
@@ -97,8 +100,8 @@ namespace
 
   /// The parameter file of both geometries: body 1 the block (bottom 1 fixed, top 2 master), body 2
   /// the curved body (slave 3, top 4 loaded by @p traction, a function of t).
-  std::string parameters(const int dim, const std::string &mesh_file, const std::string &traction,
-                         const Scheme &scheme, const double search_distance)
+  std::string parameters(const int dim, const std::string &mesh_file, const std::string &traction, const Scheme &scheme,
+                         const double search_distance)
   {
     std::ostringstream text;
     text.precision(17);
@@ -139,13 +142,13 @@ namespace
                                                              Outcome &outcome)
   {
     std::ofstream(directory + "/parameters.prm") << text;
-    const auto start     = std::chrono::steady_clock::now();
-    auto       simulator = run_simulation<dim>(text, directory, MPI_COMM_SELF);
-    outcome.seconds      = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const auto &table    = simulator->statistics();
-    outcome.force        = table.column("contact_normal_force").back();
-    outcome.kinetic      = table.column("kinetic_energy").back();
-    outcome.strain       = table.column("strain_energy").back();
+    const auto start = std::chrono::steady_clock::now();
+    auto simulator = run_simulation<dim>(text, directory, MPI_COMM_SELF);
+    outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const auto &table = simulator->statistics();
+    outcome.force = table.column("contact_normal_force").back();
+    outcome.kinetic = table.column("kinetic_energy").back();
+    outcome.strain = table.column("strain_energy").back();
     return simulator;
   }
 
@@ -153,11 +156,11 @@ namespace
   // 2D: the cylinder segment on a block of regression.mortar_hertz, a/h = 8.
   namespace cylinder
   {
-    const double P        = a_hertz * a_hertz * M_PI * E_star / (4 * radius);
+    const double P = a_hertz * a_hertz * M_PI * E_star / (4 * radius);
     const double p0_hertz = std::sqrt(P * E_star / (M_PI * radius));
     // Block [−20a, 20a] × [−20a, 0], segment |x| ≤ 6a with its top at 6a.
     const hertz::CylinderOnBlock geometry{radius, a_hertz, 20 * a_hertz, 6 * a_hertz, 6 * a_hertz};
-    const unsigned int           cells_per_a = 8;
+    const unsigned int cells_per_a = 8;
 
     Outcome run(const Load load, const Scheme &scheme)
     {
@@ -166,7 +169,7 @@ namespace
       const std::string mesh = std::filesystem::absolute(directory + "/hertz.msh").string();
       hertz::write_cylinder_on_block(geometry, a_hertz / cells_per_a, mesh);
       const std::string traction = "0; " + vertical_load(-P / (2 * geometry.half_width), load, scheme);
-      Outcome           outcome;
+      Outcome outcome;
       const auto simulator = run_and_record<2>(parameters(2, mesh, traction, scheme, 0.02), directory, outcome);
       std::vector<std::pair<double, double>> values;
       for (const auto &node : hertz::nodal_pressures(*simulator))
@@ -199,16 +202,16 @@ namespace
   // 3D: a spherical segment on a block, a quarter of it (symmetry planes x = 0 and y = 0).
   namespace sphere
   {
-    const double P        = 4 * E_star * a_hertz * a_hertz * a_hertz / (3 * radius);
+    const double P = 4 * E_star * a_hertz * a_hertz * a_hertz / (3 * radius);
     const double p0_hertz = 3 * P / (2 * M_PI * a_hertz * a_hertz);
 
     /// Dimensions of the whole bodies (the mesh is their quarter x, y ≥ 0) and the mesh grading.
     struct Geometry
     {
-      double block, depth;     // block [−block, block]² × [−depth, 0]
-      double half_width, top;  // segment |x|, |y| ≤ half_width, flat top at z = top
-      double uniform, growth;  // in plane: spacing h up to `uniform` from the axis, then × growth per cell
-      double uniform_depth;    // in z: spacing h up to this from the contact plane, then × growth
+      double block, depth;    // block [−block, block]² × [−depth, 0]
+      double half_width, top; // segment |x|, |y| ≤ half_width, flat top at z = top
+      double uniform, growth; // in plane: spacing h up to `uniform` from the axis, then × growth per cell
+      double uniform_depth;   // in z: spacing h up to this from the contact plane, then × growth
     };
     // Block 20a × 20a × 10a, segment 8a × 8a, 5a high; h = a/4 up to 1.25a from the axis and 0.75a
     // from the contact plane (10 × 10 × 8 and 8 × 8 × 7 cells in the quarter, 5211 DoFs).
@@ -226,7 +229,7 @@ namespace
     void write_mesh(const double h, const std::string &file)
     {
       const Geometry &g = geometry;
-      std::vector<std::array<double, 3>>              nodes;
+      std::vector<std::array<double, 3>> nodes;
       std::vector<std::pair<int, std::array<int, 4>>> faces;
       std::vector<std::pair<int, std::array<int, 8>>> cells;
       auto add_body = [&](const std::vector<double> &x, const std::vector<double> &levels, auto &&z_of, const int tag,
@@ -240,10 +243,10 @@ namespace
         for (int k = 0; k < m; ++k)
           for (int j = 0; j < n; ++j)
             for (int i = 0; i < n; ++i)
-              cells.push_back({tag,
-                               {{index(i, j, k), index(i + 1, j, k), index(i + 1, j + 1, k), index(i, j + 1, k),
-                                 index(i, j, k + 1), index(i + 1, j, k + 1), index(i + 1, j + 1, k + 1),
-                                 index(i, j + 1, k + 1)}}});
+              cells.push_back(
+                {tag,
+                 {{index(i, j, k), index(i + 1, j, k), index(i + 1, j + 1, k), index(i, j + 1, k), index(i, j, k + 1),
+                   index(i + 1, j, k + 1), index(i + 1, j + 1, k + 1), index(i, j + 1, k + 1)}}});
         for (int j = 0; j < n; ++j)
           for (int i = 0; i < n; ++i)
             {
@@ -261,14 +264,15 @@ namespace
       };
       std::vector<double> depth = hertz::graded(h, g.uniform_depth, g.depth, g.growth);
       std::reverse(depth.begin(), depth.end());
-      add_body(hertz::graded(h, g.uniform, g.block, g.growth), depth, [](double, double, double d) { return -d; }, 1, 1,
-               2);
-      add_body(hertz::graded(h, g.uniform, g.half_width, g.growth), hertz::graded(h, g.uniform_depth, g.top, g.growth),
-               [&g](double x, double y, double s) {
-                 const double z_b = radius - std::sqrt(radius * radius - x * x - y * y);
-                 return z_b + (g.top - z_b) * s / g.top;
-               },
-               2, 3, 4);
+      add_body(
+        hertz::graded(h, g.uniform, g.block, g.growth), depth, [](double, double, double d) { return -d; }, 1, 1, 2);
+      add_body(
+        hertz::graded(h, g.uniform, g.half_width, g.growth), hertz::graded(h, g.uniform_depth, g.top, g.growth),
+        [&g](double x, double y, double s) {
+          const double z_b = radius - std::sqrt(radius * radius - x * x - y * y);
+          return z_b + (g.top - z_b) * s / g.top;
+        },
+        2, 3, 4);
       percussion::testing::write_gmsh(file, nodes, 3, faces, cells);
     }
 
@@ -283,7 +287,7 @@ namespace
     void measure(const std::vector<hertz::NodalPressure<3>> &nodes, Outcome &outcome)
     {
       const double threshold = 1e-8 * p0_hertz, tolerance = 1e-9;
-      double       a_sum     = 0.;
+      double a_sum = 0.;
       for (const unsigned int axis : {0u, 1u})
         {
           std::vector<std::pair<double, double>> line;
@@ -297,8 +301,8 @@ namespace
               }
           a_sum += hertz::measure(line, threshold).a;
         }
-      outcome.measured.a        = a_sum / 2;
-      outcome.measured.p0       = 0.;
+      outcome.measured.a = a_sum / 2;
+      outcome.measured.p0 = 0.;
       outcome.measured.n_loaded = 0;
       // Least squares of q = p² against u = r² over the loaded nodes.
       double n = 0., su = 0., sq = 0., suu = 0., suq = 0.;
@@ -311,8 +315,8 @@ namespace
           const double u = node.position[0] * node.position[0] + node.position[1] * node.position[1];
           const double q = node.pressure * node.pressure;
           if (u <= 0.5625 * a_hertz * a_hertz)
-            outcome.profile = std::max(outcome.profile, std::abs(node.pressure / p0_hertz -
-                                                                 std::sqrt(1 - u / (a_hertz * a_hertz))));
+            outcome.profile =
+              std::max(outcome.profile, std::abs(node.pressure / p0_hertz - std::sqrt(1 - u / (a_hertz * a_hertz))));
           n += 1;
           su += u;
           sq += q;
@@ -320,7 +324,7 @@ namespace
           suq += u * q;
         }
       const double B = -(n * suq - su * sq) / (n * suu - su * su), A = (sq + B * su) / n;
-      outcome.a_fit  = std::sqrt(A / B);
+      outcome.a_fit = std::sqrt(A / B);
       outcome.p0_fit = std::sqrt(A);
     }
 
@@ -329,7 +333,7 @@ namespace
       const std::string traction =
         "0; 0; " + vertical_load(-P / (4 * geometry.half_width * geometry.half_width), load, scheme);
       // Candidates: the slave nodes within r = 2a (gap r²/(2R)).
-      std::string       text  = ::parameters(3, mesh, traction, scheme, 2 * a_hertz * a_hertz / radius);
+      std::string text = ::parameters(3, mesh, traction, scheme, 2 * a_hertz * a_hertz / radius);
       const std::string fixed = "set Fixed boundary ids = 1";
       return text.replace(text.find(fixed), fixed.size(), fixed + ", 5:x, 6:y");
     }
@@ -340,7 +344,7 @@ namespace
       std::filesystem::create_directories(directory);
       const std::string mesh = std::filesystem::absolute(directory + "/hertz.msh").string();
       write_mesh(a_hertz / cells_per_a, mesh);
-      Outcome    outcome;
+      Outcome outcome;
       const auto simulator = run_and_record<3>(parameters(mesh, load, scheme), directory, outcome);
       // The quarter carries P/4.
       outcome.force *= 4;
@@ -353,21 +357,23 @@ namespace
           out << n.position[0] << ',' << n.position[1] << ',' << n.position[2] << ',' << n.pressure << '\n';
       }
       measure(nodes, outcome);
-      BOOST_TEST_MESSAGE("3D sphere, " << name(load) << " load, " << scheme.label << " (h = " << scheme.time_step
-                                       << ", T = " << scheme.end_time << ", " << outcome.seconds
-                                       << " s): " << outcome.measured.n_loaded
-                                       << " loaded slave nodes (quarter), a/a_Hertz = " << outcome.measured.a / a_hertz
-                                       << ", p0/p0_Hertz = " << outcome.measured.p0 / p0_hertz
-                                       << " (fit of p²: " << outcome.a_fit / a_hertz << ", "
-                                       << outcome.p0_fit / p0_hertz << "), profile deviation = " << outcome.profile
-                                       << ", force/P - 1 = " << outcome.force / P - 1
-                                       << ", kinetic/strain energy = " << outcome.kinetic / outcome.strain);
+      BOOST_TEST_MESSAGE(
+        "3D sphere, " << name(load) << " load, " << scheme.label << " (h = " << scheme.time_step
+                      << ", T = " << scheme.end_time << ", " << outcome.seconds << " s): " << outcome.measured.n_loaded
+                      << " loaded slave nodes (quarter), a/a_Hertz = " << outcome.measured.a / a_hertz
+                      << ", p0/p0_Hertz = " << outcome.measured.p0 / p0_hertz
+                      << " (fit of p²: " << outcome.a_fit / a_hertz << ", " << outcome.p0_fit / p0_hertz
+                      << "), profile deviation = " << outcome.profile << ", force/P - 1 = " << outcome.force / P - 1
+                      << ", kinetic/strain energy = " << outcome.kinetic / outcome.strain);
       return outcome;
     }
   } // namespace sphere
 
   /// The default scheme: no `Scheme` or `Theta` line (Moreau–Jean Frémond, θ = ½).
-  Scheme default_scheme(const double h, const double end_time) { return {"default", "", h, end_time}; }
+  Scheme default_scheme(const double h, const double end_time)
+  {
+    return {"default", "", h, end_time};
+  }
 
   /// Schatzman–Paoli (e = 0, β = ¼), the position-level scheme that reaches the static solution.
   Scheme schatzman_paoli(const double h, const double end_time)
@@ -438,4 +444,3 @@ BOOST_AUTO_TEST_CASE(schatzman_paoli_reference, *boost::unit_test::disabled())
       check(sphere::run(load, schatzman_paoli(step, end_3d)), sphere::P, sphere::p0_hertz);
     }
 }
-

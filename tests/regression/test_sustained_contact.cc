@@ -43,25 +43,27 @@ namespace
     text << "  set Subdivisions = " << (three ? "4, 4, 2" : "8, 4") << "\nend\n"
          << "subsection Materials\n"
          << (on_block ? "  set Material ids = 0, 1\n  set Young's modulus = 1e7, 1e7\n  set Poisson's ratio = 0, 0\n"
-                        "  set Density = 1000, 1000\n" :
-                        "  set Young's modulus = 1e7\n  set Poisson's ratio = 0\n  set Density = 1000\n")
+                        "  set Density = 1000, 1000\n"
+                      : "  set Young's modulus = 1e7\n  set Poisson's ratio = 0\n  set Density = 1000\n")
          << "end\nsubsection Damping\n  set Mass proportional coefficient = 100\nend\n";
     const unsigned int top = on_block ? 10 + 2 * dim - 1 : 2 * dim - 1;
     if (on_block)
       text << "subsection Boundary conditions\n  set Fixed boundary ids = " << 2 * dim - 2 << (three ? ":z" : ":y")
            << "\nend\n";
-    text << "subsection Loads\n  set Traction boundary ids = " << top << "\n  set Traction = "
-         << (three ? "0; 0; -1e5" : "0; -1e5") << "\nend\n"
+    text << "subsection Loads\n  set Traction boundary ids = " << top
+         << "\n  set Traction = " << (three ? "0; 0; -1e5" : "0; -1e5") << "\nend\n"
          << "subsection Time integration\n  set Scheme = Moreau-Jean Fremond\n  set Theta = " << theta
          << "\n  set Time step = 1e-3\n  set End time = " << end_time << "\nend\n"
-         << "subsection Contact solver\n" << projection << "end\n"
+         << "subsection Contact solver\n"
+         << projection << "end\n"
          << "subsection Contact\n  set Number of pairs = 1\n  set Search distance = 0.05\n  subsection Pair 1\n";
     if (on_block)
       text << "    set Type = body\n    set Slave boundary id = " << 10 + 2 * dim - 2
            << "\n    set Master boundary id = " << 2 * dim - 1 << "\n";
     else
-      text << "    set Type = plane\n    set Point = " << (three ? "0, 0, 0" : "0, 0") << "\n    set Normal = "
-           << (three ? "0, 0, 1" : "0, 1") << "\n    set Slave boundary id = " << 2 * dim - 2 << "\n";
+      text << "    set Type = plane\n    set Point = " << (three ? "0, 0, 0" : "0, 0")
+           << "\n    set Normal = " << (three ? "0, 0, 1" : "0, 1") << "\n    set Slave boundary id = " << 2 * dim - 2
+           << "\n";
     text << "    set Friction coefficient = 0\n    set Restitution coefficient = 0\n  end\nend\n";
     return text.str();
   }
@@ -78,10 +80,10 @@ namespace
     BOOST_TEST(simulator.energy_audit().max_relative_step_residual() <= 1e-10);
     // E_k − E_0 = W_ext + W_damp − D_num + W_N + W_T + E_projection + E_frame + Σ residuals.
     const auto &audit = simulator.energy_audit();
-    const double closing = audit.total_energy() - audit.initial_energy() -
-                           (audit.external_work() + audit.damping_work() - audit.numerical_dissipation() +
-                            audit.contact_work_normal() + audit.contact_work_tangential() +
-                            audit.projection_energy() + audit.frame_energy() + audit.balance_residual());
+    const double closing =
+      audit.total_energy() - audit.initial_energy() -
+      (audit.external_work() + audit.damping_work() - audit.numerical_dissipation() + audit.contact_work_normal() +
+       audit.contact_work_tangential() + audit.projection_energy() + audit.frame_energy() + audit.balance_residual());
     BOOST_TEST(std::abs(closing) <= 1e-10 * audit.flow_scale());
   }
 
@@ -102,8 +104,8 @@ namespace
       const auto gaps = simulator->statistics().column("min_gap");
       const auto force = simulator->statistics().column("contact_normal_force");
       const double after_impact = smallest(gaps, 0), late = smallest(gaps, gaps.size() / 2);
-      BOOST_TEST_MESSAGE(name << ", no projection: smallest gap " << after_impact << " m, in the second half "
-                              << late << " m, final force " << force.back());
+      BOOST_TEST_MESSAGE(name << ", no projection: smallest gap " << after_impact << " m, in the second half " << late
+                              << " m, final force " << force.back());
       BOOST_TEST(after_impact >= -2e-3); // the impact step's penetration, ≤ h |u_N| (|u_N| < 2 m/s)
       BOOST_TEST(std::abs(gaps.back() - late) <= 1e-6);
       if (theta > 0.5)
@@ -115,16 +117,17 @@ namespace
     // work is ≤ 1 % of the load's work. The scheme's own metric beside it, reported.
     for (const std::string metric : {"adaptive", "quasi-static", "iteration matrix"})
       {
-        const auto simulator = run_simulation<dim>(
-          pressed_block(dim, on_block, theta, "  set Projection metric = " + metric + "\n"), "sustained_projected");
+        const auto simulator =
+          run_simulation<dim>(pressed_block(dim, on_block, theta, "  set Projection metric = " + metric + "\n"),
+                              "sustained_projected");
         const auto gaps = simulator->statistics().column("min_gap");
         const auto force = simulator->statistics().column("contact_normal_force");
         const auto projected = simulator->statistics().column("contact_projected");
         const auto &audit = simulator->energy_audit();
         BOOST_TEST_MESSAGE(name << ", projection (" << metric << "): smallest gap " << smallest(gaps) << " m, "
                                 << std::count_if(projected.begin(), projected.end(), [](double n) { return n > 0; })
-                                << " projection steps, energy added " << audit.projection_energy()
-                                << " J, load's work " << audit.external_work() << " J, final force " << force.back());
+                                << " projection steps, energy added " << audit.projection_energy() << " J, load's work "
+                                << audit.external_work() << " J, final force " << force.back());
         BOOST_TEST(smallest(gaps) >= -1e-6);
         if (metric != "iteration matrix")
           BOOST_TEST(std::abs(audit.projection_energy()) <= 1e-2 * audit.external_work());
@@ -139,20 +142,23 @@ namespace
   {
     std::ostringstream text;
     text << "set Dimension = 2\nsubsection Mesh\n"
-         << (on_block ? "  set Type = boxes\n  set Boxes = 0,0 : 1,0.5; 0,0.5 : 1,1\n" :
-                        "  set Type = box\n  set Upper corner = 1, 0.5\n")
+         << (on_block ? "  set Type = boxes\n  set Boxes = 0,0 : 1,0.5; 0,0.5 : 1,1\n"
+                      : "  set Type = box\n  set Upper corner = 1, 0.5\n")
          << "  set Subdivisions = 4, 2\nend\n"
          << "subsection Materials\n"
-         << (on_block ? "  set Material ids = 0, 1\n  set Young's modulus = 1e7, 1e7\n  set Poisson's ratio = 0.3, 0.3\n"
-                        "  set Density = 1000, 1000\n" :
-                        "  set Young's modulus = 1e7\n  set Poisson's ratio = 0.3\n  set Density = 1000\n")
+         << (on_block
+               ? "  set Material ids = 0, 1\n  set Young's modulus = 1e7, 1e7\n  set Poisson's ratio = 0.3, 0.3\n"
+                 "  set Density = 1000, 1000\n"
+               : "  set Young's modulus = 1e7\n  set Poisson's ratio = 0.3\n  set Density = 1000\n")
          << "end\nsubsection Damping\n  set Mass proportional coefficient = 20\nend\n"
          << "subsection Loads\n  set Gravity = 0, -9.81\nend\n"
          << (on_block ? "subsection Boundary conditions\n  set Fixed boundary ids = 2:y\nend\n" : "")
-         << "subsection Time integration\n  set Theta = " << theta << "\n  set Time step = 1e-3\n  set End time = 10\nend\n"
+         << "subsection Time integration\n  set Theta = " << theta
+         << "\n  set Time step = 1e-3\n  set End time = 10\nend\n"
          << "subsection Contact\n  set Number of pairs = 1\n  set Search distance = 0.05\n  subsection Pair 1\n"
-         << (on_block ? "    set Type = body\n    set Slave boundary id = 12\n    set Master boundary id = 3\n" :
-                        "    set Type = plane\n    set Point = 0, 0\n    set Normal = 0, 1\n    set Slave boundary id = 2\n")
+         << (on_block
+               ? "    set Type = body\n    set Slave boundary id = 12\n    set Master boundary id = 3\n"
+               : "    set Type = plane\n    set Point = 0, 0\n    set Normal = 0, 1\n    set Slave boundary id = 2\n")
          << "    set Friction coefficient = 0.3\n  end\nend\n";
     return text.str();
   }
@@ -254,8 +260,8 @@ BOOST_AUTO_TEST_CASE(two_ranks_reproduce_the_serial_run)
   BOOST_REQUIRE_EQUAL(a.n_rows(), b.n_rows());
   const double scale = serial->energy_audit().flow_scale();
   double worst = 0, worst_gap = 0;
-  for (const std::string name : {"kinetic_energy", "strain_energy", "external_work", "damping_work",
-                                 "contact_work_normal", "projection_energy"})
+  for (const std::string name :
+       {"kinetic_energy", "strain_energy", "external_work", "damping_work", "contact_work_normal", "projection_energy"})
     {
       const auto x = a.column(name), y = b.column(name);
       for (std::size_t k = 0; k < x.size(); ++k)

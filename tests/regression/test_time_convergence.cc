@@ -6,7 +6,6 @@
 
 #include <cmath>
 
-
 namespace
 {
   std::vector<double> errors(const double theta)

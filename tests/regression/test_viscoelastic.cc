@@ -68,10 +68,11 @@ namespace
   double largest_difference(const percussion::Postprocess::StatisticsTable &a,
                             const percussion::Postprocess::StatisticsTable &b)
   {
-    return percussion::testing::largest_column_difference(
-      a, b,
-      {"kinetic_energy", "strain_energy", "total_energy", "external_work", "damping_work", "numerical_dissipation",
-       "contact_work_normal", "energy_balance_residual", "viscoelastic_energy", "viscoelastic_dissipation"});
+    return percussion::testing::largest_column_difference(a, b,
+                                                          {"kinetic_energy", "strain_energy", "total_energy",
+                                                           "external_work", "damping_work", "numerical_dissipation",
+                                                           "contact_work_normal", "energy_balance_residual",
+                                                           "viscoelastic_energy", "viscoelastic_dissipation"});
   }
 
   /**
@@ -88,8 +89,9 @@ namespace
                frame = t.column("frame_energy");
     double worst = 0;
     for (std::size_t k = 0; k < E.size(); ++k)
-      worst = std::max({worst, std::abs(E[k] - E[0] - (ext[k] + damp[k] - num[k] - visc[k] + cn[k] + ct[k]) - res[k]) / scale,
-                        std::abs(proj[k]) / scale, std::abs(frame[k]) / scale});
+      worst =
+        std::max({worst, std::abs(E[k] - E[0] - (ext[k] + damp[k] - num[k] - visc[k] + cn[k] + ct[k]) - res[k]) / scale,
+                  std::abs(proj[k]) / scale, std::abs(frame[k]) / scale});
     return worst;
   }
 
@@ -105,16 +107,17 @@ BOOST_AUTO_TEST_CASE(relaxation_1d)
   const double E = 1e9, E1 = 2e9, E2 = 1e9, tau1 = 0.1, tau2 = 1, A = 2e-4, e0 = 1e-3, h = 1e-4, L = 1;
   std::ostringstream text;
   text.precision(17);
-  text << "set Dimension = 1\nset Function constants = e0=" << e0 << ", tr=" << h << "\n"
-       << "subsection Mesh\n  set Type = bar\n  set Length = " << L << "\n  set Subdivisions = 1\n"
-       << "  set Cross section area = " << A << "\nend\n"
-       << "subsection Materials\n  set Young's modulus = " << E << "\n  set Density = 1000\n"
-       << "  set Prony moduli = " << E1 << ", " << E2 << "\n  set Prony times = " << tau1 << ", " << tau2 << "\nend\n"
-       << "subsection Boundary conditions\n  set Fixed boundary ids = 0\n  set Prescribed displacement boundary ids = 1\n"
-       << "  set Prescribed displacement = if(t < tr, e0*t/tr, e0)\nend\n"
-       << "subsection Time integration\n  set Theta = 0.5\n  set Time step = " << h << "\n  set End time = 2\nend\n";
-  const auto parameters = percussion::RunParameters::from_string(
-    percussion::testing::with_quiet_output(text.str(), "output_relaxation_1d"));
+  text
+    << "set Dimension = 1\nset Function constants = e0=" << e0 << ", tr=" << h << "\n"
+    << "subsection Mesh\n  set Type = bar\n  set Length = " << L << "\n  set Subdivisions = 1\n"
+    << "  set Cross section area = " << A << "\nend\n"
+    << "subsection Materials\n  set Young's modulus = " << E << "\n  set Density = 1000\n"
+    << "  set Prony moduli = " << E1 << ", " << E2 << "\n  set Prony times = " << tau1 << ", " << tau2 << "\nend\n"
+    << "subsection Boundary conditions\n  set Fixed boundary ids = 0\n  set Prescribed displacement boundary ids = 1\n"
+    << "  set Prescribed displacement = if(t < tr, e0*t/tr, e0)\nend\n"
+    << "subsection Time integration\n  set Theta = 0.5\n  set Time step = " << h << "\n  set End time = 2\nend\n";
+  const auto parameters =
+    percussion::RunParameters::from_string(percussion::testing::with_quiet_output(text.str(), "output_relaxation_1d"));
   std::ostringstream log;
   percussion::Simulator<1> simulator(parameters, MPI_COMM_WORLD, log);
   const auto dof = dof_at_end(simulator, L);
@@ -161,8 +164,8 @@ BOOST_AUTO_TEST_CASE(creep_standard_linear_solid)
        << "subsection Boundary conditions\n  set Fixed boundary ids = 0\nend\n"
        << "subsection Loads\n  set Traction boundary ids = 1\n  set Traction = " << s0 << "\nend\n"
        << "subsection Time integration\n  set Theta = 1\n  set Time step = " << h << "\n  set End time = 6\nend\n";
-  const auto parameters = percussion::RunParameters::from_string(
-    percussion::testing::with_quiet_output(text.str(), "output_creep_sls"));
+  const auto parameters =
+    percussion::RunParameters::from_string(percussion::testing::with_quiet_output(text.str(), "output_creep_sls"));
   std::ostringstream log;
   percussion::Simulator<1> simulator(parameters, MPI_COMM_WORLD, log);
   const auto dof = dof_at_end(simulator, L);
@@ -217,19 +220,20 @@ end
                                           "subsection Damping\n  set Mass proportional coefficient = 0.1\n"
                                           "  set Stiffness proportional coefficient = 0.01\nend\n",
                                         "output_kv_global");
-  const auto per_material = run_simulation<2>(with_materials(base, materials + "  set Kelvin-Voigt time = 0.01, 0.01\n") +
-                                                "subsection Damping\n  set Mass proportional coefficient = 0.1\nend\n",
-                                              "output_kv_per_material");
+  const auto per_material =
+    run_simulation<2>(with_materials(base, materials + "  set Kelvin-Voigt time = 0.01, 0.01\n") +
+                        "subsection Damping\n  set Mass proportional coefficient = 0.1\nend\n",
+                      "output_kv_per_material");
   const auto one_material = run_simulation<2>(with_materials(base, materials + "  set Kelvin-Voigt time = 0.01, 0\n") +
                                                 "subsection Damping\n  set Mass proportional coefficient = 0.1\nend\n",
                                               "output_kv_one_material");
   const double difference = largest_difference(global->statistics(), per_material->statistics());
-  const double beta_work = global->energy_audit().damping_work(), one_work = one_material->energy_audit().damping_work();
-  BOOST_TEST_MESSAGE("Kelvin-Voigt 0.01 on both materials vs beta = 0.01: largest difference " << difference
-                     << " of the energy scale; damping work " << beta_work << " (beta), " << one_work
-                     << " (Kelvin-Voigt on material 0 only), "
-                     << global->statistics().column("damping_work").back() << " vs "
-                     << per_material->statistics().column("damping_work").back());
+  const double beta_work = global->energy_audit().damping_work(),
+               one_work = one_material->energy_audit().damping_work();
+  BOOST_TEST_MESSAGE("Kelvin-Voigt 0.01 on both materials vs beta = 0.01: largest difference "
+                     << difference << " of the energy scale; damping work " << beta_work << " (beta), " << one_work
+                     << " (Kelvin-Voigt on material 0 only), " << global->statistics().column("damping_work").back()
+                     << " vs " << per_material->statistics().column("damping_work").back());
   BOOST_TEST(difference <= 1e-12);
   BOOST_TEST(per_material->energy_audit().max_relative_step_residual() <= 1e-12);
   // Kelvin–Voigt on material 0 only: less viscous work than on both, more than mass damping alone.
@@ -269,7 +273,8 @@ namespace
     if (n_ranks > 1)
       {
         const unsigned int rank = dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD);
-        const auto serial = run_simulation<dim>(text, "output_" + name + "_serial_" + std::to_string(rank), MPI_COMM_SELF);
+        const auto serial =
+          run_simulation<dim>(text, "output_" + name + "_serial_" + std::to_string(rank), MPI_COMM_SELF);
         const double difference = largest_difference(serial->statistics(), table);
         BOOST_TEST_MESSAGE(name << ": serial vs " << n_ranks << " ranks, largest difference " << difference);
         BOOST_TEST(difference <= 1e-10);
@@ -389,26 +394,27 @@ BOOST_AUTO_TEST_CASE(viscous_stress_output)
   const double E = 1e9, E1 = 2e9, tau1 = 0.01, tau_kv = 1e-3, r = 1e-3, h = 1e-4, L = 1, end = 0.05;
   std::ostringstream text;
   text.precision(17);
-  text << "set Dimension = 1\nset Function constants = r=" << r << "\n"
-       << "subsection Mesh\n  set Type = bar\n  set Length = " << L << "\n  set Subdivisions = 1\nend\n"
-       << "subsection Materials\n  set Young's modulus = " << E << "\n  set Density = 1000\n"
-       << "  set Prony moduli = " << E1 << "\n  set Prony times = " << tau1 << "\n  set Kelvin-Voigt time = " << tau_kv
-       << "\nend\n"
-       << "subsection Boundary conditions\n  set Fixed boundary ids = 0\n  set Prescribed displacement boundary ids = 1\n"
-       << "  set Prescribed displacement = r*t\nend\n"
-       << "subsection Initial conditions\n  set Velocity = r*x\nend\n"
-       << "subsection Time integration\n  set Theta = 0.5\n  set Time step = " << h << "\n  set End time = " << end
-       << "\nend\n"
-       << "subsection Output\n  set Directory = output_viscous_stress\n  set VTU interval = 1000000\n"
-       << "  set Progress interval = 0\nend\n";
+  text
+    << "set Dimension = 1\nset Function constants = r=" << r << "\n"
+    << "subsection Mesh\n  set Type = bar\n  set Length = " << L << "\n  set Subdivisions = 1\nend\n"
+    << "subsection Materials\n  set Young's modulus = " << E << "\n  set Density = 1000\n"
+    << "  set Prony moduli = " << E1 << "\n  set Prony times = " << tau1 << "\n  set Kelvin-Voigt time = " << tau_kv
+    << "\nend\n"
+    << "subsection Boundary conditions\n  set Fixed boundary ids = 0\n  set Prescribed displacement boundary ids = 1\n"
+    << "  set Prescribed displacement = r*t\nend\n"
+    << "subsection Initial conditions\n  set Velocity = r*x\nend\n"
+    << "subsection Time integration\n  set Theta = 0.5\n  set Time step = " << h << "\n  set End time = " << end
+    << "\nend\n"
+    << "subsection Output\n  set Directory = output_viscous_stress\n  set VTU interval = 1000000\n"
+    << "  set Progress interval = 0\nend\n";
   const auto parameters = percussion::RunParameters::from_string(text.str());
   std::ostringstream log;
   percussion::Simulator<1> simulator(parameters, MPI_COMM_WORLD, log);
   simulator.run();
-  const auto &integrator = dynamic_cast<const percussion::TimeIntegration::MoreauJeanIntegrator &>(simulator.integrator());
+  const auto &integrator =
+    dynamic_cast<const percussion::TimeIntegration::MoreauJeanIntegrator &>(simulator.integrator());
   const auto &body = simulator.body();
-  dealii::PETScWrappers::MPI::Vector v(body.locally_owned_dofs(), body.locally_relevant_dofs(), MPI_COMM_WORLD),
-    e(v);
+  dealii::PETScWrappers::MPI::Vector v(body.locally_owned_dofs(), body.locally_relevant_dofs(), MPI_COMM_WORLD), e(v);
   v = integrator.velocity();
   e = integrator.maxwell_strains().at(0);
   const auto fields = body.viscoelastic_fields(v, {&e});
@@ -497,8 +503,8 @@ BOOST_AUTO_TEST_CASE(free_vibration_one_branch)
        << "subsection Initial conditions\n  set Displacement = " << u0 << "*x\nend\n"
        << "subsection Time integration\n  set Theta = 0.5\n  set Time step = " << h << "\n  set End time = " << end
        << "\nend\n";
-  const auto parameters = percussion::RunParameters::from_string(
-    percussion::testing::with_quiet_output(text.str(), "output_free_vibration"));
+  const auto parameters =
+    percussion::RunParameters::from_string(percussion::testing::with_quiet_output(text.str(), "output_free_vibration"));
   std::ostringstream log;
   percussion::Simulator<1> simulator(parameters, MPI_COMM_WORLD, log);
   const auto dof = dof_at_end(simulator, L);
@@ -512,9 +518,9 @@ BOOST_AUTO_TEST_CASE(free_vibration_one_branch)
     last_exact = exact.real();
   });
   simulator.run();
-  BOOST_TEST_MESSAGE("free vibration with one branch: lambda = " << lambda[0] << ", " << lambda[2]
-                     << "; largest |u - exact| over 5 periods " << worst / u0 << " of u0 (u(5)/u0 = "
-                     << last_exact / u0 << ")");
+  BOOST_TEST_MESSAGE("free vibration with one branch: lambda = "
+                     << lambda[0] << ", " << lambda[2] << "; largest |u - exact| over 5 periods " << worst / u0
+                     << " of u0 (u(5)/u0 = " << last_exact / u0 << ")");
   BOOST_TEST(worst <= 1e-4 * u0);
   // The branch damps the motion visibly, so the comparison is not that of an elastic oscillator.
   BOOST_TEST(lambda[0].real() < -0.1);
@@ -550,8 +556,8 @@ namespace
          << "  set Prony moduli = 1\n  set Prony times = 1\nend\n"
          << "subsection Boundary conditions\n  set Fixed boundary ids = 1\n"
          << "  set Prescribed displacement boundary ids = 0\n  set Prescribed displacement = u0*sin(w*t)\nend\n"
-         << "subsection Time integration\n  set Theta = 0.5\n  set Time step = " << h << "\n  set End time = "
-         << t1 + 0.5 * h << "\nend\n";
+         << "subsection Time integration\n  set Theta = 0.5\n  set Time step = " << h
+         << "\n  set End time = " << t1 + 0.5 * h << "\nend\n";
     const auto parameters = percussion::RunParameters::from_string(
       percussion::testing::with_quiet_output(text.str(), "output_harmonic_wave_" + std::to_string(n)));
     std::ostringstream log;
@@ -622,10 +628,11 @@ BOOST_AUTO_TEST_CASE(harmonic_waves_in_a_bar)
       speed_error[m] = std::abs(wave.phase_speed - speed) / speed;
       attenuation_error[m] = std::abs(wave.attenuation - attenuation) / attenuation;
       BOOST_TEST_MESSAGE("harmonic wave, " << elements_per_unit_length[m] << " elements per unit length ("
-                         << 2 * M_PI * speed * elements_per_unit_length[m] << " per wavelength): phase speed "
-                         << wave.phase_speed << " (exact " << speed << ", relative error " << speed_error[m]
-                         << "), attenuation " << wave.attenuation << " (exact " << attenuation
-                         << ", relative error " << attenuation_error[m] << ")");
+                                           << 2 * M_PI * speed * elements_per_unit_length[m]
+                                           << " per wavelength): phase speed " << wave.phase_speed << " (exact "
+                                           << speed << ", relative error " << speed_error[m] << "), attenuation "
+                                           << wave.attenuation << " (exact " << attenuation << ", relative error "
+                                           << attenuation_error[m] << ")");
     }
   // Measured: phase speed 5.8e-3, 1.5e-3, 3.7e-4, 9.1e-5; attenuation 1.9e-2, 4.7e-3, 1.2e-3, 2.7e-4:
   // second order in h (linear elements, θ = ½ at a fixed Courant number).

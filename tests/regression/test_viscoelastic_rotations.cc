@@ -11,8 +11,8 @@
 //    the static plane-strain solution with the relaxed modulus E∞ (Timoshenko & Goodier,
 //    u(R) = (1 − ν')ρω²R³/(4E'), E' = E∞/(1 − ν²), ν' = ν/(1 − ν)) within 1 %.
 #define BOOST_TEST_MODULE viscoelastic_rotations
-#include "simulation_helpers.h"
 #include "../mpi_test_fixture.h"
+#include "simulation_helpers.h"
 
 #include <cmath>
 #include <string>
@@ -31,17 +31,21 @@ subsection Mesh
   set Type = ball
   set Radius = 0.05
   set Center = 0, 0
-)" + mesh_lines + R"(end
+)" + mesh_lines +
+           R"(end
 subsection Materials
   set Poisson's ratio = 0.3
   set Density = 1000
-)" + materials + R"(end
+)" + materials +
+           R"(end
 subsection Initial conditions
   set Velocity = -10*y; 10*x
 end
 subsection Time integration
-  set Time step = )" + std::to_string(step) + R"(
-  set End time = )" + std::to_string(end_time) + R"(
+  set Time step = )" +
+           std::to_string(step) + R"(
+  set End time = )" +
+           std::to_string(end_time) + R"(
 end
 subsection Output
   set Write bodies = true
@@ -60,8 +64,8 @@ end
   void check_spin(const std::string &viscosity)
   {
     const double radius = 0.05, omega = 10, period = 2 * M_PI / omega;
-    const std::string text = spinning_disk("  set Young's modulus = 1e8\n" + viscosity, "  set Global refinements = 3\n",
-                                           10 * period, 1e-4);
+    const std::string text =
+      spinning_disk("  set Young's modulus = 1e8\n" + viscosity, "  set Global refinements = 3\n", 10 * period, 1e-4);
     const RunParameters parameters = RunParameters::from_string(testing::with_quiet_output(text, "output_visco_spin"));
     BOOST_REQUIRE(parameters.large_rotations); // (auto: the frames, viscoelastic or not)
     std::ostringstream log;
@@ -98,8 +102,9 @@ end
     // Centrifugal strain 3e-4. Q2 on 4 refinements (on 3 the static solution of the mesh is 0.9 %
     // below the exact one, regression.large_rotations).
     const double radius = 0.05, E = 1e5;
-    const std::string text = spinning_disk("  set Young's modulus = 1e5\n" + viscosity,
-                                           "  set Global refinements = 4\n  set Finite element degree = 2\n", 0.3, 1e-4);
+    const std::string text =
+      spinning_disk("  set Young's modulus = 1e5\n" + viscosity,
+                    "  set Global refinements = 4\n  set Finite element degree = 2\n", 0.3, 1e-4);
     auto simulator = testing::run_simulation<2>(text, "output_visco_relaxed");
     const NodeLayout nodes = simulator->body().node_layout();
     const auto [high, low] = testing::boundary_radius_range(*simulator, nodes, radius);

@@ -35,7 +35,8 @@ end
 subsection Time integration
   set Theta = 0.55
   set Time step = 1e-3
-  set End time = )" + end_time + R"(
+  set End time = )" +
+           end_time + R"(
 end
 subsection Contact solver
   set Position projection = on

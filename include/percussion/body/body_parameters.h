@@ -61,7 +61,7 @@ namespace percussion::Body
   /// A set of boundary ids with the displacement components they constrain.
   struct ConstrainedBoundary
   {
-    unsigned int      boundary_id;
+    unsigned int boundary_id;
     std::vector<bool> components; ///< size dim
   };
 
@@ -81,14 +81,14 @@ namespace percussion::Body
     double rayleigh_alpha = 0;
     double rayleigh_beta = 0;
 
-    std::vector<double>       gravity;      ///< acceleration, dim components
-    FunctionExpression        body_force;   ///< force per unit volume
+    std::vector<double> gravity;   ///< acceleration, dim components
+    FunctionExpression body_force; ///< force per unit volume
     std::vector<unsigned int> traction_boundary_ids;
-    FunctionExpression        traction;     ///< force per unit area
+    FunctionExpression traction; ///< force per unit area
 
     std::vector<ConstrainedBoundary> fixed_boundaries;
     std::vector<ConstrainedBoundary> prescribed_boundaries;
-    FunctionExpression               prescribed_displacement;
+    FunctionExpression prescribed_displacement;
 
     FunctionExpression initial_displacement;
     FunctionExpression initial_velocity;
@@ -108,8 +108,7 @@ namespace percussion::Body
 
     static void declare_parameters(dealii::ParameterHandler &prm);
     /// @throws InputError naming the entry for malformed or inadmissible values.
-    void parse_parameters(dealii::ParameterHandler &prm,
-                          unsigned int dim,
+    void parse_parameters(dealii::ParameterHandler &prm, unsigned int dim,
                           const std::map<std::string, double> &constants);
   };
 } // namespace percussion::Body

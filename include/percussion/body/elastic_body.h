@@ -35,21 +35,18 @@ namespace percussion::Body
   class ElasticBody
   {
   public:
-    ElasticBody(const BodyParameters &parameters,
-                unsigned int fe_degree,
-                double cross_section_area,
-                dealii::Triangulation<dim> &triangulation,
-                MPI_Comm communicator);
+    ElasticBody(const BodyParameters &parameters, unsigned int fe_degree, double cross_section_area,
+                dealii::Triangulation<dim> &triangulation, MPI_Comm communicator);
 
     /// Distributes DoFs and assembles M and K. @throws InputError if a cell's material id has no
     /// material or a boundary id named in the parameters does not exist in the mesh.
     void setup();
 
     const dealii::DoFHandler<dim> &get_dof_handler() const { return dof_handler; }
-    const dealii::FESystem<dim>   &get_fe() const { return fe; }
-    const dealii::Mapping<dim>    &get_mapping() const { return mapping; }
-    const dealii::IndexSet        &locally_owned_dofs() const { return owned_dofs; }
-    const dealii::IndexSet        &locally_relevant_dofs() const { return relevant_dofs; }
+    const dealii::FESystem<dim> &get_fe() const { return fe; }
+    const dealii::Mapping<dim> &get_mapping() const { return mapping; }
+    const dealii::IndexSet &locally_owned_dofs() const { return owned_dofs; }
+    const dealii::IndexSet &locally_relevant_dofs() const { return relevant_dofs; }
 
     const dealii::PETScWrappers::MPI::SparseMatrix &mass_matrix() const { return mass; }
     const dealii::PETScWrappers::MPI::SparseMatrix &stiffness_matrix() const { return stiffness; }
@@ -91,8 +88,7 @@ namespace percussion::Body
     void prescribed_displacement(double time, std::vector<double> &values) const;
 
     /// Interpolates the initial displacement and velocity; constrained DoFs get their boundary values.
-    void initial_conditions(double time,
-                            dealii::PETScWrappers::MPI::Vector &displacement,
+    void initial_conditions(double time, dealii::PETScWrappers::MPI::Vector &displacement,
                             dealii::PETScWrappers::MPI::Vector &velocity) const;
 
     const Material &material(dealii::types::material_id id) const { return parameters.materials.at(id); }
@@ -139,7 +135,8 @@ namespace percussion::Body
      * space, small strain); empty: σ of the given displacement as it is. The postprocessor keeps
      * its own copy of @p frames and refers to the bodies' materials.
      */
-    std::unique_ptr<dealii::DataPostprocessor<dim>> make_stress_postprocessor(std::map<unsigned int, Matrix3> frames = {}) const;
+    std::unique_ptr<dealii::DataPostprocessor<dim>>
+    make_stress_postprocessor(std::map<unsigned int, Matrix3> frames = {}) const;
 
   private:
     void check_mesh_ids() const;
@@ -148,14 +145,14 @@ namespace percussion::Body
     /// The vector component of each locally owned DoF, in their order.
     std::vector<unsigned int> owned_dof_components() const;
 
-    const BodyParameters      &parameters;
-    const double               thickness_factor;
+    const BodyParameters &parameters;
+    const double thickness_factor;
     dealii::Triangulation<dim> &triangulation;
-    MPI_Comm                   communicator;
-    dealii::FESystem<dim>      fe;
-    dealii::MappingQ1<dim>     mapping;
-    dealii::DoFHandler<dim>    dof_handler;
-    dealii::IndexSet           owned_dofs, relevant_dofs;
+    MPI_Comm communicator;
+    dealii::FESystem<dim> fe;
+    dealii::MappingQ1<dim> mapping;
+    dealii::DoFHandler<dim> dof_handler;
+    dealii::IndexSet owned_dofs, relevant_dofs;
 
     dealii::PETScWrappers::MPI::SparseMatrix mass, stiffness;
     dealii::PETScWrappers::MPI::SparseMatrix kelvin_voigt; ///< kelvin_voigt_matrix()
@@ -169,7 +166,7 @@ namespace percussion::Body
     /// Index into constrained of the DoFs that follow the prescribed displacement.
     std::vector<std::size_t> prescribed_entries;
     std::vector<dealii::Point<dim>> prescribed_support_points;
-    std::vector<unsigned int>       prescribed_components;
+    std::vector<unsigned int> prescribed_components;
   };
 } // namespace percussion::Body
 

@@ -21,19 +21,15 @@ namespace percussion
     {
       std::array<dealii::Tensor<1, dim>, dim> vectors;
 
-      const dealii::Tensor<1, dim> &normal() const
-      {
-        return vectors[0];
-      }
+      const dealii::Tensor<1, dim> &normal() const { return vectors[0]; }
 
       /**
-       * Build the frame from a unit normal. 1D: the frame is (n) alone, n = ±1 (no tangent). 2D: t = n rotated by +90°, continuous in n.
-       * 3D: t1 = normalised projection of @p reference on the tangent plane (continuous in n
-       * away from n ∥ reference), t2 = n × t1. A zero @p reference selects the coordinate axis
-       * least aligned with n (piecewise continuous).
+       * Build the frame from a unit normal. 1D: the frame is (n) alone, n = ±1 (no tangent). 2D: t = n rotated by +90°,
+       * continuous in n. 3D: t1 = normalised projection of @p reference on the tangent plane (continuous in n away from
+       * n ∥ reference), t2 = n × t1. A zero @p reference selects the coordinate axis least aligned with n (piecewise
+       * continuous).
        */
-      static ContactFrame from_normal(const dealii::Tensor<1, dim> &n,
-                                      const dealii::Tensor<1, dim> &reference = {})
+      static ContactFrame from_normal(const dealii::Tensor<1, dim> &n, const dealii::Tensor<1, dim> &reference = {})
       {
         ContactFrame frame;
         frame.vectors[0] = n;
@@ -60,9 +56,9 @@ namespace percussion
                 for (unsigned int d = 1; d < dim; ++d)
                   if (std::abs(n[d]) < std::abs(n[least]))
                     least = d;
-                e        = dealii::Tensor<1, dim>();
+                e = dealii::Tensor<1, dim>();
                 e[least] = 1.;
-                t1       = e - (e * n) * n;
+                t1 = e - (e * n) * n;
               }
             t1 /= t1.norm();
             frame.vectors[1] = t1;

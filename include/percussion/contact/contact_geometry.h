@@ -4,10 +4,10 @@
 #include <percussion/contact/contact_parameters.h>
 #include <percussion/contact/contact_point.h>
 #include <percussion/contact/master_surface.h>
-#include <percussion/core/connected_bodies.h>
-#include <percussion/core/petsc_handle.h>
 #include <percussion/contact/mortar_integration.h>
 #include <percussion/contact/rigid_obstacle.h>
+#include <percussion/core/connected_bodies.h>
+#include <percussion/core/petsc_handle.h>
 
 #include <deal.II/base/index_set.h>
 #include <deal.II/dofs/dof_handler.h>
@@ -69,8 +69,8 @@ namespace percussion
       /**
        * Set up the slave nodes of every pair. @p dof_handler must have distributed
        * FESystem(FE_Q(p), dim) DoFs (p = 1, 2) on any Triangulation (serial, parallel::shared,
-       * parallel::distributed; in 1D serial or parallel::shared). Throws InputError if a boundary id of a pair does not exist in the
-       * mesh or any parameter is invalid (message names the pair).
+       * parallel::distributed; in 1D serial or parallel::shared). Throws InputError if a boundary id of a pair does not
+       * exist in the mesh or any parameter is invalid (message names the pair).
        */
       ContactGeometry(const dealii::DoFHandler<dim> &dof_handler, const ContactParameters &parameters);
 
@@ -86,26 +86,16 @@ namespace percussion
       void update(const dealii::PETScWrappers::MPI::Vector &displacement, double time);
 
       /** True if the last update() changed H (or it was the first update). */
-      bool operator_changed() const
-      {
-        return h_changed;
-      }
+      bool operator_changed() const { return h_changed; }
 
       /** H: rows partitioned like the DoFHandler, columns by contact-point owner. */
-      const dealii::PETScWrappers::MPI::SparseMatrix &contact_operator() const
-      {
-        return H;
-      }
+      const dealii::PETScWrappers::MPI::SparseMatrix &contact_operator() const { return H; }
 
       /** w: local velocity offset of moving obstacles (dim entries per point, (n, t1, t2)). */
-      const dealii::PETScWrappers::MPI::Vector &obstacle_velocity_offset() const
-      {
-        return w;
-      }
+      const dealii::PETScWrappers::MPI::Vector &obstacle_velocity_offset() const { return w; }
 
       /** u = Hᵀ v + w (eq. 53c). @p v: non-ghosted, partitioned like the DoFHandler. */
-      void local_velocity(const dealii::PETScWrappers::MPI::Vector &v,
-                          dealii::PETScWrappers::MPI::Vector &      u) const;
+      void local_velocity(const dealii::PETScWrappers::MPI::Vector &v, dealii::PETScWrappers::MPI::Vector &u) const;
 
       /**
        * The same u = Hᵀ v + w, in a vector the geometry keeps (valid until the next update() or
@@ -113,36 +103,21 @@ namespace percussion
        */
       const dealii::PETScWrappers::MPI::Vector &local_velocity(const dealii::PETScWrappers::MPI::Vector &v);
 
-      const std::vector<ContactPoint<dim>> &owned_points() const
-      {
-        return points;
-      }
-      unsigned int n_owned_points() const
-      {
-        return points.size();
-      }
+      const std::vector<ContactPoint<dim>> &owned_points() const { return points; }
+      unsigned int n_owned_points() const { return points.size(); }
       /** Number of candidates over all ranks. */
-      dealii::types::global_dof_index n_global_points() const
-      {
-        return n_points_global;
-      }
+      dealii::types::global_dof_index n_global_points() const { return n_points_global; }
       /** Per owned point: the gap g_N. */
       std::vector<double> gaps() const;
 
-      const ContactParameters &get_parameters() const
-      {
-        return parameters;
-      }
-      MPI_Comm get_communicator() const
-      {
-        return communicator;
-      }
+      const ContactParameters &get_parameters() const { return parameters; }
+      MPI_Comm get_communicator() const { return communicator; }
 
     private:
       struct SlaveNode
       {
         std::array<dealii::types::global_dof_index, dim> dofs;
-        dealii::Point<dim>                               reference;
+        dealii::Point<dim> reference;
         /** 1D only: outward normal (±1) of the bar end, to pair it with a facing master end. */
         double outward = 0.;
         /** dim > 1: the tributary area ∫ N_j dΓ over the slave faces, reference configuration. */
@@ -154,8 +129,8 @@ namespace percussion
       struct MasterNode
       {
         dealii::types::global_dof_index dof;
-        double                          position;
-        double                          outward;
+        double position;
+        double outward;
         /** The bar (ConnectedBodies) the end belongs to: Type = bodies never pairs a bar's two ends. */
         unsigned int body;
         /** The material id of its cell ('Friction by materials'). */
@@ -164,16 +139,14 @@ namespace percussion
       /** There is no (dim−1)-dimensional master surface in 1D (FE_Q<0> does not exist):
        *  body pairs use master_nodes instead, and MasterSurface<1> is never instantiated. */
       struct NoMasterSurface
-      {};
+      {
+      };
       using MasterSurfaceType = std::conditional_t<dim == 1, NoMasterSurface, MasterSurface<dim>>;
       struct Entry
       {
         dealii::types::global_dof_index row, column;
-        double                          value;
-        bool operator==(const Entry &o) const
-        {
-          return row == o.row && column == o.column && value == o.value;
-        }
+        double value;
+        bool operator==(const Entry &o) const { return row == o.row && column == o.column && value == o.value; }
       };
 
       void collect_slave_nodes();
@@ -215,8 +188,8 @@ namespace percussion
                                  const dealii::Tensor<1, dim> &reference_direction,
                                  std::vector<ContactPoint<dim>> &new_points) const;
       /** Node-to-surface: the candidates of pair @p p at its slave nodes within the search distance. */
-      void add_node_points(unsigned int p, const dealii::PETScWrappers::MPI::Vector &ghosted_displacement,
-                           double time, const dealii::Tensor<1, dim> &reference_direction,
+      void add_node_points(unsigned int p, const dealii::PETScWrappers::MPI::Vector &ghosted_displacement, double time,
+                           const dealii::Tensor<1, dim> &reference_direction,
                            std::vector<ContactPoint<dim>> &new_points) const;
       /**
        * The gap, the normal and the obstacle velocity or master DoFs of @p point (slave node
@@ -234,7 +207,8 @@ namespace percussion
       const MasterProjection<dim> *projection_of_node(unsigned int p, const dealii::Point<dim> &x,
                                                       dealii::types::global_dof_index dof, unsigned int body) const;
       /** projection_of_node()'s results of the pair under way, by x-DoF (cleared per pair and update). */
-      mutable std::map<dealii::types::global_dof_index, std::pair<dealii::Point<dim>, std::optional<MasterProjection<dim>>>>
+      mutable std::map<dealii::types::global_dof_index,
+                       std::pair<dealii::Point<dim>, std::optional<MasterProjection<dim>>>>
         node_projections;
       /**
        * Numbers @p new_points by owning rank (this rank's after those of lower ranks), makes them
@@ -253,26 +227,26 @@ namespace percussion
       with_needed_ghosts(const dealii::PETScWrappers::MPI::Vector &displacement);
 
       const dealii::DoFHandler<dim> *dof_handler;
-      ContactParameters              parameters;
-      MPI_Comm                       communicator;
+      ContactParameters parameters;
+      MPI_Comm communicator;
 
       std::vector<std::unique_ptr<RigidObstacle<dim>>> obstacles;
-      std::vector<std::unique_ptr<MasterSurfaceType>>  masters;
+      std::vector<std::unique_ptr<MasterSurfaceType>> masters;
       /** The mesh's connected bodies (with body pairs): a node is never paired with its own body. */
-      std::unique_ptr<ConnectedBodies<dim>>            mesh_bodies;
-      std::vector<std::vector<MasterNode>>             master_nodes;
-      std::vector<std::vector<SlaveNode>>              slave_nodes;
+      std::unique_ptr<ConnectedBodies<dim>> mesh_bodies;
+      std::vector<std::vector<MasterNode>> master_nodes;
+      std::vector<std::vector<SlaveNode>> slave_nodes;
       /** Integrated pairs: the slave facets (reference node positions) with an owned node. */
       std::vector<std::vector<SlaveFacet<dim>>> slave_facets;
 
-      std::vector<ContactPoint<dim>>  points;
-      dealii::types::global_dof_index first_point     = 0;
+      std::vector<ContactPoint<dim>> points;
+      dealii::types::global_dof_index first_point = 0;
       dealii::types::global_dof_index n_points_global = 0;
-      dealii::IndexSet                owned_columns;
+      dealii::IndexSet owned_columns;
 
-      std::vector<Entry>                        previous_entries;
-      bool                                      h_changed   = true;
-      bool                                      initialized = false;
+      std::vector<Entry> previous_entries;
+      bool h_changed = true;
+      bool initialized = false;
       /// deal.II's wrapper around a matrix made with PETSc directly (9.4 has no constructor from a Mat).
       class AdoptedMatrix : public dealii::PETScWrappers::MPI::SparseMatrix
       {
@@ -285,7 +259,7 @@ namespace percussion
         }
       };
       AdoptedMatrix H;
-      dealii::PETScWrappers::MPI::Vector       w;
+      dealii::PETScWrappers::MPI::Vector w;
       /** The owned entries of w as last written, to skip the (collective) write when unchanged. */
       std::vector<double> previous_w_values;
       /** Candidates per rank at the last update(): the column partition of H, w and u. */
@@ -293,8 +267,8 @@ namespace percussion
       /** Storage of local_velocity(v). */
       dealii::PETScWrappers::MPI::Vector local_velocity_storage;
       /** Body pairs read master DoFs that may be ghosts here; rigid obstacles only owned slave DoFs. */
-      bool                               needs_ghosts = false;
-      dealii::IndexSet                   relevant_dofs;
+      bool needs_ghosts = false;
+      dealii::IndexSet relevant_dofs;
       dealii::PETScWrappers::MPI::Vector ghosted_displacement;
     };
   } // namespace Contact

@@ -54,10 +54,7 @@ namespace percussion
     {
       bool all = false;
       std::vector<unsigned int> ids;
-      bool contains(const unsigned int id) const
-      {
-        return all || std::find(ids.begin(), ids.end(), id) != ids.end();
-      }
+      bool contains(const unsigned int id) const { return all || std::find(ids.begin(), ids.end(), id) != ids.end(); }
       /// "all", or the ids separated by ", ".
       std::string to_string() const;
       /// "boundary id 4", "boundary ids 4, 5" or "boundary ids all", for messages.
@@ -77,24 +74,21 @@ namespace percussion
     {
       /** Name used in error messages, e.g. "Contact/Pair 2". */
       std::string name;
-      PairType    type = PairType::plane;
+      PairType type = PairType::plane;
       /** Boundary ids of the slave surface: its nodes are the contact points. */
       BoundaryIds slave_boundary{false, {0}};
       /** Boundary ids of the master surface (type body; type bodies: the same as the slave's). */
       BoundaryIds master_boundary{false, {1}};
 
       /** Whether the pair's slave nodes touch a deformable master surface (types body and bodies). */
-      bool has_master_surface() const
-      {
-        return type == PairType::body || type == PairType::bodies;
-      }
+      bool has_master_surface() const { return type == PairType::body || type == PairType::bodies; }
 
       /** The table's value for materials @p slave and @p master, else @p otherwise. */
       static double coefficient(const std::map<std::pair<unsigned int, unsigned int>, double> &table,
                                 const double otherwise, const unsigned int slave, const unsigned int master)
       {
-        const auto key = master == no_material ? std::make_pair(slave, master) :
-                                                 std::make_pair(std::min(slave, master), std::max(slave, master));
+        const auto key = master == no_material ? std::make_pair(slave, master)
+                                               : std::make_pair(std::min(slave, master), std::max(slave, master));
         const auto found = table.find(key);
         return found == table.end() ? otherwise : found->second;
       }

@@ -34,13 +34,13 @@ namespace percussion
       double gap = 0.;
       /** Local frame (n, t1, t2); n points from the master/obstacle toward the slave. */
       ContactFrame<dim> frame;
-      double            friction_coefficient    = 0.;
-      double            restitution_coefficient = 0.;
+      double friction_coefficient = 0.;
+      double restitution_coefficient = 0.;
       /** Slave node DoFs, one per component. */
       std::array<dealii::types::global_dof_index, dim> slave_dofs;
       /** Master node DoFs (body pairs), one array per node, and their weights N_b(ξ*). */
       std::vector<std::array<dealii::types::global_dof_index, dim>> master_dofs;
-      std::vector<double>                                          master_weights;
+      std::vector<double> master_weights;
       /**
        * Area that turns the normal impulse into a pressure, p = r_N / (h · area): the weighted
        * area D_jj = ∫ Ψ_j dΓ over the overlapped slave surface (integrated formulation), else the
@@ -50,10 +50,7 @@ namespace percussion
       /** Velocity of the rigid obstacle at the contact (zero for body pairs). */
       dealii::Tensor<1, dim> obstacle_velocity;
 
-      const dealii::Tensor<1, dim> &normal() const
-      {
-        return frame.vectors[0];
-      }
+      const dealii::Tensor<1, dim> &normal() const { return frame.vectors[0]; }
     };
   } // namespace Contact
 } // namespace percussion

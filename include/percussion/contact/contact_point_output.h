@@ -55,8 +55,8 @@ namespace percussion
     /**
      * Write the contact points as a VTU point cloud (one VTK_VERTEX per point) with the fields
      * gap, normal, tangent1 (2D and 3D), tangent2 (3D), pair, friction, restitution, and,
-     * if given, active (in the step's contact problem), status, reaction (local), reaction_vector (global Σ r_k frame_k), slip_velocity,
-     * dissipated_energy, pressure (contact_pressure(), if the reaction and the time step are
+     * if given, active (in the step's contact problem), status, reaction (local), reaction_vector (global Σ r_k
+     * frame_k), slip_velocity, dissipated_energy, pressure (contact_pressure(), if the reaction and the time step are
      * given). Vectors are padded to 3 components (in 1D: (n, 0, 0)).
      *
      * Files: @p directory/@p basename-NNNNN.RRRR.vtu per rank and, if the communicator has more
@@ -67,12 +67,9 @@ namespace percussion
      * InputError if an array has the wrong size or a file cannot be written.
      */
     template <int dim>
-    std::string write_contact_points_vtu(const ContactGeometry<dim> &geometry,
-                                         const ContactPointFields &  fields,
-                                         const std::string &         directory,
-                                         const std::string &         basename,
-                                         unsigned int                step,
-                                         bool                        single_file = false);
+    std::string write_contact_points_vtu(const ContactGeometry<dim> &geometry, const ContactPointFields &fields,
+                                         const std::string &directory, const std::string &basename, unsigned int step,
+                                         bool single_file = false);
   } // namespace Contact
 } // namespace percussion
 

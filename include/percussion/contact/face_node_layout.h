@@ -44,37 +44,27 @@ namespace percussion
         component_of_face_dof.resize(n_face_dofs);
         for (unsigned int i = 0; i < n_face_dofs; ++i)
           {
-            const auto ci             = fe.face_system_to_component_index(i, 0);
-            component_of_face_dof[i]  = ci.first;
-            node_of_face_dof[i]       = ci.second;
+            const auto ci = fe.face_system_to_component_index(i, 0);
+            component_of_face_dof[i] = ci.first;
+            node_of_face_dof[i] = ci.second;
           }
         face_dofs.resize(n_face_dofs);
       }
 
       /** The scalar FE_Q<dim-1>(p) that interpolates the face geometry. */
-      const dealii::FE_Q<dim - 1> &facet_fe() const
-      {
-        return facet_element;
-      }
+      const dealii::FE_Q<dim - 1> &facet_fe() const { return facet_element; }
 
       /** Fast evaluation of facet_fe()'s shape functions (the contact search's Newton iterations). */
-      const FacetShapeFunctions<dim - 1> &facet_shapes() const
-      {
-        return shapes;
-      }
-      unsigned int nodes_per_face() const
-      {
-        return n_nodes;
-      }
+      const FacetShapeFunctions<dim - 1> &facet_shapes() const { return shapes; }
+      unsigned int nodes_per_face() const { return n_nodes; }
 
       /**
        * DoF indices (dim per node, by component) and reference positions of the nodes of
        * @p face, in FE_Q<dim-1> numbering.
        */
       template <typename FaceIterator>
-      void get_nodes(const FaceIterator &                                        face,
-                     std::vector<std::array<dealii::types::global_dof_index, dim>> &node_dofs,
-                     std::vector<dealii::Point<dim>> &                            reference_positions) const
+      void get_nodes(const FaceIterator &face, std::vector<std::array<dealii::types::global_dof_index, dim>> &node_dofs,
+                     std::vector<dealii::Point<dim>> &reference_positions) const
       {
         face->get_dof_indices(face_dofs);
         node_dofs.resize(n_nodes);
@@ -90,20 +80,18 @@ namespace percussion
     private:
       static unsigned int check_degree(const dealii::FiniteElement<dim> &fe)
       {
-        if (fe.n_components() != dim || fe.n_base_elements() != 1 ||
-            fe.base_element(0).get_name().find("FE_Q<") != 0)
-          throw InputError("Contact: the displacement element must be FESystem(FE_Q(p), dim), got " +
-                           fe.get_name());
+        if (fe.n_components() != dim || fe.n_base_elements() != 1 || fe.base_element(0).get_name().find("FE_Q<") != 0)
+          throw InputError("Contact: the displacement element must be FESystem(FE_Q(p), dim), got " + fe.get_name());
         return fe.base_element(0).degree;
       }
 
-      dealii::FE_Q<dim - 1>                                    facet_element;
-      dealii::FE_Q<dim - 1>                                    linear_element;
-      FacetShapeFunctions<dim - 1>                             shapes;
-      unsigned int                                             n_nodes;
-      std::vector<unsigned int>                                node_of_face_dof;
-      std::vector<unsigned int>                                component_of_face_dof;
-      mutable std::vector<dealii::types::global_dof_index>     face_dofs;
+      dealii::FE_Q<dim - 1> facet_element;
+      dealii::FE_Q<dim - 1> linear_element;
+      FacetShapeFunctions<dim - 1> shapes;
+      unsigned int n_nodes;
+      std::vector<unsigned int> node_of_face_dof;
+      std::vector<unsigned int> component_of_face_dof;
+      mutable std::vector<dealii::types::global_dof_index> face_dofs;
     };
   } // namespace Contact
 } // namespace percussion

@@ -29,7 +29,8 @@ namespace percussion
       std::vector<dealii::Point<dim>> nodes;
       /** DoF indices of the nodes, dim per node by component. */
       std::vector<std::array<dealii::types::global_dof_index, dim>> dofs;
-      /** +1 if the parametric normal (∂x/∂ξ rotated by −90° in 2D, ∂x/∂ξ1 × ∂x/∂ξ2 in 3D) points out of the master body, −1 otherwise. */
+      /** +1 if the parametric normal (∂x/∂ξ rotated by −90° in 2D, ∂x/∂ξ1 × ∂x/∂ξ2 in 3D) points out of the master
+       * body, −1 otherwise. */
       double orientation = 1.;
       /** The body (ConnectedBodies) the facet is a face of: never paired with its own body's nodes. */
       unsigned int body = 0;
@@ -38,10 +39,7 @@ namespace percussion
       /** The outward unit normal at the facet's centre (current configuration). */
       dealii::Tensor<1, dim> center_normal;
       /** The distance between its first and last nodes (opposite vertices): its size. */
-      double diagonal() const
-      {
-        return nodes.front().distance(nodes.back());
-      }
+      double diagonal() const { return nodes.front().distance(nodes.back()); }
     };
 
     /** Closest-point projection of a slave node onto a master surface. */
@@ -52,7 +50,7 @@ namespace percussion
       double gap = 0.;
       /** Unit normal at the projection, out of the master body (toward the slave). */
       dealii::Tensor<1, dim> normal;
-      unsigned int           facet = 0;
+      unsigned int facet = 0;
       dealii::Point<dim - 1> xi;
       /** N_b(ξ*): the weight of master node b in x_m(ξ*). */
       std::vector<double> weights;
@@ -90,10 +88,9 @@ namespace percussion
       MasterSurface(const dealii::FiniteElement<dim> &fe, BoundaryIds boundary_ids);
 
       /** Gather the facets with their @p bodies (collective over the DoFHandler's communicator). */
-      void build(const dealii::DoFHandler<dim> &         dof_handler,
-                 const dealii::PETScWrappers::MPI::Vector &ghosted_displacement,
-                 double                                    search_distance,
-                 const ConnectedBodies<dim> &              bodies);
+      void build(const dealii::DoFHandler<dim> &dof_handler,
+                 const dealii::PETScWrappers::MPI::Vector &ghosted_displacement, double search_distance,
+                 const ConnectedBodies<dim> &bodies);
 
       /**
        * Project @p x on the closest facet (facets farther than the search distance are ignored
@@ -108,10 +105,8 @@ namespace percussion
        * faces (slave_facet_normals(), normals opposed) wins over those that do not (a box's corner
        * on another's corner: the bottom and the side faces meet there).
        */
-      bool project(const dealii::Point<dim> &           x,
-                   dealii::types::global_dof_index      slave_dof,
-                   unsigned int                         slave_body,
-                   MasterProjection<dim> &              projection) const;
+      bool project(const dealii::Point<dim> &x, dealii::types::global_dof_index slave_dof, unsigned int slave_body,
+                   MasterProjection<dim> &projection) const;
 
       /**
        * Indices of the facets whose bounding boxes intersect @p box (the mortar integration's
@@ -121,15 +116,9 @@ namespace percussion
        */
       std::vector<unsigned int> facets_in_box(const dealii::BoundingBox<dim> &box) const;
 
-      const std::vector<MasterFacet<dim>> &get_facets() const
-      {
-        return facets;
-      }
+      const std::vector<MasterFacet<dim>> &get_facets() const { return facets; }
 
-      const FaceNodeLayout<dim> &get_layout() const
-      {
-        return layout;
-      }
+      const FaceNodeLayout<dim> &get_layout() const { return layout; }
 
     private:
       /**
@@ -137,11 +126,9 @@ namespace percussion
        * slave_facet_normals() of the node at @p x (a face of the slave parallel to the facet makes
        * the gap beside the facet's edge the distance to its plane, as at a free edge).
        */
-      bool project_on_facet(const dealii::Point<dim> &                 x,
-                            unsigned int                               facet_index,
-                            const std::vector<dealii::Tensor<1, dim>> &slave_normals,
-                            MasterProjection<dim> &                    projection,
-                            double &                                   distance) const;
+      bool project_on_facet(const dealii::Point<dim> &x, unsigned int facet_index,
+                            const std::vector<dealii::Tensor<1, dim>> &slave_normals, MasterProjection<dim> &projection,
+                            double &distance) const;
 
       /** Set free_sides from the facets' shared vertex DoFs. */
       void mark_free_sides();
@@ -152,23 +139,23 @@ namespace percussion
       struct OwnFacet
       {
         std::vector<std::array<dealii::types::global_dof_index, dim>> node_dofs;
-        std::vector<dealii::Point<dim>>                               reference;
-        double                                                        orientation = 1.;
-        unsigned int                                                  body        = 0;
-        unsigned int                                                  material    = 0;
+        std::vector<dealii::Point<dim>> reference;
+        double orientation = 1.;
+        unsigned int body = 0;
+        unsigned int material = 0;
       };
       std::vector<OwnFacet> own_facets;
       /** The DoFHandler (and its number of DoFs) own_facets were collected on. */
       const dealii::DoFHandler<dim> *own_facets_handler = nullptr;
-      dealii::types::global_dof_index own_facets_n_dofs  = 0;
+      dealii::types::global_dof_index own_facets_n_dofs = 0;
       /**
        * The outward unit normals, at their centres, of the facets of this surface that the node
        * whose x-DoF is @p slave_dof is a node of (none if it is not on this surface).
        */
       std::vector<dealii::Tensor<1, dim>> slave_facet_normals(dealii::types::global_dof_index slave_dof) const;
 
-      BoundaryIds                   boundary_ids;
-      FaceNodeLayout<dim>           layout;
+      BoundaryIds boundary_ids;
+      FaceNodeLayout<dim> layout;
       std::vector<MasterFacet<dim>> facets;
       /** The facets each node (by its x-DoF) is a node of. */
       std::map<dealii::types::global_dof_index, std::vector<unsigned int>> facets_of_node;
@@ -182,7 +169,7 @@ namespace percussion
        */
       std::vector<std::array<bool, 2 * (dim - 1)>> free_sides;
       dealii::RTree<std::pair<dealii::BoundingBox<dim>, unsigned int>> tree;
-      double                                                          search_distance = 0.;
+      double search_distance = 0.;
     };
   } // namespace Contact
 } // namespace percussion

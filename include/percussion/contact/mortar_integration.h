@@ -51,16 +51,15 @@ namespace percussion
       /** Sum of the unit outward normals of the slave facets around the node, at the node. */
       dealii::Tensor<1, dim> normal_sum;
       /** M_jm by master node, keyed by the master node's first DoF: (DoFs of the node, M_jm). */
-      std::map<dealii::types::global_dof_index,
-               std::pair<std::array<dealii::types::global_dof_index, dim>, double>>
+      std::map<dealii::types::global_dof_index, std::pair<std::array<dealii::types::global_dof_index, dim>, double>>
         master;
     };
 
     /** Unit parametric normal of a facet at ξ (∂x/∂ξ rotated by −90° in 2D, ∂x/∂ξ1 × ∂x/∂ξ2 in 3D). */
     template <int dim>
-    dealii::Tensor<1, dim> facet_unit_normal(const dealii::FE_Q<dim - 1> &          fe,
+    dealii::Tensor<1, dim> facet_unit_normal(const dealii::FE_Q<dim - 1> &fe,
                                              const std::vector<dealii::Point<dim>> &nodes,
-                                             const dealii::Point<dim - 1> &         xi);
+                                             const dealii::Point<dim - 1> &xi);
 
     /**
      * Integral of each shape function over a facet, ∫_e N_b dΓ (the nodal areas of the consistent
@@ -76,7 +75,7 @@ namespace percussion
      * Lagrange FE_Q(2) (all ∫_e N_j > 0); Σ_j Ψ_j = 1 follows from the symmetry of M_e.
      */
     template <int dim>
-    dealii::FullMatrix<double> dual_basis_coefficients(const dealii::FE_Q<dim - 1> &         fe,
+    dealii::FullMatrix<double> dual_basis_coefficients(const dealii::FE_Q<dim - 1> &fe,
                                                        const std::vector<dealii::Point<dim>> &nodes);
 
     /**
@@ -97,12 +96,10 @@ namespace percussion
      * Also adds the node's support area and its share of the averaged nodal normal.
      */
     template <int dim>
-    void integrate_slave_facet(const dealii::FE_Q<dim - 1> &                                   fe,
-                               const SlaveFacet<dim> &                                         slave,
-                               const std::vector<MasterFacet<dim>> &                           master_facets,
-                               const std::vector<unsigned int> &                               candidates,
-                               double                                                          search_distance,
-                               std::map<dealii::types::global_dof_index, MortarNode<dim>> &    rows);
+    void integrate_slave_facet(const dealii::FE_Q<dim - 1> &fe, const SlaveFacet<dim> &slave,
+                               const std::vector<MasterFacet<dim>> &master_facets,
+                               const std::vector<unsigned int> &candidates, double search_distance,
+                               std::map<dealii::types::global_dof_index, MortarNode<dim>> &rows);
 
     /**
      * Sutherland–Hodgman clipping of polygon @p subject by the convex polygon @p clip, both given

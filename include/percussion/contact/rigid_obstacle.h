@@ -45,23 +45,20 @@ namespace percussion
       dealii::Tensor<1, dim> velocity(double time) const;
 
       /** True if V ≡ 0 (then H and w never change because of the obstacle). */
-      bool is_fixed() const
-      {
-        return fixed;
-      }
+      bool is_fixed() const { return fixed; }
 
     private:
-      PairType               type;
-      dealii::Point<dim>     reference_point;
+      PairType type;
+      dealii::Point<dim> reference_point;
       dealii::Tensor<1, dim> unit_normal;
       dealii::Tensor<1, dim> unit_axis;
-      double                 radius;
-      bool                   fixed;
+      double radius;
+      bool fixed;
       std::unique_ptr<dealii::FunctionParser<dim>> velocity_function;
       /** The last time at which the motion was evaluated, with its displacement and velocity:
        *  project() is called for every slave node at the same time. */
-      mutable double                 cached_time = 0.;
-      mutable bool                   cache_valid = false;
+      mutable double cached_time = 0.;
+      mutable bool cache_valid = false;
       mutable dealii::Tensor<1, dim> cached_displacement;
       mutable dealii::Tensor<1, dim> cached_velocity;
     };

@@ -12,14 +12,14 @@ namespace percussion::ContactLaws
    */
   struct ActiveContact
   {
-    unsigned long long point = 0;        ///< global point index (column block of H)
-    unsigned long long key = 0;          ///< stable identity across steps (warm start, cumulated dissipation)
+    unsigned long long point = 0; ///< global point index (column block of H)
+    unsigned long long key = 0;   ///< stable identity across steps (warm start, cumulated dissipation)
     double mu = 0, e = 0, gap = 0;
-    int owner_rank = 0;                  ///< the rank that owns the point
-    int owner_index = 0;                 ///< its index among that rank's owned candidate points
-    std::array<double, 3> u_k{};         ///< Hᵀv_k + w
-    std::array<double, 3> u_free{};      ///< Hᵀv_free + w
-    std::array<double, 3> w{};           ///< obstacle velocity offset
+    int owner_rank = 0;             ///< the rank that owns the point
+    int owner_index = 0;            ///< its index among that rank's owned candidate points
+    std::array<double, 3> u_k{};    ///< Hᵀv_k + w
+    std::array<double, 3> u_free{}; ///< Hᵀv_free + w
+    std::array<double, 3> w{};      ///< obstacle velocity offset
     std::array<double, 3> position{};
     /// The last step's impulse of this contact (the local problem's dimension; zero if it had none):
     /// the warm start, known to the owner only.

@@ -10,9 +10,9 @@ namespace percussion::ContactLaws
   /// What a law needs of the step besides the contact (plain data).
   struct LawStep
   {
-    unsigned int dim = 0;     ///< the body's dimension: the law poses b[0 … dim)
-    double theta = 0;         ///< ω of the scheme (TimeIntegrator::contact_work_weight())
-    double time_step = 0;     ///< h
+    unsigned int dim = 0; ///< the body's dimension: the law poses b[0 … dim)
+    double theta = 0;     ///< ω of the scheme (TimeIntegrator::contact_work_weight())
+    double time_step = 0; ///< h
     /// A contact is lasting when its previous normal impulse exceeds this (FremondLaw); 0: none is.
     double lasting_impulse = 0;
 

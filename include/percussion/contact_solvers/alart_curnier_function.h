@@ -12,24 +12,18 @@ namespace percussion::ContactSolvers
    * If G ≠ nullptr it receives an element of the generalised Jacobian ∂P/∂y (d × d, row-major),
    * so that ∂Φ/∂r = I − G (I − diag(ρ) ∂u/∂r).
    */
-  inline void alart_curnier_contact(int           d,
-                                    double        mu,
-                                    double        rho_n,
-                                    double        rho_t,
-                                    const double *r,
-                                    const double *u,
-                                    double       *phi,
-                                    double       *G)
+  inline void alart_curnier_contact(int d, double mu, double rho_n, double rho_t, const double *r, const double *u,
+                                    double *phi, double *G)
   {
     const double yn = r[0] - rho_n * u[0];
-    const double s  = yn > 0.0 ? yn : 0.0;
-    double       yt[2];
+    const double s = yn > 0.0 ? yn : 0.0;
+    double yt[2];
     for (int i = 1; i < d; ++i)
       yt[i - 1] = r[i] - rho_t * u[i];
-    const double ty     = d == 3 ? std::hypot(yt[0], yt[1]) : std::abs(yt[0]);
+    const double ty = d == 3 ? std::hypot(yt[0], yt[1]) : std::abs(yt[0]);
     const double radius = mu * s;
-    phi[0]              = r[0] - s;
-    const bool inside   = ty <= radius;
+    phi[0] = r[0] - s;
+    const bool inside = ty <= radius;
     if (inside)
       for (int i = 1; i < d; ++i)
         phi[i] = r[i] - yt[i - 1];
@@ -63,7 +57,8 @@ namespace percussion::ContactSolvers
       }
   }
 
-  /** Solve the small d × d system A x = b (d ≤ 3, Gaussian elimination with partial pivoting). Returns false if singular. */
+  /** Solve the small d × d system A x = b (d ≤ 3, Gaussian elimination with partial pivoting). Returns false if
+   * singular. */
   inline bool solve_small_system(int d, const double *A_in, double *x)
   {
     double A[9];

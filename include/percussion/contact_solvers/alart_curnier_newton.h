@@ -43,23 +43,14 @@ namespace percussion::ContactSolvers
      * NSGS). r is the best iterate on exit, u = W r + q. The proximal parameter is
      * η = min(proximal_cap, proximal_factor · error) (0, 0: plain semismooth Newton).
      */
-    SolverResult run(std::vector<double>                  &r,
-                     std::vector<double>                  &u,
-                     double                                tolerance,
-                     int                                   max_iterations,
-                     std::chrono::steady_clock::time_point deadline,
-                     bool                                  stall_exit,
-                     double                                proximal_factor,
-                     double                                proximal_cap,
-                     bool                                  verbose) const;
+    SolverResult run(std::vector<double> &r, std::vector<double> &u, double tolerance, int max_iterations,
+                     std::chrono::steady_clock::time_point deadline, bool stall_exit, double proximal_factor,
+                     double proximal_cap, bool verbose) const;
 
   private:
     /** Φ(r) and, if blocks_out != nullptr, the Newton matrix blocks. Returns ψ = ½‖Φ‖². */
-    double evaluate(const std::vector<double> &r,
-                    const std::vector<double> &u,
-                    std::vector<double>       &phi,
-                    std::vector<double>       *jacobian_blocks,
-                    double                     proximal) const;
+    double evaluate(const std::vector<double> &r, const std::vector<double> &u, std::vector<double> &phi,
+                    std::vector<double> *jacobian_blocks, double proximal) const;
 
     /** The work vectors of line_search(): the trial r, u = W r + q and Φ. */
     struct LineSearchWorkspace
@@ -83,24 +74,20 @@ namespace percussion::ContactSolvers
      * Factorises the Newton matrix @p jacobian; if it is singular, J + δI with δ = 1e-12, 1e-10, …
      * times @p shift_scale, below 1e-2 times it. false if every attempt failed.
      */
-    bool factorize_newton_matrix(BlockLinearSolver &linear_solver, const std::vector<double> &jacobian, double shift_scale) const;
+    bool factorize_newton_matrix(BlockLinearSolver &linear_solver, const std::vector<double> &jacobian,
+                                 double shift_scale) const;
 
     /**
      * Armijo backtracking on ψ = ½‖Φ‖² along (step, W step) from (r, u): α = 1, ½, … (30 trials)
      * until ψ(α) ≤ (1 − 2·10⁻⁴ α) ψ; the Newton direction gives ψ'(0) = −2ψ when J is exact.
      * Returns α; @p accepted false if no trial passed, α then being the best step tried.
      */
-    double line_search(const std::vector<double> &r,
-                       const std::vector<double> &u,
-                       const std::vector<double> &step,
-                       const std::vector<double> &W_step,
-                       double                     psi,
-                       LineSearchWorkspace       &trial,
-                       bool                      &accepted) const;
+    double line_search(const std::vector<double> &r, const std::vector<double> &u, const std::vector<double> &step,
+                       const std::vector<double> &W_step, double psi, LineSearchWorkspace &trial, bool &accepted) const;
 
-    const LocalProblem   &problem_;
-    const BlockDelassus  &W_;
-    std::vector<double>   rho_; ///< d m, ρ per component
+    const LocalProblem &problem_;
+    const BlockDelassus &W_;
+    std::vector<double> rho_; ///< d m, ρ per component
   };
 } // namespace percussion::ContactSolvers
 

@@ -28,16 +28,19 @@ namespace percussion::ContactSolvers
     /** y_a += Σ_{b ≠ a} W_ab x_b (the coupling seen by contact a in Gauss–Seidel). */
     void add_off_diagonal_row(int a, const double *x, double *y_a) const;
 
-    const double *diagonal_block(int a) const { return &block_values[static_cast<std::size_t>(diagonal_index[a]) * d * d]; }
+    const double *diagonal_block(int a) const
+    {
+      return &block_values[static_cast<std::size_t>(diagonal_index[a]) * d * d];
+    }
     /// The mean of the positive diagonal entries of W (1 if there is none): the scale solvers fall
     /// back to for contacts whose diagonal block is zero or negative (redundant or degenerate rows).
     double mean_positive_diagonal() const;
 
-    int                 d = 3;
-    int                 m = 0;
-    std::vector<int>    block_row_start; ///< m + 1
-    std::vector<int>    block_column;    ///< contact index b of each block
-    std::vector<int>    diagonal_index;  ///< block index of W_aa
+    int d = 3;
+    int m = 0;
+    std::vector<int> block_row_start; ///< m + 1
+    std::vector<int> block_column;    ///< contact index b of each block
+    std::vector<int> diagonal_index;  ///< block index of W_aa
     std::vector<double> block_values;
   };
 } // namespace percussion::ContactSolvers

@@ -34,13 +34,13 @@ namespace percussion::ContactSolvers
 
   private:
     const BlockDelassus &pattern_;
-    bool                 use_dense_;
-    int                  n_;
+    bool use_dense_;
+    int n_;
     // dense LU
     std::vector<double> lu_;
-    std::vector<int>    pivots_;
+    std::vector<int> pivots_;
     // sparse LU (KLU), J stored as the CSC of Jᵀ (= CSR of J), solved with the transposed solve
-    std::vector<int>    csr_start_, csr_column_;
+    std::vector<int> csr_start_, csr_column_;
     std::vector<double> csr_values_;
     struct KluData;
     std::unique_ptr<KluData> klu_;

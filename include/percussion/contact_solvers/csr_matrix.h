@@ -12,10 +12,10 @@ namespace percussion::ContactSolvers
    */
   struct CsrMatrix
   {
-    int                 rows = 0;
-    int                 cols = 0;
-    std::vector<int>    row_start{0};
-    std::vector<int>    column_index;
+    int rows = 0;
+    int cols = 0;
+    std::vector<int> row_start{0};
+    std::vector<int> column_index;
     std::vector<double> values;
 
     int number_of_entries() const { return row_start.empty() ? 0 : row_start.back(); }
@@ -33,12 +33,8 @@ namespace percussion::ContactSolvers
      * Build from (row, column, value) triplets; duplicates are summed, columns sorted.
      * Throws InputError naming @p what if an index is out of range.
      */
-    static CsrMatrix from_triplets(int                        n_rows,
-                                   int                        n_cols,
-                                   const std::vector<int>    &rows,
-                                   const std::vector<int>    &cols,
-                                   const std::vector<double> &vals,
-                                   const char                *what = "matrix");
+    static CsrMatrix from_triplets(int n_rows, int n_cols, const std::vector<int> &rows, const std::vector<int> &cols,
+                                   const std::vector<double> &vals, const char *what = "matrix");
   };
 } // namespace percussion::ContactSolvers
 

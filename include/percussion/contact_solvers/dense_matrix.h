@@ -12,17 +12,20 @@ namespace percussion::ContactSolvers
    */
   struct DenseMatrix
   {
-    int                 rows = 0;
-    int                 cols = 0;
+    int rows = 0;
+    int cols = 0;
     std::vector<double> values;
 
     DenseMatrix() = default;
     DenseMatrix(int n_rows, int n_cols)
-      : rows(n_rows), cols(n_cols), values(static_cast<std::size_t>(n_rows) * n_cols, 0.0)
-    {}
+      : rows(n_rows)
+      , cols(n_cols)
+      , values(static_cast<std::size_t>(n_rows) * n_cols, 0.0)
+    {
+    }
 
     double &operator()(int i, int j) { return values[static_cast<std::size_t>(i) * cols + j]; }
-    double  operator()(int i, int j) const { return values[static_cast<std::size_t>(i) * cols + j]; }
+    double operator()(int i, int j) const { return values[static_cast<std::size_t>(i) * cols + j]; }
 
     /** y += A x. */
     void multiply_add(const double *x, double *y) const;

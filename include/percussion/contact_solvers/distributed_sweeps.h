@@ -30,10 +30,7 @@ namespace percussion::ContactSolvers
     unsigned long long offset() const { return rank_offsets[rank]; }
     unsigned long long n_total() const { return rank_offsets.back(); }
     /// The global index of local contact @p a.
-    unsigned long long global(const int a) const
-    {
-      return a < n_own() ? offset() + a : ghosts[a - n_own()];
-    }
+    unsigned long long global(const int a) const { return a < n_own() ? offset() + a : ghosts[a - n_own()]; }
     /// The rank that owns global contact @p g.
     int owner(unsigned long long g) const;
   };
@@ -89,21 +86,19 @@ namespace percussion::ContactSolvers
    * @p partition, @p d unknowns per contact), in global numbering, on every rank. For the rare
    * places that need the whole problem (a fallback solver, an FCLIB dump). Collective.
    */
-  CsrMatrix gather_whole(const CsrMatrix &local_block, int d,
-                                         const ContactPartition &partition, MPI_Comm communicator);
+  CsrMatrix gather_whole(const CsrMatrix &local_block, int d, const ContactPartition &partition, MPI_Comm communicator);
 
   /// The whole problem (W, q, μ in global numbering) from the ranks' parts @p local (in the local
   /// numbering of @p partition, as distributed_sweeps() takes it), on every rank. Collective.
-  LocalProblem gather_whole(const LocalProblem &local, const ContactPartition &partition,
-                                            MPI_Comm communicator);
+  LocalProblem gather_whole(const LocalProblem &local, const ContactPartition &partition, MPI_Comm communicator);
 
   /**
    * The FCLIB error (compute_error()) of the whole problem at @p r and @p u, from
    * each rank's sums over its own contacts [0, @p n_own) (local numbering): the same value, and so
    * the same decisions, on every rank. Collective.
    */
-  double distributed_error(const LocalProblem &problem, const std::vector<double> &r,
-                           const std::vector<double> &u, int n_own, MPI_Comm communicator);
+  double distributed_error(const LocalProblem &problem, const std::vector<double> &r, const std::vector<double> &u,
+                           int n_own, MPI_Comm communicator);
 
   /// The whole vector (global numbering) from the own entries, the first @p d · n_own() of @p local. Collective.
   std::vector<double> gather_own(const std::vector<double> &local, int d, const ContactPartition &partition,
@@ -119,16 +114,14 @@ namespace percussion::ContactSolvers
    * @p problem and @p W are in the partition's local numbering: the rows of the own contacts (the
    * ghosts' rows are empty), q and μ of the own contacts; no rank needs the operator or the data of
    * other contacts. @p r (own and ghost impulses) is the start and, on exit, the result, its ghost
-   * entries as last exchanged (the owners' values); @p u holds W r + q for the own contacts on exit. The error is the FCLIB measure of the whole problem
-   * (compute_error()), from sums over each rank's contacts; as in
+   * entries as last exchanged (the owners' values); @p u holds W r + q for the own contacts on exit. The error is the
+   * FCLIB measure of the whole problem (compute_error()), from sums over each rank's contacts; as in
    * NonsmoothGaussSeidel it is computed on the first two sweeps, when the error predicted from the
    * sweep's change of r is within a few tolerances, at least every 8th sweep and on the last one,
    * so every rank takes the same decisions. Collective.
    */
-  SolverResult distributed_sweeps(const LocalProblem &problem,
-                                                  const BlockDelassus &W, const ImpulseExchange &ghosts,
-                                                  std::vector<double> &r, std::vector<double> &u, double tolerance,
-                                                  int max_sweeps);
+  SolverResult distributed_sweeps(const LocalProblem &problem, const BlockDelassus &W, const ImpulseExchange &ghosts,
+                                  std::vector<double> &r, std::vector<double> &u, double tolerance, int max_sweeps);
 } // namespace percussion::ContactSolvers
 
 #endif

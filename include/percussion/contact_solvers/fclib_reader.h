@@ -11,11 +11,11 @@ namespace percussion::ContactSolvers
   /** What an FCLIB file holds: a local problem, or a global one (is_global). */
   struct FclibProblem
   {
-    bool          is_global = false;
-    LocalProblem  local;  ///< when !is_global
+    bool is_global = false;
+    LocalProblem local;   ///< when !is_global
     GlobalProblem global; ///< when is_global
-    std::string   title;
-    std::string   description;
+    std::string title;
+    std::string description;
   };
 
   /**

@@ -14,12 +14,9 @@ namespace percussion::ContactSolvers
    * given (size d m), they are stored as `/solution/r`, `/solution/u`. Overwrites the file.
    * Throws percussion::InputError if the problem is inconsistent or the file cannot be written.
    */
-  void write_fclib_local(const std::string         &filename,
-                         const LocalProblem        &problem,
-                         const std::string         &title       = "percussion",
-                         const std::string         &description = "",
-                         const std::vector<double> *r           = nullptr,
-                         const std::vector<double> *u           = nullptr);
+  void write_fclib_local(const std::string &filename, const LocalProblem &problem,
+                         const std::string &title = "percussion", const std::string &description = "",
+                         const std::vector<double> *r = nullptr, const std::vector<double> *u = nullptr);
 } // namespace percussion::ContactSolvers
 
 #endif

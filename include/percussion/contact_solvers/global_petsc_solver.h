@@ -27,10 +27,8 @@ namespace percussion::ContactSolvers
    *
    * On exit r, v, u as solve(GlobalProblem) (solve.h). Never throws on non-convergence.
    */
-  SolverResult solve_global_petsc(const GlobalProblem &problem,
-                                  std::vector<double> &r_inout,
-                                  std::vector<double> &v_out,
-                                  std::vector<double> &u_out,
+  SolverResult solve_global_petsc(const GlobalProblem &problem, std::vector<double> &r_inout,
+                                  std::vector<double> &v_out, std::vector<double> &u_out,
                                   const SolverOptions &options = SolverOptions());
 
   /**

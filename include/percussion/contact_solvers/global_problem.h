@@ -19,12 +19,12 @@ namespace percussion::ContactSolvers
    */
   struct GlobalProblem
   {
-    int                 dimension          = 3;
-    int                 number_of_contacts = 0;
-    CsrMatrix           M; ///< n × n
-    CsrMatrix           H; ///< n × d m
-    std::vector<double> f; ///< n
-    std::vector<double> w; ///< d m
+    int dimension = 3;
+    int number_of_contacts = 0;
+    CsrMatrix M;            ///< n × n
+    CsrMatrix H;            ///< n × d m
+    std::vector<double> f;  ///< n
+    std::vector<double> w;  ///< d m
     std::vector<double> mu; ///< m
 
     int number_of_dofs() const { return M.rows; }

@@ -12,8 +12,8 @@ namespace percussion::ContactSolvers
   /** How the Delassus operator W of a LocalProblem is stored. */
   enum class MatrixStorage
   {
-    dense,  ///< LocalProblem::W_dense (all contacts coupled, the finite-element case)
-    sparse  ///< LocalProblem::W_sparse (CSR, as in FCLIB files of rigid-body codes)
+    dense, ///< LocalProblem::W_dense (all contacts coupled, the finite-element case)
+    sparse ///< LocalProblem::W_sparse (CSR, as in FCLIB files of rigid-body codes)
   };
 
   /**
@@ -31,13 +31,13 @@ namespace percussion::ContactSolvers
    */
   struct LocalProblem
   {
-    int                 dimension          = 3; ///< 2 or 3
-    int                 number_of_contacts = 0; ///< m
-    MatrixStorage       storage            = MatrixStorage::dense;
-    DenseMatrix         W_dense;                ///< used when storage == dense, d m × d m
-    CsrMatrix           W_sparse;               ///< used when storage == sparse, d m × d m
-    std::vector<double> q;                      ///< d m
-    std::vector<double> mu;                     ///< m, μ_a ≥ 0
+    int dimension = 3;          ///< 2 or 3
+    int number_of_contacts = 0; ///< m
+    MatrixStorage storage = MatrixStorage::dense;
+    DenseMatrix W_dense;    ///< used when storage == dense, d m × d m
+    CsrMatrix W_sparse;     ///< used when storage == sparse, d m × d m
+    std::vector<double> q;  ///< d m
+    std::vector<double> mu; ///< m, μ_a ≥ 0
 
     /** d m, the number of unknowns. */
     int size() const { return dimension * number_of_contacts; }

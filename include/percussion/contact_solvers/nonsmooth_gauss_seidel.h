@@ -25,8 +25,8 @@ namespace percussion::ContactSolvers
     void checked(int sweep, double error, double change);
 
   private:
-    double kappa_      = 0.0;
-    int    last_check_ = -1;
+    double kappa_ = 0.0;
+    int last_check_ = -1;
   };
 
   /**
@@ -45,14 +45,11 @@ namespace percussion::ContactSolvers
      * Up to @p max_sweeps sweeps from r (in/out), stopping at error ≤ tolerance or at @p deadline.
      * u is W r + q on exit. Returns iterations = sweeps done and the error at exit.
      */
-    SolverResult run(std::vector<double>                  &r,
-                     std::vector<double>                  &u,
-                     double                                tolerance,
-                     int                                   max_sweeps,
+    SolverResult run(std::vector<double> &r, std::vector<double> &u, double tolerance, int max_sweeps,
                      std::chrono::steady_clock::time_point deadline) const;
 
   private:
-    const LocalProblem  &problem_;
+    const LocalProblem &problem_;
     const BlockDelassus &W_;
   };
 } // namespace percussion::ContactSolvers

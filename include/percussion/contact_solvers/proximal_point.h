@@ -47,29 +47,25 @@ namespace percussion::ContactSolvers
      * Outer proximal steps from r (in/out) until compute_error() ≤ @p tolerance, @p
      * max_newton_iterations Newton iterations have been spent over all sub-problems, or @p
      * deadline, or — if @p stall_steps > 0 — when the error has not halved in that many outer steps
-     * (so that a driver can switch method). r is the best iterate on exit (smallest error on the original problem), u = W r + q.
-     * SolverResult::iterations counts Newton iterations and NSGS sweeps (the Newton iterations
-     * alone in *newton_iterations_out if given); message gives the outer steps and the final α.
+     * (so that a driver can switch method). r is the best iterate on exit (smallest error on the original problem), u =
+     * W r + q. SolverResult::iterations counts Newton iterations and NSGS sweeps (the Newton iterations alone in
+     * *newton_iterations_out if given); message gives the outer steps and the final α.
      */
-    SolverResult run(std::vector<double>                  &r,
-                     std::vector<double>                  &u,
-                     double                                tolerance,
-                     int                                   max_newton_iterations,
-                     std::chrono::steady_clock::time_point deadline,
-                     int                                   stall_steps           = 0,
-                     int                                  *newton_iterations_out = nullptr) const;
+    SolverResult run(std::vector<double> &r, std::vector<double> &u, double tolerance, int max_newton_iterations,
+                     std::chrono::steady_clock::time_point deadline, int stall_steps = 0,
+                     int *newton_iterations_out = nullptr) const;
 
   private:
     /** Shift the sub-problem's matrix to W + α D and its free velocity to q − α D r_centre. */
     void set_proximal_term(double alpha, const std::vector<double> &r_centre) const;
 
-    const LocalProblem   &problem_;
-    const BlockDelassus  &W_;
-    const SolverOptions   options_;
-    std::vector<double>   metric_;           ///< D, d m entries (constant per contact)
-    mutable LocalProblem  shifted_;          ///< (P1): W + α D, q − α D r_k
-    mutable BlockDelassus shifted_blocks_;   ///< the same in block form
-    std::vector<long>     diagonal_entries_; ///< index in shifted_'s storage of each diagonal entry
+    const LocalProblem &problem_;
+    const BlockDelassus &W_;
+    const SolverOptions options_;
+    std::vector<double> metric_;           ///< D, d m entries (constant per contact)
+    mutable LocalProblem shifted_;         ///< (P1): W + α D, q − α D r_k
+    mutable BlockDelassus shifted_blocks_; ///< the same in block form
+    std::vector<long> diagonal_entries_;   ///< index in shifted_'s storage of each diagonal entry
   };
 } // namespace percussion::ContactSolvers
 

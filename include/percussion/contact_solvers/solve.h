@@ -21,9 +21,7 @@ namespace percussion::ContactSolvers
    * Never throws on non-convergence: see SolverResult::status. Throws percussion::InputError on an
    * unknown solver name or an inconsistent problem (validate()). Zero contacts: converged at once.
    */
-  SolverResult solve(const LocalProblem  &problem,
-                     std::vector<double> &r_inout,
-                     std::vector<double> &u_out,
+  SolverResult solve(const LocalProblem &problem, std::vector<double> &r_inout, std::vector<double> &u_out,
                      const SolverOptions &options = SolverOptions());
 
   /**
@@ -31,11 +29,8 @@ namespace percussion::ContactSolvers
    * On exit v_out = M⁻¹(H r + f), u_out = Hᵀ v + w. The time of the condensation is included
    * in SolverResult::seconds.
    */
-  SolverResult solve(const GlobalProblem &problem,
-                     std::vector<double> &r_inout,
-                     std::vector<double> &v_out,
-                     std::vector<double> &u_out,
-                     const SolverOptions &options = SolverOptions());
+  SolverResult solve(const GlobalProblem &problem, std::vector<double> &r_inout, std::vector<double> &v_out,
+                     std::vector<double> &u_out, const SolverOptions &options = SolverOptions());
 
   /** The names of the solvers (SolverKind), in the order of the enum. */
   std::vector<std::string> available_solvers();

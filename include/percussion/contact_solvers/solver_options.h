@@ -50,7 +50,7 @@ namespace percussion::ContactSolvers
      * η = min(proximal_cap, proximal_factor · error). Set proximal_cap = 0 for plain Newton.
      */
     double proximal_factor = 10.0;
-    double proximal_cap    = 0.5;
+    double proximal_cap = 0.5;
 
     /**
      * The proximal-point outer loop (proximal_point.h; solver "proximal_point", and the phase of
@@ -59,10 +59,10 @@ namespace percussion::ContactSolvers
      * most proximal_point_easy_iterations Newton iterations, never below proximal_point_min (> 0).
      * Each sub-problem first gets up to proximal_point_nsgs_sweeps NSGS sweeps (≥ 0; 0: Newton only).
      */
-    double proximal_point_initial         = 1.0;
-    double proximal_point_min             = 1e-6;
-    int    proximal_point_easy_iterations = 6;
-    int    proximal_point_nsgs_sweeps     = 10;
+    double proximal_point_initial = 1.0;
+    double proximal_point_min = 1e-6;
+    int proximal_point_easy_iterations = 6;
+    int proximal_point_nsgs_sweeps = 10;
 
     /**
      * "alart_curnier" first tries NSGS with a budget worth about two Newton iterations (for a dense
@@ -88,11 +88,11 @@ namespace percussion::ContactSolvers
   /** What solve() reports. */
   struct SolverResult
   {
-    SolverStatus status     = SolverStatus::not_converged;
-    int          iterations = 0;   ///< Newton iterations + NSGS sweeps
-    double       error      = std::numeric_limits<double>::infinity(); ///< compute_error() at the returned r
-    double       seconds    = 0.0; ///< wall-clock time of the solve
-    std::string  message;          ///< what happened (solver phases, reason of failure)
+    SolverStatus status = SolverStatus::not_converged;
+    int iterations = 0;                                     ///< Newton iterations + NSGS sweeps
+    double error = std::numeric_limits<double>::infinity(); ///< compute_error() at the returned r
+    double seconds = 0.0;                                   ///< wall-clock time of the solve
+    std::string message;                                    ///< what happened (solver phases, reason of failure)
   };
 } // namespace percussion::ContactSolvers
 

@@ -21,7 +21,7 @@ namespace percussion::ContactStep
   struct ActiveSetRule
   {
     double gap_prediction_factor = 0.5; ///< γ ≥ 0
-    bool   every_candidate = false;
+    bool every_candidate = false;
     /**
      * ε ≥ 0: the terms are compared with ε instead of 0. A contact held at position level ends
      * its step at g = 0 to round-off (ContactLaws::FremondLaw, lasting contact);
@@ -32,8 +32,7 @@ namespace percussion::ContactStep
     bool enters(const double gap, const double u_k_normal, const double u_free_normal, const double time_step) const
     {
       const double step = gap_prediction_factor * time_step;
-      return every_candidate ||
-             std::min({gap, gap + step * u_k_normal, gap + step * u_free_normal}) <= closed_gap;
+      return every_candidate || std::min({gap, gap + step * u_k_normal, gap + step * u_free_normal}) <= closed_gap;
     }
   };
 

@@ -85,8 +85,9 @@ namespace percussion::ContactStep
      * @p n_rows their global size. Returns the right-hand sides solved (the most new DoFs of one
      * body). Collective.
      */
-    unsigned int extend(SchemeInterface &scheme, const std::vector<PetscInt> &dofs, const std::vector<unsigned int> &bodies,
-                PetscInt local_rows, PetscInt first_row, PetscInt n_rows);
+    unsigned int extend(SchemeInterface &scheme, const std::vector<PetscInt> &dofs,
+                        const std::vector<unsigned int> &bodies, PetscInt local_rows, PetscInt first_row,
+                        PetscInt n_rows);
 
     /**
      * W_c = Σ_b C_bᵀ G_b C_b for the entries @p entries of C (every rank's, sorted by body, column

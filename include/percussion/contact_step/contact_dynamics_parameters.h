@@ -31,7 +31,8 @@ namespace percussion::ContactStep
   /// 'Projection metric': the metric in which the position projection moves the bodies.
   enum class ProjectionMetric
   {
-    adaptive,        ///< "adaptive": the impulse response 𝒯 where an impact left the penetration beside a lasting contact, else quasi-static
+    adaptive, ///< "adaptive": the impulse response 𝒯 where an impact left the penetration beside a lasting contact,
+              ///< else quasi-static
     quasi_static,    ///< "quasi-static": 𝒫 = K + M/T² (QuasiStaticMetric)
     iteration_matrix ///< "iteration matrix": the scheme's own impulse response
   };
@@ -40,13 +41,13 @@ namespace percussion::ContactStep
   struct ContactDynamicsParameters
   {
     ContactSolvers::SolverKind solver = ContactSolvers::SolverKind::alart_curnier;
-    double       tolerance = 1e-10;
+    double tolerance = 1e-10;
     unsigned int max_iterations = 200;
     /// When a step's contact problem is not solved to the tolerance.
     NonConvergencePolicy non_convergence_policy = NonConvergencePolicy::continue_run;
     unsigned int retry_step_halvings = 2;
     /// Write the contact problem of a step that did not converge to an FCLIB file.
-    bool         write_fclib_on_failure = true;
+    bool write_fclib_on_failure = true;
     /// Steps whose contact problem is written to <output>/contact_problem_<step>.hdf5.
     std::vector<unsigned int> write_fclib_steps;
     /// When the Frémond scheme runs with θ outside [½, 1/(1+max e)].
@@ -66,7 +67,7 @@ namespace percussion::ContactStep
     /// (DelassusColumns, BodyCompliance).
     bool body_compliance = true;
     /// R of ProbedDelassus, in node spacings; 0: auto (probing_radius_for()).
-    double       probing_radius = 0;
+    double probing_radius = 0;
 
     /// The radius to use: probing_radius, or for auto 7 with rigid obstacles only (H fixed: a
     /// larger R saves an exact product per lasting-contact step) and 5 with a body pair (H moves:
@@ -88,10 +89,10 @@ namespace percussion::ContactStep
     /// The position projection's metric (ProjectionMetric).
     ProjectionMetric projection_metric = ProjectionMetric::adaptive;
     /// Penetration tolerance of the projection, relative to the smallest cell diameter.
-    double       penetration_tolerance = 1e-6;
+    double penetration_tolerance = 1e-6;
 
     static void declare_parameters(dealii::ParameterHandler &prm);
-    void        parse_parameters(dealii::ParameterHandler &prm);
+    void parse_parameters(dealii::ParameterHandler &prm);
   };
 } // namespace percussion::ContactStep
 

@@ -76,7 +76,8 @@ namespace percussion::ContactStep
     double lasting_impulse() const { return lasting_threshold; }
     /// Notes which of this rank's contacts @p own are in lasting contact at this step (the law's
     /// lasting part whole under @p law_step), for lasting_keys().
-    void note_lasting_contacts(const std::vector<ContactLaws::ActiveContact> &own, const ContactLaws::LawStep &law_step);
+    void note_lasting_contacts(const std::vector<ContactLaws::ActiveContact> &own,
+                               const ContactLaws::LawStep &law_step);
     /// The keys of this rank's contacts in lasting contact at the last solve, sorted.
     const std::vector<unsigned long long> &lasting_keys() const { return lasting_own_keys; }
 

@@ -6,10 +6,10 @@
 
 #include <petscmat.h>
 
-#include <percussion/core/body_frames.h>
-#include <percussion/core/petsc_handle.h>
 #include <percussion/contact_step/body_compliance.h>
 #include <percussion/contact_step/scheme_interface.h>
+#include <percussion/core/body_frames.h>
+#include <percussion/core/petsc_handle.h>
 
 #include <algorithm>
 #include <cmath>
@@ -75,15 +75,15 @@ namespace percussion::ContactStep
      * Returns whether columns were (re)computed. Collective.
      */
     bool ensure(SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                const std::vector<unsigned long long> &points, unsigned long long n_candidates,
-                bool operator_moves);
+                const std::vector<unsigned long long> &points, unsigned long long n_candidates, bool operator_moves);
 
     /// How many columns ensure() would compute for these arguments without the support (0 if they
     /// are cached): the operator choice's measure of the dense path's cost. With the support
     /// (large rotations) ensure() computes only the points asked for, which this bounds.
-    unsigned long long columns_to_compute(const SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                          const std::vector<unsigned long long> &points, unsigned long long n_candidates,
-                                          bool operator_moves) const;
+    unsigned long long columns_to_compute(const SchemeInterface &scheme,
+                                          const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                                          const std::vector<unsigned long long> &points,
+                                          unsigned long long n_candidates, bool operator_moves) const;
     /// Whether the cached columns are those of @p H and of @p scheme's present impulse
     /// response (SchemeInterface::operator_version()) and include every one of @p points.
     bool covers(const SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
@@ -95,10 +95,7 @@ namespace percussion::ContactStep
     /// batches; not the body-compliance form's response in apply()).
     unsigned long long solved_columns() const { return n_solved_columns; }
     /// Block position of @p point among the cached columns, or −1 if it has none.
-    int block(unsigned long long point) const
-    {
-      return point < position.size() ? position[point] : -1;
-    }
+    int block(unsigned long long point) const { return point < position.size() ? position[point] : -1; }
     /// W entry (point a, component i; point b, component j), i and j below the columns per point
     /// (only 0, the normal, for the projection's metric); both points must be cached.
     double entry(unsigned long long a, unsigned int i, unsigned long long b, unsigned int j) const
@@ -107,7 +104,8 @@ namespace percussion::ContactStep
       if (compliant)
         {
           const BodyCompliance::SparseRow &r = sparse_rows[components * block(a) + i];
-          const auto found = std::lower_bound(r.begin(), r.end(), std::make_pair(static_cast<PetscInt>(column), -HUGE_VAL));
+          const auto found =
+            std::lower_bound(r.begin(), r.end(), std::make_pair(static_cast<PetscInt>(column), -HUGE_VAL));
           return found != r.end() && found->first == static_cast<PetscInt>(column) ? found->second : 0.0;
         }
       const std::size_t n = components * points.size();
@@ -136,8 +134,8 @@ namespace percussion::ContactStep
      * response in the body-compliance form). Collective.
      */
     void apply(SchemeInterface &scheme, const std::vector<unsigned long long> &impulse_points,
-               const std::vector<double> &impulse,
-               dealii::PETScWrappers::MPI::Vector &generalized_impulse, dealii::PETScWrappers::MPI::Vector &response);
+               const std::vector<double> &impulse, dealii::PETScWrappers::MPI::Vector &generalized_impulse,
+               dealii::PETScWrappers::MPI::Vector &response);
 
     /**
      * How the support's columns Z = 𝒯₀E were solved for: the support DoFs (global indices) in the
@@ -177,13 +175,13 @@ namespace percussion::ContactStep
     const unsigned int dim, components, column_limit;
     MPI_Comm communicator;
     const Response response;
-    MatHandle B, X;                         ///< B and X = 𝒯B, dense; not made in the rotated form
-    VecHandle p_columns;                    ///< an impulse on the cached columns (for X)
-    std::vector<Entry> b_entries;           ///< B's nonzeros on this rank (Hp, W_c and C come from them)
-    std::vector<double> column_impulse;     ///< apply()'s impulse on the cached columns, whole
-    std::vector<unsigned long long> points; ///< point indices of the cached column blocks
-    std::vector<int> position;              ///< point index → block position, −1 if not cached
-    std::vector<double> delassus;           ///< W_c, dense, row-major (not in the body-compliance form)
+    MatHandle B, X;                                     ///< B and X = 𝒯B, dense; not made in the rotated form
+    VecHandle p_columns;                                ///< an impulse on the cached columns (for X)
+    std::vector<Entry> b_entries;                       ///< B's nonzeros on this rank (Hp, W_c and C come from them)
+    std::vector<double> column_impulse;                 ///< apply()'s impulse on the cached columns, whole
+    std::vector<unsigned long long> points;             ///< point indices of the cached column blocks
+    std::vector<int> position;                          ///< point index → block position, −1 if not cached
+    std::vector<double> delassus;                       ///< W_c, dense, row-major (not in the body-compliance form)
     std::vector<BodyCompliance::SparseRow> sparse_rows; ///< W_c in the body-compliance form
     /// The rotated form (see the class comment): whether the cached columns are in it, the frames,
     /// the support DoFs in the order of Z's columns, Z's local rows (column-major), EᵀZ (k × k)
@@ -224,7 +222,7 @@ namespace percussion::ContactStep
     /// and W_c = Cᵀ(EᵀZ)C, symmetrised where @p symmetric (𝒯₀ is). Collective.
     void delassus_from_support(PetscInt n_columns, PetscInt row_begin, bool symmetric);
     unsigned int response_version = 0; ///< SchemeInterface::operator_version() of the columns
-    PetscObjectId operator_id = -1;         ///< H whose columns are cached
+    PetscObjectId operator_id = -1;    ///< H whose columns are cached
   };
 } // namespace percussion::ContactStep
 

@@ -37,11 +37,11 @@ namespace percussion::ContactStep
   /// What a Delassus operator needs of the step besides its contacts.
   struct OperatorContext
   {
-    SchemeInterface &scheme;                ///< its impulse response 𝒯 (or projection metric)
-    const dealii::PETScWrappers::MPI::SparseMatrix &H;   ///< H(q_k), n_dofs × dim·(candidates)
+    SchemeInterface &scheme;                                ///< its impulse response 𝒯 (or projection metric)
+    const dealii::PETScWrappers::MPI::SparseMatrix &H;      ///< H(q_k), n_dofs × dim·(candidates)
     const dealii::PETScWrappers::MPI::Vector &columns_like; ///< a vector with H's column partition
-    unsigned long long n_candidates;                     ///< candidate points (column blocks of H)
-    bool operator_moves;                                 ///< H changed at this step and the one before
+    unsigned long long n_candidates;                        ///< candidate points (column blocks of H)
+    bool operator_moves;                                    ///< H changed at this step and the one before
   };
 
   /// The costs of a solve through a Delassus operator: exact products W p (one solve each) and
@@ -100,8 +100,7 @@ namespace percussion::ContactStep
      * @p impulse (the body's dimension per held contact) that the last solve() returned, into
      * @p generalized_impulse and @p response. Collective.
      */
-    virtual void impulse_vectors(const OperatorContext &context,
-                                 const std::vector<ContactLaws::ActiveContact> &held,
+    virtual void impulse_vectors(const OperatorContext &context, const std::vector<ContactLaws::ActiveContact> &held,
                                  const std::vector<double> &impulse,
                                  const dealii::PETScWrappers::MPI::Vector *&generalized_impulse,
                                  const dealii::PETScWrappers::MPI::Vector *&response) = 0;
@@ -111,9 +110,8 @@ namespace percussion::ContactStep
      * own contact among the held ones), component @p i, for the impulses @p impulse of the last
      * solve() (the body's dimension per held contact).
      */
-    virtual void add_product(const std::vector<ContactLaws::ActiveContact> &held, unsigned int a,
-                             unsigned int first, unsigned int i, const std::vector<double> &impulse,
-                             double &u) const = 0;
+    virtual void add_product(const std::vector<ContactLaws::ActiveContact> &held, unsigned int a, unsigned int first,
+                             unsigned int i, const std::vector<double> &impulse, double &u) const = 0;
 
     /**
      * The position projection's frictionless problem 0 ≤ g + W_NN p̃ ⊥ p̃ ≥ 0 of this rank's
@@ -123,10 +121,10 @@ namespace percussion::ContactStep
      * The step's solution is not touched. Collective.
      */
     virtual const dealii::PETScWrappers::MPI::Vector &project(const OperatorContext &context,
-                                                               std::vector<ContactLaws::ActiveContact> &local,
-                                                               const ContactSolvers::SolverOptions &options,
-                                                               ContactSolvers::SolverResult &solver,
-                                                               unsigned int &n_contacts) = 0;
+                                                              std::vector<ContactLaws::ActiveContact> &local,
+                                                              const ContactSolvers::SolverOptions &options,
+                                                              ContactSolvers::SolverResult &solver,
+                                                              unsigned int &n_contacts) = 0;
 
     /// The next solve() does not start from this operator's last solution (another operator
     /// solved the step in between).

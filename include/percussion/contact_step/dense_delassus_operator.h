@@ -41,10 +41,10 @@ namespace percussion::ContactStep
     /// The contacts of all ranks gathered, W_NN from the columns, posed as a 2D frictionless
     /// problem with a decoupled tangential row (as 1D contact is) and solved on every rank.
     const dealii::PETScWrappers::MPI::Vector &project(const OperatorContext &context,
-                                                       std::vector<ContactLaws::ActiveContact> &local,
-                                                       const ContactSolvers::SolverOptions &options,
-                                                       ContactSolvers::SolverResult &solver,
-                                                       unsigned int &n_contacts) override;
+                                                      std::vector<ContactLaws::ActiveContact> &local,
+                                                      const ContactSolvers::SolverOptions &options,
+                                                      ContactSolvers::SolverResult &solver,
+                                                      unsigned int &n_contacts) override;
 
     /// The cached columns (DelassusColumns::columns_to_compute() decides the operator's choice).
     const DelassusColumns &columns() const { return delassus; }
@@ -63,8 +63,8 @@ namespace percussion::ContactStep
     /// The problem's W (times @p factor) as a CSR matrix from W_c's sparse rows: @p components
     /// unknowns of each point from W_c, the rest up to @p ld the decoupled diagonal (1D, projection).
     ContactSolvers::CsrMatrix sparse_problem_matrix(const std::vector<unsigned long long> &problem_points,
-                                                    const std::vector<int> &unknown_of_column,
-                                                    unsigned int components, unsigned int ld, double factor) const;
+                                                    const std::vector<int> &unknown_of_column, unsigned int components,
+                                                    unsigned int ld, double factor) const;
 
     const unsigned int dim;
     MPI_Comm communicator;

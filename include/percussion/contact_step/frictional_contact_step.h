@@ -5,20 +5,20 @@
 #include <deal.II/lac/petsc_vector.h>
 
 #include <percussion/contact_laws/active_contact.h>
+#include <percussion/contact_laws/contact_law.h>
 #include <percussion/contact_laws/local_law.h>
 #include <percussion/contact_solvers/block_delassus.h>
 #include <percussion/contact_solvers/contact_state.h>
 #include <percussion/contact_solvers/local_problem.h>
 #include <percussion/contact_solvers/solver_options.h>
 #include <percussion/contact_step/active_set_rule.h>
-#include <percussion/contact_step/contact_history.h>
 #include <percussion/contact_step/contact_dynamics_parameters.h>
+#include <percussion/contact_step/contact_history.h>
 #include <percussion/contact_step/delassus_operator.h>
 #include <percussion/contact_step/dense_delassus_operator.h>
 #include <percussion/contact_step/owned_contact_point.h>
 #include <percussion/contact_step/position_projector.h>
 #include <percussion/contact_step/probed_delassus_operator.h>
-#include <percussion/contact_laws/contact_law.h>
 #include <percussion/contact_step/scheme_interface.h>
 
 #include <petscmat.h>
@@ -90,11 +90,12 @@ namespace percussion::ContactStep
    *   standard:  A = W,   b = u_free + (e u_{N,k}, 0, 0)
    *   Frémond:   A = θW,  b = θ u_free + (θ e u_{N,k}, (1−θ) u_{T,k}),
    *
-   * on the active contacts (ActiveSetRule: penetrated, or gap predicted to close); then v_{k+1} = v_free + Ŵ⁻¹ H p. The two Moreau–Jean laws differ only in (A, b): the
-   * ContactLaws::LocalLaw of the scheme (StandardLaw, FremondLaw, SchatzmanPaoliLaw) poses them. A penetrated contact that separates (u_{N,k} > 0) gets the normal law
-   * 0 ≤ u_{N,k+ω} ⊥ p_N ≥ 0 (ω = contact_work_weight()): it cannot pull, does no work, and its gap
-   * does not decrease over the step; for the Frémond law this is Θ with min(u_{N,k}, 0) in place of
-   * u_{N,k}, so Proposition 1 holds for every contact (doc/contact.md, "Lasting contact").
+   * on the active contacts (ActiveSetRule: penetrated, or gap predicted to close); then v_{k+1} = v_free + Ŵ⁻¹ H p. The
+   * two Moreau–Jean laws differ only in (A, b): the ContactLaws::LocalLaw of the scheme (StandardLaw, FremondLaw,
+   * SchatzmanPaoliLaw) poses them. A penetrated contact that separates (u_{N,k} > 0) gets the normal law 0 ≤ u_{N,k+ω}
+   * ⊥ p_N ≥ 0 (ω = contact_work_weight()): it cannot pull, does no work, and its gap does not decrease over the step;
+   * for the Frémond law this is Θ with min(u_{N,k}, 0) in place of u_{N,k}, so Proposition 1 holds for every contact
+   * (doc/contact.md, "Lasting contact").
    *
    * The step is done in named phases: select_own() (the only place that decides which contacts
    * enter the problem; each rank its own), choose_operator() (the DelassusOperator: dense columns
@@ -127,12 +128,9 @@ namespace percussion::ContactStep
      * @param energy_scale  the energy flowing through the step's balance (|E_k| and the works so
      *                    far): a contact's work below its round-off is not reported as positive
      */
-    ContactStepResult solve(SchemeInterface &scheme,
-                            const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                            const dealii::PETScWrappers::MPI::Vector &w,
-                            bool operator_changed,
-                            const std::vector<OwnedContactPoint> &points,
-                            const dealii::PETScWrappers::MPI::Vector &u_k,
+    ContactStepResult solve(SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                            const dealii::PETScWrappers::MPI::Vector &w, bool operator_changed,
+                            const std::vector<OwnedContactPoint> &points, const dealii::PETScWrappers::MPI::Vector &u_k,
                             double energy_scale = 0);
 
     /**
@@ -302,7 +300,8 @@ namespace percussion::ContactStep
      * shrunk since on a fixed H (a body lifting off) or the dense path would compute more columns
      * than that threshold (all @p n_candidates' columns when H is fixed).
      */
-    bool uses_probed_operator(const OperatorContext &context, const std::vector<unsigned long long> &active_points) const;
+    bool uses_probed_operator(const OperatorContext &context,
+                              const std::vector<unsigned long long> &active_points) const;
 
     const ContactDynamicsParameters parameters;
     /// The scheme's law: it poses (A, b) of the step's problem (ContactLaws::make_local_law()).

@@ -96,8 +96,8 @@ namespace percussion::ContactStep
   private:
     /// g_k + [Hᵀ Δq]_N + h w_N of each of @p points into end_gap, and the smallest of all ranks.
     /// Collective.
-    double end_of_step_gaps(const dealii::PETScWrappers::MPI::SparseMatrix &H, const dealii::PETScWrappers::MPI::Vector &w,
-                            const std::vector<OwnedContactPoint> &points,
+    double end_of_step_gaps(const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                            const dealii::PETScWrappers::MPI::Vector &w, const std::vector<OwnedContactPoint> &points,
                             const dealii::PETScWrappers::MPI::Vector &displacement_increment, double time_step);
     /**
      * The operator of a projection pass over this rank's contacts @p local: the probed one where
@@ -111,12 +111,10 @@ namespace percussion::ContactStep
     /// One projection pass's δq = 𝒫⁻¹H p̃ for this rank's contacts @p local in the step's impulse
     /// response (@p impulse_metric) or the quasi-static metric; the solver's result in @p result.
     /// Collective.
-    const dealii::PETScWrappers::MPI::Vector &projected_response(SchemeInterface &scheme,
-                                                                 const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                                                 const dealii::PETScWrappers::MPI::Vector &w,
-                                                                 std::vector<ContactLaws::ActiveContact> &local,
-                                                                 bool impulse_metric, const ProjectionContext &step,
-                                                                 PositionProjectionResult &result);
+    const dealii::PETScWrappers::MPI::Vector &
+    projected_response(SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                       const dealii::PETScWrappers::MPI::Vector &w, std::vector<ContactLaws::ActiveContact> &local,
+                       bool impulse_metric, const ProjectionContext &step, PositionProjectionResult &result);
     /**
      * The correction of one projection pass that adds at most @p allowed_energy (after the
      * velocity's share, SchemeInterface::position_correction_cost()): projected_response() in the
@@ -124,13 +122,11 @@ namespace percussion::ContactStep
      * response, the quasi-static metric's if it can be taken further; the chosen one scaled by
      * PositionCorrectionCost::largest_scale(). Collective.
      */
-    const dealii::PETScWrappers::MPI::Vector &energy_safe_correction(SchemeInterface &scheme,
-                                                                     const dealii::PETScWrappers::MPI::SparseMatrix &H,
-                                                                     const dealii::PETScWrappers::MPI::Vector &w,
-                                                                     std::vector<ContactLaws::ActiveContact> &local,
-                                                                     bool impulse_metric, double allowed_energy,
-                                                                     const ProjectionContext &step,
-                                                                     PositionProjectionResult &result);
+    const dealii::PETScWrappers::MPI::Vector &
+    energy_safe_correction(SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
+                           const dealii::PETScWrappers::MPI::Vector &w, std::vector<ContactLaws::ActiveContact> &local,
+                           bool impulse_metric, double allowed_energy, const ProjectionContext &step,
+                           PositionProjectionResult &result);
     /// Whether the adaptive metric takes the impulse response for the end-of-step gaps end_gap of
     /// @p points: a contact not in lasting contact (@p lasting_keys) penetrates beyond
     /// @p tolerance while one in lasting contact is closed (doc/contact.md, "Position projection").

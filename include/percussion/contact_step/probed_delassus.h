@@ -6,10 +6,10 @@
 #include <deal.II/lac/petsc_vector.h>
 
 #include <percussion/contact_solvers/csr_matrix.h>
-#include <percussion/core/body_frames.h>
-#include <percussion/core/petsc_handle.h>
 #include <percussion/contact_solvers/distributed_sweeps.h>
 #include <percussion/contact_step/scheme_interface.h>
+#include <percussion/core/body_frames.h>
+#include <percussion/core/petsc_handle.h>
 
 #include <petscmat.h>
 

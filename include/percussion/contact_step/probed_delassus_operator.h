@@ -52,10 +52,10 @@ namespace percussion::ContactStep
     /// outer iteration, from a copy of the step's warm start: no dense column, no rank holding all
     /// contacts.
     const dealii::PETScWrappers::MPI::Vector &project(const OperatorContext &context,
-                                                       std::vector<ContactLaws::ActiveContact> &local,
-                                                       const ContactSolvers::SolverOptions &options,
-                                                       ContactSolvers::SolverResult &solver_result,
-                                                       unsigned int &n_contacts) override;
+                                                      std::vector<ContactLaws::ActiveContact> &local,
+                                                      const ContactSolvers::SolverOptions &options,
+                                                      ContactSolvers::SolverResult &solver_result,
+                                                      unsigned int &n_contacts) override;
     void forget_warm_start() override { step_start.valid = false; }
 
   private:

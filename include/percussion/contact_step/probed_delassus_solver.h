@@ -7,9 +7,9 @@
 #include <percussion/contact_laws/active_contact.h>
 #include <percussion/contact_solvers/anderson_mixing.h>
 #include <percussion/contact_solvers/block_delassus.h>
+#include <percussion/contact_solvers/distributed_sweeps.h>
 #include <percussion/contact_solvers/local_problem.h>
 #include <percussion/contact_solvers/solver_options.h>
-#include <percussion/contact_solvers/distributed_sweeps.h>
 #include <percussion/contact_step/delassus_operator.h>
 #include <percussion/contact_step/probed_delassus.h>
 
@@ -92,9 +92,9 @@ namespace percussion::ContactStep
     /// The accepted iterate (@p reaction, its product @p product at @p points, for the operator
     /// @p operator_id and the scheme's @p response_version) becomes @p warm_start, with the vectors
     /// remember_best_vectors() kept.
-    void keep_as_warm_start(ProbedWarmStart &warm_start, PetscObjectId operator_id,
-                            unsigned int response_version, const std::vector<unsigned long long> &points,
-                            const std::vector<double> &reaction, const std::vector<double> &product);
+    void keep_as_warm_start(ProbedWarmStart &warm_start, PetscObjectId operator_id, unsigned int response_version,
+                            const std::vector<unsigned long long> &points, const std::vector<double> &reaction,
+                            const std::vector<double> &product);
     /**
      * The scaling exponent of the inner problems (2^e f W_s of unit mean |diagonal|, all ranks) and
      * inner_problem with its block form and ghost exchange, made again only when the active block
@@ -142,7 +142,8 @@ namespace percussion::ContactStep
     void approximate_product(SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                              const std::vector<ContactLaws::ActiveContact> &own, const std::vector<double> &r,
                              std::vector<double> &z);
-    /// The warm start's generalized_impulse = Hp, Dirichlet rows zero, for impulses @p r at this rank's contacts @p own.
+    /// The warm start's generalized_impulse = Hp, Dirichlet rows zero, for impulses @p r at this rank's contacts @p
+    /// own.
     void impulse_on_dofs(SchemeInterface &scheme, const dealii::PETScWrappers::MPI::SparseMatrix &H,
                          const std::vector<ContactLaws::ActiveContact> &own, const std::vector<double> &r);
     /// z = Hᵀx at this rank's contacts @p own (dim per contact). Collective.

@@ -24,8 +24,8 @@ namespace percussion::ContactStep
   /// What a scheme's check of its parameter combinations needs to know of the contact settings.
   struct SchemeContactSettings
   {
-    std::vector<double> friction;             ///< μ of each contact pair (empty: no contact)
-    std::vector<double> restitution;          ///< e of each contact pair
+    std::vector<double> friction;    ///< μ of each contact pair (empty: no contact)
+    std::vector<double> restitution; ///< e of each contact pair
     PositionProjection position_projection = PositionProjection::automatic;
     DissipationRangePolicy dissipation_range_policy = DissipationRangePolicy::warn;
   };

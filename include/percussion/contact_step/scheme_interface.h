@@ -96,7 +96,8 @@ namespace percussion::ContactStep
      * step's Delassus operator, u = Hᵀ𝒯Hp, used by the probed contact operator (ProbedDelassus)
      * instead of stored columns. One substitution with the stored factor(s).
      */
-    virtual void impulse_response(const dealii::PETScWrappers::MPI::Vector &b, dealii::PETScWrappers::MPI::Vector &x) = 0;
+    virtual void impulse_response(const dealii::PETScWrappers::MPI::Vector &b,
+                                  dealii::PETScWrappers::MPI::Vector &x) = 0;
     /// Whether Hᵀ𝒯H is symmetric (then round-off asymmetry may be removed).
     virtual bool impulse_response_is_symmetric() const = 0;
     /// Changes whenever the impulse response 𝒯 changes (a new step size), for caches built from it.
@@ -144,7 +145,8 @@ namespace percussion::ContactStep
      * the scheme keeps v). Lets a position projection scale back a correction that would create
      * energy (doc/contact.md, "Position projection", energy guarantee).
      */
-    virtual PositionCorrectionCost position_correction_cost(const dealii::PETScWrappers::MPI::Vector &displacement_correction) = 0;
+    virtual PositionCorrectionCost
+    position_correction_cost(const dealii::PETScWrappers::MPI::Vector &displacement_correction) = 0;
     /**
      * After the step: q_{k+1} += @p displacement_correction (a position projection; zero on
      * Dirichlet DoFs). Updates what the scheme keeps of q (e.g. K q), the energies of its last

@@ -45,7 +45,7 @@ namespace percussion
     static MatHandle block_copy(Mat matrix, unsigned int block_size);
 
   private:
-    Mat original; ///< A, the caller's
+    Mat original;      ///< A, the caller's
     MatHandle blocked; ///< A's block copy, or empty where A's own product serves
   };
 } // namespace percussion

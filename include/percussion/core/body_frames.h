@@ -33,7 +33,7 @@ namespace percussion
     std::vector<double> mass;
     std::vector<unsigned int> body;
     unsigned int n_bodies = 0;
-    std::vector<bool> body_constrained;                 ///< every rank's value, per body
+    std::vector<bool> body_constrained;                    ///< every rank's value, per body
     std::vector<std::vector<unsigned int>> body_materials; ///< material ids per body
   };
 
@@ -182,7 +182,7 @@ namespace percussion
     MPI_Comm communicator;
     std::vector<std::array<double, 3>> reference_center; ///< X_c per body
     std::vector<RigidFit> step_frames;
-    std::vector<int> node_of_dof;              ///< local DoF → node (−1: none)
+    std::vector<int> node_of_dof;                ///< local DoF → node (−1: none)
     std::vector<unsigned char> component_of_dof; ///< local DoF → its component in the node
     std::vector<double> frame_storage;
     bool identity = true;

@@ -34,7 +34,7 @@ namespace percussion
 
   private:
     dealii::IndexSet relevant;
-    std::vector<unsigned int> body_of_relevant; ///< by index within `relevant`
+    std::vector<unsigned int> body_of_relevant;                  ///< by index within `relevant`
     std::vector<dealii::types::global_dof_index> cell_first_dof; ///< by active cell index
     unsigned int n = 0;
   };

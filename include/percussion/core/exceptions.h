@@ -17,7 +17,8 @@ namespace percussion
   public:
     explicit InputError(const std::string &message)
       : std::runtime_error(message)
-    {}
+    {
+    }
   };
 
   /**
@@ -29,7 +30,8 @@ namespace percussion
   public:
     explicit SolverError(const std::string &message)
       : std::runtime_error(message)
-    {}
+    {
+    }
   };
 
   /// A step that created energy (the energy guard), where the policy may retry it with smaller
@@ -39,7 +41,8 @@ namespace percussion
   public:
     explicit EnergyCreated(const std::string &message)
       : SolverError(message)
-    {}
+    {
+    }
   };
 } // namespace percussion
 

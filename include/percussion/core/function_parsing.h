@@ -27,8 +27,7 @@ namespace percussion
    * Parses a list of named constants "a=1, b=2.5" (the `Function constants` entry).
    * @throws InputError naming @p parameter_name when an item is not of the form name=number.
    */
-  std::map<std::string, double> parse_function_constants(const std::string &text,
-                                                         const std::string &parameter_name);
+  std::map<std::string, double> parse_function_constants(const std::string &text, const std::string &parameter_name);
 
   /**
    * Builds the deal.II function of the expression with @p n_components components.
@@ -36,15 +35,12 @@ namespace percussion
    *         expression does not parse.
    */
   template <int dim>
-  std::unique_ptr<dealii::FunctionParser<dim>>
-  make_function(const FunctionExpression &function,
-                unsigned int n_components,
-                const std::map<std::string, double> &constants);
+  std::unique_ptr<dealii::FunctionParser<dim>> make_function(const FunctionExpression &function,
+                                                             unsigned int n_components,
+                                                             const std::map<std::string, double> &constants);
 
   /// make_function for a dimension known only at run time; only checks the expression.
-  void validate_function(const FunctionExpression &function,
-                         unsigned int dim,
-                         unsigned int n_components,
+  void validate_function(const FunctionExpression &function, unsigned int dim, unsigned int n_components,
                          const std::map<std::string, double> &constants);
 
   /**

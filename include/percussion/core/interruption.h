@@ -20,7 +20,8 @@ namespace percussion
     Interrupted(const int signal_number, const std::string &message)
       : std::runtime_error(message)
       , number(signal_number)
-    {}
+    {
+    }
     int signal() const { return number; }
 
   private:
@@ -47,7 +48,9 @@ namespace percussion
     static std::string name(int signal_number);
 
   private:
-    struct sigaction previous_term{}, previous_int{};
+    struct sigaction previous_term
+    {
+    }, previous_int{};
   };
 } // namespace percussion
 

@@ -59,8 +59,7 @@ namespace percussion
      * which is then multiplied through its block copy (BlockedMatrixProduct) with any
      * preconditioner.
      */
-    void set_near_null_space(const std::vector<dealii::PETScWrappers::MPI::Vector> &modes,
-                             unsigned int block_size = 1);
+    void set_near_null_space(const std::vector<dealii::PETScWrappers::MPI::Vector> &modes, unsigned int block_size = 1);
 
     /// Solves Ŵ x = b. For CG, x on entry is the initial guess.
     void solve(const dealii::PETScWrappers::MPI::Vector &b, dealii::PETScWrappers::MPI::Vector &x);
@@ -75,7 +74,7 @@ namespace percussion
 
     /// "direct (MUMPS Cholesky)" or "cg + jacobi" etc.
     std::string description() const;
-    bool        is_direct() const { return use_direct; }
+    bool is_direct() const { return use_direct; }
     /// Iterations of the last solve (1 for the direct solver).
     unsigned int last_iterations() const { return iterations; }
     /// Wall time of the last set_matrix() (factorisation or preconditioner set-up).
@@ -110,25 +109,25 @@ namespace percussion
     static constexpr std::size_t sparse_right_hand_side_density = 10;
 
     LinearSolverParameters parameters;
-    MPI_Comm               communicator;
+    MPI_Comm communicator;
     /// The choices of @p parameters, read once by the constructor ('auto' preconditioner: Jacobi).
-    LinearSolverType       solver_type;
-    PreconditionerType     preconditioner;
-    DirectSolverPackage    direct_package;
+    LinearSolverType solver_type;
+    PreconditionerType preconditioner;
+    DirectSolverPackage direct_package;
     /// Declared before the KSP, whose shell preconditioner refers to it without a reference count:
     /// the KSP goes first.
     std::unique_ptr<TrilinosML> trilinos_ml;
-    KspHandle              ksp;
-    MatNullSpaceHandle     near_null_space;
-    unsigned int           node_block_size = 1;
+    KspHandle ksp;
+    MatNullSpaceHandle near_null_space;
+    unsigned int node_block_size = 1;
     /// The orthonormalised near-null space's locally owned entries, mode after mode (for ML).
-    std::vector<double>    near_null_space_values;
-    unsigned int           near_null_space_dimension = 0;
-    bool                   use_direct = true;
-    bool                   use_native_cholesky = false;
-    unsigned int           iterations = 0;
-    double                 last_setup_seconds = 0;
-    double                 factor_mib = 0;
+    std::vector<double> near_null_space_values;
+    unsigned int near_null_space_dimension = 0;
+    bool use_direct = true;
+    bool use_native_cholesky = false;
+    unsigned int iterations = 0;
+    double last_setup_seconds = 0;
+    double factor_mib = 0;
   };
 } // namespace percussion
 

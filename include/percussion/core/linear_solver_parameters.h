@@ -88,7 +88,7 @@ namespace percussion
     unsigned int native_cholesky_dof_limit = 20000;
 
     static void declare_parameters(dealii::ParameterHandler &prm);
-    void        parse_parameters(dealii::ParameterHandler &prm);
+    void parse_parameters(dealii::ParameterHandler &prm);
   };
 } // namespace percussion
 

@@ -46,30 +46,30 @@ namespace percussion
    */
   struct MeshParameters
   {
-    MeshType            type = MeshType::box;
-    std::string         file_name;
-    double              length = 1.0;
-    double              width = 0.1;
+    MeshType type = MeshType::box;
+    std::string file_name;
+    double length = 1.0;
+    double width = 0.1;
     std::vector<double> lower_corner = {0, 0, 0};
     std::vector<double> upper_corner = {1, 1, 1};
-    std::string         boxes;
+    std::string boxes;
     std::vector<double> center = {0, 0, 0};
-    double              radius = 1.0;
+    double radius = 1.0;
     std::vector<unsigned int> subdivisions = {1};
-    unsigned int        global_refinements = 0;
-    unsigned int        fe_degree = 1;
+    unsigned int global_refinements = 0;
+    unsigned int fe_degree = 1;
     /// Ball: grading s ∈ [0, 0.95] of the cells toward the boundary point in direction
     /// `ball_grading_direction` from the center (a Möbius automorphism of the ball, applied after
     /// the global refinements; the cells there shrink by (1 − s)/(1 + s)). 0: none.
-    double              ball_grading = 0;
+    double ball_grading = 0;
     std::vector<double> ball_grading_direction = {0, 0, -1};
     /// Rigid placement applied after generation: rotation (degrees, about z in 2D, about
     /// `rotation_axis` in 3D) about the origin, then translation.
-    double              rotation_angle = 0;
+    double rotation_angle = 0;
     std::vector<double> rotation_axis = {0, 0, 1};
     std::vector<double> translation = {0, 0, 0};
     /// 1D only: the bar's cross-section area S; M, K and loads are per unit length times S.
-    double              cross_section_area = 1.0;
+    double cross_section_area = 1.0;
 
     static void declare_parameters(dealii::ParameterHandler &prm);
     /// @throws InputError for values out of range, naming the entry.

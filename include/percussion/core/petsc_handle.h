@@ -33,13 +33,15 @@ namespace percussion
     /// Takes ownership of @p object.
     explicit PetscHandle(Object object)
       : object(object)
-    {}
+    {
+    }
     ~PetscHandle() { reset(); }
     PetscHandle(const PetscHandle &) = delete;
     PetscHandle &operator=(const PetscHandle &) = delete;
     PetscHandle(PetscHandle &&other) noexcept
       : object(std::exchange(other.object, nullptr))
-    {}
+    {
+    }
     PetscHandle &operator=(PetscHandle &&other) noexcept
     {
       if (this != &other)

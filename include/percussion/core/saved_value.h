@@ -13,8 +13,8 @@ namespace percussion
    */
   struct SavedValue
   {
-    std::string   name;
-    double       *real = nullptr;
+    std::string name;
+    double *real = nullptr;
     unsigned int *count = nullptr;
   };
 

@@ -59,8 +59,8 @@ namespace percussion::Postprocess
 
   private:
     const dealii::PETScWrappers::MPI::SparseMatrix *mass;
-    std::vector<unsigned int> bodies;                            ///< material ids
-    std::map<unsigned int, unsigned int> rigid_body;             ///< material id → BodyFrames' body
+    std::vector<unsigned int> bodies;                ///< material ids
+    std::map<unsigned int, unsigned int> rigid_body; ///< material id → BodyFrames' body
     std::vector<double> body_mass;
     /// Per body: the indicator of its DoFs, and per component M 1_{b,c}.
     std::vector<dealii::PETScWrappers::MPI::Vector> indicator;

@@ -29,8 +29,8 @@ namespace percussion::Postprocess
    * position projections after the steps (StepEnergy::position_correction; zero without them), kept
    * apart from the scheme's balance, and E_frame that of the bodies' frames taken anew with large
    * rotations (StepEnergy::frame_correction). With Maxwell branches E includes their stored energy
-   * and D_visc is their dashpots' dissipation (StepEnergy::viscoelastic_dissipation). The obstacles' part of the contact work (ContactWorks::obstacle)
-   * is booked as external work. Sign conventions: works are those done ON the
+   * and D_visc is their dashpots' dissipation (StepEnergy::viscoelastic_dissipation). The obstacles' part of the
+   * contact work (ContactWorks::obstacle) is booked as external work. Sign conventions: works are those done ON the
    * bodies (W_damp ≤ 0, contact work ≤ 0 for a dissipative contact law); D_num ≥ 0 is the energy
    * the scheme removes for θ > ½ (negative for θ < ½).
    *
@@ -52,10 +52,7 @@ namespace percussion::Postprocess
     /// The viscoelastic bodies' stored energy Ψ = Σᵢ ½eᵢᵀKᵢeᵢ of their Maxwell branches (doc/theory.md (V6)).
     double viscoelastic_energy() const { return current.viscoelastic_energy; }
     /// E = kinetic + strain + viscoelastic energy.
-    double total_energy() const
-    {
-      return current.kinetic_energy + current.strain_energy + current.viscoelastic_energy;
-    }
+    double total_energy() const { return current.kinetic_energy + current.strain_energy + current.viscoelastic_energy; }
     /// Σ of the Maxwell branches' dashpot dissipations D_visc (≥ 0 where the steps resolve the
     /// relaxation, doc/theory.md (V8)); 0 without branches.
     double viscoelastic_dissipation() const { return viscoelastic; }

@@ -21,7 +21,8 @@ namespace percussion::Postprocess
   public:
     explicit StepCallback(std::function<void()> callback)
       : callback(std::move(callback))
-    {}
+    {
+    }
     void execute(const StepView &view) override
     {
       if (view.occasion == StepView::Occasion::step)

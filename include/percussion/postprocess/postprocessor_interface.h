@@ -1,9 +1,9 @@
 #ifndef PERCUSSION_POSTPROCESS_POSTPROCESSOR_INTERFACE_H
 #define PERCUSSION_POSTPROCESS_POSTPROCESSOR_INTERFACE_H
 
+#include <percussion/contact_step/frictional_contact_step.h>
 #include <percussion/core/body_frames.h>
 #include <percussion/core/saved_value.h>
-#include <percussion/contact_step/frictional_contact_step.h>
 #include <percussion/time_integration/time_integrator.h>
 
 #include <vector>

@@ -86,10 +86,10 @@ namespace percussion::Postprocess
     /// What the owning rank keeps of one point it evaluates.
     struct LocalProbe
     {
-      unsigned int index = 0;                  ///< in the list of points
-      std::vector<unsigned int> scatter_slot;  ///< per cell DoF: its slot in the gathered values
-      std::vector<unsigned int> component;     ///< per cell DoF: its vector component
-      std::vector<double> shape_value;         ///< per cell DoF: φ_j(x)
+      unsigned int index = 0;                             ///< in the list of points
+      std::vector<unsigned int> scatter_slot;             ///< per cell DoF: its slot in the gathered values
+      std::vector<unsigned int> component;                ///< per cell DoF: its vector component
+      std::vector<double> shape_value;                    ///< per cell DoF: φ_j(x)
       std::vector<dealii::Tensor<1, dim>> shape_gradient; ///< per cell DoF: ∇φ_j(x) (its component's)
       double lambda = 0, mu = 0;
       unsigned int material = 0;

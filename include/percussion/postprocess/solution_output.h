@@ -21,7 +21,8 @@
 namespace percussion::Postprocess
 {
   /**
-   * ParaView output: one `.pvtu` (+ one `.vtu` per rank, or per group of ranks) per output step and a `.pvd` time series
+   * ParaView output: one `.pvtu` (+ one `.vtu` per rank, or per group of ranks) per output step and a `.pvd` time
+   * series
    * (`solution.pvd`) rewritten after every output, with displacement, velocity, stress tensor and
    * von Mises stress, material id and MPI subdomain.
    */
@@ -34,8 +35,9 @@ namespace percussion::Postprocess
     /// @p in_background: with one file per rank, build each record's patches (the stress
     /// postprocessor included) and encode, compress and write its file in a thread of its own
     /// while the run goes on; write() copies the fields and returns.
-    SolutionOutput(const std::string &directory, MPI_Comm communicator, VtuCompression compression = VtuCompression::best_speed,
-                   unsigned int files_per_record = 0, bool in_background = false);
+    SolutionOutput(const std::string &directory, MPI_Comm communicator,
+                   VtuCompression compression = VtuCompression::best_speed, unsigned int files_per_record = 0,
+                   bool in_background = false);
 
     /// Waits for a record still being written (finish()).
     ~SolutionOutput();
@@ -46,9 +48,7 @@ namespace percussion::Postprocess
     /// @p stress until it is written. @p cell_fields: more cell data by name (one value per
     /// active cell, e.g. Body::ElasticBody::viscoelastic_fields()). @p dof_handler must outlive
     /// the record (finish()).
-    void write(double time,
-               unsigned int step,
-               const dealii::DoFHandler<dim> &dof_handler,
+    void write(double time, unsigned int step, const dealii::DoFHandler<dim> &dof_handler,
                const dealii::PETScWrappers::MPI::Vector &displacement,
                const dealii::PETScWrappers::MPI::Vector &velocity,
                std::shared_ptr<const dealii::DataPostprocessor<dim>> stress,
@@ -65,13 +65,13 @@ namespace percussion::Postprocess
 
   private:
     std::string directory;
-    MPI_Comm    communicator;
+    MPI_Comm communicator;
     dealii::DataOutBase::VtkFlags::ZlibCompressionLevel compression_level;
     unsigned int files_per_record;
-    bool         in_background;
-    TimeSeries  series;
-    dealii::IndexSet   relevant_dofs; ///< the DoF handler's locally relevant DoFs, found at the first record
-    std::thread        writer;       ///< the record being written in the background, if any
+    bool in_background;
+    TimeSeries series;
+    dealii::IndexSet relevant_dofs;  ///< the DoF handler's locally relevant DoFs, found at the first record
+    std::thread writer;              ///< the record being written in the background, if any
     std::exception_ptr writer_error; ///< what it threw
   };
 } // namespace percussion::Postprocess

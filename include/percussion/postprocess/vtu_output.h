@@ -38,9 +38,8 @@ namespace percussion::Postprocess
      * with it), and the seconds spent are added to @p output_seconds.
      */
     VtuOutput(const OutputParameters &output, MPI_Comm communicator, const Body::ElasticBody<dim> &bodies,
-              const BodyFrames *stress_frames, bool viscoelastic,
-              const Contact::ContactGeometry<dim> *geometry, std::function<void()> after_record,
-              double &output_seconds);
+              const BodyFrames *stress_frames, bool viscoelastic, const Contact::ContactGeometry<dim> *geometry,
+              std::function<void()> after_record, double &output_seconds);
 
     void execute(const StepView &view) override;
     /// Waits for the record written in the background (SolutionOutput::finish()).

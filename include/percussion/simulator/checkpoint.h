@@ -97,10 +97,10 @@ namespace percussion::Checkpoint
    * translates the DoFs it owns and all gather them. @throws InputError if a key's DoF is not
    * found (support batches with a DoF not found are left out). Collective.
    */
-  ContactStep::FrictionalContactStep::History
-  translate_contact_keys(const ContactStep::FrictionalContactStep::History &history,
-                         const std::unordered_map<dealii::types::global_dof_index, dealii::types::global_dof_index> &owned_dof_map,
-                         dealii::types::global_dof_index n_dofs, MPI_Comm communicator);
+  ContactStep::FrictionalContactStep::History translate_contact_keys(
+    const ContactStep::FrictionalContactStep::History &history,
+    const std::unordered_map<dealii::types::global_dof_index, dealii::types::global_dof_index> &owned_dof_map,
+    dealii::types::global_dof_index n_dofs, MPI_Comm communicator);
 
   /**
    * The checkpoint @p path designates: @p path itself if it holds a header, else the newest

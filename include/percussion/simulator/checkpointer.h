@@ -5,12 +5,12 @@
 #include <deal.II/grid/tria.h>
 
 #include <percussion/body/elastic_body.h>
+#include <percussion/contact_step/frictional_contact_step.h>
 #include <percussion/core/saved_value.h>
 #include <percussion/postprocess/event_log.h>
 #include <percussion/postprocess/vtu_output.h>
 #include <percussion/simulator/checkpoint.h>
 #include <percussion/simulator/run_parameters.h>
-#include <percussion/contact_step/frictional_contact_step.h>
 #include <percussion/time_integration/time_integrator.h>
 
 #include <chrono>
@@ -111,7 +111,7 @@ namespace percussion
     std::optional<Checkpoint::Header> header_to_resume;
     std::optional<unsigned int> step_to_resume;
     std::chrono::steady_clock::time_point last_written; ///< for 'Checkpoint minutes'
-    std::string last_path; ///< last_checkpoint()
+    std::string last_path;                              ///< last_checkpoint()
     /// Checkpoint::mesh_fingerprint() of this run's mesh, once computed (run_identity()).
     mutable std::optional<std::uint64_t> mesh_fingerprint_value;
   };

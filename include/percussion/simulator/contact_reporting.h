@@ -33,9 +33,10 @@ namespace percussion
      * @p penetration_tolerance: the end-of-step projection's settings (for the summary).
      */
     ContactReporting(const ContactStep::ContactDynamicsParameters &settings, std::string output_directory,
-                     const TimeIntegration::TimeIntegrator &integrator, ContactStep::FrictionalContactStep *contact_step,
-                     bool projects_positions, double penetration_tolerance, Postprocess::EventLog &events,
-                     dealii::ConditionalOStream &log, MPI_Comm communicator);
+                     const TimeIntegration::TimeIntegrator &integrator,
+                     ContactStep::FrictionalContactStep *contact_step, bool projects_positions,
+                     double penetration_tolerance, Postprocess::EventLog &events, dealii::ConditionalOStream &log,
+                     MPI_Comm communicator);
 
     /// The smallest gap of the initial state (the first statistics row's min_gap).
     void start(double initial_min_gap) { end_of_step_min_gap = initial_min_gap; }

@@ -4,8 +4,8 @@
 #include <deal.II/lac/petsc_vector.h>
 
 #include <percussion/body/elastic_body.h>
-#include <percussion/contact_solvers/solver_options.h>
 #include <percussion/contact/contact_geometry.h>
+#include <percussion/contact_solvers/solver_options.h>
 #include <percussion/contact_step/frictional_contact_step.h>
 #include <percussion/postprocess/energy_audit.h>
 #include <percussion/simulator/adaptive_step_policy.h>
@@ -30,7 +30,8 @@ namespace percussion
     explicit SolverOptionsOverride(ContactSolvers::SolverOptions &options)
       : options(options)
       , configured(options)
-    {}
+    {
+    }
     ~SolverOptionsOverride() { options = configured; }
     SolverOptionsOverride(const SolverOptionsOverride &) = delete;
     SolverOptionsOverride &operator=(const SolverOptionsOverride &) = delete;
@@ -60,8 +61,8 @@ namespace percussion
      * scheme's @p law; @p smallest_cell scales the tolerances. The phases add their seconds to
      * @p timings.
      */
-    ContactStepping(const RunParameters &parameters, const Body::ElasticBody<dim> &bodies,
-                    ContactLaws::ContactLaw law, double smallest_cell, RunTimings &timings, MPI_Comm communicator);
+    ContactStepping(const RunParameters &parameters, const Body::ElasticBody<dim> &bodies, ContactLaws::ContactLaw law,
+                    double smallest_cell, RunTimings &timings, MPI_Comm communicator);
 
     /**
      * The geometry of the initial displacement @p q0 at the start time (the first step reuses its

@@ -5,10 +5,10 @@
 
 #include <percussion/body/body_parameters.h>
 #include <percussion/contact/contact_parameters.h>
+#include <percussion/contact_step/contact_dynamics_parameters.h>
 #include <percussion/core/linear_solver_parameters.h>
 #include <percussion/core/mesh_parameters.h>
 #include <percussion/postprocess/output_parameters.h>
-#include <percussion/contact_step/contact_dynamics_parameters.h>
 #include <percussion/time_integration/time_integration_parameters.h>
 
 #include <map>
@@ -23,27 +23,27 @@ namespace percussion
    */
   struct RunParameters
   {
-    unsigned int                          dimension = 3;
-    std::map<std::string, double>         function_constants;
-    MeshParameters                        mesh;
-    Body::BodyParameters                  body;
+    unsigned int dimension = 3;
+    std::map<std::string, double> function_constants;
+    MeshParameters mesh;
+    Body::BodyParameters body;
     TimeIntegration::TimeIntegrationParameters time;
-    LinearSolverParameters                linear_solver;
-    Postprocess::OutputParameters         output;
-    Contact::ContactParameters            contact;
+    LinearSolverParameters linear_solver;
+    Postprocess::OutputParameters output;
+    Contact::ContactParameters contact;
     ContactStep::ContactDynamicsParameters contact_solver;
     /// 'Kinematics/Formulation' resolved: whether the bodies move with a frame each (large rotations).
-    bool                                  large_rotations = false;
+    bool large_rotations = false;
     /// Warnings found while parsing (e.g. θ outside the Frémond dissipation range), printed by the run.
-    std::vector<std::string>              warnings;
+    std::vector<std::string> warnings;
     /// Every entry with its effective value (the file's, overridden by `--set`), as a parameter
     /// file: the simulator writes it to <Output/Directory>/parameters.prm.
-    std::string                           effective_parameters;
+    std::string effective_parameters;
 
     /** Declares every entry; @p n_pairs contact pair subsections at least (ContactParameters). */
     static void declare_parameters(dealii::ParameterHandler &prm,
                                    unsigned int n_pairs = Contact::ContactParameters::default_declared_pairs);
-    void        parse_parameters(dealii::ParameterHandler &prm);
+    void parse_parameters(dealii::ParameterHandler &prm);
 
     /**
      * Reads a parameter file. @throws InputError naming the file and line for an unknown entry or

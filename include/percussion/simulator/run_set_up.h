@@ -48,7 +48,7 @@ namespace percussion
    */
   template <int dim>
   std::unique_ptr<Postprocess::ProbePoints<dim>> locate_probes(const Body::ElasticBody<dim> &bodies,
-                                                              const std::string &probe_points, MPI_Comm communicator);
+                                                               const std::string &probe_points, MPI_Comm communicator);
 
   /**
    * The linear elastodynamic system of @p bodies as a time integrator sees it: the mass and
@@ -59,9 +59,8 @@ namespace percussion
    * the projection metric's time are the caller's.
    */
   template <int dim>
-  TimeIntegration::LinearElastodynamicSystem elastodynamic_system(Body::ElasticBody<dim> &bodies,
-                                                                  std::shared_ptr<BodyFrames> frames,
-                                                                  double frame_update_angle);
+  TimeIntegration::LinearElastodynamicSystem
+  elastodynamic_system(Body::ElasticBody<dim> &bodies, std::shared_ptr<BodyFrames> frames, double frame_update_angle);
 
   /**
    * Creates 'Output/Directory' on rank 0 (OutputParameters::create_directory()). @throws
@@ -71,8 +70,7 @@ namespace percussion
 
   /// The parameters as run (the file with its --set overrides) into <Output/Directory>/parameters.prm
   /// on rank 0, and a line of @p log that says where; nothing where the run has no such text.
-  void write_parameters_as_run(const RunParameters &parameters, dealii::ConditionalOStream &log,
-                               MPI_Comm communicator);
+  void write_parameters_as_run(const RunParameters &parameters, dealii::ConditionalOStream &log, MPI_Comm communicator);
 
   /** @} */
 } // namespace percussion

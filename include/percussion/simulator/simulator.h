@@ -6,24 +6,24 @@
 
 #include <percussion/body/elastic_body.h>
 #include <percussion/postprocess/body_motion.h>
-#include <percussion/postprocess/event_log.h>
-#include <percussion/postprocess/probe_points.h>
-#include <percussion/postprocess/energy_audit.h>
-#include <percussion/postprocess/postprocessor.h>
 #include <percussion/postprocess/contact_force_table.h>
+#include <percussion/postprocess/energy_audit.h>
+#include <percussion/postprocess/event_log.h>
+#include <percussion/postprocess/postprocessor.h>
+#include <percussion/postprocess/probe_points.h>
 #include <percussion/postprocess/statistics_output.h>
 #include <percussion/postprocess/vtu_output.h>
+#include <percussion/simulator/adaptive_step_policy.h>
 #include <percussion/simulator/body_motion_monitor.h>
 #include <percussion/simulator/checkpointer.h>
 #include <percussion/simulator/contact_reporting.h>
 #include <percussion/simulator/contact_stepping.h>
 #include <percussion/simulator/energy_guard.h>
-#include <percussion/simulator/step_snapshots.h>
 #include <percussion/simulator/run_parameters.h>
 #include <percussion/simulator/run_report.h>
 #include <percussion/simulator/run_set_up.h>
-#include <percussion/simulator/adaptive_step_policy.h>
 #include <percussion/simulator/step_retry_policy.h>
+#include <percussion/simulator/step_snapshots.h>
 #include <percussion/time_integration/linear_elastodynamic_system.h>
 #include <percussion/time_integration/time_integrator.h>
 
@@ -76,17 +76,23 @@ namespace percussion
     {
       return postprocessors.find<Postprocess::StatisticsOutput>()->table();
     }
-    const Postprocess::EnergyAudit     &energy_audit() const { return audit; }
+    const Postprocess::EnergyAudit &energy_audit() const { return audit; }
     /// The per-body table (nullptr unless 'Output/Postprocessors' lists bodies).
-    const Postprocess::BodyMotion<dim> *body_table() const { return postprocessors.find<Postprocess::BodyMotion<dim>>(); }
+    const Postprocess::BodyMotion<dim> *body_table() const
+    {
+      return postprocessors.find<Postprocess::BodyMotion<dim>>();
+    }
     /// The probes' table (nullptr without 'Output/Probe points').
-    const Postprocess::ProbePoints<dim> *probe_table() const { return postprocessors.find<Postprocess::ProbePoints<dim>>(); }
+    const Postprocess::ProbePoints<dim> *probe_table() const
+    {
+      return postprocessors.find<Postprocess::ProbePoints<dim>>();
+    }
     /// The contact forces' table (nullptr unless 'Output/Postprocessors' lists contact forces).
     const Postprocess::ContactForceTable<dim> *contact_force_table() const
     {
       return postprocessors.find<Postprocess::ContactForceTable<dim>>();
     }
-    const Body::ElasticBody<dim>       &body() const { return *bodies; }
+    const Body::ElasticBody<dim> &body() const { return *bodies; }
     const TimeIntegration::TimeIntegrator &integrator() const { return *time_integrator; }
     /// The contact geometry (nullptr without contact pairs).
     const Geometry *contact_geometry() const { return contact ? &contact->geometry() : nullptr; }
@@ -110,7 +116,10 @@ namespace percussion
      */
     void keep_tables_in_memory(bool keep) { keep_rows = keep; }
     /// Called after every step (tests and drivers that look at the state as it evolves).
-    void set_step_observer(std::function<void(const Simulator<dim> &)> observer) { step_observer = std::move(observer); }
+    void set_step_observer(std::function<void(const Simulator<dim> &)> observer)
+    {
+      step_observer = std::move(observer);
+    }
 
     /// The last step's end-of-step gap check and position projection.
     const ContactStep::PositionProjectionResult &last_projection() const
@@ -190,41 +199,41 @@ namespace percussion
     /// adaptive steps' and with large rotations the bodies' frames.
     SavedValues saved_values();
 
-    const RunParameters       parameters;
+    const RunParameters parameters;
     /// What becomes of a step whose contact problem is not solved or that created energy.
-    const StepRetryPolicy     retry_policy;
-    MPI_Comm                  communicator;
+    const StepRetryPolicy retry_policy;
+    MPI_Comm communicator;
     dealii::ConditionalOStream log;
-    std::unique_ptr<dealii::Triangulation<dim>>            triangulation;
-    std::unique_ptr<Body::ElasticBody<dim>>                bodies;
+    std::unique_ptr<dealii::Triangulation<dim>> triangulation;
+    std::unique_ptr<Body::ElasticBody<dim>> bodies;
     /// The wave-speed estimates of the set-up and the log's report at the end.
-    std::unique_ptr<RunReport<dim>>                        run_report;
+    std::unique_ptr<RunReport<dim>> run_report;
     /// The bodies' frames (2D/3D): their rigid motion, and with large rotations the kinematics.
-    std::shared_ptr<BodyFrames>                            frames;
+    std::shared_ptr<BodyFrames> frames;
     /// The bodies' rigid motions and the rotation warnings.
-    std::unique_ptr<BodyMotionMonitor>                     body_motion;
-    TimeIntegration::LinearElastodynamicSystem             system;
-    std::unique_ptr<TimeIntegration::TimeIntegrator>       time_integrator;
+    std::unique_ptr<BodyMotionMonitor> body_motion;
+    TimeIntegration::LinearElastodynamicSystem system;
+    std::unique_ptr<TimeIntegration::TimeIntegrator> time_integrator;
     /// The outputs, run after every step: from the start the energy audit and the event log, from
     /// open_outputs() those of 'Output/Postprocessors'.
-    Postprocess::PostprocessorList                         postprocessors;
+    Postprocess::PostprocessorList postprocessors;
     /// The audit (the energy guard judges each step by it) and the event log (the simulator's parts
     /// add events as they happen), found in the list at construction.
-    Postprocess::EnergyAudit                              &audit;
-    Postprocess::EventLog                                 &events; ///< events.csv
+    Postprocess::EnergyAudit &audit;
+    Postprocess::EventLog &events; ///< events.csv
     /// solution.pvd, contact.pvd: made before the list has them, as a checkpoint lists their records.
-    Postprocess::VtuOutput<dim>                           *vtu_output = nullptr;
+    Postprocess::VtuOutput<dim> *vtu_output = nullptr;
     /// The contact geometry and step, and the contact part of each step (null without contact pairs).
-    std::unique_ptr<ContactStepping<dim>>                  contact;
+    std::unique_ptr<ContactStepping<dim>> contact;
     /// The contact warnings, events, FCLIB dumps and non-convergence policy, the end-of-step gaps.
-    std::unique_ptr<ContactReporting>                  contact_reporting;
+    std::unique_ptr<ContactReporting> contact_reporting;
     /// The probes, located by the constructor, until open_outputs() lists them.
-    std::unique_ptr<Postprocess::ProbePoints<dim>>         located_probes;
+    std::unique_ptr<Postprocess::ProbePoints<dim>> located_probes;
     /// Judges each step by the energy it created, once the audit has booked it.
     EnergyGuard energy_guard;
     /// The state before a step, per halving level, where the energy creation policy is retry.
     StepSnapshots step_snapshots;
-    RunTimings   run_timings;
+    RunTimings run_timings;
     std::function<void(const Simulator<dim> &)> step_observer;
     /// Whether a policy (energy creation, or the contact non-convergence policy) ended the run
     /// (its step was accepted).

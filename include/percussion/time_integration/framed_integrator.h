@@ -41,7 +41,8 @@ namespace percussion::TimeIntegration
     bool frames_turned() const { return system.frames && !system.frames->all_identity(); }
     /// @p out = 𝐑Kũ(@p displacement) in the step's frames (K q without them); returns ½ũᵀKũ, the
     /// strain energy in them (ũ is left in `unrotated`).
-    double elastic_force(const dealii::PETScWrappers::MPI::Vector &displacement, dealii::PETScWrappers::MPI::Vector &out);
+    double elastic_force(const dealii::PETScWrappers::MPI::Vector &displacement,
+                         dealii::PETScWrappers::MPI::Vector &out);
     /// @p out = 𝐑K𝐑ᵀ@p velocity in the step's frames (K v without them).
     void stiffness_times_velocity(const dealii::PETScWrappers::MPI::Vector &velocity,
                                   dealii::PETScWrappers::MPI::Vector &out);

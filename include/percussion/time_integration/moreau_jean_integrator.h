@@ -4,13 +4,13 @@
 #include <deal.II/base/index_set.h>
 #include <deal.II/lac/petsc_vector.h>
 
+#include <percussion/contact_step/scheme_contact_settings.h>
 #include <percussion/core/iteration_matrix_solver.h>
 #include <percussion/core/petsc_handle.h>
+#include <percussion/time_integration/framed_integrator.h>
 #include <percussion/time_integration/linear_elastodynamic_system.h>
 #include <percussion/time_integration/quasi_static_metric.h>
-#include <percussion/contact_step/scheme_contact_settings.h>
 #include <percussion/time_integration/step_energy.h>
-#include <percussion/time_integration/framed_integrator.h>
 #include <percussion/time_integration/time_integration_parameters.h>
 
 #include <petscmat.h>
@@ -53,15 +53,12 @@ namespace percussion::TimeIntegration
   class MoreauJeanIntegrator : public FramedIntegrator
   {
   public:
-    MoreauJeanIntegrator(const LinearElastodynamicSystem &system,
-                         const TimeIntegrationParameters &time_parameters,
-                         const LinearSolverParameters &solver_parameters,
-                         const dealii::IndexSet &locally_owned_dofs,
+    MoreauJeanIntegrator(const LinearElastodynamicSystem &system, const TimeIntegrationParameters &time_parameters,
+                         const LinearSolverParameters &solver_parameters, const dealii::IndexSet &locally_owned_dofs,
                          MPI_Comm communicator);
 
     /// Sets the initial state, assembles F(t_0) and factorises Ŵ.
-    void initialize(double start_time,
-                    const dealii::PETScWrappers::MPI::Vector &displacement,
+    void initialize(double start_time, const dealii::PETScWrappers::MPI::Vector &displacement,
                     const dealii::PETScWrappers::MPI::Vector &velocity) override;
 
     /// Step part 1: v_free for the step from t_k to t_{k+1}.
@@ -73,9 +70,13 @@ namespace percussion::TimeIntegration
     void finish_step() override;
     std::vector<std::pair<std::string, dealii::PETScWrappers::MPI::Vector *>> saved_vectors() override
     {
-      std::vector<std::pair<std::string, dealii::PETScWrappers::MPI::Vector *>> vectors{
-        {"q", &q},           {"v", &v}, {"mass_v", &mass_v}, {"stiffness_q", &stiffness_q}, {"force", &force},
-        {"stiffness_v", &stiffness_v}, {"mass_q", &mass_q}};
+      std::vector<std::pair<std::string, dealii::PETScWrappers::MPI::Vector *>> vectors{{"q", &q},
+                                                                                        {"v", &v},
+                                                                                        {"mass_v", &mass_v},
+                                                                                        {"stiffness_q", &stiffness_q},
+                                                                                        {"force", &force},
+                                                                                        {"stiffness_v", &stiffness_v},
+                                                                                        {"mass_q", &mass_q}};
       // The Maxwell branches' internal variables: their history is not a function of q and v.
       for (std::size_t i = 0; i < branch_strain.size(); ++i)
         {
@@ -91,7 +92,8 @@ namespace percussion::TimeIntegration
     /// step's body frames with large rotations, as ũ).
     const std::vector<dealii::PETScWrappers::MPI::Vector> &maxwell_strains() const { return branch_strain; }
     double correct_displacement(const dealii::PETScWrappers::MPI::Vector &displacement_correction) override;
-    PositionCorrectionCost position_correction_cost(const dealii::PETScWrappers::MPI::Vector &displacement_correction) override;
+    PositionCorrectionCost
+    position_correction_cost(const dealii::PETScWrappers::MPI::Vector &displacement_correction) override;
 
     /// X = Ŵ⁻¹B, one multiple-right-hand-side sweep through the stored factor (with large
     /// rotations 𝐑Ŵ⁻¹𝐑ᵀB in the step's body frames: the same factor).
@@ -142,8 +144,8 @@ namespace percussion::TimeIntegration
      * Frémond scheme dissipates for ½ ≤ θ ≤ 1/(1+max e) — outside, a warning in @p warnings or,
      * with 'Dissipation range policy' = refuse, InputError.
      */
-    static void check_parameters(const TimeIntegrationParameters &time, const ContactStep::SchemeContactSettings &contact,
-                                 std::vector<std::string> &warnings);
+    static void check_parameters(const TimeIntegrationParameters &time,
+                                 const ContactStep::SchemeContactSettings &contact, std::vector<std::string> &warnings);
 
   private:
     void build_iteration_matrix();

@@ -4,13 +4,13 @@
 #include <deal.II/base/index_set.h>
 #include <deal.II/lac/petsc_vector.h>
 
+#include <percussion/contact_step/scheme_contact_settings.h>
 #include <percussion/core/iteration_matrix_solver.h>
 #include <percussion/core/petsc_handle.h>
+#include <percussion/time_integration/framed_integrator.h>
 #include <percussion/time_integration/linear_elastodynamic_system.h>
 #include <percussion/time_integration/quasi_static_metric.h>
 #include <percussion/time_integration/time_integration_parameters.h>
-#include <percussion/contact_step/scheme_contact_settings.h>
-#include <percussion/time_integration/framed_integrator.h>
 
 #include <petscmat.h>
 
@@ -63,12 +63,10 @@ namespace percussion::TimeIntegration
     NonsmoothGeneralizedAlphaIntegrator(const LinearElastodynamicSystem &system,
                                         const TimeIntegrationParameters &time_parameters,
                                         const LinearSolverParameters &solver_parameters,
-                                        const dealii::IndexSet &locally_owned_dofs,
-                                        MPI_Comm communicator);
+                                        const dealii::IndexSet &locally_owned_dofs, MPI_Comm communicator);
 
     /// Sets q_0, v_0, a_0 = M⁻¹(f_0 − Kq_0 − Cv_0) and factorises M and S.
-    void initialize(double start_time,
-                    const dealii::PETScWrappers::MPI::Vector &displacement,
+    void initialize(double start_time, const dealii::PETScWrappers::MPI::Vector &displacement,
                     const dealii::PETScWrappers::MPI::Vector &velocity) override;
     void compute_free_velocity() override;
     /// Adds Δv^con = M⁻¹(H Λ) to the impulsive part and 𝒯HΛ to v_{k+1}.
@@ -80,7 +78,8 @@ namespace percussion::TimeIntegration
       return {{"q", &q}, {"v", &v}, {"a", &a}, {"force", &force}, {"reaction", &reaction}};
     }
     double correct_displacement(const dealii::PETScWrappers::MPI::Vector &displacement_correction) override;
-    PositionCorrectionCost position_correction_cost(const dealii::PETScWrappers::MPI::Vector &displacement_correction) override;
+    PositionCorrectionCost
+    position_correction_cost(const dealii::PETScWrappers::MPI::Vector &displacement_correction) override;
 
     /// X = S⁻¹ N M⁻¹ B with N = (1−α_m)M + (1−α_f)h²(β−γ/2)K (𝐑S⁻¹N𝐑ᵀM⁻¹B in the step's frames).
     void impulse_response(Mat B, Mat X) override { response(B, X, frames_turned()); }
@@ -105,8 +104,8 @@ namespace percussion::TimeIntegration
     bool damps_high_frequencies() const override { return gamma_ > 0.5 + 1e-14; }
 
     /// Warns when γ, β violate 2β ≥ γ ≥ ½ (not unconditionally stable, may create energy).
-    static void check_parameters(const TimeIntegrationParameters &time, const ContactStep::SchemeContactSettings &contact,
-                                 std::vector<std::string> &warnings);
+    static void check_parameters(const TimeIntegrationParameters &time,
+                                 const ContactStep::SchemeContactSettings &contact, std::vector<std::string> &warnings);
 
     const std::vector<dealii::types::global_dof_index> &constrained_dofs() const override
     {
@@ -139,7 +138,8 @@ namespace percussion::TimeIntegration
                                const dealii::PETScWrappers::MPI::Vector &v_next,
                                dealii::PETScWrappers::MPI::Vector &result);
     /// The entries of @p x on the Dirichlet DoFs, zero elsewhere.
-    void constrained_part(const dealii::PETScWrappers::MPI::Vector &x, dealii::PETScWrappers::MPI::Vector &result) const;
+    void constrained_part(const dealii::PETScWrappers::MPI::Vector &x,
+                          dealii::PETScWrappers::MPI::Vector &result) const;
 
     const std::string name;
     const double gamma_, beta_, alpha_m_, alpha_f_;

@@ -4,11 +4,11 @@
 #include <deal.II/base/index_set.h>
 #include <deal.II/lac/petsc_vector.h>
 
+#include <percussion/contact_step/scheme_contact_settings.h>
 #include <percussion/core/iteration_matrix_solver.h>
 #include <percussion/core/petsc_handle.h>
 #include <percussion/time_integration/linear_elastodynamic_system.h>
 #include <percussion/time_integration/time_integration_parameters.h>
-#include <percussion/contact_step/scheme_contact_settings.h>
 #include <percussion/time_integration/time_integrator.h>
 
 #include <petscmat.h>
@@ -46,14 +46,11 @@ namespace percussion::TimeIntegration
   class SchatzmanPaoliIntegrator : public TimeIntegrator
   {
   public:
-    SchatzmanPaoliIntegrator(const LinearElastodynamicSystem &system,
-                             const TimeIntegrationParameters &time_parameters,
+    SchatzmanPaoliIntegrator(const LinearElastodynamicSystem &system, const TimeIntegrationParameters &time_parameters,
                              const LinearSolverParameters &solver_parameters,
-                             const dealii::IndexSet &locally_owned_dofs,
-                             MPI_Comm communicator);
+                             const dealii::IndexSet &locally_owned_dofs, MPI_Comm communicator);
 
-    void initialize(double start_time,
-                    const dealii::PETScWrappers::MPI::Vector &displacement,
+    void initialize(double start_time, const dealii::PETScWrappers::MPI::Vector &displacement,
                     const dealii::PETScWrappers::MPI::Vector &velocity) override;
     void compute_free_velocity() override;
     void apply_impulse(const dealii::PETScWrappers::MPI::Vector &generalized_impulse,
@@ -61,10 +58,12 @@ namespace percussion::TimeIntegration
     void finish_step() override;
     std::vector<std::pair<std::string, dealii::PETScWrappers::MPI::Vector *>> saved_vectors() override
     {
-      return {{"q_previous", &q_previous}, {"q", &q}, {"stiffness_q_previous", &stiffness_q_previous}, {"stiffness_q", &stiffness_q}, {"v", &v}, {"force", &force}};
+      return {{"q_previous", &q_previous},   {"q", &q}, {"stiffness_q_previous", &stiffness_q_previous},
+              {"stiffness_q", &stiffness_q}, {"v", &v}, {"force", &force}};
     }
     double correct_displacement(const dealii::PETScWrappers::MPI::Vector &displacement_correction) override;
-    PositionCorrectionCost position_correction_cost(const dealii::PETScWrappers::MPI::Vector &displacement_correction) override;
+    PositionCorrectionCost
+    position_correction_cost(const dealii::PETScWrappers::MPI::Vector &displacement_correction) override;
 
     /// X = Ŵ⁻¹B.
     void impulse_response(Mat B, Mat X) override { solver->solve(B, X); }
@@ -89,8 +88,8 @@ namespace percussion::TimeIntegration
 
     /// Refuses friction and the position projection (a frictionless, position-level law); warns
     /// for β < ¼ (only conditionally stable).
-    static void check_parameters(const TimeIntegrationParameters &time, const ContactStep::SchemeContactSettings &contact,
-                                 std::vector<std::string> &warnings);
+    static void check_parameters(const TimeIntegrationParameters &time,
+                                 const ContactStep::SchemeContactSettings &contact, std::vector<std::string> &warnings);
     const std::vector<dealii::types::global_dof_index> &constrained_dofs() const override
     {
       return system.constrained_dofs;
@@ -116,8 +115,8 @@ namespace percussion::TimeIntegration
     double constrained_diagonal = 1;
     bool impulse_applied = false;
 
-    dealii::PETScWrappers::MPI::Vector q_previous, stiffness_q, stiffness_q_previous, force, rhs, work, work2,
-      impulse, prescribed_velocity, scratch;
+    dealii::PETScWrappers::MPI::Vector q_previous, stiffness_q, stiffness_q_previous, force, rhs, work, work2, impulse,
+      prescribed_velocity, scratch;
     /// The end of a step: q_{k+1}, K q_{k+1}, v̄ = (q_{k+1} − q_{k−1})/(2h).
     dealii::PETScWrappers::MPI::Vector q_new, stiffness_q_new, mean_velocity;
   };

@@ -13,12 +13,12 @@ namespace percussion::TimeIntegration
    */
   enum class Scheme
   {
-    moreau_jean_fremond,          ///< "Moreau-Jean Fremond": law on u_{k+θ}, paper (63)–(64)
-    moreau_jean_standard,         ///< "Moreau-Jean standard": law on u_{k+1}, paper (53)
-    nonsmooth_newmark,            ///< "nonsmooth Newmark" (talk (52))
-    nonsmooth_hht,                ///< "nonsmooth HHT" (talk (81))
-    nonsmooth_generalized_alpha,  ///< "nonsmooth generalized-alpha" (Chung–Hulbert parameters)
-    schatzman_paoli               ///< "Schatzman-Paoli" (talk (28)–(29)), position level
+    moreau_jean_fremond,         ///< "Moreau-Jean Fremond": law on u_{k+θ}, paper (63)–(64)
+    moreau_jean_standard,        ///< "Moreau-Jean standard": law on u_{k+1}, paper (53)
+    nonsmooth_newmark,           ///< "nonsmooth Newmark" (talk (52))
+    nonsmooth_hht,               ///< "nonsmooth HHT" (talk (81))
+    nonsmooth_generalized_alpha, ///< "nonsmooth generalized-alpha" (Chung–Hulbert parameters)
+    schatzman_paoli              ///< "Schatzman-Paoli" (talk (28)–(29)), position level
   };
 
   /// The names of the parameter file, '|'-separated (a ParameterHandler Selection pattern).

@@ -25,8 +25,8 @@ namespace percussion::TimeIntegration
    */
   struct StepEnergy
   {
-    double kinetic_energy = 0;  ///< ½ v_{k+1}ᵀ M v_{k+1}
-    double strain_energy = 0;   ///< ½ q_{k+1}ᵀ K q_{k+1}
+    double kinetic_energy = 0; ///< ½ v_{k+1}ᵀ M v_{k+1}
+    double strain_energy = 0;  ///< ½ q_{k+1}ᵀ K q_{k+1}
     /// The scheme's energy beyond E: (h²/4)(2β−γ) a_{k+1}ᵀM a_{k+1} for the generalized-α family
     /// (talk (72)); 0 for Moreau–Jean and Schatzman–Paoli. The balance is written for E + this term.
     double algorithmic_energy = 0;

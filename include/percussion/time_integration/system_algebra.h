@@ -62,8 +62,8 @@ namespace percussion::TimeIntegration::SystemAlgebra
    * @p dofs: rhs −= A·x_c with the unmodified matrix @p full (skipped when it is nullptr, i.e. all
    * values are 0) and x_c the vector of @p values; then rhs = @p diagonal × values on @p dofs.
    */
-  void lift(Mat full, const std::vector<double> &values, const Dofs &dofs, double diagonal, Vector &x_c,
-            Vector &work, Vector &rhs);
+  void lift(Mat full, const std::vector<double> &values, const Dofs &dofs, double diagonal, Vector &x_c, Vector &work,
+            Vector &rhs);
 
   /**
    * The inner products aᵢᵀbᵢ of the pairs @p pairs, into @p results (one per pair), with one
@@ -80,8 +80,7 @@ namespace percussion::TimeIntegration::SystemAlgebra
    * Solves A x = b with a matrix eliminated by eliminate() and zero values on @p dofs: @p b is
    * copied to @p scratch and zeroed there. @p x on entry is the initial guess (CG).
    */
-  void solve_eliminated(IterationMatrixSolver &solver, const Vector &b, Vector &x, const Dofs &dofs,
-                        Vector &scratch);
+  void solve_eliminated(IterationMatrixSolver &solver, const Vector &b, Vector &x, const Dofs &dofs, Vector &scratch);
 
   /// C v = α M v + β K v (+ the Kelvin–Voigt part) into @p result (@p work: scratch).
   void damping(const LinearElastodynamicSystem &system, const Vector &v, Vector &result, Vector &work);

@@ -32,11 +32,11 @@ namespace percussion::TimeIntegration
     /// With the retry policy: how many times a step may be halved ('Energy retry halvings').
     unsigned int energy_retry_halvings = 3;
     /// The scheme (parsed once from its name; see Scheme).
-    Scheme      scheme = Scheme::moreau_jean_fremond;
+    Scheme scheme = Scheme::moreau_jean_fremond;
     /// θ of the Moreau–Jean schemes; with `Theta = auto` resolved by resolve_auto_theta().
-    double      theta = 0.5;
+    double theta = 0.5;
     /// Whether 'Theta' is auto (until resolve_auto_theta() has set theta).
-    bool        theta_is_auto = false;
+    bool theta_is_auto = false;
     /**
      * `Theta = auto`: ½ without contact (second order, no numerical damping of the smooth
      * dynamics); with contact min(0.55, 1/(1 + max e)), just above ½ inside the Frémond range
@@ -53,13 +53,13 @@ namespace percussion::TimeIntegration
      */
     bool provably_dissipative(const std::vector<double> &restitution_coefficients) const;
     /// Newmark's γ and β ("nonsmooth Newmark").
-    double      gamma = 0.5, beta = 0.25;
+    double gamma = 0.5, beta = 0.25;
     /// HHT's α ∈ [0, ⅓] ("nonsmooth HHT"; weight of the old step in (81)).
-    double      hht_alpha = 0.1;
+    double hht_alpha = 0.1;
     /// Spectral radius at infinite frequency ρ∞ ∈ [0, 1] ("nonsmooth generalized-alpha").
-    double      spectral_radius = 0.8;
+    double spectral_radius = 0.8;
     /// β ∈ [0, ½] of the stiffness weighting of "Schatzman-Paoli" (0: explicit central difference).
-    double      schatzman_paoli_beta = 0.25;
+    double schatzman_paoli_beta = 0.25;
 
     /// Whether the scheme is one of the nonsmooth generalized-α family.
     bool is_generalized_alpha() const { return TimeIntegration::is_generalized_alpha(scheme); }
@@ -70,21 +70,21 @@ namespace percussion::TimeIntegration
     double newmark_beta() const;
     double alpha_m() const;
     double alpha_f() const;
-    double      time_step = 1e-3;
+    double time_step = 1e-3;
     /**
      * 'Adaptive steps': dyadic adaptive steps h₀/2^k, k = 0 … adaptive_levels (AdaptiveStepPolicy),
      * h₀ = time_step and h₀/2^adaptive_levels = 'Smallest step'; 'Quiet steps' before a step
      * doubles; 'Quiet force change', the relative change of the contact force a quiet step allows.
      */
-    bool         adaptive_steps = false;
+    bool adaptive_steps = false;
     unsigned int adaptive_levels = 0;
     unsigned int quiet_steps = 8;
-    double       quiet_force_change = 1e-3;
+    double quiet_force_change = 1e-3;
     /// 'Dissipation tolerance': the error indicator's bound on a step's numerical dissipation over
     /// the energy scale; 0: none.
-    double       dissipation_tolerance = 0;
-    double      start_time = 0;
-    double      end_time = 1;
+    double dissipation_tolerance = 0;
+    double start_time = 0;
+    double end_time = 1;
 
     /// Number of steps: end time reached to within a millionth of a step.
     unsigned int n_steps() const;

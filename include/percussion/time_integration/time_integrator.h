@@ -4,10 +4,10 @@
 #include <deal.II/base/types.h>
 #include <deal.II/lac/petsc_vector.h>
 
-#include <percussion/core/body_frames.h>
-#include <percussion/core/iteration_matrix_solver.h>
 #include <percussion/contact_laws/contact_law.h>
 #include <percussion/contact_step/scheme_interface.h>
+#include <percussion/core/body_frames.h>
+#include <percussion/core/iteration_matrix_solver.h>
 #include <percussion/time_integration/step_energy.h>
 
 #include <percussion/core/exceptions.h>
@@ -51,8 +51,7 @@ namespace percussion::TimeIntegration
     virtual ~TimeIntegrator() = default;
 
     /// Sets the initial state, assembles F(t_0) and factorises the scheme's matrices.
-    virtual void initialize(double start_time,
-                            const dealii::PETScWrappers::MPI::Vector &displacement,
+    virtual void initialize(double start_time, const dealii::PETScWrappers::MPI::Vector &displacement,
                             const dealii::PETScWrappers::MPI::Vector &velocity) = 0;
     /// Step part 1: v_free for the step from t_k to t_{k+1}.
     virtual void compute_free_velocity() = 0;
@@ -163,7 +162,8 @@ namespace percussion::TimeIntegration
     explicit TimeIntegrator(double time_step)
       : h(time_step)
       , nominal_h(time_step)
-    {}
+    {
+    }
 
     /// Every scheme's start: t = @p t0, step 0.
     void start_at(const double t0)
@@ -239,9 +239,9 @@ namespace percussion::TimeIntegration
     {
       const double energy_old =
         energy.kinetic_energy + energy.strain_energy + energy.algorithmic_energy + energy.viscoelastic_energy;
-      e.residual = (e.kinetic_energy + e.strain_energy + e.algorithmic_energy + e.viscoelastic_energy - energy_old) -
-                   (e.external_work + e.damping_work - e.numerical_dissipation - e.viscoelastic_dissipation +
-                    e.contact_work);
+      e.residual =
+        (e.kinetic_energy + e.strain_energy + e.algorithmic_energy + e.viscoelastic_energy - energy_old) -
+        (e.external_work + e.damping_work - e.numerical_dissipation - e.viscoelastic_dissipation + e.contact_work);
       energy = e;
       ++step;
       // Time counted in nominal steps: halved steps add exact binary fractions, so the time after
@@ -250,14 +250,14 @@ namespace percussion::TimeIntegration
       current_time = start_time + elapsed_steps * nominal_h;
     }
 
-    double       h;
+    double h;
     const double nominal_h;
-    double       start_time = 0, current_time = 0, elapsed_steps = 0;
+    double start_time = 0, current_time = 0, elapsed_steps = 0;
     unsigned int version = 0;
     unsigned int factor_version = 0; ///< unrotated_operator_version()
     unsigned int step = 0;
     dealii::PETScWrappers::MPI::Vector q, v, v_new;
-    StepEnergy   energy;
+    StepEnergy energy;
   };
 } // namespace percussion::TimeIntegration
 

@@ -3,9 +3,9 @@
 
 #include <deal.II/base/index_set.h>
 
+#include <percussion/contact_step/scheme_contact_settings.h>
 #include <percussion/core/linear_solver_parameters.h>
 #include <percussion/time_integration/linear_elastodynamic_system.h>
-#include <percussion/contact_step/scheme_contact_settings.h>
 #include <percussion/time_integration/time_integration_parameters.h>
 #include <percussion/time_integration/time_integrator.h>
 

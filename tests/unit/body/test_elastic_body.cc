@@ -111,10 +111,10 @@ namespace
   template <int dim>
   struct Model
   {
-    MeshParameters                     mesh;
-    BodyParameters                     parameters;
+    MeshParameters mesh;
+    BodyParameters parameters;
     std::unique_ptr<Triangulation<dim>> triangulation;
-    std::unique_ptr<ElasticBody<dim>>  body;
+    std::unique_ptr<ElasticBody<dim>> body;
   };
 
   /// Parses `subsection Mesh` and the body subsections from @p text, builds the mesh and sets up the body.
@@ -130,17 +130,16 @@ namespace
     model->parameters.parse_parameters(prm, dim, {});
     model->triangulation = percussion::create_triangulation<dim>(MPI_COMM_WORLD);
     percussion::generate_mesh(model->mesh, *model->triangulation);
-    model->body = std::make_unique<ElasticBody<dim>>(model->parameters, model->mesh.fe_degree,
-                                                     model->mesh.cross_section_area, *model->triangulation,
-                                                     MPI_COMM_WORLD);
+    model->body =
+      std::make_unique<ElasticBody<dim>>(model->parameters, model->mesh.fe_degree, model->mesh.cross_section_area,
+                                         *model->triangulation, MPI_COMM_WORLD);
     model->body->setup();
     return model;
   }
 
   /// The test box with Q@p degree, Poisson's ratio @p nu and @p loads (a `subsection Loads`, or "").
   template <int dim>
-  std::unique_ptr<Model<dim>> box_model(const unsigned int degree, const double nu = 0.0,
-                                        const std::string &loads = "")
+  std::unique_ptr<Model<dim>> box_model(const unsigned int degree, const double nu = 0.0, const std::string &loads = "")
   {
     std::ostringstream text;
     text.precision(17);
@@ -162,7 +161,8 @@ namespace
       : Function<dim>(dim)
       , A(A)
       , b(b)
-    {}
+    {
+    }
     double value(const Point<dim> &p, const unsigned int component) const override
     {
       return (A * p)[component] + b[component];
@@ -227,8 +227,8 @@ namespace
             {
               const double error = relative_error(m_cd, mass);
               worst = std::max(worst, error);
-              BOOST_TEST(error <= exact_tolerance, label<dim>(degree) << ": 1ᵀM1 in component " << c << " = "
-                                                                       << m_cd << ", ρV = " << mass);
+              BOOST_TEST(error <= exact_tolerance,
+                         label<dim>(degree) << ": 1ᵀM1 in component " << c << " = " << m_cd << ", ρV = " << mass);
             }
           else // the components do not couple through M: the products are exactly 0
             BOOST_TEST(m_cd == 0.0, label<dim>(degree) << ": 1_" << c << "ᵀ M 1_" << d << " = " << m_cd);
@@ -255,7 +255,8 @@ namespace
         const unsigned int i = (k + 1) % 3, j = (k + 2) % 3;
         W[j][i] = 1;  // (e_k × x)_j = x_i
         W[i][j] = -1; // (e_k × x)_i = −x_j
-        motions.emplace_back("rotation about axis " + std::to_string(k), interpolate(*model->body, W, Tensor<1, dim>()));
+        motions.emplace_back("rotation about axis " + std::to_string(k),
+                             interpolate(*model->body, W, Tensor<1, dim>()));
       }
 
     PetscVector Kr(model->body->locally_owned_dofs(), MPI_COMM_WORLD);
@@ -265,10 +266,11 @@ namespace
         K.vmult(Kr, r);
         const double ratio = Kr.l2_norm() / (norm_K * r.l2_norm());
         worst = std::max(worst, ratio);
-        BOOST_TEST(ratio <= rigid_tolerance, label<dim>(degree) << ": ‖K r‖/(‖K‖‖r‖) = " << ratio << " for the " << name);
+        BOOST_TEST(ratio <= rigid_tolerance, label<dim>(degree)
+                                               << ": ‖K r‖/(‖K‖‖r‖) = " << ratio << " for the " << name);
       }
-    BOOST_TEST_MESSAGE(label<dim>(degree) << " rigid motions (" << motions.size()
-                                          << "): largest ‖K r‖/(‖K‖_F‖r‖) = " << worst);
+    BOOST_TEST_MESSAGE(label<dim>(degree)
+                       << " rigid motions (" << motions.size() << "): largest ‖K r‖/(‖K‖_F‖r‖) = " << worst);
   }
 
   template <int dim>
@@ -285,15 +287,16 @@ namespace
       BOOST_TEST(modulus == youngs_modulus);
     const double exact = 0.5 * modulus * epsilon * epsilon * box_volume<dim>();
     const double error = relative_error(energy, exact);
-    BOOST_TEST(error <= exact_tolerance, label<dim>(degree) << ", ν = " << nu << ": ½qᵀKq = " << energy
-                                                             << ", exact " << exact);
+    BOOST_TEST(error <= exact_tolerance, label<dim>(degree)
+                                           << ", ν = " << nu << ": ½qᵀKq = " << energy << ", exact " << exact);
     BOOST_TEST_MESSAGE(label<dim>(degree) << " ν = " << nu << " uniaxial strain energy: relative error " << error);
   }
 
   template <int dim>
   void check_gravity(const unsigned int degree)
   {
-    const auto model = box_model<dim>(degree, 0.3, "subsection Loads\n  set Gravity = " + numbers(gravity, 3) + "\nend\n");
+    const auto model =
+      box_model<dim>(degree, 0.3, "subsection Loads\n  set Gravity = " + numbers(gravity, 3) + "\nend\n");
     BOOST_TEST(model->body->has_external_force());
     BOOST_TEST(!model->body->external_force_depends_on_time());
     PetscVector force(model->body->locally_owned_dofs(), MPI_COMM_WORLD);
@@ -310,8 +313,8 @@ namespace
         // Relative to mass·|g|: a zero-free comparison for every component.
         const double error = std::abs(sum - mass * gravity[c]) / (mass * g_norm);
         worst = std::max(worst, error);
-        BOOST_TEST(error <= exact_tolerance, label<dim>(degree) << ": Σ F_" << c << " = " << sum << ", m g_" << c
-                                                                 << " = " << mass * gravity[c]);
+        BOOST_TEST(error <= exact_tolerance,
+                   label<dim>(degree) << ": Σ F_" << c << " = " << sum << ", m g_" << c << " = " << mass * gravity[c]);
       }
     BOOST_TEST_MESSAGE(label<dim>(degree) << " gravity: largest error / (m|g|) " << worst);
   }
@@ -321,9 +324,9 @@ namespace
   {
     // t = (1.5, 2 + 3y, −0.5z) (first dim components) on x = x1; ∫t dA = A (1.5, 2 + 3ȳ, −0.5z̄).
     const std::string expression = dim == 1 ? "1.5" : dim == 2 ? "1.5; 2 + 3*y" : "1.5; 2 + 3*y; -0.5*z";
-    const auto model = box_model<dim>(
-      degree, 0.3,
-      "subsection Loads\n  set Traction boundary ids = 1\n  set Traction = " + expression + "\nend\n");
+    const auto model =
+      box_model<dim>(degree, 0.3,
+                     "subsection Loads\n  set Traction boundary ids = 1\n  set Traction = " + expression + "\nend\n");
     BOOST_TEST(model->body->has_external_force());
     BOOST_TEST(!model->body->external_force_depends_on_time());
     PetscVector force(model->body->locally_owned_dofs(), MPI_COMM_WORLD);
@@ -341,8 +344,8 @@ namespace
         const double sum = translation(*model->body, c) * force;
         const double error = std::abs(sum - exact[c]) / scale;
         worst = std::max(worst, error);
-        BOOST_TEST(error <= exact_tolerance, label<dim>(degree) << ": Σ F_" << c << " = " << sum << ", ∫t_" << c
-                                                                 << " dA = " << exact[c]);
+        BOOST_TEST(error <= exact_tolerance,
+                   label<dim>(degree) << ": Σ F_" << c << " = " << sum << ", ∫t_" << c << " dA = " << exact[c]);
       }
 
     // No load at the DoFs off the loaded face (exactly 0: nothing is added there).
@@ -397,7 +400,8 @@ namespace
           {
             cell->get_dof_indices(dofs);
             for (unsigned int i = 0; i < dofs.size(); ++i)
-              if (body.get_fe().system_to_component_index(i).first == c && body.locally_owned_dofs().is_element(dofs[i]))
+              if (body.get_fe().system_to_component_index(i).first == c &&
+                  body.locally_owned_dofs().is_element(dofs[i]))
                 r(dofs[i]) = 1.0;
           }
       r.compress(VectorOperation::insert);
@@ -417,7 +421,8 @@ namespace
             const double m_b = M.matrix_scalar_product(r, r);
             error = relative_error(m_b, rho[b] * volume[b]);
             worst = std::max(worst, error);
-            BOOST_TEST(error <= exact_tolerance, dim << "D body " << b << ": mass " << m_b << ", ρ V = " << rho[b] * volume[b]);
+            BOOST_TEST(error <= exact_tolerance,
+                       dim << "D body " << b << ": mass " << m_b << ", ρ V = " << rho[b] * volume[b]);
           }
       }
 
@@ -497,10 +502,11 @@ void check_rigid_body_modes(const unsigned int degree)
                  label<dim>(degree) << ": rigid-body mode " << m << " differs by " << difference.l2_norm());
     }
   // With a fixed face the modes vanish on its DoFs (and only there).
-  const auto fixed = make_model<dim>("subsection Mesh\n  set Type = box\n  set Subdivisions = " + subdivisions<dim>() +
-                                     "\n  set Finite element degree = " + std::to_string(degree) +
-                                     "\nend\nsubsection Materials\n  set Young's modulus = 1\n  set Poisson's ratio = 0.3\n"
-                                     "  set Density = 1\nend\nsubsection Boundary conditions\n  set Fixed boundary ids = 0\nend\n");
+  const auto fixed =
+    make_model<dim>("subsection Mesh\n  set Type = box\n  set Subdivisions = " + subdivisions<dim>() +
+                    "\n  set Finite element degree = " + std::to_string(degree) +
+                    "\nend\nsubsection Materials\n  set Young's modulus = 1\n  set Poisson's ratio = 0.3\n"
+                    "  set Density = 1\nend\nsubsection Boundary conditions\n  set Fixed boundary ids = 0\nend\n");
   const auto constrained_modes = fixed->body->rigid_body_modes();
   const auto &constrained = fixed->body->constrained_dofs();
   double largest = 0;
@@ -568,5 +574,6 @@ BOOST_AUTO_TEST_CASE(setup_rejects_ids_missing_from_parameters_or_mesh)
   const std::string traction_on_7 = "subsection Loads\n  set Traction boundary ids = 7\n  set Traction = 1; 0\nend\n";
   BOOST_CHECK_THROW(make_model<2>(traction_on_7), InputError);
   // The same with id 3 (y = y1) exists and is accepted.
-  BOOST_CHECK_NO_THROW(make_model<2>("subsection Loads\n  set Traction boundary ids = 3\n  set Traction = 1; 0\nend\n"));
+  BOOST_CHECK_NO_THROW(
+    make_model<2>("subsection Loads\n  set Traction boundary ids = 3\n  set Traction = 1; 0\nend\n"));
 }

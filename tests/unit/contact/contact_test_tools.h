@@ -55,9 +55,9 @@ namespace contact_test
 
   /** A box subdivided uniformly, as raw coarse-mesh data (vertices, cells). */
   template <int dim>
-  void append_box(std::vector<Point<dim>> &vertices, std::vector<CellData<dim>> &cells,
-                  const Point<dim> &lower, const Point<dim> &upper,
-                  const std::vector<unsigned int> &subdivisions, const types::material_id material)
+  void append_box(std::vector<Point<dim>> &vertices, std::vector<CellData<dim>> &cells, const Point<dim> &lower,
+                  const Point<dim> &upper, const std::vector<unsigned int> &subdivisions,
+                  const types::material_id material)
   {
     Triangulation<dim> box;
     GridGenerator::subdivided_hyper_rectangle(box, subdivisions, lower, upper);
@@ -75,9 +75,9 @@ namespace contact_test
                    const std::function<types::boundary_id(const Point<dim> &, types::material_id)> &boundary_id,
                    const unsigned int n_refinements = 0)
   {
-    std::vector<Point<dim>>    used_vertices = vertices;
-    std::vector<CellData<dim>> used_cells    = cells;
-    SubCellData                subcell_data;
+    std::vector<Point<dim>> used_vertices = vertices;
+    std::vector<CellData<dim>> used_cells = cells;
+    SubCellData subcell_data;
     GridTools::delete_unused_vertices(used_vertices, used_cells, subcell_data);
     tria.create_triangulation(used_vertices, used_cells, subcell_data);
     for (const auto &cell : tria.active_cell_iterators())
@@ -89,10 +89,10 @@ namespace contact_test
 
   /// Boundary ids of make_two_boxes(): the upper body's bottom face, the lower body's top face, the
   /// lower body's bottom face and the upper body's top face.
-  constexpr types::boundary_id two_boxes_slave_id  = 1;
+  constexpr types::boundary_id two_boxes_slave_id = 1;
   constexpr types::boundary_id two_boxes_master_id = 2;
   constexpr types::boundary_id two_boxes_bottom_id = 3;
-  constexpr types::boundary_id two_boxes_top_id    = 4;
+  constexpr types::boundary_id two_boxes_top_id = 4;
 
   /**
    * Two bodies for body-to-body tests: the lower one (material 0) [0,1]^{dim−1} × [0, 0.5] with 4
@@ -105,9 +105,9 @@ namespace contact_test
   template <int dim, typename ProblemType>
   void make_two_boxes(ProblemType &problem, const double gap, const unsigned int n_refinements = 0)
   {
-    std::vector<Point<dim>>    vertices;
+    std::vector<Point<dim>> vertices;
     std::vector<CellData<dim>> cells;
-    Point<dim>                 lower0, upper0, lower1, upper1;
+    Point<dim> lower0, upper0, lower1, upper1;
     for (unsigned int d = 0; d < dim - 1; ++d)
       {
         upper0[d] = 1.;
@@ -145,19 +145,17 @@ namespace contact_test
       , tria(make_triangulation(comm))
       , fe(FE_Q<dim>(degree), dim)
       , dof_handler(tria)
-    {}
+    {
+    }
 
     void setup()
     {
       dof_handler.distribute_dofs(fe);
-      owned    = dof_handler.locally_owned_dofs();
+      owned = dof_handler.locally_owned_dofs();
       DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
     }
 
-    PETScWrappers::MPI::Vector vector() const
-    {
-      return PETScWrappers::MPI::Vector(owned, comm);
-    }
+    PETScWrappers::MPI::Vector vector() const { return PETScWrappers::MPI::Vector(owned, comm); }
 
     PETScWrappers::MPI::Vector ghosted(const PETScWrappers::MPI::Vector &v) const
     {
@@ -168,9 +166,9 @@ namespace contact_test
 
     PETScWrappers::MPI::Vector random(const unsigned int seed, const double amplitude) const
     {
-      std::mt19937                     generator(seed + 1000 * Utilities::MPI::this_mpi_process(comm));
+      std::mt19937 generator(seed + 1000 * Utilities::MPI::this_mpi_process(comm));
       std::uniform_real_distribution<> distribution(-amplitude, amplitude);
-      PETScWrappers::MPI::Vector       v = vector();
+      PETScWrappers::MPI::Vector v = vector();
       for (const auto i : owned)
         v(i) = distribution(generator);
       v.compress(VectorOperation::insert);
@@ -184,11 +182,9 @@ namespace contact_test
         Wrapper(const std::function<Tensor<1, dim>(const Point<dim> &)> &f)
           : Function<dim>(dim)
           , f(f)
-        {}
-        double value(const Point<dim> &p, const unsigned int c) const override
         {
-          return f(p)[c];
         }
+        double value(const Point<dim> &p, const unsigned int c) const override { return f(p)[c]; }
         const std::function<Tensor<1, dim>(const Point<dim> &)> &f;
       } wrapper(f);
       PETScWrappers::MPI::Vector v = vector();
@@ -204,11 +200,11 @@ namespace contact_test
         return TriangulationType();
     }
 
-    MPI_Comm                                  comm;
-    TriangulationType                         tria;
-    FESystem<dim>                             fe;
-    DoFHandler<dim>                           dof_handler;
-    IndexSet                                  owned, relevant;
+    MPI_Comm comm;
+    TriangulationType tria;
+    FESystem<dim> fe;
+    DoFHandler<dim> dof_handler;
+    IndexSet owned, relevant;
   };
 
   /** Value of an owned entry of a PETSc vector. */
@@ -219,10 +215,10 @@ namespace contact_test
 
   struct FiniteDifferenceResult
   {
-    double       max_error      = 0.; // max |FD(g) − u_N| over all points and ranks
-    double       max_rate       = 0.; // max |u_N| (the check is meaningful only if not 0)
-    unsigned int n_points       = 0;  // global number of contact points
-    bool         same_points    = true;
+    double max_error = 0.;     // max |FD(g) − u_N| over all points and ranks
+    double max_rate = 0.;      // max |u_N| (the check is meaningful only if not 0)
+    unsigned int n_points = 0; // global number of contact points
+    bool same_points = true;
   };
 
   /**
@@ -239,7 +235,7 @@ namespace contact_test
     geometry.update(problem.ghosted(q), time);
     PETScWrappers::MPI::Vector u;
     geometry.local_velocity(v, u);
-    std::vector<double>                  normal_rate;
+    std::vector<double> normal_rate;
     std::vector<types::global_dof_index> slave;
     for (const auto &point : geometry.owned_points())
       {
@@ -251,7 +247,7 @@ namespace contact_test
     std::vector<std::vector<double>> gaps(2);
     for (unsigned int side = 0; side < 2; ++side)
       {
-        const double               s  = (side == 0 ? 1. : -1.) * epsilon;
+        const double s = (side == 0 ? 1. : -1.) * epsilon;
         PETScWrappers::MPI::Vector qs = q;
         qs.add(s, v);
         geometry.update(problem.ghosted(qs), time + s);
@@ -267,12 +263,12 @@ namespace contact_test
     if (result.same_points)
       for (unsigned int i = 0; i < slave.size(); ++i)
         {
-          const double fd  = (gaps[0][i] - gaps[1][i]) / (2 * epsilon);
+          const double fd = (gaps[0][i] - gaps[1][i]) / (2 * epsilon);
           result.max_error = std::max(result.max_error, std::abs(fd - normal_rate[i]));
-          result.max_rate  = std::max(result.max_rate, std::abs(normal_rate[i]));
+          result.max_rate = std::max(result.max_rate, std::abs(normal_rate[i]));
         }
     result.max_error = Utilities::MPI::max(result.max_error, problem.comm);
-    result.max_rate  = Utilities::MPI::max(result.max_rate, problem.comm);
+    result.max_rate = Utilities::MPI::max(result.max_rate, problem.comm);
     geometry.update(problem.ghosted(q), time);
     return result;
   }
@@ -301,14 +297,13 @@ namespace contact_test
   inline PairParameters make_pair(const PairType type, const unsigned int slave, const unsigned int master = 99)
   {
     PairParameters pair;
-    pair.name               = "Contact/Pair 1";
-    pair.type               = type;
-    pair.slave_boundary  = {false, {slave}};
+    pair.name = "Contact/Pair 1";
+    pair.type = type;
+    pair.slave_boundary = {false, {slave}};
     pair.master_boundary = {false, {master}};
     return pair;
   }
 } // namespace contact_test
-
 
 namespace percussion::testing
 {

@@ -9,7 +9,7 @@ using namespace contact_test;
 
 namespace
 {
-  constexpr types::boundary_id slave_id  = two_boxes_slave_id;
+  constexpr types::boundary_id slave_id = two_boxes_slave_id;
   constexpr types::boundary_id master_id = two_boxes_master_id;
 
   // A box above a ball (radius 0.5, centre 0): the master surface is curved.
@@ -19,7 +19,7 @@ namespace
     Triangulation<dim> ball;
     GridGenerator::hyper_ball(ball, Point<dim>(), 0.5);
     ball.refine_global(1);
-    std::vector<Point<dim>>    vertices;
+    std::vector<Point<dim>> vertices;
     std::vector<CellData<dim>> cells;
     append_triangulation(vertices, cells, ball, 0);
     Point<dim> lower, upper;
@@ -111,9 +111,9 @@ namespace
         Problem<dim> problem(MPI_COMM_WORLD, degree);
         make_two_boxes<dim>(problem, 0.05);
         ContactGeometry<dim> geometry(problem.dof_handler, body_parameters(0.1));
-        const auto           q = problem.random(11, 0.005);
-        const auto           v = problem.random(12, 1.);
-        const auto result      = finite_difference_check(problem, geometry, q, v, 0.);
+        const auto q = problem.random(11, 0.005);
+        const auto v = problem.random(12, 1.);
+        const auto result = finite_difference_check(problem, geometry, q, v, 0.);
         BOOST_TEST(result.same_points);
         BOOST_TEST(result.n_points == n_slave_nodes(dim, degree));
         BOOST_TEST(result.max_rate > 0.1);
@@ -134,7 +134,7 @@ namespace
         // does Hᵀv give a normal rate; the tangential rates do not vanish (separated bodies).
         const auto rotation = [](const Point<dim> &x) {
           Tensor<1, dim> velocity;
-          velocity[0]       = -(x[dim - 1] - 0.5);
+          velocity[0] = -(x[dim - 1] - 0.5);
           velocity[dim - 1] = x[0] - 0.4;
           return velocity;
         };
@@ -156,7 +156,7 @@ namespace
         BOOST_TEST(geometry.n_global_points() == n_slave_nodes(dim, degree));
         const auto v = problem.interpolate([](const Point<dim> &x) {
           Tensor<1, dim> velocity;
-          velocity[0]       = -(x[dim - 1] - 0.5);
+          velocity[0] = -(x[dim - 1] - 0.5);
           velocity[dim - 1] = x[0] - 0.4;
           if (dim == 3)
             {
@@ -181,9 +181,9 @@ namespace
       Problem<dim> problem(MPI_COMM_WORLD, degree);
       make_box_over_ball<dim>(problem);
       ContactGeometry<dim> geometry(problem.dof_handler, body_parameters(0.3));
-      const auto           q      = problem.random(21, 0.005);
-      const auto           v      = problem.random(22, 1.);
-      const auto           result = finite_difference_check(problem, geometry, q, v, 0.);
+      const auto q = problem.random(21, 0.005);
+      const auto v = problem.random(22, 1.);
+      const auto result = finite_difference_check(problem, geometry, q, v, 0.);
       BOOST_TEST(result.same_points);
       BOOST_TEST(result.n_points == n_slave_nodes(dim, degree));
       BOOST_TEST(result.max_rate > 0.1);

@@ -14,7 +14,7 @@ namespace
   template <int m>
   void check_against_fe_q(const unsigned int degree)
   {
-    const dealii::FE_Q<m>                          fe(degree);
+    const dealii::FE_Q<m> fe(degree);
     const percussion::Contact::FacetShapeFunctions<m> shapes(fe);
     BOOST_REQUIRE_EQUAL(shapes.size(), fe.n_dofs_per_cell());
     constexpr unsigned int n = 6;

@@ -34,7 +34,7 @@ namespace
                         const std::function<double(const Point<dim - 1> &)> &f)
   {
     const QGauss<dim - 1> quadrature(6);
-    double                result = 0.;
+    double result = 0.;
     for (unsigned int q = 0; q < quadrature.size(); ++q)
       {
         std::array<Tensor<1, dim>, dim - 1> t;
@@ -65,7 +65,7 @@ namespace
         nodes.push_back(x);
       }
     const FullMatrix<double> A = percussion::Contact::dual_basis_coefficients<dim>(fe, nodes);
-    const unsigned int       n = nodes.size();
+    const unsigned int n = nodes.size();
     for (unsigned int j = 0; j < n; ++j)
       {
         const double Nj = facet_integral<dim>(fe, nodes, [&](const Point<dim - 1> &x) { return fe.shape_value(j, x); });
@@ -91,7 +91,7 @@ namespace
       }
   }
 
-  constexpr types::boundary_id slave_id  = two_boxes_slave_id;
+  constexpr types::boundary_id slave_id = two_boxes_slave_id;
   constexpr types::boundary_id master_id = two_boxes_master_id;
 
   /// Serial only (on several ranks the column sums are split over ranks and the master DoFs need
@@ -110,7 +110,7 @@ namespace
     auto hat_integral = [](const double center, const double a, const double b) {
       // ∫_a^b max(0, 1 − |x − center|/h) dx, exactly (Simpson on each linear piece).
       const double h = 0.125;
-      double       result = 0.;
+      double result = 0.;
       const double breaks[4] = {center - h, center, center, center + h};
       for (unsigned int piece = 0; piece < 2; ++piece)
         {
@@ -145,11 +145,12 @@ namespace
                            const unsigned int n_expected)
   {
     Tensor<1, dim> shift;
-    shift[0]       = 0.137;
+    shift[0] = 0.137;
     if (dim == 3)
       shift[1] = -0.083;
     shift[dim - 1] = -0.004;
-    const auto q   = problem.interpolate([&](const Point<dim> &x) { return x[dim - 1] > 0.502 ? shift : Tensor<1, dim>(); });
+    const auto q =
+      problem.interpolate([&](const Point<dim> &x) { return x[dim - 1] > 0.502 ? shift : Tensor<1, dim>(); });
     geometry.update(problem.ghosted(q), 0.);
     BOOST_TEST(geometry.n_global_points() == n_expected);
     double shifted_area = 0., gap_error = 0., weight_error = 0.;
@@ -198,7 +199,8 @@ namespace
         e[dim - 1] = 1.;
         largest_normal_error = std::max(largest_normal_error, (point.normal() - e).norm());
       }
-    BOOST_TEST(Utilities::MPI::sum(area, MPI_COMM_WORLD) == std::pow(0.7, dim - 1), boost::test_tools::tolerance(1e-12));
+    BOOST_TEST(Utilities::MPI::sum(area, MPI_COMM_WORLD) == std::pow(0.7, dim - 1),
+               boost::test_tools::tolerance(1e-12));
     BOOST_TEST(Utilities::MPI::max(largest_gap_error, MPI_COMM_WORLD) <= 1e-14);
     BOOST_TEST(Utilities::MPI::max(largest_weight_error, MPI_COMM_WORLD) <= 1e-13);
     BOOST_TEST(Utilities::MPI::max(largest_normal_error, MPI_COMM_WORLD) <= 1e-14);
@@ -212,11 +214,12 @@ namespace
     Tensor<1, dim> velocity;
     for (unsigned int d = 0; d < dim; ++d)
       velocity[d] = 0.3 + 0.1 * d;
-    const auto                 rigid = problem.interpolate([&](const Point<dim> &) { return velocity; });
+    const auto rigid = problem.interpolate([&](const Point<dim> &) { return velocity; });
     PETScWrappers::MPI::Vector u;
     geometry.local_velocity(rigid, u);
     BOOST_TEST(u.linfty_norm() <= 1e-13);
-    const auto upper = problem.interpolate([&](const Point<dim> &x) { return x[dim - 1] > 0.502 ? velocity : Tensor<1, dim>(); });
+    const auto upper =
+      problem.interpolate([&](const Point<dim> &x) { return x[dim - 1] > 0.502 ? velocity : Tensor<1, dim>(); });
     geometry.local_velocity(upper, u);
     double largest = 0.;
     for (const auto &point : geometry.owned_points())
@@ -231,7 +234,8 @@ BOOST_AUTO_TEST_CASE(clipping)
   using percussion::Contact::clip_polygon;
   const std::vector<Point<2>> square = {Point<2>(0, 0), Point<2>(1, 0), Point<2>(1, 1), Point<2>(0, 1)};
   // A shifted square: overlap 0.5 × 0.75.
-  const std::vector<Point<2>> shifted = {Point<2>(0.5, 0.25), Point<2>(1.5, 0.25), Point<2>(1.5, 1.25), Point<2>(0.5, 1.25)};
+  const std::vector<Point<2>> shifted = {Point<2>(0.5, 0.25), Point<2>(1.5, 0.25), Point<2>(1.5, 1.25),
+                                         Point<2>(0.5, 1.25)};
   BOOST_TEST(polygon_area(clip_polygon(shifted, square)) == 0.375, boost::test_tools::tolerance(1e-15));
   // The square turned by 45° about its center: a regular octagon of area 2(√2 − 1).
   std::vector<Point<2>> turned;
@@ -264,7 +268,7 @@ BOOST_AUTO_TEST_CASE(dual_basis)
   check_dual_basis<3>(2);
   // Q1 on a straight segment: Ψ_0 = 2N_0 − N_1 (Wohlmuth 2000).
   const FE_Q<1> fe(1);
-  const auto    A = percussion::Contact::dual_basis_coefficients<2>(fe, {Point<2>(0, 0), Point<2>(2, 0)});
+  const auto A = percussion::Contact::dual_basis_coefficients<2>(fe, {Point<2>(0, 0), Point<2>(2, 0)});
   BOOST_TEST(A(0, 0) == 2., boost::test_tools::tolerance(1e-14));
   BOOST_TEST(A(0, 1) == -1., boost::test_tools::tolerance(1e-14));
 }
@@ -275,14 +279,14 @@ BOOST_AUTO_TEST_CASE(segment_integrals)
   // [−0.3, 0.4] and [0.4, 1.2] at y = 0 (body below). Exact values: D_jj = ½, g̃_j = 0.1 D_jj,
   // Σ_j M_jm = ∫_0^1 N_m dx (Σ Ψ_j = 1), e.g. for the master node at 0.4:
   // ∫_0^0.4 (x + 0.3)/0.7 dx + ∫_0.4^1 (1.2 − x)/0.8 dx = 0.2/0.7 + 0.375 (the three sum to 1).
-  const FE_Q<1>                               fe(1);
-  percussion::Contact::SlaveFacet<2>          slave{{Point<2>(0, 0.1), Point<2>(1, 0.1)}, {{{0, 1}}, {{2, 3}}}, 1.};
+  const FE_Q<1> fe(1);
+  percussion::Contact::SlaveFacet<2> slave{{Point<2>(0, 0.1), Point<2>(1, 0.1)}, {{{0, 1}}, {{2, 3}}}, 1.};
   // The parametric normal of (0,0.1) → (1,0.1) is (0, −1): outward for the upper body.
   std::vector<percussion::Contact::MasterFacet<2>> masters(2);
   masters[0].nodes = {Point<2>(-0.3, 0), Point<2>(0.4, 0)};
-  masters[0].dofs  = {{{10, 11}}, {{12, 13}}};
+  masters[0].dofs = {{{10, 11}}, {{12, 13}}};
   masters[1].nodes = {Point<2>(0.4, 0), Point<2>(1.2, 0)};
-  masters[1].dofs  = {{{12, 13}}, {{14, 15}}};
+  masters[1].dofs = {{{12, 13}}, {{14, 15}}};
   // Their parametric normal (0, −1) points into the lower body.
   masters[0].orientation = masters[1].orientation = -1.;
   std::map<types::global_dof_index, percussion::Contact::MortarNode<2>> rows;

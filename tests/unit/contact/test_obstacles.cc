@@ -21,9 +21,9 @@ namespace
   template <int dim>
   void make_box(Problem<dim> &problem, const double bottom, const unsigned int subdivisions = 3)
   {
-    std::vector<Point<dim>>    vertices;
+    std::vector<Point<dim>> vertices;
     std::vector<CellData<dim>> cells;
-    Point<dim>                 lower, upper;
+    Point<dim> lower, upper;
     for (unsigned int d = 0; d < dim - 1; ++d)
       {
         lower[d] = -0.5;
@@ -49,26 +49,26 @@ namespace
   {
     ContactParameters parameters;
     parameters.search_distance = 10.;
-    PairParameters pair        = make_pair(type, 1);
+    PairParameters pair = make_pair(type, 1);
     switch (type)
       {
-        case PairType::plane:
-          pair.point  = vec<dim>(0., 0., 0.1);
-          pair.normal = dim == 2 ? vec<dim>(0.2, 1., 0.) : vec<dim>(0.2, -0.1, 1.);
-          if (dim == 2)
-            pair.point = vec<dim>(0., 0.1, 0.);
-          break;
-        case PairType::sphere:
-          pair.point  = dim == 2 ? vec<dim>(0.1, -1., 0.) : vec<dim>(0.1, 0.05, -1.);
-          pair.radius = 1.2;
-          break;
-        case PairType::cylinder:
-          pair.point  = dim == 2 ? vec<dim>(0.1, -1., 0.) : vec<dim>(0.1, 0.05, -1.);
-          pair.axis   = vec<dim>(1., 0.2, 0.3);
-          pair.radius = 1.2;
-          break;
-        default:
-          break;
+      case PairType::plane:
+        pair.point = vec<dim>(0., 0., 0.1);
+        pair.normal = dim == 2 ? vec<dim>(0.2, 1., 0.) : vec<dim>(0.2, -0.1, 1.);
+        if (dim == 2)
+          pair.point = vec<dim>(0., 0.1, 0.);
+        break;
+      case PairType::sphere:
+        pair.point = dim == 2 ? vec<dim>(0.1, -1., 0.) : vec<dim>(0.1, 0.05, -1.);
+        pair.radius = 1.2;
+        break;
+      case PairType::cylinder:
+        pair.point = dim == 2 ? vec<dim>(0.1, -1., 0.) : vec<dim>(0.1, 0.05, -1.);
+        pair.axis = vec<dim>(1., 0.2, 0.3);
+        pair.radius = 1.2;
+        break;
+      default:
+        break;
       }
     if (moving)
       pair.obstacle_velocity = dim == 2 ? "0.3*t; -0.5+t" : "0.1; 0.3*t; -0.5+t*t";
@@ -86,7 +86,7 @@ namespace
     struct Case
     {
       PairType type;
-      bool     moving;
+      bool moving;
       const char *name;
     };
     for (const Case c : {Case{PairType::plane, false, "plane"}, Case{PairType::sphere, false, "sphere"},
@@ -108,7 +108,8 @@ namespace
             {
               if (c.type == PairType::plane)
                 {
-                  auto n = percussion::Contact::to_tensor<dim>(obstacle_parameters<dim>(c.type, false).pairs[0].normal, "");
+                  auto n =
+                    percussion::Contact::to_tensor<dim>(obstacle_parameters<dim>(c.type, false).pairs[0].normal, "");
                   n /= n.norm();
                   BOOST_TEST((point.normal() - n).norm() < 1e-14);
                 }
@@ -164,19 +165,19 @@ namespace
   {
     {
       Problem<dim> problem(MPI_COMM_WORLD, degree);
-      Point<dim>   center;
-      center[0]       = 0.1;
+      Point<dim> center;
+      center[0] = 0.1;
       center[dim - 1] = 1.5;
       GridGenerator::hyper_ball(problem.tria, center, 1.);
       problem.tria.refine_global(1);
       problem.setup();
       ContactParameters parameters;
       parameters.search_distance = 10.;
-      PairParameters pair        = make_pair(PairType::plane, 0);
-      pair.point                 = vec<dim>(0., 0., 0.);
-      pair.point[dim - 1]        = 0.2;
-      pair.normal                = vec<dim>(0., 0., 0.);
-      pair.normal[dim - 1]       = 2.;
+      PairParameters pair = make_pair(PairType::plane, 0);
+      pair.point = vec<dim>(0., 0., 0.);
+      pair.point[dim - 1] = 0.2;
+      pair.normal = vec<dim>(0., 0., 0.);
+      pair.normal[dim - 1] = 2.;
       parameters.pairs.push_back(pair);
       ContactGeometry<dim> geometry(problem.dof_handler, parameters);
       geometry.update(problem.ghosted(problem.vector()), 0.);
@@ -198,9 +199,9 @@ namespace
       make_box<dim>(problem, 1.2, 4);
       ContactParameters parameters;
       parameters.search_distance = 10.;
-      PairParameters pair        = make_pair(PairType::sphere, 1);
-      pair.point                 = vec<dim>(0., 0., 0.);
-      pair.radius                = 1.;
+      PairParameters pair = make_pair(PairType::sphere, 1);
+      pair.point = vec<dim>(0., 0., 0.);
+      pair.radius = 1.;
       parameters.pairs.push_back(pair);
       ContactGeometry<dim> geometry(problem.dof_handler, parameters);
       geometry.update(problem.ghosted(problem.vector()), 0.);
@@ -210,8 +211,8 @@ namespace
       for (const auto &point : geometry.owned_points())
         {
           const Point<dim> x = support_points.at(point.slave_dofs[0]);
-          error   = std::max(error, std::abs(point.gap - (x.norm() - 1.)));
-          error   = std::max(error, (point.normal() - x / x.norm()).norm());
+          error = std::max(error, std::abs(point.gap - (x.norm() - 1.)));
+          error = std::max(error, (point.normal() - x / x.norm()).norm());
           min_gap = std::min(min_gap, point.gap);
         }
       BOOST_TEST(Utilities::MPI::max(error, problem.comm) < 1e-13);
@@ -225,17 +226,17 @@ namespace
     Problem<dim> problem(MPI_COMM_WORLD, degree);
     make_box<dim>(problem, 0.01);
     const unsigned int nodes_per_line = degree * 3 + 1;
-    const unsigned int n_bottom       = dim == 2 ? nodes_per_line : nodes_per_line * nodes_per_line;
-    ContactParameters  parameters;
+    const unsigned int n_bottom = dim == 2 ? nodes_per_line : nodes_per_line * nodes_per_line;
+    ContactParameters parameters;
     parameters.search_distance = 0.5;
-    PairParameters pair        = make_pair(PairType::plane, 1);
-    pair.point                 = vec<dim>(0., 0., 0.);
-    pair.normal                = vec<dim>(0., 0., 0.);
-    pair.normal[dim - 1]       = 1.;
+    PairParameters pair = make_pair(PairType::plane, 1);
+    pair.point = vec<dim>(0., 0., 0.);
+    pair.normal = vec<dim>(0., 0., 0.);
+    pair.normal[dim - 1] = 1.;
     parameters.pairs.push_back(pair);
 
     ContactGeometry<dim> geometry(problem.dof_handler, parameters);
-    auto                 q = problem.vector();
+    auto q = problem.vector();
     geometry.update(problem.ghosted(q), 0.);
     BOOST_TEST(geometry.operator_changed());
     BOOST_TEST(geometry.n_global_points() == n_bottom);
@@ -247,7 +248,7 @@ namespace
     // Active set: g = 0.01, u_N = −1, γ = 0.5: active iff 0.01 − 0.5 h ≤ 0.
     Tensor<1, dim> down;
     down[dim - 1] = -1.;
-    const auto v  = problem.interpolate([&](const Point<dim> &) { return down; });
+    const auto v = problem.interpolate([&](const Point<dim> &) { return down; });
     geometry.update(problem.ghosted(q), 0.);
     PETScWrappers::MPI::Vector u;
     geometry.local_velocity(v, u);
@@ -256,7 +257,7 @@ namespace
 
     // Penetrated (g = −0.001) but separating (u_N = +1).
     Tensor<1, dim> sink;
-    sink[dim - 1]     = -0.011;
+    sink[dim - 1] = -0.011;
     const auto q_sunk = problem.interpolate([&](const Point<dim> &) { return sink; });
     geometry.update(problem.ghosted(q_sunk), 0.);
     const auto v_up = problem.interpolate([&](const Point<dim> &) { return -down; });
@@ -279,18 +280,19 @@ namespace
     fields.status.assign(geometry.n_owned_points(), percussion::ContactSolvers::ContactState::stick);
     fields.reaction.assign(dim * geometry.n_owned_points(), 1.);
     fields.dissipated_energy.assign(geometry.n_owned_points(), 0.5);
-    const std::string name = percussion::Contact::write_contact_points_vtu(
-      geometry, fields, ".", "contact-test-" + std::to_string(dim) + "d-q" + std::to_string(degree),
-      3);
+    const std::string name = percussion::Contact::write_contact_points_vtu(geometry, fields, ".",
+                                                                           "contact-test-" + std::to_string(dim) +
+                                                                             "d-q" + std::to_string(degree),
+                                                                           3);
     const unsigned int rank = Utilities::MPI::this_mpi_process(problem.comm);
-    std::string        piece = name;
+    std::string piece = name;
     if (Utilities::MPI::n_mpi_processes(problem.comm) > 1)
       {
         piece = name.substr(0, name.size() - 5) + "." + Utilities::int_to_string(rank, 4) + ".vtu";
         if (rank == 0)
           BOOST_TEST(std::ifstream(name).good());
       }
-    std::ifstream     in(piece);
+    std::ifstream in(piece);
     std::stringstream text;
     text << in.rdbuf();
     BOOST_TEST(text.str().find("NumberOfPoints=\"" + std::to_string(geometry.n_owned_points()) + "\"") !=

@@ -23,15 +23,18 @@ namespace
   template <typename ProblemType>
   void make_two_bars(ProblemType &problem, const unsigned int n_refinements = 2)
   {
-    std::vector<Point<1>>    vertices;
+    std::vector<Point<1>> vertices;
     std::vector<CellData<1>> cells;
     append_box<1>(vertices, cells, Point<1>(0.), Point<1>(1.), {3}, 0);
     append_box<1>(vertices, cells, Point<1>(1.1), Point<1>(2.), {2}, 1);
-    create_mesh<1>(problem.tria, vertices, cells, [](const Point<1> &c, types::material_id m) {
-      if (m == 0)
-        return types::boundary_id(c[0] < 0.5 ? 0 : 2);
-      return types::boundary_id(c[0] < 1.5 ? 3 : 1);
-    }, n_refinements);
+    create_mesh<1>(
+      problem.tria, vertices, cells,
+      [](const Point<1> &c, types::material_id m) {
+        if (m == 0)
+          return types::boundary_id(c[0] < 0.5 ? 0 : 2);
+        return types::boundary_id(c[0] < 1.5 ? 3 : 1);
+      },
+      n_refinements);
     problem.setup();
   }
 
@@ -44,16 +47,16 @@ namespace
     ContactParameters p;
     p.search_distance = 0.5;
     p.pairs.push_back(make_pair(PairType::plane, 0));
-    p.pairs.back().point  = {-0.05};
+    p.pairs.back().point = {-0.05};
     p.pairs.back().normal = {1.};
     p.pairs.push_back(make_pair(PairType::plane, 1));
-    p.pairs.back().point             = {2.05, 0., 0.}; // surplus zeros are accepted
-    p.pairs.back().normal            = {-3.};           // normalised to −1
+    p.pairs.back().point = {2.05, 0., 0.}; // surplus zeros are accepted
+    p.pairs.back().normal = {-3.};         // normalised to −1
     p.pairs.back().obstacle_velocity = "0.3 - 0.2*t; 0; 0";
     p.pairs.push_back(make_pair(PairType::body, 2, 3));
     p.pairs.back().friction_coefficient = 0.2;
     p.pairs.push_back(make_pair(PairType::sphere, 1));
-    p.pairs.back().point  = {2.3};
+    p.pairs.back().point = {2.3};
     p.pairs.back().radius = 0.2;
     for (unsigned int i = 0; i < p.pairs.size(); ++i)
       p.pairs[i].name = "Contact/Pair " + std::to_string(i + 1);
@@ -65,14 +68,14 @@ namespace
   {
     switch (pair)
       {
-        case 0:
-          return (0. + q(0.)) - (-0.05);
-        case 1:
-          return -((2. + q(2.)) - (2.05 + 0.3 * t - 0.1 * t * t));
-        case 2:
-          return (1.1 + q(1.1)) - (1. + q(1.));
-        case 3:
-          return std::abs(2. + q(2.) - 2.3) - 0.2;
+      case 0:
+        return (0. + q(0.)) - (-0.05);
+      case 1:
+        return -((2. + q(2.)) - (2.05 + 0.3 * t - 0.1 * t * t));
+      case 2:
+        return (1.1 + q(1.1)) - (1. + q(1.));
+      case 3:
+        return std::abs(2. + q(2.) - 2.3) - 0.2;
       }
     return 0.;
   }
@@ -83,13 +86,13 @@ namespace
     Problem<1, TriangulationType> problem(comm, degree);
     make_two_bars(problem);
     const auto q_function = [](const double x) { return 0.01 * std::sin(3. * x) + 0.002 * x * x; };
-    const auto q          = problem.interpolate([&](const Point<1> &x) {
+    const auto q = problem.interpolate([&](const Point<1> &x) {
       Tensor<1, 1> t;
       t[0] = q_function(x[0]);
       return t;
     });
     ContactGeometry<1> geometry(problem.dof_handler, bar_parameters());
-    const double       time = 0.7;
+    const double time = 0.7;
     geometry.update(problem.ghosted(q), time);
     BOOST_TEST(geometry.n_global_points() == 4u);
     BOOST_TEST(frame_orthonormality_error(geometry) < 1e-15);
@@ -128,7 +131,7 @@ namespace
 
     // Rigid translation of both bars: only the moving wall and the sphere see a relative velocity.
     Tensor<1, 1> one;
-    one[0]       = 1.;
+    one[0] = 1.;
     const auto v = problem.interpolate([&](const Point<1> &) { return one; });
     geometry.update(problem.ghosted(q), time);
     PETScWrappers::MPI::Vector u;
@@ -136,8 +139,10 @@ namespace
     for (const auto &point : geometry.owned_points())
       {
         const double un = u(point.global_index);
-        const double expected =
-          point.pair == 0 ? 1. : point.pair == 1 ? -(1. - (0.3 - 0.2 * time)) : point.pair == 2 ? 0. : -1.;
+        const double expected = point.pair == 0   ? 1.
+                                : point.pair == 1 ? -(1. - (0.3 - 0.2 * time))
+                                : point.pair == 2 ? 0.
+                                                  : -1.;
         BOOST_TEST(std::abs(un - expected) < 1e-14, "pair " << point.pair << " u_N " << un);
       }
     // Plane walls never change H; H is reused.
@@ -156,7 +161,7 @@ namespace
       return t;
     });
     Tensor<1, 1> left;
-    left[0]      = -1.;
+    left[0] = -1.;
     const auto v = problem.interpolate([&](const Point<1> &x) { return x[0] > 1.05 ? left : -left; });
     ContactGeometry<1> geometry(problem.dof_handler, bar_parameters());
     geometry.update(problem.ghosted(q), 0.2);
@@ -189,8 +194,8 @@ BOOST_AUTO_TEST_CASE(shared_matches_serial)
   for (const unsigned int degree : {1u, 2u})
     {
       unsigned int active_serial = 0, active_shared = 0;
-      const auto   serial = sorted_gaps<Triangulation<1>>(MPI_COMM_SELF, degree, active_serial);
-      const auto   shared = sorted_gaps<SharedTria>(MPI_COMM_WORLD, degree, active_shared);
+      const auto serial = sorted_gaps<Triangulation<1>>(MPI_COMM_SELF, degree, active_serial);
+      const auto shared = sorted_gaps<SharedTria>(MPI_COMM_WORLD, degree, active_shared);
       BOOST_TEST(serial.size() == 4u);
       BOOST_TEST(shared.size() == serial.size());
       for (unsigned int i = 0; i < std::min(serial.size(), shared.size()); ++i)
@@ -209,8 +214,8 @@ BOOST_AUTO_TEST_CASE(active_set_and_output)
   ContactParameters parameters = bar_parameters();
   parameters.pairs.resize(1); // the fixed wall at −0.05 under the left end
   ContactGeometry<1> geometry(problem.dof_handler, parameters);
-  Tensor<1, 1>       shift;
-  shift[0]     = -0.04; // g = 0.01
+  Tensor<1, 1> shift;
+  shift[0] = -0.04; // g = 0.01
   const auto q = problem.interpolate([&](const Point<1> &) { return shift; });
   geometry.update(problem.ghosted(q), 0.);
   BOOST_TEST(geometry.n_global_points() == 1u);
@@ -225,21 +230,21 @@ BOOST_AUTO_TEST_CASE(active_set_and_output)
   fields.reaction.assign(geometry.n_owned_points(), 2.);
   fields.dissipated_energy.assign(geometry.n_owned_points(), 0.125);
   const std::string name = percussion::Contact::write_contact_points_vtu(geometry, fields, ".", "contact-test-1d", 2);
-  const unsigned int rank  = Utilities::MPI::this_mpi_process(problem.comm);
-  std::string        piece = name;
+  const unsigned int rank = Utilities::MPI::this_mpi_process(problem.comm);
+  std::string piece = name;
   if (Utilities::MPI::n_mpi_processes(problem.comm) > 1)
     {
       piece = name.substr(0, name.size() - 5) + "." + Utilities::int_to_string(rank, 4) + ".vtu";
       MPI_Barrier(problem.comm);
       if (rank == 0)
         {
-          std::ifstream     pin(name);
+          std::ifstream pin(name);
           std::stringstream ptext;
           ptext << pin.rdbuf();
           BOOST_TEST(ptext.str().find("Name=\"dissipated_energy\"") != std::string::npos);
         }
     }
-  std::ifstream     in(piece);
+  std::ifstream in(piece);
   std::stringstream text;
   text << in.rdbuf();
   BOOST_TEST(text.str().find("NumberOfPoints=\"" + std::to_string(geometry.n_owned_points()) + "\"") !=
@@ -318,18 +323,18 @@ end
     BOOST_TEST(thrown, "no InputError for " << fragments.front());
   };
   ContactParameters bad = parsed;
-  bad.pairs[0].normal   = {0., 0., 1.}; // the 3D default normal
+  bad.pairs[0].normal = {0., 0., 1.}; // the 3D default normal
   expect_error(bad, {"Contact/Pair 1/Normal", "must be 0 in 1D"});
-  bad                 = parsed;
+  bad = parsed;
   bad.pairs[0].normal = {0.};
   expect_error(bad, {"Contact/Pair 1", "normal is zero"});
-  bad                            = parsed;
+  bad = parsed;
   bad.pairs[0].obstacle_velocity = "0; 1";
   expect_error(bad, {"Contact/Pair 1/Obstacle velocity", "must be 0 in 1D"});
-  bad                             = parsed;
+  bad = parsed;
   bad.pairs[1].master_boundary = {false, {7}};
   expect_error(bad, {"Contact/Pair 2: master boundary id 7 does not exist in the mesh"});
-  bad                            = parsed;
+  bad = parsed;
   bad.pairs[0].slave_boundary = {false, {9}};
   expect_error(bad, {"Contact/Pair 1: slave boundary id 9 does not exist in the mesh"});
 }

@@ -110,7 +110,8 @@ BOOST_AUTO_TEST_CASE(parse_two_pairs)
 BOOST_AUTO_TEST_CASE(boundary_id_lists)
 {
   // Lists and 'all' for the slave and master surfaces.
-  ContactParameters p = parse(with_pair2("set Type = body\nset Slave boundary id = 4, 1,4\nset Master boundary id = 2, 7"));
+  ContactParameters p =
+    parse(with_pair2("set Type = body\nset Slave boundary id = 4, 1,4\nset Master boundary id = 2, 7"));
   BOOST_TEST(p.pairs[1].slave_boundary.ids == (std::vector<unsigned int>{4u, 1u}));
   BOOST_TEST(!p.pairs[1].slave_boundary.contains(2));
   BOOST_TEST(p.pairs[1].master_boundary.contains(7));
@@ -137,9 +138,12 @@ BOOST_AUTO_TEST_CASE(general_contact_pairs)
                     {"Contact/Pair 2/Slave boundary id", "does not apply to Type = bodies", "'Boundary ids'"});
   check_input_error([] { parse(with_pair2("set Type = bodies\nset Master boundary id = 1")); },
                     {"Contact/Pair 2/Master boundary id", "does not apply to Type = bodies"});
-  check_input_error([] { parse(with_pair2("set Type = body\nset Slave boundary id = 1\nset Master boundary id = 2\n"
-                                          "set Boundary ids = 3")); },
-                    {"Contact/Pair 2/Boundary ids applies to Type = bodies only", "'body'"});
+  check_input_error(
+    [] {
+      parse(with_pair2("set Type = body\nset Slave boundary id = 1\nset Master boundary id = 2\n"
+                       "set Boundary ids = 3"));
+    },
+    {"Contact/Pair 2/Boundary ids applies to Type = bodies only", "'body'"});
   check_input_error([] { parse(with_pair2("set Type = bodies\nset Boundary ids = 1, x")); },
                     {"Contact/Pair 2/Boundary ids"});
   check_input_error([] { parse(with_pair2("set Type = bodies\nset Formulation = integrated")); },
@@ -176,10 +180,13 @@ BOOST_AUTO_TEST_CASE(coefficients_by_pair_of_materials)
                     {"Contact/Pair 2/Friction by materials", "negative"});
   check_input_error([] { parse(with_pair2("set Type = bodies\nset Restitution by materials = 1-2: 1.5")); },
                     {"Contact/Pair 2/Restitution by materials", "outside [0, 1]"});
-  check_input_error([] { parse("subsection Contact\n set Number of pairs = 1\n subsection Pair 1\n set Type = plane\n"
-                               " set Slave boundary id = 0\n set Point = 0, 0, 0\n set Normal = 0, 0, 1\n"
-                               " set Friction by materials = 1-2: 0.5\n end\nend\n"); },
-                    {"Contact/Pair 1/Friction by materials", "'a: value; ...'"});
+  check_input_error(
+    [] {
+      parse("subsection Contact\n set Number of pairs = 1\n subsection Pair 1\n set Type = plane\n"
+            " set Slave boundary id = 0\n set Point = 0, 0, 0\n set Normal = 0, 0, 1\n"
+            " set Friction by materials = 1-2: 0.5\n end\nend\n");
+    },
+    {"Contact/Pair 1/Friction by materials", "'a: value; ...'"});
   check_input_error([] { parse(body_pair2("set Formulation = integrated\nset Friction by materials = 1-2: 0.5")); },
                     {"Contact/Pair 2", "Formulation = integrated"});
 }
@@ -189,8 +196,9 @@ BOOST_AUTO_TEST_CASE(any_number_of_pairs)
   // As many 'Pair i' subsections are declared as the input names; Number of pairs has no limit.
   std::string text = "subsection Contact\n  set Number of pairs = 12\n";
   for (unsigned int i = 1; i <= 12; ++i)
-    text += "  subsection Pair " + std::to_string(i) + "\n    set Type = plane\n    set Slave boundary id = " +
-            std::to_string(i) + "\n    set Point = 0, 0, " + std::to_string(i) + "\n    set Normal = 0, 0, 1\n  end\n";
+    text += "  subsection Pair " + std::to_string(i) +
+            "\n    set Type = plane\n    set Slave boundary id = " + std::to_string(i) + "\n    set Point = 0, 0, " +
+            std::to_string(i) + "\n    set Normal = 0, 0, 1\n  end\n";
   text += "end\n";
   BOOST_TEST(ContactParameters::pairs_named_in(text) == 12u);
   BOOST_TEST(ContactParameters::pairs_named_in("Contact/Pair 31/Type") == 31u);
@@ -233,41 +241,57 @@ BOOST_AUTO_TEST_CASE(bad_values)
   check_input_error([] { parse(body_pair2("set Friction coefficient = -0.1")); }, {"Contact/Pair 2", "friction"});
   check_input_error([] { parse(body_pair2("set Restitution coefficient = 1.5")); }, {"Contact/Pair 2", "restitution"});
   check_input_error([] { parse(body_pair2("set Restitution coefficient = -0.5")); }, {"Contact/Pair 2", "restitution"});
-  check_input_error([] { parse(with_pair2("set Type = plane\nset Slave boundary id = 1\nset Point = 0, 0, 0\nset Normal = 0, 0, 0")); },
-                    {"Contact/Pair 2", "normal is zero"});
-  check_input_error([] { parse(with_pair2("set Type = sphere\nset Slave boundary id = 1\nset Point = 0, 0, 0\nset Radius = 0")); },
-                    {"Contact/Pair 2", "radius"});
-  check_input_error([] { parse(with_pair2("set Type = cylinder\nset Slave boundary id = 1\nset Point = 0, 0, 0\nset Axis = 1, 0, 0\nset Radius = -1")); },
-                    {"Contact/Pair 2", "radius"});
-  check_input_error([] { parse(with_pair2("set Type = cylinder\nset Slave boundary id = 1\nset Point = 0, 0, 0\nset Radius = 1\nset Axis = 0, 0, 0")); },
-                    {"Contact/Pair 2", "axis is zero"});
+  check_input_error(
+    [] { parse(with_pair2("set Type = plane\nset Slave boundary id = 1\nset Point = 0, 0, 0\nset Normal = 0, 0, 0")); },
+    {"Contact/Pair 2", "normal is zero"});
+  check_input_error(
+    [] { parse(with_pair2("set Type = sphere\nset Slave boundary id = 1\nset Point = 0, 0, 0\nset Radius = 0")); },
+    {"Contact/Pair 2", "radius"});
+  check_input_error(
+    [] {
+      parse(with_pair2(
+        "set Type = cylinder\nset Slave boundary id = 1\nset Point = 0, 0, 0\nset Axis = 1, 0, 0\nset Radius = -1"));
+    },
+    {"Contact/Pair 2", "radius"});
+  check_input_error(
+    [] {
+      parse(with_pair2(
+        "set Type = cylinder\nset Slave boundary id = 1\nset Point = 0, 0, 0\nset Radius = 1\nset Axis = 0, 0, 0"));
+    },
+    {"Contact/Pair 2", "axis is zero"});
   check_input_error([] { parse(with_pair2("set Type = body\nset Slave boundary id = 3\nset Master boundary id = 3")); },
                     {"Contact/Pair 2", "master boundary ids (3)", "slave boundary ids (3)", "share"});
-  check_input_error([] { parse(with_pair2("set Type = body\nset Slave boundary id = 1, 3\nset Master boundary id = 2, 3")); },
-                    {"Contact/Pair 2", "share"});
-  check_input_error([] { parse(with_pair2("set Type = body\nset Slave boundary id = 1\nset Master boundary id = all")); },
-                    {"Contact/Pair 2", "share"});
-  check_input_error([] { parse(with_pair2("set Type = plane\nset Slave boundary id = 1, x\nset Point = 0, 0, 0\nset Normal = 0, 0, 1")); },
-                    {"Contact/Pair 2/Slave boundary id", "'1, x'", "comma-separated list"});
-  check_input_error([] { parse(with_pair2("set Type = body\nset Slave boundary id = 1\nset Master boundary id = -1")); },
-                    {"Contact/Pair 2/Master boundary id", "'-1'"});
+  check_input_error(
+    [] { parse(with_pair2("set Type = body\nset Slave boundary id = 1, 3\nset Master boundary id = 2, 3")); },
+    {"Contact/Pair 2", "share"});
+  check_input_error(
+    [] { parse(with_pair2("set Type = body\nset Slave boundary id = 1\nset Master boundary id = all")); },
+    {"Contact/Pair 2", "share"});
+  check_input_error(
+    [] {
+      parse(with_pair2("set Type = plane\nset Slave boundary id = 1, x\nset Point = 0, 0, 0\nset Normal = 0, 0, 1"));
+    },
+    {"Contact/Pair 2/Slave boundary id", "'1, x'", "comma-separated list"});
+  check_input_error(
+    [] { parse(with_pair2("set Type = body\nset Slave boundary id = 1\nset Master boundary id = -1")); },
+    {"Contact/Pair 2/Master boundary id", "'-1'"});
 
   // Dimension-dependent checks happen when the obstacle is built.
   PairParameters pair = make_pair(PairType::plane, 0);
-  pair.normal         = {0., 1., 1.};
+  pair.normal = {0., 1., 1.};
   check_input_error([&] { percussion::Contact::RigidObstacle<2> plane(pair); }, {"Contact/Pair 1/Normal", "must be 0"});
-  pair.normal            = {0., 1.};
+  pair.normal = {0., 1.};
   pair.obstacle_velocity = "0; 1; 2; 3";
   check_input_error([&] { percussion::Contact::RigidObstacle<2> plane(pair); }, {"Contact/Pair 1/Obstacle velocity"});
   pair.obstacle_velocity = "0; sin(";
   check_input_error([&] { percussion::Contact::RigidObstacle<2> plane(pair); }, {"Contact/Pair 1/Obstacle velocity"});
   pair.obstacle_velocity = "0; 0";
-  pair.point             = {1.};
+  pair.point = {1.};
   check_input_error([&] { percussion::Contact::RigidObstacle<2> plane(pair); }, {"Contact/Pair 1/Point"});
 
   // 1D: one-entry vectors, surplus entries must be 0 (a 2D normal is not a 1D wall).
-  pair.point             = {0.5};
-  pair.normal            = {0., 1.};
+  pair.point = {0.5};
+  pair.normal = {0., 1.};
   pair.obstacle_velocity = "0";
   check_input_error([&] { percussion::Contact::RigidObstacle<1> wall(pair); },
                     {"Contact/Pair 1/Normal", "must be 0 in 1D"});
@@ -279,8 +303,9 @@ BOOST_AUTO_TEST_CASE(used_pairs_must_be_set)
 {
   // A pair that 'Number of pairs' counts and the input does not describe is refused, not run as the
   // defaults (a plane z = 0 touched by boundary id 0).
-  check_input_error([] { parse(with_pair2("")); }, {"Contact/Pair 2", "'Contact/Number of pairs' = 2",
-                                                    "is missing from 'Contact' or sets none of 'Type', 'Slave boundary id'"});
+  check_input_error([] { parse(with_pair2("")); },
+                    {"Contact/Pair 2", "'Contact/Number of pairs' = 2",
+                     "is missing from 'Contact' or sets none of 'Type', 'Slave boundary id'"});
   check_input_error([] { parse("subsection Contact\n set Number of pairs = 1\nend\n"); },
                     {"Contact/Pair 1", "is missing"});
   check_input_error([] { parse(with_pair2("set Friction coefficient = 0.3")); },
@@ -291,8 +316,9 @@ BOOST_AUTO_TEST_CASE(used_pairs_must_be_set)
                     {"Contact/Pair 2 (Type = sphere) does not set 'Point', 'Radius'"});
   check_input_error([] { parse(with_pair2("set Type = body\nset Slave boundary id = 1")); },
                     {"Contact/Pair 2 (Type = body) does not set 'Master boundary id'"});
-  check_input_error([] { parse(with_pair2("set Type = cylinder\nset Slave boundary id = 1\nset Point = 0, 0, 0\nset Radius = 1")); },
-                    {"Contact/Pair 2 (Type = cylinder) does not set 'Axis'"});
+  check_input_error(
+    [] { parse(with_pair2("set Type = cylinder\nset Slave boundary id = 1\nset Point = 0, 0, 0\nset Radius = 1")); },
+    {"Contact/Pair 2 (Type = cylinder) does not set 'Axis'"});
   // A value equal to the default counts as set, in the file or by ParameterHandler::set() (the
   // command line's --set); a cylinder's axis is needed in 3D only.
   BOOST_TEST(parse(with_pair2("set Type = plane\nset Slave boundary id = 0\nset Point = 0, 0, 0\nset Normal = 0, 0, 1"))
@@ -300,7 +326,8 @@ BOOST_AUTO_TEST_CASE(used_pairs_must_be_set)
   {
     ParameterHandler prm;
     ContactParameters::declare_parameters(prm);
-    prm.parse_input_from_string(with_pair2("set Type = cylinder\nset Slave boundary id = 1\nset Point = 0, 0\nset Radius = 1"));
+    prm.parse_input_from_string(
+      with_pair2("set Type = cylinder\nset Slave boundary id = 1\nset Point = 0, 0\nset Radius = 1"));
     ContactParameters in_2d;
     in_2d.parse_parameters(prm, 2);
     BOOST_TEST((in_2d.pairs[1].type == PairType::cylinder));
@@ -318,17 +345,18 @@ BOOST_AUTO_TEST_CASE(used_pairs_must_be_set)
 BOOST_AUTO_TEST_CASE(boundary_ids_must_exist)
 {
   Problem<2> problem(MPI_COMM_WORLD, 1);
-  std::vector<Point<2>>    vertices;
+  std::vector<Point<2>> vertices;
   std::vector<CellData<2>> cells;
   append_box<2>(vertices, cells, Point<2>(0., 0.), Point<2>(1., 1.), {2, 2}, 0);
-  create_mesh<2>(problem.tria, vertices, cells, [](const Point<2> &c, types::material_id) {
-    return c[1] < 1e-12 ? types::boundary_id(1) : types::boundary_id(0);
-  }, 1);
+  create_mesh<2>(
+    problem.tria, vertices, cells,
+    [](const Point<2> &c, types::material_id) { return c[1] < 1e-12 ? types::boundary_id(1) : types::boundary_id(0); },
+    1);
   problem.setup();
 
   ContactParameters parameters;
   parameters.pairs.push_back(make_pair(PairType::plane, 7));
-  parameters.pairs[0].name   = "Contact/Pair 1";
+  parameters.pairs[0].name = "Contact/Pair 1";
   parameters.pairs[0].normal = {0., 1.};
   check_input_error([&] { ContactGeometry<2> g(problem.dof_handler, parameters); },
                     {"Contact/Pair 1", "slave boundary id 7 does not exist in the mesh"});
@@ -336,13 +364,13 @@ BOOST_AUTO_TEST_CASE(boundary_ids_must_exist)
   parameters.pairs[0] = make_pair(PairType::body, 1, 7);
   parameters.pairs.insert(parameters.pairs.begin(), make_pair(PairType::sphere, 1));
   parameters.pairs[0].point = {0., -1.};
-  parameters.pairs[1].name  = "Contact/Pair 2";
+  parameters.pairs[1].name = "Contact/Pair 2";
   check_input_error([&] { ContactGeometry<2> g(problem.dof_handler, parameters); },
                     {"Contact/Pair 2: master boundary id 7 does not exist in the mesh"});
 
   // Valid ids: constructing and updating works.
   parameters.pairs[1].master_boundary = {false, {0}};
-  parameters.search_distance             = 10.;
+  parameters.search_distance = 10.;
   ContactGeometry<2> geometry(problem.dof_handler, parameters);
   geometry.update(problem.ghosted(problem.vector()), 0.);
   BOOST_TEST(geometry.n_global_points() >= 5u);
@@ -353,9 +381,9 @@ BOOST_AUTO_TEST_CASE(boundary_ids_must_exist)
     ContactParameters plane;
     plane.pairs.push_back(make_pair(PairType::plane, 0));
     plane.pairs[0].slave_boundary = slave;
-    plane.pairs[0].normal         = {0., 1.};
-    plane.pairs[0].point          = {0., -1.};
-    plane.search_distance         = 100.;
+    plane.pairs[0].normal = {0., 1.};
+    plane.pairs[0].point = {0., -1.};
+    plane.search_distance = 100.;
     ContactGeometry<2> g(problem.dof_handler, plane);
     g.update(problem.ghosted(problem.vector()), 0.);
     return g.n_global_points();

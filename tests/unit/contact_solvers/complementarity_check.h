@@ -15,10 +15,8 @@
 #include <cmath>
 #include <vector>
 
-inline void check_coulomb_solution(const percussion::ContactSolvers::LocalProblem &p,
-                                   const std::vector<double>                       &r,
-                                   const std::vector<double>                       &u,
-                                   double                                           tol)
+inline void check_coulomb_solution(const percussion::ContactSolvers::LocalProblem &p, const std::vector<double> &r,
+                                   const std::vector<double> &u, double tol)
 {
   const int d = p.dimension;
   BOOST_REQUIRE_EQUAL(static_cast<int>(r.size()), p.size());
@@ -38,15 +36,16 @@ inline void check_coulomb_solution(const percussion::ContactSolvers::LocalProble
     {
       const double *ra = &r[a * d];
       const double *ua = &u[a * d];
-      const double  mu = p.mu[a];
-      const double  rt = d == 3 ? std::hypot(ra[1], ra[2]) : std::abs(ra[1]);
-      const double  ut = d == 3 ? std::hypot(ua[1], ua[2]) : std::abs(ua[1]);
+      const double mu = p.mu[a];
+      const double rt = d == 3 ? std::hypot(ra[1], ra[2]) : std::abs(ra[1]);
+      const double ut = d == 3 ? std::hypot(ua[1], ua[2]) : std::abs(ua[1]);
       BOOST_TEST_CONTEXT("contact " << a)
       {
-        BOOST_CHECK_GE(ra[0], -tol * scale_r);              // r_N ≥ 0
-        BOOST_CHECK_LE(rt, mu * ra[0] + tol * scale_r);      // r ∈ K
-        BOOST_CHECK_GE(ua[0], -tol * scale_u);              // ũ ∈ K*
-        const double complementarity = ra[0] * (ua[0] + mu * ut) + (d == 3 ? ra[1] * ua[1] + ra[2] * ua[2] : ra[1] * ua[1]);
+        BOOST_CHECK_GE(ra[0], -tol * scale_r);          // r_N ≥ 0
+        BOOST_CHECK_LE(rt, mu * ra[0] + tol * scale_r); // r ∈ K
+        BOOST_CHECK_GE(ua[0], -tol * scale_u);          // ũ ∈ K*
+        const double complementarity =
+          ra[0] * (ua[0] + mu * ut) + (d == 3 ? ra[1] * ua[1] + ra[2] * ua[2] : ra[1] * ua[1]);
         BOOST_CHECK_SMALL(complementarity, tol * scale_r * scale_u);
         if (ut > 1e3 * tol * scale_u && ra[0] > tol * scale_r)
           for (int i = 1; i < d; ++i) // sliding: the friction force opposes the sliding velocity

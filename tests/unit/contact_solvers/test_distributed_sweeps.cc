@@ -13,9 +13,9 @@
 #include "../../mpi_test_fixture.h"
 
 #include <percussion/contact_solvers/block_delassus.h>
+#include <percussion/contact_solvers/distributed_sweeps.h>
 #include <percussion/contact_solvers/error_measure.h>
 #include <percussion/contact_solvers/nonsmooth_gauss_seidel.h>
-#include <percussion/contact_solvers/distributed_sweeps.h>
 
 #include <chrono>
 #include <cmath>
@@ -86,9 +86,10 @@ namespace
     ContactSolvers::LocalProblem local;
     local.dimension = 3;
     local.storage = ContactSolvers::MatrixStorage::sparse;
-    local.W_sparse = ContactSolvers::localize(
-      ContactSolvers::CsrMatrix::from_triplets(3 * (last - first), 3 * p.number_of_contacts, rows, cols, values, "own rows"),
-      3, partition);
+    local.W_sparse =
+      ContactSolvers::localize(ContactSolvers::CsrMatrix::from_triplets(3 * (last - first), 3 * p.number_of_contacts,
+                                                                        rows, cols, values, "own rows"),
+                               3, partition);
     local.number_of_contacts = partition.n_local();
     local.q.assign(3 * partition.n_local(), 0.0);
     local.mu.assign(partition.n_local(), 0.0);
@@ -110,9 +111,9 @@ BOOST_AUTO_TEST_CASE(split_problem_is_solved_with_own_rows)
   // The whole problem by NSGS (every rank the same).
   const ContactSolvers::BlockDelassus whole_blocks(whole);
   std::vector<double> r_whole(3 * m, 0.0), u_whole(3 * m, 0.0);
-  const ContactSolvers::SolverResult reference = ContactSolvers::NonsmoothGaussSeidel(whole, whole_blocks)
-                                                   .run(r_whole, u_whole, tolerance, 500,
-                                                        std::chrono::steady_clock::time_point::max());
+  const ContactSolvers::SolverResult reference =
+    ContactSolvers::NonsmoothGaussSeidel(whole, whole_blocks)
+      .run(r_whole, u_whole, tolerance, 500, std::chrono::steady_clock::time_point::max());
   BOOST_REQUIRE(reference.status == ContactSolvers::SolverStatus::converged);
 
   // Split: contiguous ranges in rank order, each rank with its own rows of W only, in its local
@@ -122,8 +123,9 @@ BOOST_AUTO_TEST_CASE(split_problem_is_solved_with_own_rows)
   const ContactSolvers::LocalProblem own = local_part(whole, first, last, partition, comm);
   const ContactSolvers::BlockDelassus own_blocks(own);
   std::vector<double> r(3 * partition.n_local(), 0.0), u;
-  const ContactSolvers::SolverResult result = ContactSolvers::distributed_sweeps(
-    own, own_blocks, ContactSolvers::ImpulseExchange(partition, 3, comm), r, u, tolerance, 500);
+  const ContactSolvers::SolverResult result =
+    ContactSolvers::distributed_sweeps(own, own_blocks, ContactSolvers::ImpulseExchange(partition, 3, comm), r, u,
+                                       tolerance, 500);
   BOOST_REQUIRE(result.status == ContactSolvers::SolverStatus::converged);
   BOOST_TEST(result.error <= tolerance);
 

@@ -13,12 +13,12 @@ namespace
   LocalProblem one_contact(int d, double mu, std::vector<double> W, std::vector<double> q)
   {
     LocalProblem p;
-    p.dimension          = d;
+    p.dimension = d;
     p.number_of_contacts = 1;
-    p.W_dense            = DenseMatrix(d, d);
-    p.W_dense.values     = std::move(W);
-    p.q                  = std::move(q);
-    p.mu                 = {mu};
+    p.W_dense = DenseMatrix(d, d);
+    p.W_dense.values = std::move(W);
+    p.q = std::move(q);
+    p.mu = {mu};
     return p;
   }
 } // namespace

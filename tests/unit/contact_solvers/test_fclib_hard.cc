@@ -40,7 +40,8 @@ namespace
   int number_after(const std::string &text, const std::string &label)
   {
     std::smatch match;
-    BOOST_REQUIRE_MESSAGE(std::regex_search(text, match, std::regex(label + " = ([0-9]+)")), "no '" << label << "' in: " << text);
+    BOOST_REQUIRE_MESSAGE(std::regex_search(text, match, std::regex(label + " = ([0-9]+)")),
+                          "no '" << label << "' in: " << text);
     return std::stoi(match[1]);
   }
 
@@ -49,15 +50,16 @@ namespace
     const FclibProblem file = read_fclib_file(hard_dir + name);
     BOOST_REQUIRE(!file.is_global);
     const LocalProblem &local = file.local;
-    SolverOptions       options;
-    options.solver             = *solver_kind_from_name(solver);
-    options.tolerance          = 1e-8;
-    options.max_iterations     = 5000;
+    SolverOptions options;
+    options.solver = *solver_kind_from_name(solver);
+    options.tolerance = 1e-8;
+    options.max_iterations = 5000;
     options.time_limit_seconds = 60.0; // the slowest takes a few seconds in Release
     std::vector<double> r, u;
-    const SolverResult  result = solve(local, r, u, options);
+    const SolverResult result = solve(local, r, u, options);
     BOOST_TEST_MESSAGE(name << " (" << solver << "): " << to_string(result.status) << ", " << result.iterations
-                            << " iterations, error " << result.error << ", " << result.seconds << " s, " << result.message);
+                            << " iterations, error " << result.error << ", " << result.seconds << " s, "
+                            << result.message);
     BOOST_TEST(to_string(result.status) == "converged");
     const double error = compute_error(local, r);
     BOOST_TEST(error <= 1e-8);
@@ -74,7 +76,7 @@ BOOST_AUTO_TEST_CASE(stored_files_are_what_the_generator_writes)
     BOOST_TEST_CONTEXT(name)
     {
       const LocalProblem stored = read_fclib_file(hard_dir + name).local;
-      const LocalProblem fresh  = read_fclib_file(std::string(FCLIB_HARD_REGENERATED_DIR) + "/" + name).local;
+      const LocalProblem fresh = read_fclib_file(std::string(FCLIB_HARD_REGENERATED_DIR) + "/" + name).local;
       BOOST_REQUIRE_EQUAL(stored.dimension, fresh.dimension);
       BOOST_REQUIRE_EQUAL(stored.number_of_contacts, fresh.number_of_contacts);
       BOOST_TEST(stored.mu == fresh.mu, boost::test_tools::per_element());
@@ -108,7 +110,7 @@ BOOST_AUTO_TEST_CASE(every_problem_has_more_contact_unknowns_than_degrees_of_fre
     BOOST_TEST_CONTEXT(name)
     {
       const FclibProblem file = read_fclib_file(hard_dir + name);
-      const int          dofs = number_after(file.description, "n");
+      const int dofs = number_after(file.description, "n");
       BOOST_TEST(number_after(file.description, "d m") == file.local.size());
       BOOST_TEST(file.local.size() > dofs); // rank W ≤ n < d m: W is singular
     }
@@ -117,25 +119,31 @@ BOOST_AUTO_TEST_CASE(every_problem_has_more_contact_unknowns_than_degrees_of_fre
 BOOST_AUTO_TEST_CASE(default_solver_solves_the_hard_set)
 {
   for (const auto &name : hard_files)
-    BOOST_TEST_CONTEXT(name) { solve_and_check(name, "alart_curnier"); }
+    BOOST_TEST_CONTEXT(name)
+    {
+      solve_and_check(name, "alart_curnier");
+    }
 }
 
 BOOST_AUTO_TEST_CASE(proximal_point_solver_solves_the_hard_set)
 {
   for (const auto &name : hard_files)
-    BOOST_TEST_CONTEXT(name) { solve_and_check(name, "proximal_point"); }
+    BOOST_TEST_CONTEXT(name)
+    {
+      solve_and_check(name, "proximal_point");
+    }
 }
 
 BOOST_AUTO_TEST_CASE(proximal_point_solver_solves_the_public_granular_flow)
 {
   // fc2d_granularflowonwall_02020_00213: Newton stalls at ~4e-7, no Siconos solver reaches 1e-8.
-  const std::string   name  = std::string(PERCUSSION_TEST_DATA_DIR) + "/fclib/fc2d_granularflowonwall_02020_00213.hdf5";
-  const LocalProblem  local = read_fclib_file(name).local;
-  SolverOptions       options;
-  options.solver             = SolverKind::proximal_point;
+  const std::string name = std::string(PERCUSSION_TEST_DATA_DIR) + "/fclib/fc2d_granularflowonwall_02020_00213.hdf5";
+  const LocalProblem local = read_fclib_file(name).local;
+  SolverOptions options;
+  options.solver = SolverKind::proximal_point;
   options.time_limit_seconds = 60.0;
   std::vector<double> r, u;
-  const SolverResult  result = solve(local, r, u, options);
+  const SolverResult result = solve(local, r, u, options);
   BOOST_TEST(to_string(result.status) == "converged");
   BOOST_TEST(compute_error(local, r) <= 1e-8);
   check_coulomb_solution(local, r, u, 1e-6);
@@ -159,13 +167,13 @@ BOOST_AUTO_TEST_CASE(invalid_proximal_point_options_are_named)
   SolverOptions options;
   options.proximal_point_initial = 0.0;
   BOOST_TEST(message_of(options).find("proximal_point_initial") != std::string::npos);
-  options                        = SolverOptions();
-  options.proximal_point_min     = 2.0; // above proximal_point_initial = 1
+  options = SolverOptions();
+  options.proximal_point_min = 2.0; // above proximal_point_initial = 1
   BOOST_TEST(message_of(options).find("proximal_point_min") != std::string::npos);
-  options                                = SolverOptions();
+  options = SolverOptions();
   options.proximal_point_easy_iterations = 0;
   BOOST_TEST(message_of(options).find("proximal_point_easy_iterations") != std::string::npos);
-  options                            = SolverOptions();
+  options = SolverOptions();
   options.proximal_point_nsgs_sweeps = -1;
   BOOST_TEST(message_of(options).find("proximal_point_nsgs_sweeps") != std::string::npos);
 }
@@ -174,17 +182,18 @@ BOOST_AUTO_TEST_CASE(proximal_point_solver_newton_only_sub_problems)
 {
   // With proximal_point_nsgs_sweeps = 0 every sub-problem is solved by Newton alone: the loop must
   // still solve the rank-deficient box stack and the public granular flow.
-  for (const std::string name : {hard_dir + "rigid_box_stack_5_boxes_125_contacts.hdf5",
-                                 std::string(PERCUSSION_TEST_DATA_DIR) + "/fclib/fc2d_granularflowonwall_02020_00213.hdf5"})
+  for (const std::string name :
+       {hard_dir + "rigid_box_stack_5_boxes_125_contacts.hdf5",
+        std::string(PERCUSSION_TEST_DATA_DIR) + "/fclib/fc2d_granularflowonwall_02020_00213.hdf5"})
     BOOST_TEST_CONTEXT(name)
     {
       const LocalProblem local = read_fclib_file(name).local;
-      SolverOptions      options;
-      options.solver                     = SolverKind::proximal_point;
+      SolverOptions options;
+      options.solver = SolverKind::proximal_point;
       options.proximal_point_nsgs_sweeps = 0;
-      options.time_limit_seconds         = 60.0;
+      options.time_limit_seconds = 60.0;
       std::vector<double> r, u;
-      const SolverResult  result = solve(local, r, u, options);
+      const SolverResult result = solve(local, r, u, options);
       BOOST_TEST(to_string(result.status) == "converged");
       BOOST_TEST(compute_error(local, r) <= 1e-8);
       check_coulomb_solution(local, r, u, 1e-6);
@@ -196,18 +205,18 @@ BOOST_AUTO_TEST_CASE(proximal_point_solver_with_dense_storage)
   // The finite-element path stores W dense: the same coarse-plate problem (all 100 slave points
   // coupled through 27 DoFs) converted to dense storage.
   const LocalProblem sparse = read_fclib_file(hard_dir + "coarse_plate_fine_contact_100.hdf5").local;
-  LocalProblem       dense  = sparse;
-  dense.storage             = MatrixStorage::dense;
-  dense.W_dense             = DenseMatrix(sparse.size(), sparse.size());
+  LocalProblem dense = sparse;
+  dense.storage = MatrixStorage::dense;
+  dense.W_dense = DenseMatrix(sparse.size(), sparse.size());
   for (int i = 0; i < sparse.size(); ++i)
     for (int k = sparse.W_sparse.row_start[i]; k < sparse.W_sparse.row_start[i + 1]; ++k)
       dense.W_dense(i, sparse.W_sparse.column_index[k]) += sparse.W_sparse.values[k];
   dense.W_sparse = CsrMatrix();
   SolverOptions options;
-  options.solver             = SolverKind::proximal_point;
+  options.solver = SolverKind::proximal_point;
   options.time_limit_seconds = 60.0;
   std::vector<double> r, u;
-  const SolverResult  result = solve(dense, r, u, options);
+  const SolverResult result = solve(dense, r, u, options);
   BOOST_TEST(to_string(result.status) == "converged");
   BOOST_TEST(compute_error(dense, r) <= 1e-8);
   BOOST_TEST(compute_error(sparse, r) <= 1e-8);

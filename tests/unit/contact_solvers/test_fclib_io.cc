@@ -23,13 +23,13 @@ namespace
   LocalProblem small_problem()
   {
     LocalProblem p;
-    p.dimension          = 3;
+    p.dimension = 3;
     p.number_of_contacts = 2;
-    p.W_dense            = DenseMatrix(6, 6);
+    p.W_dense = DenseMatrix(6, 6);
     for (int i = 0; i < 6; ++i)
       p.W_dense(i, i) = 1.0 + i;
     p.W_dense(0, 3) = p.W_dense(3, 0) = 0.25;
-    p.q  = {-1.0, 0.5, 0.25, -2.0, 0.0, 1.0};
+    p.q = {-1.0, 0.5, 0.25, -2.0, 0.0, 1.0};
     p.mu = {0.3, 0.7};
     return p;
   }
@@ -54,9 +54,9 @@ namespace
     const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
     BOOST_REQUIRE(f >= 0);
     H5Ldelete(f, path.c_str(), H5P_DEFAULT);
-    const hsize_t n  = values.size();
-    const hid_t   sp = H5Screate_simple(1, &n, nullptr);
-    const hid_t   ds = H5Dcreate2(f, path.c_str(), H5T_IEEE_F64LE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    const hsize_t n = values.size();
+    const hid_t sp = H5Screate_simple(1, &n, nullptr);
+    const hid_t ds = H5Dcreate2(f, path.c_str(), H5T_IEEE_F64LE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
     H5Dclose(ds);
     H5Sclose(sp);
@@ -66,8 +66,8 @@ namespace
 
 BOOST_AUTO_TEST_CASE(round_trip)
 {
-  const std::string   file = "round_trip.hdf5";
-  const LocalProblem  p    = small_problem();
+  const std::string file = "round_trip.hdf5";
+  const LocalProblem p = small_problem();
   std::vector<double> r, u;
   solve(p, r, u);
   write_fclib_local(file, p, "round trip", "a test problem", &r, &u);
@@ -189,6 +189,6 @@ BOOST_AUTO_TEST_CASE(bad_files)
   }
   // The writer refuses an inconsistent problem.
   LocalProblem bad = small_problem();
-  bad.mu[0]        = -1.0;
+  bad.mu[0] = -1.0;
   BOOST_CHECK_THROW(write_fclib_local("bad.hdf5", bad), percussion::InputError);
 }

@@ -19,8 +19,9 @@ namespace
   const std::string public_dir = std::string(PERCUSSION_TEST_DATA_DIR) + "/fclib/";
 
   // Expected status of "alart_curnier" at 1e-8: every file converges. The granular flow with 2020
-  // contacts, which no Siconos solver brings to 1e-8 within a minute (Siconos Numerics 4.4 reference runs, doc/contact_solvers.md), is solved by the
-  // proximal-point phase (proximal_point.h) after both Newton variants stall at ~4e-7.
+  // contacts, which no Siconos solver brings to 1e-8 within a minute (Siconos Numerics 4.4 reference runs,
+  // doc/contact_solvers.md), is solved by the proximal-point phase (proximal_point.h) after both Newton variants stall
+  // at ~4e-7.
   const std::map<std::string, std::string> expected = {
     {"Capsules-i100-1090.hdf5", "converged"},
     {"Capsules-i100-889.hdf5", "converged"},
@@ -71,16 +72,16 @@ BOOST_AUTO_TEST_CASE(every_public_file)
       {
         const auto it = expected.find(name);
         BOOST_TEST_REQUIRE((it != expected.end()), "no expected status recorded for " << name);
-        const FclibProblem  file  = read_fclib_file(entry.path().string());
-        const LocalProblem  local = file.is_global ? condense_to_local(file.global) : file.local;
-        SolverOptions       options;
+        const FclibProblem file = read_fclib_file(entry.path().string());
+        const LocalProblem local = file.is_global ? condense_to_local(file.global) : file.local;
+        SolverOptions options;
         options.tolerance = 1e-8;
         // Generous for the files we solve (the slowest takes < 1 s in Release).
         options.time_limit_seconds = 60.0;
         std::vector<double> r, u;
-        const SolverResult  result = solve(local, r, u, options);
-        BOOST_TEST_MESSAGE(name << ": " << to_string(result.status) << ", " << result.iterations << " iterations, error "
-                                << result.error << ", " << result.seconds << " s");
+        const SolverResult result = solve(local, r, u, options);
+        BOOST_TEST_MESSAGE(name << ": " << to_string(result.status) << ", " << result.iterations
+                                << " iterations, error " << result.error << ", " << result.seconds << " s");
         BOOST_TEST(to_string(result.status) == it->second);
         const double error = compute_error(local, r);
         BOOST_TEST(error == result.error, boost::test_tools::tolerance(1e-6));

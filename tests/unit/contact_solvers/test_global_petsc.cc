@@ -30,7 +30,7 @@ namespace
     double scale = 1e-300, defect = 0.0;
     for (int i = 0; i < g.M.rows; ++i)
       {
-        scale  = std::max({scale, std::abs(Mv[i]), std::abs(Hr[i])});
+        scale = std::max({scale, std::abs(Mv[i]), std::abs(Hr[i])});
         defect = std::max(defect, std::abs(Mv[i] - Hr[i]));
       }
     BOOST_TEST(defect <= 1e-10 * scale);
@@ -47,15 +47,15 @@ BOOST_AUTO_TEST_CASE(hand_made_sliding_contact)
 {
   // The problem of test_multi_contact.cc (global_form_condensation): r = (1, −0.3, 0).
   GlobalProblem g;
-  g.dimension          = 3;
+  g.dimension = 3;
   g.number_of_contacts = 1;
-  g.M  = CsrMatrix::from_triplets(4, 4, {0, 1, 2, 3}, {0, 1, 2, 3}, {2.0, 4.0, 1.0, 1.0});
-  g.H  = CsrMatrix::from_triplets(4, 3, {0, 1, 2, 3}, {0, 0, 1, 2}, {1.0, 2.0, 1.0, 1.0});
-  g.f  = {-4.0, 0.0, 3.0, 0.0};
-  g.w  = {0.5, 0.0, 0.0};
+  g.M = CsrMatrix::from_triplets(4, 4, {0, 1, 2, 3}, {0, 1, 2, 3}, {2.0, 4.0, 1.0, 1.0});
+  g.H = CsrMatrix::from_triplets(4, 3, {0, 1, 2, 3}, {0, 0, 1, 2}, {1.0, 2.0, 1.0, 1.0});
+  g.f = {-4.0, 0.0, 3.0, 0.0};
+  g.w = {0.5, 0.0, 0.0};
   g.mu = {0.3};
   std::vector<double> r, v, u;
-  SolverOptions       options;
+  SolverOptions options;
   options.tolerance = 1e-12;
   const SolverResult result = solve_global_petsc(g, r, v, u, options);
   BOOST_TEST(to_string(result.status) == "converged");
@@ -75,12 +75,12 @@ BOOST_AUTO_TEST_CASE(public_global_files)
         const FclibProblem file = read_fclib_file(std::string(PERCUSSION_TEST_DATA_DIR) + "/fclib/" + name);
         BOOST_TEST_REQUIRE(file.is_global);
         std::vector<double> r, v, u;
-        SolverOptions       options;
-        options.tolerance          = 1e-8;
+        SolverOptions options;
+        options.tolerance = 1e-8;
         options.time_limit_seconds = 60.0;
-        const SolverResult result  = solve_global_petsc(file.global, r, v, u, options);
-        BOOST_TEST_MESSAGE(name << ": " << to_string(result.status) << " in " << result.iterations << " iterations, error "
-                                << result.error << ", " << result.seconds << " s");
+        const SolverResult result = solve_global_petsc(file.global, r, v, u, options);
+        BOOST_TEST_MESSAGE(name << ": " << to_string(result.status) << " in " << result.iterations
+                                << " iterations, error " << result.error << ", " << result.seconds << " s");
         BOOST_TEST(to_string(result.status) == "converged");
         // The same measure on the condensed problem, computed with W.
         const LocalProblem local = condense_to_local(file.global);

@@ -25,17 +25,17 @@ namespace
    */
   LocalProblem random_problem(int d, int m, int n_dof, unsigned seed, double mu_value = -1.0)
   {
-    std::mt19937                           gen(seed);
-    std::normal_distribution<double>       normal(0.0, 1.0);
+    std::mt19937 gen(seed);
+    std::normal_distribution<double> normal(0.0, 1.0);
     std::uniform_real_distribution<double> uniform(0.1, 0.9);
-    const int                              n = d * m;
-    std::vector<double>                    H(static_cast<std::size_t>(n_dof) * n);
+    const int n = d * m;
+    std::vector<double> H(static_cast<std::size_t>(n_dof) * n);
     for (double &h : H)
       h = normal(gen);
     LocalProblem p;
-    p.dimension          = d;
+    p.dimension = d;
     p.number_of_contacts = m;
-    p.W_dense            = DenseMatrix(n, n);
+    p.W_dense = DenseMatrix(n, n);
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < n; ++j)
         {
@@ -58,7 +58,7 @@ namespace
   LocalProblem to_sparse(const LocalProblem &p)
   {
     LocalProblem s = p;
-    s.storage      = MatrixStorage::sparse;
+    s.storage = MatrixStorage::sparse;
     s.W_sparse.rows = s.W_sparse.cols = p.size();
     s.W_sparse.row_start = {0};
     for (int i = 0; i < p.size(); ++i)
@@ -78,12 +78,12 @@ namespace
   SolverResult solve_and_check(const LocalProblem &p, const std::string &solver, double tol, std::vector<double> &r)
   {
     SolverOptions options;
-    options.solver             = *solver_kind_from_name(solver);
-    options.tolerance          = tol;
-    options.max_iterations     = 20000;
+    options.solver = *solver_kind_from_name(solver);
+    options.tolerance = tol;
+    options.max_iterations = 20000;
     options.time_limit_seconds = 20.0;
     std::vector<double> u;
-    const SolverResult  result = solve(p, r, u, options);
+    const SolverResult result = solve(p, r, u, options);
     BOOST_TEST_CONTEXT("solver " << solver)
     {
       BOOST_TEST(to_string(result.status) == "converged");
@@ -135,14 +135,14 @@ BOOST_AUTO_TEST_CASE(singular_delassus_redundant_contacts)
     }
   // The simplest redundancy: the same contact twice (two identical rows blocks of H).
   LocalProblem p;
-  p.dimension          = 3;
+  p.dimension = 3;
   p.number_of_contacts = 2;
-  p.W_dense            = DenseMatrix(6, 6);
+  p.W_dense = DenseMatrix(6, 6);
   for (int a = 0; a < 2; ++a)
     for (int b = 0; b < 2; ++b)
       for (int i = 0; i < 3; ++i)
         p.W_dense(3 * a + i, 3 * b + i) = 1.0;
-  p.q  = {-1.0, 0.2, 0.0, -1.0, 0.2, 0.0};
+  p.q = {-1.0, 0.2, 0.0, -1.0, 0.2, 0.0};
   p.mu = {0.5, 0.5};
   for (const std::string &solver : available_solvers())
     {
@@ -158,7 +158,7 @@ BOOST_AUTO_TEST_CASE(ill_conditioned_delassus)
 {
   // Stiff and soft contacts together: contact scales spread over 8 orders of magnitude.
   LocalProblem p = random_problem(3, 8, 36, 7);
-  const int    n = p.size();
+  const int n = p.size();
   std::vector<double> s(n);
   for (int i = 0; i < n; ++i)
     s[i] = std::pow(10.0, -4.0 + 8.0 * (i / 3) / 7.0);
@@ -180,7 +180,7 @@ BOOST_AUTO_TEST_CASE(extreme_scales)
   // r(αW, βq) = (β/α) r(W, q): solve at scales 1e±8 and compare with the unit-scale solution.
   // Small μ and a well-conditioned W so that the solution is unique (Coulomb problems with large μ
   // may have several solutions, and different solvers may find different ones).
-  const LocalProblem  base = random_problem(3, 10, 120, 11, 0.1);
+  const LocalProblem base = random_problem(3, 10, 120, 11, 0.1);
   std::vector<double> r_base;
   solve_and_check(base, "alart_curnier", 1e-14, r_base);
   // The FCLIB measure normalises by max(‖q‖, ‖r‖, ‖u‖), which mixes force and velocity units: when
@@ -215,10 +215,10 @@ BOOST_AUTO_TEST_CASE(extreme_scales)
 BOOST_AUTO_TEST_CASE(zero_contacts)
 {
   LocalProblem p;
-  p.dimension          = 3;
+  p.dimension = 3;
   p.number_of_contacts = 0;
   std::vector<double> r{1.0}, u;
-  const SolverResult  result = solve(p, r, u);
+  const SolverResult result = solve(p, r, u);
   BOOST_TEST(to_string(result.status) == "converged");
   BOOST_TEST(r.empty());
   BOOST_TEST(u.empty());
@@ -227,13 +227,13 @@ BOOST_AUTO_TEST_CASE(zero_contacts)
 
 BOOST_AUTO_TEST_CASE(warm_start_from_the_solution)
 {
-  const LocalProblem  p = random_problem(3, 15, 60, 13);
+  const LocalProblem p = random_problem(3, 15, 60, 13);
   std::vector<double> r;
   solve_and_check(p, "alart_curnier", 1e-12, r);
   std::vector<double> u;
-  SolverOptions       options;
-  options.tolerance          = 1e-10;
-  const SolverResult again   = solve(p, r, u, options);
+  SolverOptions options;
+  options.tolerance = 1e-10;
+  const SolverResult again = solve(p, r, u, options);
   BOOST_TEST(to_string(again.status) == "converged");
   BOOST_TEST(again.iterations == 0);
 }
@@ -244,9 +244,9 @@ BOOST_AUTO_TEST_CASE(limits_are_respected_and_nothing_throws)
   for (const std::string &solver : available_solvers())
     {
       std::vector<double> r, u;
-      SolverOptions       options;
-      options.solver         = *solver_kind_from_name(solver);
-      options.tolerance      = 1e-15;
+      SolverOptions options;
+      options.solver = *solver_kind_from_name(solver);
+      options.tolerance = 1e-15;
       options.max_iterations = 2;
       SolverResult result;
       BOOST_CHECK_NO_THROW(result = solve(p, r, u, options));
@@ -257,20 +257,20 @@ BOOST_AUTO_TEST_CASE(limits_are_respected_and_nothing_throws)
     }
   // A tolerance of 0 cannot be met: the time limit stops the solver.
   std::vector<double> r, u;
-  SolverOptions       options;
-  options.tolerance          = 0.0;
-  options.max_iterations     = 1000000000;
+  SolverOptions options;
+  options.tolerance = 0.0;
+  options.max_iterations = 1000000000;
   options.time_limit_seconds = 0.2;
-  const SolverResult result  = solve(p, r, u, options);
+  const SolverResult result = solve(p, r, u, options);
   BOOST_TEST(result.seconds < 2.0);
   BOOST_TEST(to_string(result.status) != "converged");
 }
 
 BOOST_AUTO_TEST_CASE(bad_input_is_reported)
 {
-  LocalProblem        p = random_problem(3, 2, 6, 19);
+  LocalProblem p = random_problem(3, 2, 6, 19);
   std::vector<double> r, u;
-  SolverOptions       options;
+  SolverOptions options;
   BOOST_TEST(!solver_kind_from_name("no_such_solver"));
   options.solver = static_cast<SolverKind>(17); // not a solver
   BOOST_CHECK_THROW(solve(p, r, u, options), percussion::InputError);
@@ -285,12 +285,12 @@ BOOST_AUTO_TEST_CASE(global_form_condensation)
 {
   // M = diag(2, 4, 1, 1) (CSR), H (4 × 3) for one 3D contact: W = Hᵀ M⁻¹ H, q = Hᵀ M⁻¹ f + w, by hand.
   GlobalProblem g;
-  g.dimension          = 3;
+  g.dimension = 3;
   g.number_of_contacts = 1;
   g.M = CsrMatrix::from_triplets(4, 4, {0, 1, 2, 3}, {0, 1, 2, 3}, {2.0, 4.0, 1.0, 1.0});
   g.H = CsrMatrix::from_triplets(4, 3, {0, 1, 2, 3}, {0, 0, 1, 2}, {1.0, 2.0, 1.0, 1.0});
-  g.f  = {-4.0, 0.0, 3.0, 0.0};
-  g.w  = {0.5, 0.0, 0.0};
+  g.f = {-4.0, 0.0, 3.0, 0.0};
+  g.w = {0.5, 0.0, 0.0};
   g.mu = {0.3};
   const LocalProblem p = condense_to_local(g);
   std::vector<double> W(9, 0.0);
@@ -307,7 +307,7 @@ BOOST_AUTO_TEST_CASE(global_form_condensation)
   BOOST_CHECK_SMALL(p.q[2], 1e-15);
   // Sliding along +t1: r_N = 1.5/1.5 = 1, r_T = (−0.3, 0); and the global solve agrees.
   std::vector<double> r, v, u;
-  const SolverResult  result = solve(g, r, v, u);
+  const SolverResult result = solve(g, r, v, u);
   BOOST_TEST(to_string(result.status) == "converged");
   BOOST_CHECK_SMALL(r[0] - 1.0, 1e-10);
   BOOST_CHECK_SMALL(r[1] + 0.3, 1e-10);

@@ -18,12 +18,12 @@ namespace
   LocalProblem one_contact(int d, double mu, std::vector<double> W, std::vector<double> q)
   {
     LocalProblem p;
-    p.dimension          = d;
+    p.dimension = d;
     p.number_of_contacts = 1;
-    p.W_dense            = DenseMatrix(d, d);
-    p.W_dense.values     = std::move(W);
-    p.q                  = std::move(q);
-    p.mu                 = {mu};
+    p.W_dense = DenseMatrix(d, d);
+    p.W_dense.values = std::move(W);
+    p.q = std::move(q);
+    p.mu = {mu};
     return p;
   }
 
@@ -54,10 +54,10 @@ namespace
                 problem.W_dense = DenseMatrix();
               }
             SolverOptions options;
-            options.solver    = *solver_kind_from_name(name);
+            options.solver = *solver_kind_from_name(name);
             options.tolerance = 1e-12;
             std::vector<double> r, u;
-            const SolverResult  result = solve(problem, r, u, options);
+            const SolverResult result = solve(problem, r, u, options);
             BOOST_TEST(to_string(result.status) == "converged");
             BOOST_TEST(result.error <= 1e-12);
             for (int i = 0; i < p.size(); ++i)
@@ -70,7 +70,7 @@ namespace
         }
     // The Gauss–Seidel sub-solver alone, from a wrong start.
     std::vector<double> r(p.size(), 0.37);
-    const double        residual = solve_one_contact(p.dimension, p.mu[0], p.W_dense.values.data(), p.q.data(), r.data());
+    const double residual = solve_one_contact(p.dimension, p.mu[0], p.W_dense.values.data(), p.q.data(), r.data());
     BOOST_TEST(residual <= 1e-12);
     for (int i = 0; i < p.size(); ++i)
       BOOST_CHECK_SMALL(r[i] - r_exact[i], 1e-10);

@@ -160,7 +160,8 @@ BOOST_AUTO_TEST_CASE(graded_ball_keeps_the_sphere_and_shrinks_the_cells_at_the_p
       for (const unsigned int v : face->vertex_indices())
         worst = std::max(worst, std::abs(face->vertex(v).distance(center) - radius));
   BOOST_TEST(worst <= 1e-14);
-  const dealii::Point<3> south(center[0], center[1], center[2] - radius), moved_center(center[0], center[1], center[2] - s * radius);
+  const dealii::Point<3> south(center[0], center[1], center[2] - radius),
+    moved_center(center[0], center[1], center[2] - s * radius);
   double to_south = 1e300, to_moved_center = 1e300;
   for (const auto &vertex : graded->get_vertices())
     {
@@ -184,8 +185,9 @@ BOOST_AUTO_TEST_CASE(graded_ball_keeps_the_sphere_and_shrinks_the_cells_at_the_p
   for (const auto &cell : graded->active_cell_iterators())
     volume += cell->measure();
   const double ball_volume = 4.0 / 3.0 * dealii::numbers::PI * radius * radius * radius;
-  BOOST_TEST_MESSAGE("graded ball (s = " << s << ", 3 refinements): cell at the pole x" << shrink << " (stretch at the point "
-                                         << (1 - s) / (1 + s) << "), volume " << volume / ball_volume << " of the ball's");
+  BOOST_TEST_MESSAGE("graded ball (s = " << s << ", 3 refinements): cell at the pole x" << shrink
+                                         << " (stretch at the point " << (1 - s) / (1 + s) << "), volume "
+                                         << volume / ball_volume << " of the ball's");
   BOOST_TEST(std::abs(shrink / ((1 - s) / (1 + s)) - 1) <= 0.10);
   BOOST_TEST(std::abs(volume / ball_volume - 1) <= 0.10);
 }
@@ -202,7 +204,8 @@ BOOST_AUTO_TEST_CASE(gmsh_physical_tags_become_material_and_boundary_ids)
   const auto [materials, boundaries] = ids(*tria);
   // Each rank may own cells of only one block; check the union over ranks.
   std::set<unsigned int> all_materials;
-  for (const auto &m : dealii::Utilities::MPI::all_gather(MPI_COMM_WORLD, std::vector<unsigned int>(materials.begin(), materials.end())))
+  for (const auto &m : dealii::Utilities::MPI::all_gather(MPI_COMM_WORLD, std::vector<unsigned int>(materials.begin(),
+                                                                                                    materials.end())))
     all_materials.insert(m.begin(), m.end());
   BOOST_TEST((all_materials == std::set<unsigned int>{1, 2}));
   const std::vector<dealii::types::boundary_id> boundary_ids = tria->get_boundary_ids();
@@ -220,7 +223,8 @@ BOOST_AUTO_TEST_CASE(gmsh_physical_tags_become_material_and_boundary_ids)
     for (std::string line; std::getline(in, line);)
       lines.push_back(line);
     edit_lines(lines);
-    const std::string file = name + "_" + std::to_string(dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD)) + ".msh";
+    const std::string file =
+      name + "_" + std::to_string(dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD)) + ".msh";
     {
       std::ofstream out(file);
       for (const auto &line : lines)
@@ -247,7 +251,8 @@ BOOST_AUTO_TEST_CASE(gmsh_physical_tags_become_material_and_boundary_ids)
       if (line == "9 3 2 12 3 7 8 11 10")
         line = "9 3 2 1 3 27 8 11 10";
   });
-  BOOST_TEST(unknown_node.find("line 29: an element refers to node 27, which the file does not define") != std::string::npos,
+  BOOST_TEST(unknown_node.find("line 29: an element refers to node 27, which the file does not define") !=
+               std::string::npos,
              unknown_node);
   const std::string truncated = corrupt("truncated", [](std::vector<std::string> &lines) { lines.resize(20); });
   BOOST_TEST(truncated.find("ends early") != std::string::npos, truncated);
@@ -381,7 +386,8 @@ BOOST_AUTO_TEST_CASE(every_cg_preconditioner_reproduces_the_direct_solve)
   direct_solver.set_matrix(A, n);
   direct_solver.solve(b, x_direct);
 
-  MatHandle B = dense_columns(owned, n_rhs, [](const double i, const double j) { return std::cos(0.02 * (j + 1) * i); });
+  MatHandle B =
+    dense_columns(owned, n_rhs, [](const double i, const double j) { return std::cos(0.02 * (j + 1) * i); });
   MatHandle X_direct, X_cg;
   MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, X_direct.out());
   MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, X_cg.out());
@@ -399,7 +405,8 @@ BOOST_AUTO_TEST_CASE(every_cg_preconditioner_reproduces_the_direct_solve)
       solver.solve(b, x_cg);
       x_cg -= x_direct;
       BOOST_TEST(x_cg.l2_norm() <= 1e-9 * x_direct.l2_norm(), preconditioner_type_name(preconditioner));
-      BOOST_TEST_MESSAGE(preconditioner_type_name(preconditioner) << ": " << solver.last_iterations() << " CG iterations");
+      BOOST_TEST_MESSAGE(preconditioner_type_name(preconditioner)
+                         << ": " << solver.last_iterations() << " CG iterations");
       MatZeroEntries(X_cg);
       solver.solve(B, X_cg);
       MatAXPY(X_cg, -1.0, X_direct, SAME_NONZERO_PATTERN);
@@ -417,7 +424,8 @@ BOOST_AUTO_TEST_CASE(cg_columns_to_a_looser_tolerance_then_the_configured_one_ag
   const PetscInt n = 400, n_rhs = 3;
   MatHandle A = laplacian(n, 1e-3);
   const dealii::IndexSet owned = owned_rows(A);
-  MatHandle B = dense_columns(owned, n_rhs, [](const double i, const double j) { return std::cos(0.02 * (j + 1) * i); });
+  MatHandle B =
+    dense_columns(owned, n_rhs, [](const double i, const double j) { return std::cos(0.02 * (j + 1) * i); });
   MatHandle X, R;
   MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, X.out());
   LinearSolverParameters cg;
@@ -521,7 +529,8 @@ BOOST_AUTO_TEST_CASE(native_and_mumps_cholesky_agree_also_for_many_right_hand_si
   BOOST_TEST(x_native.l2_norm() <= 1e-12 * x_mumps.l2_norm());
 
   // Multiple right-hand sides through KSPMatSolve.
-  MatHandle B = dense_columns(owned, n_rhs, [](const double i, const double j) { return std::sin(0.01 * (j + 1) * i); });
+  MatHandle B =
+    dense_columns(owned, n_rhs, [](const double i, const double j) { return std::sin(0.01 * (j + 1) * i); });
   MatHandle X_auto, X_mumps;
   MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, X_auto.out());
   MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, X_mumps.out());
@@ -674,8 +683,8 @@ BOOST_AUTO_TEST_CASE(the_deformation_velocity_carries_no_momentum_and_splits_the
     }
   const BodyFrames frames(layout, owned, MPI_COMM_WORLD);
   using Vector = dealii::PETScWrappers::MPI::Vector;
-  Vector q(owned, MPI_COMM_WORLD), v(owned, MPI_COMM_WORLD), x(owned, MPI_COMM_WORLD),
-    mass_v(owned, MPI_COMM_WORLD), mass_x(owned, MPI_COMM_WORLD), v_def(owned, MPI_COMM_WORLD);
+  Vector q(owned, MPI_COMM_WORLD), v(owned, MPI_COMM_WORLD), x(owned, MPI_COMM_WORLD), mass_v(owned, MPI_COMM_WORLD),
+    mass_x(owned, MPI_COMM_WORLD), v_def(owned, MPI_COMM_WORLD);
   const std::array<double, 3> V[2] = {{{0.5, -1, 2}}, {{0, 0.3, 0}}}, w[2] = {{{0.2, -0.7, 1.1}}, {{3, 0, -1}}};
   const auto make_velocity = [&](const double vibration) {
     frames.reference_positions(x);

@@ -1,10 +1,10 @@
 // Requirement: the energy audit (Postprocess::EnergyAudit) cumulates the
 // per-step terms of the discrete energy balance exactly as documented — the sums of external
 // work (with the obstacles' work of the contact reactions booked as external), damping,
-// numerical-dissipation, normal and tangential contact works, projection energies and residuals; the current energies are the last step's; the flow scale is the largest energy seen
-// in the balance so far (|E| or a cumulated work, the two contact parts added); the largest
-// relative step residual is judged against that scale; start() resets everything — checked on
-// a few StepEnergy records whose sums are known by hand, without any simulation.
+// numerical-dissipation, normal and tangential contact works, projection energies and residuals; the current energies
+// are the last step's; the flow scale is the largest energy seen in the balance so far (|E| or a cumulated work, the
+// two contact parts added); the largest relative step residual is judged against that scale; start() resets everything
+// — checked on a few StepEnergy records whose sums are known by hand, without any simulation.
 //
 // All values are dyadic rationals (multiples of powers of two) of moderate size, so every sum
 // the audit forms is exact in binary floating point: the checks are equalities, except the

@@ -73,7 +73,10 @@ namespace small_system
     return C;
   }
 
-  inline double norm(const DVec &x) { return std::sqrt(dot(x, x)); }
+  inline double norm(const DVec &x)
+  {
+    return std::sqrt(dot(x, x));
+  }
 
   /// ‖a − b‖ / ‖b‖ (‖a − b‖ if b = 0).
   inline double relative_error(const DVec &a, const DVec &b)
@@ -256,11 +259,11 @@ namespace small_system
    */
   struct HandCorrection
   {
-    DVec v;                     ///< the velocity after the correction
-    double load_work = 0;       ///< F·δq
-    double kinetic_change = 0;  ///< ΔE_kin
-    double strain_change = 0;   ///< ΔE_strain
-    double added = 0;           ///< ΔE_kin + ΔE_strain − F·δq (position_correction)
+    DVec v;                    ///< the velocity after the correction
+    double load_work = 0;      ///< F·δq
+    double kinetic_change = 0; ///< ΔE_kin
+    double strain_change = 0;  ///< ΔE_strain
+    double added = 0;          ///< ΔE_kin + ΔE_strain − F·δq (position_correction)
   };
 
   inline HandCorrection hand_correction(const SmallSystem &s, const DVec &q, const DVec &v, const DVec &dq)

@@ -15,9 +15,9 @@ BOOST_AUTO_TEST_CASE(penetrated_contacts_always_enter)
   const ActiveSetRule rule{0.5, false};
   const double h = 1e-3;
   BOOST_TEST(rule.enters(-1e-9, 0.0, 0.0, h));
-  BOOST_TEST(rule.enters(-1e-9, 10.0, 10.0, h));  // separating fast: (55) would drop it
-  BOOST_TEST(rule.enters(-1e-3, 1e-8, 1e-8, h));  // a penetrated contact, slowly separating
-  BOOST_TEST(rule.enters(0.0, 1.0, 1.0, h));      // touching
+  BOOST_TEST(rule.enters(-1e-9, 10.0, 10.0, h)); // separating fast: (55) would drop it
+  BOOST_TEST(rule.enters(-1e-3, 1e-8, 1e-8, h)); // a penetrated contact, slowly separating
+  BOOST_TEST(rule.enters(0.0, 1.0, 1.0, h));     // touching
 }
 
 BOOST_AUTO_TEST_CASE(open_contacts_enter_when_predicted_to_close)

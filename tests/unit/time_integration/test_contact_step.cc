@@ -17,16 +17,16 @@
 
 #include "small_system_tools.h"
 
-#include <percussion/core/linear_solver_parameters.h>
 #include <percussion/contact_step/frictional_contact_step.h>
+#include <percussion/core/linear_solver_parameters.h>
 #include <percussion/time_integration/moreau_jean_integrator.h>
 #include <percussion/time_integration/nonsmooth_generalized_alpha_integrator.h>
 #include <percussion/time_integration/schatzman_paoli_integrator.h>
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <iostream>
+#include <limits>
 #include <string>
 
 using namespace small_system;
@@ -72,7 +72,20 @@ namespace
   const double impulse_tolerance = 1e-9;
   const double state_tolerance = 1e-12;
 
-  double relative(const double a, const double b) { return std::abs(a - b) / std::abs(b); }
+  /// A candidate contact point with its index, key and gap (the rest default).
+  OwnedContactPoint candidate(const unsigned int index, const unsigned long long key, const double gap)
+  {
+    OwnedContactPoint point;
+    point.global_index = index;
+    point.key = key;
+    point.gap = gap;
+    return point;
+  }
+
+  double relative(const double a, const double b)
+  {
+    return std::abs(a - b) / std::abs(b);
+  }
 
   /// The hand solution of the one-contact 2D Coulomb problem w = A p + b, K* ∋ w + (μ|w_T|, 0) ⊥ p ∈ K.
   struct Coulomb
@@ -193,8 +206,7 @@ namespace
       FrictionalContactStep step(contact_parameters(), c.law, 2, 0.5, MPI_COMM_SELF);
       integrator.compute_free_velocity();
       BOOST_TEST(relative_error(to_std(integrator.new_velocity()), free_step.v_free) <= state_tolerance);
-      const ContactStepResult r =
-        step.solve(integrator, *H, petsc_vector(c.w), true, {point}, petsc_vector(u_k));
+      const ContactStepResult r = step.solve(integrator, *H, petsc_vector(c.w), true, {point}, petsc_vector(u_k));
 
       BOOST_TEST(r.solved);
       BOOST_TEST(r.n_active == 1u);
@@ -240,10 +252,10 @@ namespace
       BOOST_TEST(std::abs(e.contact_work - (r.work_normal + r.work_tangential + r.obstacle_work)) <=
                  1e-12 * work_scale);
       BOOST_TEST(std::abs(e.residual) <= 1e-13 * (E0 + std::abs(e.contact_work) + std::abs(e.external_work)));
-      std::cout << c.name << ": |p - hand|/|p| = " << error_p << ", |v - hand|/|v_k| = " << error_v
-                << ", p = (" << p[0] << ", " << p[1] << "), work N " << r.work_normal << " (hand " << work_normal
-                << "), T " << r.work_tangential << " (hand " << work_tangential << "), solver error "
-                << r.solver.error << ", balance residual " << e.residual << std::endl;
+      std::cout << c.name << ": |p - hand|/|p| = " << error_p << ", |v - hand|/|v_k| = " << error_v << ", p = (" << p[0]
+                << ", " << p[1] << "), work N " << r.work_normal << " (hand " << work_normal << "), T "
+                << r.work_tangential << " (hand " << work_tangential << "), solver error " << r.solver.error
+                << ", balance residual " << e.residual << std::endl;
     }
   }
 } // namespace
@@ -278,8 +290,8 @@ BOOST_AUTO_TEST_CASE(frictionless_impact_standard_law)
       OwnedContactPoint point;
       point.e = e;
       const auto H = petsc_matrix(H_frame);
-      const auto r = step.solve(integrator, *H, petsc_vector({0.0, 0.0}), true, {point},
-                                petsc_vector(tmatvec(H_frame, c.v_start)));
+      const auto r =
+        step.solve(integrator, *H, petsc_vector({0.0, 0.0}), true, {point}, petsc_vector(tmatvec(H_frame, c.v_start)));
       BOOST_TEST(relative(r.impulse[0], p_n) <= impulse_tolerance);
       BOOST_TEST(std::abs(r.impulse[1]) <= impulse_tolerance * p_n);
     }
@@ -350,7 +362,8 @@ BOOST_AUTO_TEST_CASE(open_separating_contact_is_not_in_the_problem)
   point.gap = 1.0;
   point.mu = 0.5;
   const auto H = petsc_matrix(H_frame);
-  const auto r = step.solve(integrator, *H, petsc_vector({0.0, 0.0}), true, {point}, petsc_vector(tmatvec(H_frame, v0)));
+  const auto r =
+    step.solve(integrator, *H, petsc_vector({0.0, 0.0}), true, {point}, petsc_vector(tmatvec(H_frame, v0)));
   BOOST_TEST(!r.solved);
   BOOST_TEST(r.n_active == 0u);
   BOOST_TEST(!r.in_problem[0]);
@@ -465,13 +478,7 @@ BOOST_AUTO_TEST_CASE(position_projection_reopens_a_penetrated_gap)
   const DVec v0{0.3, -0.5};
   const SmallSystem s(mass, stiffness, 0.0, 0.0, force);
   const double tolerance = 1e-4;
-  std::vector<OwnedContactPoint> points(2);
-  points[0].global_index = 0;
-  points[0].key = 1;
-  points[0].gap = -5e-3;
-  points[1].global_index = 1;
-  points[1].key = 2;
-  points[1].gap = 1.0;
+  std::vector<OwnedContactPoint> points = {candidate(0, 1, -5e-3), candidate(1, 2, 1.0)};
 
   for (const Scheme scheme : {Scheme::moreau_jean_fremond, Scheme::nonsmooth_hht})
     {
@@ -488,8 +495,8 @@ BOOST_AUTO_TEST_CASE(position_projection_reopens_a_penetrated_gap)
         }
       else
         {
-          integrator =
-            std::make_unique<NonsmoothGeneralizedAlphaIntegrator>(s.system, tp, direct_solver(), s.owned(), MPI_COMM_SELF);
+          integrator = std::make_unique<NonsmoothGeneralizedAlphaIntegrator>(s.system, tp, direct_solver(), s.owned(),
+                                                                             MPI_COMM_SELF);
           // S = (1−α_m)M + (1−α_f)(hγC + h²βK) with C = 0.
           metric = lin(1 - tp.alpha_m(), s.M, (1 - tp.alpha_f()) * h * h * tp.newmark_beta(), s.K);
         }
@@ -530,7 +537,8 @@ BOOST_AUTO_TEST_CASE(position_projection_reopens_a_penetrated_gap)
             by_hand.kinetic_change = 0;
             by_hand.added = by_hand.strain_change - by_hand.load_work;
           }
-        const auto on = step.project_positions(*integrator, *H, w, points, petsc_vector(dq), true, tolerance, unbounded);
+        const auto on =
+          step.project_positions(*integrator, *H, w, points, petsc_vector(dq), true, tolerance, unbounded);
         BOOST_TEST(on.n_contacts == 1u); // point 1 is open: not in the projection problem
         BOOST_TEST((on.solver.status == ContactSolvers::SolverStatus::converged));
         BOOST_TEST(std::abs(on.min_gap_before - g_end) <= 1e-12 * std::abs(points[0].gap));
@@ -547,9 +555,9 @@ BOOST_AUTO_TEST_CASE(position_projection_reopens_a_penetrated_gap)
         BOOST_TEST(std::abs(integrator->last_step_energy().position_correction - by_hand.added) <=
                    impulse_tolerance * scale);
         std::cout << integrator->description() << ": end gap " << g_end << " -> " << on.min_gap
-                  << ", |q - hand|/|q| = " << error_q << ", strain change " << by_hand.strain_change
-                  << ", loads' work " << by_hand.load_work << ", kinetic change " << by_hand.kinetic_change
-                  << ", energy added " << on.energy_change << " (hand " << by_hand.added << ")" << std::endl;
+                  << ", |q - hand|/|q| = " << error_q << ", strain change " << by_hand.strain_change << ", loads' work "
+                  << by_hand.load_work << ", kinetic change " << by_hand.kinetic_change << ", energy added "
+                  << on.energy_change << " (hand " << by_hand.added << ")" << std::endl;
 
         check_energy_bound(*integrator, step, *H, w, points, v0, dq, tolerance, by_hand.added, scale, g_end);
       }

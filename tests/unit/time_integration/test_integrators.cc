@@ -73,7 +73,10 @@ namespace
   // imbalance (an O(h) error in the scheme would leave ~1e-2 of the flow).
   const double residual_tolerance = 1e-13;
 
-  double relative(const double a, const double b) { return std::abs(a - b) / std::abs(b); }
+  double relative(const double a, const double b)
+  {
+    return std::abs(a - b) / std::abs(b);
+  }
 
   /// A dense PETSc matrix (MATDENSE on MPI_COMM_SELF) with the entries of @p A.
   MatHandle petsc_dense(const Dense &A)
@@ -259,9 +262,8 @@ BOOST_AUTO_TEST_CASE(moreau_jean_impulse_and_displacement_correction)
              energy_term_tolerance * std::abs(by_hand.strain_change));
   BOOST_TEST(relative(integrator.last_step_energy().strain_energy, SmallSystem::half_norm(s.K, q1c)) <=
              state_tolerance);
-  std::cout << "correct_displacement: strain change " << by_hand.strain_change << ", loads' work "
-            << by_hand.load_work << ", kinetic change " << by_hand.kinetic_change << " (code added " << change
-            << ")" << std::endl;
+  std::cout << "correct_displacement: strain change " << by_hand.strain_change << ", loads' work " << by_hand.load_work
+            << ", kinetic change " << by_hand.kinetic_change << " (code added " << change << ")" << std::endl;
   // Back by −δq: that releases energy, the velocity stays bit for bit.
   {
     const DVec v_before = to_std(integrator.velocity());
@@ -313,11 +315,11 @@ BOOST_AUTO_TEST_CASE(moreau_jean_kept_products_stay_the_products_of_the_state)
             const DVec q = to_std(integrator.displacement()), v = to_std(integrator.velocity());
             for (const auto &[name, vector] : integrator.saved_vectors())
               {
-                const DVec expected = name == "stiffness_q" ? matvec(s.K, q) :
-                                      name == "stiffness_v" ? matvec(s.K, v) :
-                                      name == "mass_q"      ? matvec(s.M, q) :
-                                      name == "mass_v"      ? matvec(s.M, v) :
-                                                              to_std(*vector);
+                const DVec expected = name == "stiffness_q"   ? matvec(s.K, q)
+                                      : name == "stiffness_v" ? matvec(s.K, v)
+                                      : name == "mass_q"      ? matvec(s.M, q)
+                                      : name == "mass_v"      ? matvec(s.M, v)
+                                                              : to_std(*vector);
                 const double error = relative_error(to_std(*vector), expected);
                 BOOST_TEST(error <= state_tolerance, name << " at step " << step << ": " << error);
                 worst = std::max(worst, error);
@@ -590,8 +592,8 @@ BOOST_AUTO_TEST_CASE(trapezoidal_schemes_follow_the_exact_discrete_oscillation)
       const double error_v = std::abs(to_std(integrator->velocity())[0] - v_exact) / (omega * amplitude);
       BOOST_TEST(error_q <= 1e-11);
       BOOST_TEST(error_v <= 1e-11);
-      std::cout << integrator->description() << ": after " << n << " steps |q - exact discrete| / amplitude = "
-                << error_q << ", velocity " << error_v << std::endl;
+      std::cout << integrator->description() << ": after " << n
+                << " steps |q - exact discrete| / amplitude = " << error_q << ", velocity " << error_v << std::endl;
     }
 }
 
@@ -761,9 +763,9 @@ BOOST_AUTO_TEST_CASE(schatzman_paoli_period_of_a_free_oscillator)
             // And the measured period is the scheme's exact discrete period.
             BOOST_TEST(std::abs(period - discrete_period) / discrete_period <= 1e-5);
           }
-          std::cout << "Schatzman-Paoli beta = " << beta << ", h = T/" << std::round(T / h)
-                    << ": period error " << error << " (leading term " << leading << ", exact discrete "
-                    << discrete_period / T - 1 << ")" << std::endl;
+          std::cout << "Schatzman-Paoli beta = " << beta << ", h = T/" << std::round(T / h) << ": period error "
+                    << error << " (leading term " << leading << ", exact discrete " << discrete_period / T - 1 << ")"
+                    << std::endl;
         }
       // Halving h divides the error by 4 (second order).
       const double ratio = relative_errors[0] / relative_errors[1];

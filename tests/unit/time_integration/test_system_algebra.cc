@@ -103,7 +103,10 @@ namespace
     return std::find(dofs.begin(), dofs.end(), i) != dofs.end();
   }
 
-  PetscVector zeros(const unsigned int n = 3) { return petsc_vector(DVec(n, 0.0)); }
+  PetscVector zeros(const unsigned int n = 3)
+  {
+    return petsc_vector(DVec(n, 0.0));
+  }
 
   std::string dof_list(const SystemAlgebra::Dofs &dofs)
   {
@@ -149,8 +152,7 @@ BOOST_AUTO_TEST_CASE(eliminate_zeroes_rows_and_columns_with_the_largest_diagonal
           for (std::size_t j = 0; j < 3; ++j)
             {
               // Exact: eliminated entries are set, the others are not touched.
-              const double expected =
-                contains(dofs, i) || contains(dofs, j) ? (i == j ? diagonal : 0.0) : before[i][j];
+              const double expected = contains(dofs, i) || contains(dofs, j) ? (i == j ? diagonal : 0.0) : before[i][j];
               BOOST_TEST(after[i][j] == expected, "entry (" << i << ", " << j << ")");
             }
         BOOST_TEST(relative_difference(before, A) <= tolerance);
@@ -184,7 +186,7 @@ BOOST_AUTO_TEST_CASE(lifted_eliminated_solve_satisfies_the_full_system)
   struct Case
   {
     SystemAlgebra::Dofs dofs;
-    DVec                values;
+    DVec values;
   };
   for (const Case &c : {Case{{1}, {0.05}}, Case{{0, 2}, {0.01, -0.02}}})
     {
@@ -207,7 +209,7 @@ BOOST_AUTO_TEST_CASE(lifted_eliminated_solve_satisfies_the_full_system)
           if (!contains(c.dofs, i))
             free.push_back(i);
         Dense A_FF(free.size(), DVec(free.size()));
-        DVec  b_F(free.size());
+        DVec b_F(free.size());
         for (std::size_t i = 0; i < free.size(); ++i)
           {
             b_F[i] = lifted[free[i]];
@@ -265,8 +267,9 @@ BOOST_AUTO_TEST_CASE(lifted_eliminated_solve_satisfies_the_full_system)
         BOOST_TEST(std::abs(all_dofs - work_hand) <= tolerance * (work_scale + residual_scale * norm(v)));
 
         BOOST_TEST_MESSAGE("lift/solve, Dirichlet DoFs " << dof_list(c.dofs) << ": diagonal " << diagonal
-                           << ", rhs error " << rhs_error << ", solution error " << solution_error
-                           << ", max |A x − f| off D " << off_dirichlet << ", reaction work error " << work_error);
+                                                         << ", rhs error " << rhs_error << ", solution error "
+                                                         << solution_error << ", max |A x − f| off D " << off_dirichlet
+                                                         << ", reaction work error " << work_error);
       }
     }
 }
@@ -369,9 +372,8 @@ BOOST_AUTO_TEST_CASE(damping_and_smooth_force)
         const DVec expected_unloaded = lin(-1.0, Kq, -1.0, Cv);
         const double unloaded_error = norm(lin(1.0, to_std(result), -1.0, expected_unloaded)) / scale;
         BOOST_TEST(unloaded_error <= tolerance);
-        BOOST_TEST_MESSAGE("beta = " << stiffness_damping << ": C v error " << damping_error
-                                     << ", f − Kq − Cv error " << force_error << ", −Kq − Cv error "
-                                     << unloaded_error);
+        BOOST_TEST_MESSAGE("beta = " << stiffness_damping << ": C v error " << damping_error << ", f − Kq − Cv error "
+                                     << force_error << ", −Kq − Cv error " << unloaded_error);
       }
     }
 }
