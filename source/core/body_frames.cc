@@ -326,6 +326,14 @@ namespace percussion
     return changed;
   }
 
+  SavedValues BodyFrames::saved_values()
+  {
+    SavedValues values;
+    for (std::size_t i = 0; i < frame_storage.size(); ++i)
+      values.push_back({"body_frame_" + std::to_string(i), &frame_storage[i]});
+    return values;
+  }
+
   void BodyFrames::frames_from_values()
   {
     for (unsigned int b = 0; b < layout.n_bodies; ++b)

@@ -83,6 +83,42 @@ namespace percussion
     return 100 * std::sqrt(diagonal2) / wave_speed;
   }
 
+  Postprocess::StepView::PhaseSeconds RunTimings::phases_since(const RunTimings &before) const
+  {
+    return {contact_geometry - before.contact_geometry, free_velocity - before.free_velocity,
+            contact_step - before.contact_step, contact_solver - before.contact_solver, projection - before.projection};
+  }
+
+  void RunTimings::close_time_stepping(const unsigned int n_steps, const double stepping_seconds,
+                                       const double output_before, const double metric_seconds)
+  {
+    steps = n_steps;
+    projection_metric_factorisation = metric_seconds;
+    projection -= metric_seconds;
+    time_stepping = stepping_seconds - (output - output_before) - metric_seconds;
+  }
+
+  template <int dim>
+  void RunReport<dim>::log_set_up(const types::global_dof_index n_dofs, const unsigned int n_bodies) const
+  {
+    log << "percussion: " << dim << "D, " << triangulation.n_global_active_cells() << " cells, " << n_dofs << " DoFs, Q"
+        << parameters.mesh.fe_degree << ", " << Utilities::MPI::n_mpi_processes(communicator) << " MPI rank(s)"
+        << std::endl;
+    if (dim > 1)
+      log << "kinematics: "
+          << (parameters.large_rotations ? "large rotations (a frame per body, exact rigid motion, linear strain in it)"
+                                         : "small displacements (x = X + q)")
+          << ", " << n_bodies << " bod" << (n_bodies == 1 ? "y" : "ies") << std::endl;
+  }
+
+  template <int dim>
+  void RunReport<dim>::log_scheme(const TimeIntegration::TimeIntegrator &integrator) const
+  {
+    log << "scheme: " << integrator.description() << std::endl;
+    log << "iteration matrix: " << integrator.linear_solver().description() << ", set up in " << std::setprecision(3)
+        << integrator.linear_solver().setup_seconds() << " s" << std::endl;
+  }
+
   template <int dim>
   double RunReport<dim>::courant_number(const double smallest_cell) const
   {

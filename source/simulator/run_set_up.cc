@@ -13,12 +13,46 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <iostream>
 #include <string>
 #include <vector>
 
 namespace percussion
 {
   using namespace dealii;
+
+  void check_run_input(const RunParameters &parameters, const int dim, MPI_Comm communicator)
+  {
+    if (parameters.dimension != dim)
+      throw InputError("Simulator<" + std::to_string(dim) +
+                       "> cannot run a file with Dimension = " + std::to_string(parameters.dimension) + ".");
+    const unsigned int n_ranks = Utilities::MPI::n_mpi_processes(communicator);
+    if (parameters.linear_solver.direct_package == DirectSolverPackage::petsc &&
+        parameters.linear_solver.type != LinearSolverType::cg && n_ranks > 1)
+      throw InputError("Parameter 'Linear solver/Direct solver package' = petsc works on one MPI rank only (this run "
+                       "has " +
+                       std::to_string(n_ranks) + "); use mumps or auto.");
+    if (Utilities::MPI::this_mpi_process(communicator) == 0)
+      parameters.output.check_writable();
+  }
+
+  StepRetryPolicy step_retry_policy(const RunParameters &parameters)
+  {
+    return StepRetryPolicy(parameters.contact_solver.non_convergence_policy == ContactStep::NonConvergencePolicy::retry,
+                           parameters.contact_solver.retry_step_halvings,
+                           parameters.time.energy_creation_policy == TimeIntegration::EnergyCreationPolicy::retry
+                             ? parameters.time.energy_retry_halvings
+                             : 0);
+  }
+
+  std::unique_ptr<AdaptiveStepPolicy> adaptive_step_policy(const RunParameters &parameters)
+  {
+    if (!parameters.time.adaptive_steps)
+      return nullptr;
+    const auto &time = parameters.time;
+    return std::make_unique<AdaptiveStepPolicy>(time.time_step, time.adaptive_levels, time.quiet_steps,
+                                                time.quiet_force_change, time.dissipation_tolerance);
+  }
 
   template <int dim>
   void partition_by_contact_work(Triangulation<dim> &triangulation, const Contact::ContactParameters &contact,
@@ -125,6 +159,29 @@ namespace percussion
         system.frame_update_angle = frame_update_angle;
       }
     return system;
+  }
+
+  LinearSolverParameters resolve_automatic_preconditioner(LinearSolverParameters linear_solver,
+                                                          const double courant_number)
+  {
+    // Multigrid only where the step is long against the wave transit time of a cell: the matrix is
+    // then stiffness-dominated; at the CFL step the mass dominates and Jacobi suffices.
+    if (linear_solver.preconditioner == PreconditionerType::automatic)
+      linear_solver.preconditioner =
+        courant_number > linear_solver.amg_courant_number ? PreconditionerType::ml : PreconditionerType::jacobi;
+    return linear_solver;
+  }
+
+  std::unique_ptr<Postprocess::ProgressReporter> make_progress_reporter(const RunParameters &parameters,
+                                                                        const bool adaptive, MPI_Comm communicator)
+  {
+    const unsigned int n_steps = parameters.time.n_steps();
+    return std::make_unique<Postprocess::ProgressReporter>(std::cout,
+                                                           Utilities::MPI::this_mpi_process(communicator) == 0,
+                                                           parameters.output.progress_interval, adaptive ? 0 : n_steps,
+                                                           parameters.time.start_time,
+                                                           parameters.time.start_time +
+                                                             n_steps * parameters.time.time_step);
   }
 
   void create_output_directory(const RunParameters &parameters, MPI_Comm communicator)

@@ -1,7 +1,9 @@
-// The run: its set-up (the constructor's, which decides whether the input is acceptable before
-// anything is computed or written, and start_run()'s), the time loop, the postprocessors' view of
-// the state, and what is left behind when a run stops early. One time step is in
-// simulator_step.cc; the other jobs are the collaborators' (simulator.h).
+// The run in the order things happen: the set-up (the constructor's, which decides whether the
+// input is acceptable before anything is computed or written, and start_run()'s), the time loop,
+// one time step (do_time_step() and advance(): the phases in their order with the retry policy's
+// verdicts between them; the phases themselves belong to the integrator, ContactStepping, the
+// audit, ContactReporting and EnergyGuard), the postprocessors' view of the state, and what is left
+// behind when a run stops early. The other jobs are the collaborators' (simulator.h).
 #include <deal.II/base/mpi.h>
 #include <deal.II/base/timer.h>
 #include <deal.II/base/utilities.h>
@@ -10,13 +12,13 @@
 #include <percussion/core/exceptions.h>
 #include <percussion/core/interruption.h>
 #include <percussion/core/mesh_generator.h>
+#include <percussion/core/wall_clock.h>
 #include <percussion/postprocess/postprocessor_registry.h>
-#include <percussion/postprocess/progress_reporter.h>
 #include <percussion/simulator/simulator.h>
 #include <percussion/time_integration/scheme.h>
 #include <percussion/time_integration/time_integrator_factory.h>
 
-#include <iomanip>
+#include <limits>
 
 namespace percussion
 {
@@ -25,11 +27,7 @@ namespace percussion
   template <int dim>
   Simulator<dim>::Simulator(const RunParameters &run_parameters, MPI_Comm communicator, std::ostream &out)
     : parameters(run_parameters)
-    , retry_policy(parameters.contact_solver.non_convergence_policy == ContactStep::NonConvergencePolicy::retry,
-                   parameters.contact_solver.retry_step_halvings,
-                   parameters.time.energy_creation_policy == TimeIntegration::EnergyCreationPolicy::retry
-                     ? parameters.time.energy_retry_halvings
-                     : 0)
+    , retry_policy(step_retry_policy(parameters))
     , communicator(communicator)
     , log(out, Utilities::MPI::this_mpi_process(communicator) == 0)
     , audit(postprocessors.add(std::make_unique<Postprocess::EnergyAudit>()))
@@ -37,47 +35,23 @@ namespace percussion
     , energy_guard(parameters.time, audit, events, log)
   {
     // Every input check comes before any computation, and before any existing output is touched.
-    check_run_input();
+    check_run_input(parameters, dim, communicator);
     build_mesh_and_bodies();
     located_probes = locate_probes(*bodies, parameters.output.probe_points, communicator);
     for (const std::string &warning : parameters.warnings)
       log << "warning: " << warning << std::endl;
     set_up_time_integrator();
-    if (parameters.time.adaptive_steps)
-      adaptive = std::make_unique<AdaptiveStepPolicy>(parameters.time.time_step, parameters.time.adaptive_levels,
-                                                      parameters.time.quiet_steps, parameters.time.quiet_force_change,
-                                                      parameters.time.dissipation_tolerance);
+    adaptive = adaptive_step_policy(parameters);
     set_up_contact();
-    log_set_up();
-    checkpointer =
-      std::make_unique<Checkpointer<dim>>(parameters, communicator, log,
-                                          typename Checkpointer<dim>::RunState{*triangulation, *bodies,
-                                                                               *time_integrator,
-                                                                               contact ? &contact->step() : nullptr,
-                                                                               events,
-                                                                               [this]() { return saved_values(); },
-                                                                               [this]() {
-                                                                                 // The frames the next step starts
-                                                                                 // from.
-                                                                                 if (system.frames)
-                                                                                   frames->frames_from_values();
-                                                                               }},
-                                          run_timings.output);
-  }
-
-  template <int dim>
-  void Simulator<dim>::check_run_input() const
-  {
-    if (parameters.dimension != dim)
-      throw InputError("Simulator<" + std::to_string(dim) +
-                       "> cannot run a file with Dimension = " + std::to_string(parameters.dimension) + ".");
-    if (parameters.linear_solver.direct_package == DirectSolverPackage::petsc &&
-        parameters.linear_solver.type != LinearSolverType::cg && Utilities::MPI::n_mpi_processes(communicator) > 1)
-      throw InputError("Parameter 'Linear solver/Direct solver package' = petsc works on one MPI rank only (this run "
-                       "has " +
-                       std::to_string(Utilities::MPI::n_mpi_processes(communicator)) + "); use mumps or auto.");
-    if (Utilities::MPI::this_mpi_process(communicator) == 0)
-      parameters.output.check_writable();
+    run_report->log_set_up(bodies->get_dof_handler().n_dofs(), frames ? frames->n_bodies() : 0u);
+    const typename Checkpointer<dim>::RunState state{*triangulation,
+                                                     *bodies,
+                                                     *time_integrator,
+                                                     contact ? &contact->step() : nullptr,
+                                                     events,
+                                                     [this]() { return saved_values(); },
+                                                     [this]() { restore_frames(); }};
+    checkpointer = std::make_unique<Checkpointer<dim>>(parameters, communicator, log, state, run_timings.output);
   }
 
   template <int dim>
@@ -109,15 +83,9 @@ namespace percussion
   {
     system =
       elastodynamic_system(*bodies, parameters.large_rotations ? frames : nullptr, parameters.body.frame_update_angle);
-    // CG's preconditioner 'auto': multigrid only where the step is long against the wave transit
-    // time of a cell (the matrix is then stiffness-dominated), Jacobi at the CFL step.
-    LinearSolverParameters linear_solver = parameters.linear_solver;
-    if (linear_solver.preconditioner == PreconditionerType::automatic)
-      {
-        const double courant = run_report->courant_number(GridTools::minimal_cell_diameter(*triangulation));
-        linear_solver.preconditioner =
-          courant > linear_solver.amg_courant_number ? PreconditionerType::ml : PreconditionerType::jacobi;
-      }
+    const LinearSolverParameters linear_solver =
+      resolve_automatic_preconditioner(parameters.linear_solver,
+                                       run_report->courant_number(GridTools::minimal_cell_diameter(*triangulation)));
     if (linear_solver.preconditioner == PreconditionerType::gamg ||
         linear_solver.preconditioner == PreconditionerType::ml)
       system.rigid_body_modes = bodies->rigid_body_modes();
@@ -143,39 +111,17 @@ namespace percussion
   }
 
   template <int dim>
-  void Simulator<dim>::log_set_up() const
-  {
-    log << "percussion: " << dim << "D, " << triangulation->n_global_active_cells() << " cells, "
-        << bodies->get_dof_handler().n_dofs() << " DoFs, Q" << parameters.mesh.fe_degree << ", "
-        << Utilities::MPI::n_mpi_processes(communicator) << " MPI rank(s)" << std::endl;
-    if (dim > 1)
-      log << "kinematics: "
-          << (parameters.large_rotations ? "large rotations (a frame per body, exact rigid motion, linear strain in it)"
-                                         : "small displacements (x = X + q)")
-          << ", " << frames->n_bodies() << " bod" << (frames->n_bodies() == 1 ? "y" : "ies") << std::endl;
-  }
-
-  template <int dim>
-  void Simulator<dim>::resume_from(const std::string &path)
-  {
-    checkpointer->resume_from(path);
-  }
-
-  template <int dim>
   SavedValues Simulator<dim>::saved_values()
   {
     // (The order of a checkpoint's header.)
     SavedValues values = contact_reporting->saved_values();
+    // The frames last: with large rotations they are taken anew only past an angle, so they
+    // depend on the history, not on q alone.
     for (SavedValues layer :
          {energy_guard.saved_values(), SavedValues{{"last_written_step", nullptr, &vtu_output->last_recorded_step()}},
           time_integrator->saved_values(), postprocessors.saved_values(),
-          adaptive ? adaptive->saved_values() : SavedValues()})
+          adaptive ? adaptive->saved_values() : SavedValues(), system.frames ? frames->saved_values() : SavedValues()})
       values.insert(values.end(), layer.begin(), layer.end());
-    // The frames the next step starts from (large rotations: taken anew only past an angle, so
-    // they depend on the history, not on q alone).
-    if (system.frames)
-      for (std::size_t i = 0; i < frames->frame_values().size(); ++i)
-        values.push_back({"body_frame_" + std::to_string(i), &frames->frame_values()[i]});
     return values;
   }
 
@@ -186,11 +132,6 @@ namespace percussion
   Postprocess::StepView Simulator<dim>::step_view(const Postprocess::StepView::Occasion occasion, const bool last_step,
                                                   const double step_seconds, const RunTimings *before) const
   {
-    Postprocess::StepView::PhaseSeconds phases;
-    if (before != nullptr)
-      phases = {run_timings.contact_geometry - before->contact_geometry,
-                run_timings.free_velocity - before->free_velocity, run_timings.contact_step - before->contact_step,
-                run_timings.contact_solver - before->contact_solver, run_timings.projection - before->projection};
     return {occasion,
             last_step,
             *time_integrator,
@@ -202,7 +143,7 @@ namespace percussion
             body_motion->motions(),
             events,
             step_seconds,
-            phases};
+            before ? run_timings.phases_since(*before) : Postprocess::StepView::PhaseSeconds()};
   }
 
   template <int dim>
@@ -222,12 +163,7 @@ namespace percussion
     const unsigned int first_step = start_run();
     const unsigned int n_steps = parameters.time.n_steps();
     // The progress line comes last of the outputs of a step.
-    const auto &progress = postprocessors.add(
-      std::make_unique<Postprocess::ProgressReporter>(std::cout, Utilities::MPI::this_mpi_process(communicator) == 0,
-                                                      parameters.output.progress_interval, adaptive ? 0 : n_steps,
-                                                      parameters.time.start_time,
-                                                      parameters.time.start_time +
-                                                        n_steps * parameters.time.time_step));
+    const auto &progress = postprocessors.add(make_progress_reporter(parameters, adaptive != nullptr, communicator));
     const double output_before_stepping = run_timings.output;
     const InterruptionGuard interruption;
     checkpointer->start_clock();
@@ -240,17 +176,12 @@ namespace percussion
       }
     catch (const SolverError &)
       {
-        save_after_failed_step(k + 1);
+        early_stop->save_after_failed_step(k + 1);
         throw;
       }
     postprocessors.finish(step_view(Postprocess::StepView::Occasion::step, true));
-    run_timings.steps = k - first_step;
-    // The projection metric's factorisation is a set-up cost (once per run, as the iteration
-    // matrix's): reported apart, not spread over the steps.
-    run_timings.projection_metric_factorisation = time_integrator->projection_metric_setup_seconds();
-    run_timings.projection -= run_timings.projection_metric_factorisation;
-    run_timings.time_stepping = progress.wall_time() - (run_timings.output - output_before_stepping) -
-                                run_timings.projection_metric_factorisation;
+    run_timings.close_time_stepping(k - first_step, progress.wall_time(), output_before_stepping,
+                                    time_integrator->projection_metric_setup_seconds());
     run_report->write(run_timings, {first_step, k, progress.wall_time(), audit, *time_integrator,
                                     contact ? contact_reporting.get() : nullptr, energy_guard, adaptive.get()});
   }
@@ -276,9 +207,7 @@ namespace percussion
 
     time_integrator->initialize(parameters.time.start_time, q0, v0);
     run_timings.factorisation = time_integrator->linear_solver().setup_seconds();
-    log << "scheme: " << time_integrator->description() << std::endl;
-    log << "iteration matrix: " << time_integrator->linear_solver().description() << ", set up in "
-        << std::setprecision(3) << time_integrator->linear_solver().setup_seconds() << " s" << std::endl;
+    run_report->log_scheme(*time_integrator);
 
     audit.start(time_integrator->last_step_energy());
     energy_guard.start(round_off_energy(*triangulation, bodies->stiffness_matrix(), communicator));
@@ -291,6 +220,15 @@ namespace percussion
     if (checkpointer->resuming())
       first_step = checkpointer->restore();
     open_outputs(std::move(vtu));
+    early_stop =
+      std::make_unique<EarlyStop<dim>>(typename EarlyStop<dim>::RunParts{[this](const auto occasion) {
+                                                                           record(step_view(occasion));
+                                                                         },
+                                                                         postprocessors, *vtu_output, events,
+                                                                         *time_integrator, *checkpointer, *run_report,
+                                                                         energy_guard, *contact_reporting,
+                                                                         adaptive != nullptr},
+                                       communicator);
     write_parameters_as_run(parameters, log, communicator);
     if (!checkpointer->resuming())
       record(step_view(Postprocess::StepView::Occasion::initial_state));
@@ -324,38 +262,135 @@ namespace percussion
   }
 
   template <int dim>
-  void Simulator<dim>::stop_if_interrupted(const unsigned int nominal_steps, const bool last_step,
-                                           const bool checkpoint_written)
+  void Simulator<dim>::do_time_step(const unsigned int k)
   {
-    // SIGTERM/SIGINT (a scheduler's end of slot, Ctrl-C): stop after this step, with its output
-    // written, on every rank at once.
-    const int signal_number = InterruptionGuard::requested_signal(communicator);
-    if (signal_number == 0 || last_step)
-      return;
-    events.add(time_integrator->step_number(), time_integrator->time(), "interrupted", 0, signal_number,
-               InterruptionGuard::name(signal_number));
-    record(step_view(Postprocess::StepView::Occasion::last_state));
-    postprocessors.flush();
-    if (!checkpoint_written)
-      checkpointer->write_on_signal(nominal_steps, InterruptionGuard::name(signal_number));
-    throw Interrupted(signal_number, run_report->interruption_message(InterruptionGuard::name(signal_number),
-                                                                      *time_integrator, adaptive != nullptr));
+    const RunTimings before = run_timings;
+    const auto start = PhaseClock::now();
+    advance(0);
+    const bool last = adaptive ? adaptive_run_finished() : k + 1 == parameters.time.n_steps();
+    record(step_view(Postprocess::StepView::Occasion::step, last, seconds_since(start), &before));
+    const bool checkpointed = checkpointer->write_if_due(k + 1);
+    early_stop->stop_if_interrupted(k + 1, last, checkpointed);
   }
 
   template <int dim>
-  void Simulator<dim>::save_after_failed_step(const unsigned int nominal_steps)
+  void Simulator<dim>::advance(const unsigned int level)
   {
-    // The integrator throws before it accepts a bad state: what it holds is the last good one.
-    // The non-convergence policy 'stop' throws after its step was accepted and audited: that step
-    // gets its row and a checkpoint (a resumed run may try other solver settings).
-    record(step_view(stopped_by_policy() ? Postprocess::StepView::Occasion::stopped_after_step
-                                         : Postprocess::StepView::Occasion::last_state));
-    vtu_output->finish_writing();
-    postprocessors.find<Postprocess::StatisticsOutput>()->flush();
-    if (stopped_by_policy() && !energy_guard.stopped_the_run())
-      checkpointer->write_on_policy_stop(nominal_steps);
-    run_report->write_failure(*time_integrator, stopped_by_policy(), checkpointer->last_checkpoint(),
-                              vtu_output->last_recorded_step());
+    // One step of the scheme, with the frictional contact problem between its parts
+    // (doc/architecture.md, "One time step with contact").
+    if (retry_policy.keeps_state_before_step())
+      step_snapshots.save(level, *time_integrator, saved_values(), contact ? &contact->step() : nullptr);
+    try
+      {
+        if (contact)
+          contact->update_geometry(*time_integrator);
+        if (level == 0 && adaptive)
+          {
+            // The finest level where an open candidate closes within two steps of the present size.
+            adaptive->limit_to_closing(contact ? contact->closing_time(*time_integrator)
+                                               : std::numeric_limits<double>::infinity());
+            time_integrator->set_time_step(adaptive->step_size());
+          }
+        compute_free_velocity();
+        if (contact && !solve_contact_problem_or_halve(level))
+          return;
+        end_step();
+      }
+    catch (const EnergyCreated &)
+      {
+        if (retry_policy.after_energy_created(level) == StepRetryPolicy::Verdict::stop)
+          throw;
+        // The step is accepted and audited when the guard finds the energy it created: the state
+        // before it is put back, and the step is made again in halves. (A failure of the halves
+        // that the policy does not take up goes on from this handler to the caller.)
+        const double h = time_integrator->time_step();
+        const unsigned int step = time_integrator->step_number();
+        const double t = time_integrator->time();
+        restore_state(level);
+        energy_guard.take_back(step, t, h, time_integrator->time());
+        advance_in_halves(level);
+      }
+  }
+
+  template <int dim>
+  void Simulator<dim>::advance_in_halves(const unsigned int level)
+  {
+    const double h = time_integrator->time_step();
+    time_integrator->set_time_step(h / 2);
+    advance(level + 1);
+    advance(level + 1);
+    time_integrator->set_time_step(h);
+  }
+
+  template <int dim>
+  bool Simulator<dim>::solve_contact_problem_or_halve(const unsigned int level)
+  {
+    contact->solve(*time_integrator, audit);
+    if (retry_policy.after_contact_problem(contact->unsolved(), false, level) == StepRetryPolicy::Verdict::accept)
+      return true;
+    contact_reporting->report_retry(contact->result(), false);
+    contact->solve_again_with_nsgs(*time_integrator, audit);
+    if (retry_policy.after_contact_problem(contact->unsolved(), true, level) != StepRetryPolicy::Verdict::halve)
+      return true;
+    contact_reporting->report_retry(contact->result(), true);
+    contact->discard_last_solve();
+    advance_in_halves(level);
+    return false;
+  }
+
+  template <int dim>
+  void Simulator<dim>::compute_free_velocity()
+  {
+    const auto start = PhaseClock::now();
+    time_integrator->compute_free_velocity();
+    run_timings.free_velocity += seconds_since(start);
+  }
+
+  template <int dim>
+  void Simulator<dim>::end_step()
+  {
+    auto &integrator = *time_integrator;
+    integrator.finish_step();
+    if (contact)
+      {
+        contact->check_positions(integrator, audit);
+        contact_reporting->report_positions(contact->projection(), contact->end_of_step_min_gap());
+      }
+    const auto &c = last_contact_result();
+    audit.add_step(integrator.last_step_energy(), {c.work_normal, c.work_tangential, c.obstacle_work});
+    if (contact)
+      contact_reporting->report_step(c);
+    energy_guard.check(integrator);
+    // Adaptive steps: whether a contact opened or closed in the step, and the error indicator
+    // (the step's numerical dissipation over the energy scale), to the policy.
+    if (adaptive)
+      {
+        ContactObservation observed = contact ? contact->observe(integrator.time_step()) : ContactObservation();
+        observed.dissipated_fraction = integrator.last_step_energy().numerical_dissipation / audit.guard_scale();
+        adaptive->step_done(integrator.time_step(), integrator.elapsed_nominal_steps(), observed);
+      }
+  }
+
+  template <int dim>
+  bool Simulator<dim>::adaptive_run_finished() const
+  {
+    return time_integrator->elapsed_nominal_steps() >= static_cast<double>(parameters.time.n_steps());
+  }
+
+  template <int dim>
+  void Simulator<dim>::restore_state(const unsigned int level)
+  {
+    step_snapshots.restore(level, *time_integrator, saved_values(), contact ? &contact->step() : nullptr);
+    restore_frames();
+  }
+
+  template <int dim>
+  void Simulator<dim>::restore_frames()
+  {
+    // With large rotations the frames are taken anew only past an angle: they are part of the
+    // state a checkpoint or a snapshot keeps (saved_values()), and derived again from it.
+    if (system.frames)
+      frames->frames_from_values();
   }
 
   template class Simulator<1>;

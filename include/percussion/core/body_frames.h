@@ -6,6 +6,7 @@
 #include <deal.II/lac/petsc_vector.h>
 
 #include <percussion/core/petsc_handle.h>
+#include <percussion/core/saved_value.h>
 
 #include <petscmat.h>
 
@@ -103,6 +104,8 @@ namespace percussion
     /// The step frames' rotations by rows and centres, for a checkpoint (12 per body), and back.
     std::vector<double> &frame_values() { return frame_storage; }
     void frames_from_values();
+    /// frame_values() by name (`body_frame_<i>`), for a checkpoint's header and the step snapshots.
+    SavedValues saved_values();
     /// Copies the step frames into frame_values().
     void store_frames();
     /// Whether every step frame is the identity (then the rotations below change nothing).

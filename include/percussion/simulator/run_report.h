@@ -5,6 +5,7 @@
 #include <deal.II/grid/tria.h>
 
 #include <percussion/postprocess/energy_audit.h>
+#include <percussion/postprocess/postprocessor_interface.h>
 #include <percussion/simulator/adaptive_step_policy.h>
 #include <percussion/simulator/contact_reporting.h>
 #include <percussion/simulator/energy_guard.h>
@@ -31,6 +32,17 @@ namespace percussion
     double projection_metric_factorisation = 0;
     unsigned int steps = 0;
     double peak_memory_mib_max_rank = 0, peak_memory_mib_total = 0;
+
+    /// The step phases' seconds since @p before (one step's share, for step_timings.csv).
+    Postprocess::StepView::PhaseSeconds phases_since(const RunTimings &before) const;
+    /**
+     * At the end of the loop: @p n_steps steps took @p stepping_seconds of wall clock, of which the
+     * output took what `output` gained since @p output_before; the projection metric's
+     * factorisation (@p metric_seconds, once per run like the iteration matrix's) is a set-up cost,
+     * reported apart from the steps and from the projections.
+     */
+    void close_time_stepping(unsigned int n_steps, double stepping_seconds, double output_before,
+                             double metric_seconds);
   };
 
   /**
@@ -53,6 +65,11 @@ namespace percussion
     /// T of the quasi-static projection metric K + M/T² (QuasiStaticMetric): 100 × the slowest
     /// wave's transit of the mesh's bounding box. Collective.
     double quasi_static_time() const;
+
+    /// The log's lines on the mesh (@p n_dofs DoFs) and the kinematics (@p n_bodies bodies).
+    void log_set_up(dealii::types::global_dof_index n_dofs, unsigned int n_bodies) const;
+    /// The log's lines on @p integrator's scheme and its iteration matrix.
+    void log_scheme(const TimeIntegration::TimeIntegrator &integrator) const;
 
     /// What the end-of-run report reads.
     struct Run

@@ -7,7 +7,10 @@
 #include <percussion/body/elastic_body.h>
 #include <percussion/core/body_frames.h>
 #include <percussion/postprocess/probe_points.h>
+#include <percussion/postprocess/progress_reporter.h>
+#include <percussion/simulator/adaptive_step_policy.h>
 #include <percussion/simulator/run_parameters.h>
+#include <percussion/simulator/step_retry_policy.h>
 #include <percussion/time_integration/linear_elastodynamic_system.h>
 
 #include <memory>
@@ -21,6 +24,18 @@ namespace percussion
    * Simulator calls them.
    * @{
    */
+
+  /**
+   * The checks of @p parameters that need the run's dimension (@p dim) or its number of ranks, and
+   * that the output directory can be written (rank 0). @throws InputError.
+   */
+  void check_run_input(const RunParameters &parameters, int dim, MPI_Comm communicator);
+
+  /// The retry policy of 'Contact solver/Non-convergence policy' and 'Time integration/Energy
+  /// creation policy' with their halvings.
+  StepRetryPolicy step_retry_policy(const RunParameters &parameters);
+  /// The policy of 'Time integration/Adaptive steps' (nullptr with a fixed step).
+  std::unique_ptr<AdaptiveStepPolicy> adaptive_step_policy(const RunParameters &parameters);
 
   /**
    * With several ranks and contact pairs (2D/3D, a distributed mesh), partitions @p triangulation
@@ -63,6 +78,13 @@ namespace percussion
   elastodynamic_system(Body::ElasticBody<dim> &bodies, std::shared_ptr<BodyFrames> frames, double frame_update_angle);
 
   /**
+   * @p linear_solver with CG's preconditioner 'auto' resolved: algebraic multigrid where the step's
+   * @p courant_number exceeds 'AMG Courant number' (the matrix is then stiffness-dominated), Jacobi
+   * at the CFL step.
+   */
+  LinearSolverParameters resolve_automatic_preconditioner(LinearSolverParameters linear_solver, double courant_number);
+
+  /**
    * Creates 'Output/Directory' on rank 0 (OutputParameters::create_directory()). @throws
    * InputError on every rank where rank 0 cannot. Collective.
    */
@@ -71,6 +93,11 @@ namespace percussion
   /// The parameters as run (the file with its --set overrides) into <Output/Directory>/parameters.prm
   /// on rank 0, and a line of @p log that says where; nothing where the run has no such text.
   void write_parameters_as_run(const RunParameters &parameters, dealii::ConditionalOStream &log, MPI_Comm communicator);
+
+  /// The progress line's postprocessor (rank 0 writes it to std::cout): by step, or by time with
+  /// adaptive steps (@p adaptive), where the number of steps is not known in advance.
+  std::unique_ptr<Postprocess::ProgressReporter> make_progress_reporter(const RunParameters &parameters, bool adaptive,
+                                                                        MPI_Comm communicator);
 
   /** @} */
 } // namespace percussion

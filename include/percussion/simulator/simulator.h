@@ -18,6 +18,7 @@
 #include <percussion/simulator/checkpointer.h>
 #include <percussion/simulator/contact_reporting.h>
 #include <percussion/simulator/contact_stepping.h>
+#include <percussion/simulator/early_stop.h>
 #include <percussion/simulator/energy_guard.h>
 #include <percussion/simulator/run_parameters.h>
 #include <percussion/simulator/run_report.h>
@@ -44,8 +45,9 @@ namespace percussion
    * StepRetryPolicy consulted where a step went wrong. Its other jobs are collaborators':
    * ContactStepping (the contact part of a step), ContactReporting (contact warnings, events, FCLIB
    * dumps, the non-convergence policy), EnergyGuard, StepSnapshots, BodyMotionMonitor (rigid
-   * motions, rotation warnings), RunReport (the end-of-run report and the wave-speed estimates), the
-   * Checkpointer and the postprocessors.
+   * motions, rotation warnings), RunReport (the log's set-up lines, the end-of-run report and the
+   * wave-speed estimates), the Checkpointer, EarlyStop (what a run stopped by a signal or a failure
+   * leaves behind) and the postprocessors.
    */
   template <int dim>
   class Simulator
@@ -69,7 +71,7 @@ namespace percussion
      * fingerprint of its cells), DoFs, contact pairs. The end time, output settings and solver
      * tolerances may differ. @throws InputError naming the first difference and its parameter.
      */
-    void resume_from(const std::string &path);
+    void resume_from(const std::string &path) { checkpointer->resume_from(path); }
 
     /// The statistics.csv table (once run() has started).
     const Postprocess::StatisticsTable &statistics() const
@@ -129,9 +131,6 @@ namespace percussion
     }
 
   private:
-    /// The checks of the input that need the run's dimension or its number of ranks, and that the
-    /// output directory can be written. @throws InputError.
-    void check_run_input() const;
     /// The mesh (partitioned by contact work), the bodies' DoFs and matrices, and their frames (2D/3D).
     void build_mesh_and_bodies();
     /// The linear elastodynamic system of the bodies and the scheme's integrator, with the
@@ -140,8 +139,6 @@ namespace percussion
     /// With contact pairs, their ContactStepping; the contact reports (also without: a checkpoint
     /// keeps their counters).
     void set_up_contact();
-    /// The log's lines on the mesh and the kinematics.
-    void log_set_up() const;
     /// The state the postprocessors record, on @p occasion; after a step, whether it is the
     /// @p last_step and its wall-clock seconds (@p before: run_timings before it).
     Postprocess::StepView step_view(Postprocess::StepView::Occasion occasion, bool last_step = false,
@@ -159,12 +156,6 @@ namespace percussion
      * files. A resumed run keeps their rows up to its step.
      */
     void open_outputs(std::unique_ptr<Postprocess::VtuOutput<dim>> vtu);
-    /// After a SIGTERM/SIGINT (before the last step): the step's output, a checkpoint unless one
-    /// was just written, then throws Interrupted. Collective.
-    void stop_if_interrupted(unsigned int nominal_steps, bool last_step, bool checkpoint_written);
-    /// After a SolverError: the last good step's output, a checkpoint where the non-convergence
-    /// policy stopped the run, and the log's line on where to go on from.
-    void save_after_failed_step(unsigned int nominal_steps);
     /**
      * The loop's body: one step of the nominal size (advance()), then the postprocessors on it,
      * the checkpoint if one is due and the stop on a signal. @p k: the nominal steps done before it.
@@ -193,6 +184,8 @@ namespace percussion
     /// Puts back the state before a step at halving level @p level (step_snapshots), and the
     /// frames derived from it.
     void restore_state(unsigned int level);
+    /// The frames the next step starts from, from the values a checkpoint or a snapshot restored.
+    void restore_frames();
     /// Every scalar a checkpoint keeps, by name, in the header's order: ContactReporting's and
     /// EnergyGuard's counters and extremes, the step of the last VTU record, the integrator's
     /// (TimeIntegrator::saved_values()), the postprocessors' (the audit's sums among them), the
@@ -235,14 +228,13 @@ namespace percussion
     StepSnapshots step_snapshots;
     RunTimings run_timings;
     std::function<void(const Simulator<dim> &)> step_observer;
-    /// Whether a policy (energy creation, or the contact non-convergence policy) ended the run
-    /// (its step was accepted).
-    bool stopped_by_policy() const { return energy_guard.stopped_the_run() || contact_reporting->stopped_the_run(); }
     bool keep_rows = true; ///< keep_tables_in_memory()
     /// 'Adaptive steps': the level of the next step (null with a fixed step).
     std::unique_ptr<AdaptiveStepPolicy> adaptive;
     /// Writes the checkpoints, and restores the one of resume_from().
     std::unique_ptr<Checkpointer<dim>> checkpointer;
+    /// What a run stopped by a signal or a numerical failure leaves behind (from start_run()).
+    std::unique_ptr<EarlyStop<dim>> early_stop;
   };
 } // namespace percussion
 
