@@ -230,14 +230,14 @@ namespace percussion::Body
                       "Kelvin-Voigt retardation time tau_KV [s] per material id (or one value for all), >= 0: "
                       "the viscous stress is tau_KV times the elastic stress of the strain rate, i.e. the "
                       "damping matrix of the material's cells is tau_KV K_m (on top of the Rayleigh pair of "
-                      "'Damping'). Moreau-Jean schemes with small displacements only.");
+                      "'Damping'). Moreau-Jean schemes (small displacements or large rotations).");
     prm.declare_entry("Prony moduli", "", Anything(),
                       "Generalized Maxwell model: the moduli E_i [Pa] of the Prony series "
                       "E(t) = E_inf + sum_i E_i exp(-t/tau_i), with E_inf = 'Young's modulus' and Poisson's "
                       "ratio constant. One comma-separated list per material id, the lists separated by ';' "
                       "(one list for all ids; an empty list: no Maxwell branch), e.g. '1e9, 2e9; ; 5e8'. At "
-                      "most 8 terms per material, each positive. Moreau-Jean schemes with small "
-                      "displacements only.");
+                      "most 8 terms per material, each positive. Moreau-Jean schemes (small displacements "
+                      "or large rotations).");
     prm.declare_entry("Prony times", "", Anything(),
                       "The relaxation times tau_i [s] of the Prony series, in the layout of 'Prony moduli' "
                       "(one time per modulus), each positive.");
