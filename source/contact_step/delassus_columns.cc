@@ -456,7 +456,11 @@ namespace percussion::ContactStep
     PERCUSSION_PETSC_CALL(VecRestoreArray(PetscAccess::petsc(generalized_impulse), &g));
     if (compliant)
       {
-        // The compliances are on the supports only: the response everywhere takes one solve.
+        // The compliances are on the supports only: the response everywhere takes one solve. Its
+        // start is zero, not the response of another impulse: with CG that one can be 1e5 times
+        // this impulse's size (a position projection's impulses are the gaps' size) and stop the
+        // solve at its divergence test.
+        response = 0;
         scheme.impulse_response(generalized_impulse, response);
         return;
       }
