@@ -38,6 +38,21 @@ namespace
   constexpr double spin = 180, contact_over_radius = 0.1;
   const double plane_modulus = relaxed_modulus / (1 - poisson * poisson);
 
+  /// The gravity that presses the cylinder onto the plane with the relaxed Hertz half-width
+  /// a = R/10: P = πE*a²/(4R), its weight.
+  double pressing_gravity()
+  {
+    const double a = contact_over_radius * radius, load = M_PI * plane_modulus * a * a / (4 * radius);
+    return load / (density * M_PI * radius * radius);
+  }
+
+  /// The relaxation time τ of the speed number Vτ/a = @p speed_number at the nominal spin and a.
+  double relaxation_time(const double speed_number)
+  {
+    const double a = contact_over_radius * radius;
+    return speed_number * a / (spin * radius);
+  }
+
   /// @p x in full precision (std::to_string keeps 6 decimals: a relaxation time of 5.6e-6 would be 6e-6).
   std::string number(const double x)
   {
@@ -133,9 +148,7 @@ end
   /// down; the fit averages the rest).
   Measured measure(const double speed_number)
   {
-    const double a = contact_over_radius * radius, load = M_PI * plane_modulus * a * a / (4 * radius);
-    const double gravity = load / (density * M_PI * radius * radius);
-    const double tau = speed_number * a / (spin * radius);
+    const double gravity = pressing_gravity(), tau = relaxation_time(speed_number);
     auto simulator = testing::run_simulation<2>(spinning_cylinder(tau, gravity), "output_viscoelastic_rolling");
     const auto &rows = simulator->body_table()->table_of_rows();
     const std::vector<double> t = rows.column("time"), L = rows.column("angular_momentum_z"),
@@ -218,8 +231,7 @@ BOOST_AUTO_TEST_CASE(the_rolling_cylinder_runs_with_cg_as_with_the_direct_solver
   // its divergence test in step 689 of this run.
   if (dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) > 1)
     return;
-  const double a = contact_over_radius * radius, load = M_PI * plane_modulus * a * a / (4 * radius);
-  const double gravity = load / (density * M_PI * radius * radius), tau = 0.6 * a / (spin * radius);
+  const double gravity = pressing_gravity(), tau = relaxation_time(0.6);
   const auto direct = testing::run_simulation<2>(spinning_cylinder(tau, gravity, 4, 0.0175), "output_rolling_direct");
   const auto cg = testing::run_simulation<2>(spinning_cylinder(tau, gravity, 4, 0.0175, "cg"), "output_rolling_cg");
   const double L_direct = direct->rigid_motion().at(0).angular_momentum[2];
