@@ -25,6 +25,7 @@ namespace percussion
     , triangulation(triangulation)
     , communicator(communicator)
     , log(log)
+    , smallest_cell_diameter(GridTools::minimal_cell_diameter(triangulation))
   {
   }
 
@@ -120,11 +121,15 @@ namespace percussion
   }
 
   template <int dim>
-  double RunReport<dim>::courant_number(const double smallest_cell) const
+  double RunReport<dim>::node_spacing() const
   {
-    // c h / Δx with the node spacing Δx.
-    const double node_spacing = smallest_cell / std::sqrt(static_cast<double>(dim)) / parameters.mesh.fe_degree;
-    return fastest_wave_speed() * parameters.time.time_step / node_spacing;
+    return smallest_cell_diameter / std::sqrt(static_cast<double>(dim)) / parameters.mesh.fe_degree;
+  }
+
+  template <int dim>
+  double RunReport<dim>::courant_number() const
+  {
+    return fastest_wave_speed() * parameters.time.time_step / node_spacing();
   }
 
   template <int dim>
@@ -230,25 +235,23 @@ namespace percussion
     // (Stiffness-proportional damping βK damps them as well: the ratio βω/2 grows with ω.)
     const bool kelvin_voigt_everywhere = std::all_of(parameters.body.materials.begin(), parameters.body.materials.end(),
                                                      [](const auto &m) { return m.second.kelvin_voigt_time > 0; });
-    const double smallest_cell = GridTools::minimal_cell_diameter(triangulation); // (collective: before any return)
     if (longest_contact_streak < 100 || integrator.damps_high_frequencies() || parameters.body.rayleigh_beta > 0 ||
         kelvin_voigt_everywhere)
       return;
-    const double wave_speed = fastest_wave_speed();
-    const double node_spacing = smallest_cell / std::sqrt(static_cast<double>(dim)) / parameters.mesh.fe_degree;
-    const double omega_h = 2 * std::sqrt(3.0 * dim) * wave_speed * parameters.time.time_step / node_spacing;
+    const double wave_speed = fastest_wave_speed(), spacing = node_spacing();
+    const double omega_h = 2 * std::sqrt(3.0 * dim) * wave_speed * parameters.time.time_step / spacing;
     if (omega_h > 2)
       log << "note: contacts lasted up to " << longest_contact_streak << " steps in a row, and the scheme ("
           << integrator.description() << ") damps no mode while this step leaves the mesh's stiffest "
           << "modes unresolved (omega*h up to ~" << std::setprecision(3) << omega_h << ", from c = " << wave_speed
-          << " m/s and node spacing " << node_spacing << " m): they can ring for ever at contacts that last "
+          << " m/s and node spacing " << spacing << " m): they can ring for ever at contacts that last "
           << "(the contact force alternating from step to step, a resting body that never comes to rest). "
           << "Where that matters more than wave accuracy, use a scheme "
           << "that damps them (Moreau-Jean theta slightly above 0.5, e.g. 0.55, inside the Fremond range "
           << "[0.5, 1/(1+e)]), a material damping (Damping/Stiffness proportional coefficient, a few "
           << "percent of critical on the lowest elastic mode), or h <= "
-          << node_spacing / (std::sqrt(3.0 * dim) * wave_speed)
-          << " s to resolve them (doc/contact.md, lasting contact)." << std::endl;
+          << spacing / (std::sqrt(3.0 * dim) * wave_speed) << " s to resolve them (doc/contact.md, lasting contact)."
+          << std::endl;
   }
 
   template class RunReport<1>;

@@ -84,8 +84,7 @@ namespace percussion
     system =
       elastodynamic_system(*bodies, parameters.large_rotations ? frames : nullptr, parameters.body.frame_update_angle);
     const LinearSolverParameters linear_solver =
-      resolve_automatic_preconditioner(parameters.linear_solver,
-                                       run_report->courant_number(GridTools::minimal_cell_diameter(*triangulation)));
+      resolve_automatic_preconditioner(parameters.linear_solver, run_report->courant_number());
     if (linear_solver.preconditioner == PreconditionerType::gamg ||
         linear_solver.preconditioner == PreconditionerType::ml)
       system.rigid_body_modes = bodies->rigid_body_modes();
@@ -101,8 +100,7 @@ namespace percussion
   {
     if (!parameters.contact.pairs.empty())
       contact = std::make_unique<ContactStepping<dim>>(parameters, *bodies, time_integrator->contact_law(),
-                                                       GridTools::minimal_cell_diameter(*triangulation), run_timings,
-                                                       communicator);
+                                                       run_report->smallest_cell(), run_timings, communicator);
     // (Without contact pairs too: a checkpoint keeps its counters.)
     contact_reporting =
       std::make_unique<ContactReporting>(parameters.contact_solver, parameters.output.directory, *time_integrator,

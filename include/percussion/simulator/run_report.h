@@ -55,13 +55,16 @@ namespace percussion
   class RunReport
   {
   public:
+    /// Measures the smallest cell of @p triangulation (the final mesh). Collective.
     RunReport(const RunParameters &parameters, const dealii::Triangulation<dim> &triangulation, MPI_Comm communicator,
               dealii::ConditionalOStream &log);
 
     /// The bar speed √(E/ρ) in 1D, the dilatational speed √((λ+2μ)/ρ) otherwise, of the fastest material.
     double fastest_wave_speed() const;
+    /// The smallest cell diameter of the mesh (the contact tolerances' scale).
+    double smallest_cell() const { return smallest_cell_diameter; }
     /// c h / Δx: the fastest wave speed times the step over the node spacing.
-    double courant_number(double smallest_cell) const;
+    double courant_number() const;
     /// T of the quasi-static projection metric K + M/T² (QuasiStaticMetric): 100 × the slowest
     /// wave's transit of the mesh's bounding box. Collective.
     double quasi_static_time() const;
@@ -115,10 +118,15 @@ namespace percussion
     void note_unresolved_modes(const TimeIntegration::TimeIntegrator &integrator,
                                unsigned int longest_contact_streak) const;
 
+    /// Δx: the smallest cell's diameter over √dim and the element degree.
+    double node_spacing() const;
+
     const RunParameters &parameters;
     const dealii::Triangulation<dim> &triangulation;
     MPI_Comm communicator;
     dealii::ConditionalOStream &log;
+    /// Measured once: the mesh does not change after the set-up.
+    const double smallest_cell_diameter;
   };
 } // namespace percussion
 
