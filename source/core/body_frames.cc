@@ -326,6 +326,128 @@ namespace percussion
     return changed;
   }
 
+  Matrix3 BodyFrames::rotation_exponential(const std::array<double, 3> &phi)
+  {
+    // Rodrigues: exp(φ̂) = I + (sin a / a) φ̂ + ((1 − cos a) / a²) φ̂², a = |φ|; the series below
+    // 1e-4, where 1 − cos a would lose its digits.
+    const double a2 = phi[0] * phi[0] + phi[1] * phi[1] + phi[2] * phi[2], a = std::sqrt(a2);
+    const double s = a < 1e-4 ? 1 - a2 / 6 : std::sin(a) / a, c = a < 1e-4 ? 0.5 - a2 / 24 : (1 - std::cos(a)) / a2;
+    const Matrix3 hat{{0, -phi[2], phi[1], phi[2], 0, -phi[0], -phi[1], phi[0], 0}};
+    const Matrix3 hat2 = multiply(hat, hat);
+    Matrix3 Q{};
+    for (int k = 0; k < 9; ++k)
+      Q[k] = (k % 4 == 0 ? 1.0 : 0.0) + s * hat[k] + c * hat2[k];
+    return Q;
+  }
+
+  void BodyFrames::turn(const std::vector<BodyTurn> &turns, const TurnedQuantity what,
+                        dealii::PETScWrappers::MPI::Vector &x) const
+  {
+    const unsigned int dim = layout.dimension;
+    PetscScalar *a = nullptr;
+    PERCUSSION_PETSC_CALL(VecGetArray(x, &a));
+    for (std::size_t i = 0; i < layout.mass.size(); ++i)
+      {
+        const unsigned int b = layout.body[i];
+        const BodyTurn &t = turns[b];
+        if (!t.turns || !is_free(b))
+          continue;
+        // Positions relative to the centre as X − X_c + q − (c − X_c): no digits lost far from the origin.
+        double y[3] = {0, 0, 0}, offset[3] = {0, 0, 0};
+        for (unsigned int d = 0; d < dim; ++d)
+          {
+            if (what == TurnedQuantity::positions)
+              offset[d] = layout.position[i][d] - reference_center[b][d] - (t.center[d] - reference_center[b][d]);
+            else if (what == TurnedQuantity::velocities)
+              offset[d] = -t.velocity[d];
+            y[d] = a[layout.dofs[i][d] - first_owned] + offset[d];
+          }
+        for (unsigned int d = 0; d < dim; ++d)
+          {
+            double z = 0;
+            for (unsigned int e = 0; e < dim; ++e)
+              z += t.rotation[3 * d + e] * y[e];
+            a[layout.dofs[i][d] - first_owned] = z - offset[d];
+          }
+      }
+    PERCUSSION_PETSC_CALL(VecRestoreArray(x, &a));
+  }
+
+  void BodyFrames::turn_frames(const std::vector<BodyTurn> &turns)
+  {
+    for (unsigned int b = 0; b < layout.n_bodies; ++b)
+      {
+        const BodyTurn &t = turns[b];
+        if (!t.turns || !is_free(b))
+          continue;
+        RigidFit &f = step_frames[b];
+        f.rotation = multiply(t.rotation, f.rotation);
+        double r[3];
+        for (unsigned int d = 0; d < 3; ++d)
+          r[d] = f.center[d] - t.center[d];
+        for (unsigned int d = 0; d < layout.dimension; ++d)
+          f.center[d] = t.center[d] + t.rotation[3 * d] * r[0] + t.rotation[3 * d + 1] * r[1] +
+                        (layout.dimension == 3 ? t.rotation[3 * d + 2] * r[2] : 0.0);
+      }
+    // (frame_values() keep the frames of the step's start: a checkpoint or snapshot taken within
+    // the step, and a step taken back, find them there.)
+    note_turned_bodies();
+  }
+
+  std::vector<std::array<double, 3>> BodyFrames::means(const dealii::PETScWrappers::MPI::Vector &x) const
+  {
+    const unsigned int nb = layout.n_bodies, dim = layout.dimension;
+    std::vector<double> sums(3 * nb, 0.0);
+    const PetscScalar *a = nullptr;
+    PERCUSSION_PETSC_CALL(VecGetArrayRead(x, &a));
+    for (std::size_t i = 0; i < layout.mass.size(); ++i)
+      for (unsigned int d = 0; d < dim; ++d)
+        sums[3 * layout.body[i] + d] += layout.mass[i] * a[layout.dofs[i][d] - first_owned];
+    PERCUSSION_PETSC_CALL(VecRestoreArrayRead(x, &a));
+    dealii::Utilities::MPI::sum(sums, communicator, sums);
+    std::vector<std::array<double, 3>> result(nb, {{0, 0, 0}});
+    for (unsigned int b = 0; b < nb; ++b)
+      for (unsigned int d = 0; d < dim; ++d)
+        result[b][d] = step_frames[b].mass > 0 ? sums[3 * b + d] / step_frames[b].mass : 0.0;
+    return result;
+  }
+
+  std::array<double, 3> BodyFrames::reference_center_of(const unsigned int b) const
+  {
+    return reference_center[b];
+  }
+
+  void BodyFrames::spin_field(const std::vector<BodyTurn> &turns, const TurnedQuantity what,
+                              const dealii::PETScWrappers::MPI::Vector &in,
+                              dealii::PETScWrappers::MPI::Vector &out) const
+  {
+    out = 0;
+    const unsigned int dim = layout.dimension;
+    const PetscScalar *ia = nullptr;
+    PetscScalar *oa = nullptr;
+    PERCUSSION_PETSC_CALL(VecGetArrayRead(in, &ia));
+    PERCUSSION_PETSC_CALL(VecGetArray(out, &oa));
+    for (std::size_t i = 0; i < layout.mass.size(); ++i)
+      {
+        const unsigned int b = layout.body[i];
+        const BodyTurn &t = turns[b];
+        if (!t.turns || !is_free(b))
+          continue;
+        double r[3] = {0, 0, 0};
+        for (unsigned int d = 0; d < dim; ++d)
+          r[d] = ia[layout.dofs[i][d] - first_owned] +
+                 (what == TurnedQuantity::positions
+                    ? layout.position[i][d] - reference_center[b][d] - (t.center[d] - reference_center[b][d])
+                    : -t.velocity[d]);
+        const auto &w = t.angular_velocity;
+        const double y[3] = {w[1] * r[2] - w[2] * r[1], w[2] * r[0] - w[0] * r[2], w[0] * r[1] - w[1] * r[0]};
+        for (unsigned int d = 0; d < dim; ++d)
+          oa[layout.dofs[i][d] - first_owned] = y[d];
+      }
+    PERCUSSION_PETSC_CALL(VecRestoreArray(out, &oa));
+    PERCUSSION_PETSC_CALL(VecRestoreArrayRead(in, &ia));
+  }
+
   SavedValues BodyFrames::saved_values()
   {
     SavedValues values;

@@ -106,7 +106,7 @@ namespace percussion::TimeIntegration
     // body's energy, which an energy-conserving scheme keeps, instead of draining it turn by turn.)
     double deformation_energy = 0;
     if (bounded && rise != 0)
-      deformation_energy = deformation_energy_of_turned_bodies(previous);
+      deformation_energy = deformation_energy_of(turned_bodies(previous));
     if (bounded && rise - std::min(rise, deformation_energy) > frame_energy_bound(previous))
       {
         // The new frame would create energy beyond its size: the positions have not moved, only
@@ -121,17 +121,7 @@ namespace percussion::TimeIntegration
         return;
       }
     ++version;
-    double kinetic_change = 0;
-    if (bounded && rise != 0 && deformation_energy > 0)
-      {
-        // (A fall is given back up to doubling the vibration's energy: a body nearly at rest in
-        // its frame, e.g. a stiff disk rolling, would otherwise have its round-off-sized
-        // vibration blown up by a large factor.)
-        const double alpha = std::sqrt(std::clamp(1.0 - rise / deformation_energy, 0.0, 2.0));
-        v.add(alpha - 1.0, frame_work);
-        mass_v.add(alpha - 1.0, frame_scratch);
-        kinetic_change = (alpha * alpha - 1.0) * deformation_energy;
-      }
+    const double kinetic_change = bounded && rise != 0 ? exchange_with_vibration(rise, deformation_energy) : 0.0;
     // What the vibration could not take, beyond the energy guard's tolerance, comes out of the
     // turned bodies' strain (within the bound above the frame is right, and keeping the old one
     // would leave the rotation to the linear kinematics: a row of dominoes stops falling).
@@ -188,16 +178,44 @@ namespace percussion::TimeIntegration
     return true;
   }
 
-  double FramedIntegrator::deformation_energy_of_turned_bodies(const std::vector<RigidFit> &previous)
+  double FramedIntegrator::exchange_with_vibration(const double rise, const double deformation_energy)
+  {
+    if (!(deformation_energy > 0))
+      return 0.0;
+    // (A fall is given back up to doubling the vibration's energy: a body nearly at rest in its
+    // frame, e.g. a stiff disk rolling, would otherwise have its round-off-sized vibration blown up
+    // by a large factor.)
+    const double alpha = std::sqrt(std::clamp(1.0 - rise / deformation_energy, 0.0, 2.0));
+    v.add(alpha - 1.0, frame_work);
+    mass_v.add(alpha - 1.0, frame_scratch);
+    return (alpha * alpha - 1.0) * deformation_energy;
+  }
+
+  double FramedIntegrator::deformation_energy_of(const std::vector<char> &turned)
   {
     const BodyFrames &frames = *system.frames;
-    const std::vector<char> turned = turned_bodies(previous);
     // The rigid motions at q_{k+1}: P and L from M v, the consistent inertia from M(X + q).
     frames.reference_positions(frame_work);
     frame_work += q;
     system.apply_mass(frame_scratch, frame_work);
     const auto motions = frames.motion(q, mass_v, frame_scratch, frames.fit(q));
     frames.deformation_velocity(motions, q, v, turned, frame_work);
+    system.apply_mass(frame_scratch, frame_work);
+    return 0.5 * (frame_work * frame_scratch);
+  }
+
+  double FramedIntegrator::relative_motion_energy_of(const std::vector<char> &turned)
+  {
+    const BodyFrames &frames = *system.frames;
+    const auto mean_v = frames.means(v);
+    std::vector<RigidMotion> translations(turned.size());
+    for (std::size_t b = 0; b < turned.size(); ++b)
+      {
+        translations[b].mass = frames.frames()[b].mass;
+        for (unsigned int d = 0; d < 3; ++d)
+          translations[b].momentum[d] = translations[b].mass * mean_v[b][d];
+      }
+    frames.deformation_velocity(translations, q, v, turned, frame_work); // v − V (no rotation subtracted)
     system.apply_mass(frame_scratch, frame_work);
     return 0.5 * (frame_work * frame_scratch);
   }

@@ -58,6 +58,27 @@ namespace percussion
   };
 
   /**
+   * A body's turn within a step (BodyFrames::turn()): the rotation Q, the centre c it turns
+   * positions about, the velocity V it turns velocities relative to (x ← c + Q(x − c),
+   * v ← V + Q(v − V)), and the angular velocity ω of the basis that turns with the body.
+   */
+  struct BodyTurn
+  {
+    bool turns = false;
+    Matrix3 rotation{{1, 0, 0, 0, 1, 0, 0, 0, 1}};
+    std::array<double, 3> center{}, velocity{}, angular_velocity{};
+  };
+
+  /// What BodyFrames::turn() turns: positions X + q about c, velocities about V, or force-like
+  /// vectors (a rotation of each node's vector, nothing subtracted).
+  enum class TurnedQuantity
+  {
+    positions,
+    velocities,
+    forces
+  };
+
+  /**
    * Exact rigid motion with small strain for linear elastic bodies (doc/theory.md, "Large
    * rotations"): a frame per body, its rotation R the best rigid fit of the current positions
    * x = X + q (the polar factor of A = Σ_i m_i x_i (X_i − X_c)ᵀ, so that Σ m_i |x_i − c − R(X_i − X_c)|²
@@ -170,6 +191,27 @@ namespace percussion
     MatHandle rotation_matrix(bool transpose, MatType type) const;
     /// The reference positions X as a DoF vector (for M(X + q)).
     void reference_positions(dealii::PETScWrappers::MPI::Vector &x) const;
+
+    /**
+     * @p x turned per body as @p what says by @p turns (bodies with BodyTurn::turns unset, and
+     * bodies that are not free, unchanged). No communication.
+     */
+    void turn(const std::vector<BodyTurn> &turns, TurnedQuantity what, dealii::PETScWrappers::MPI::Vector &x) const;
+    /// The step frames turned with their bodies: R ← QR and the centre turned about c
+    /// (frame_values() stay: store_frames() takes the turned frames there).
+    void turn_frames(const std::vector<BodyTurn> &turns);
+    /// Per body the mass-weighted mean Σ m_i x_i / m of the DoF vector @p x (lumped masses). Collective.
+    std::vector<std::array<double, 3>> means(const dealii::PETScWrappers::MPI::Vector &x) const;
+    /// The centre of mass X_c of body @p b in the reference configuration.
+    std::array<double, 3> reference_center_of(unsigned int b) const;
+    /**
+     * @p out = ω × (x − c) per node (@p what = positions, x = X + @p in) or ω × (@p in − V)
+     * (velocities), with ω, c, V of @p turns; 0 on the bodies that do not turn. No communication.
+     */
+    void spin_field(const std::vector<BodyTurn> &turns, TurnedQuantity what,
+                    const dealii::PETScWrappers::MPI::Vector &in, dealii::PETScWrappers::MPI::Vector &out) const;
+    /// exp(φ̂): the rotation by |φ| about φ (Rodrigues' formula; 2D: φ along z).
+    static Matrix3 rotation_exponential(const std::array<double, 3> &phi);
 
     /// The rotation angle of R (2D: signed; 3D: in [0, π]).
     static double rotation_angle(unsigned int dim, const Matrix3 &R);

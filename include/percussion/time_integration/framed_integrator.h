@@ -76,6 +76,23 @@ namespace percussion::TimeIntegration
      */
     void update_frames(bool bounded, double prediction);
 
+    /**
+     * ½ v_defᵀ M v_def of the bodies marked in @p turned, with v_def their deformation velocity
+     * (BodyFrames::deformation_velocity()) left in frame_work and M v_def in frame_scratch: the
+     * kinetic energy a frame's re-measure may take (v ← v − (1 − α) v_def keeps P and L). Collective.
+     */
+    double deformation_energy_of(const std::vector<char> &turned);
+    /// ½(v − V)ᵀM(v − V) of the bodies marked in @p turned (V their mean velocities), with v − V
+    /// left in frame_work and M(v − V) in frame_scratch for exchange_with_vibration(): scaling it
+    /// keeps the momentum and scales the angular momentum. Collective.
+    double relative_motion_energy_of(const std::vector<char> &turned);
+    /**
+     * After deformation_energy_of() or relative_motion_energy_of(): pays @p rise (or gives back a fall) from that
+     * deformation velocity, v ← v + (α − 1) v_def with α² = 1 − rise / @p deformation_energy within [0, 2] (mass_v
+     * follows; K v is the caller's); returns the change of the kinetic energy.
+     */
+    double exchange_with_vibration(double rise, double deformation_energy);
+
     /// Hook of update_frames(), before the frames change: keep the internal variables held in the
     /// frames in space (none by default).
     virtual void hold_internal_variables_in_space() {}
@@ -110,13 +127,7 @@ namespace percussion::TimeIntegration
      * turned bodies hold no more than @p amount. Collective.
      */
     bool relax_turned_strain(const std::vector<char> &turned, double amount);
-    /**
-     * ½ v_defᵀ M v_def of the bodies whose frame differs from @p previous, with v_def their
-     * deformation velocity (BodyFrames::deformation_velocity()) left in frame_work and M v_def in
-     * frame_scratch: the kinetic energy a frame's re-measure may take (v ← v − (1 − α) v_def
-     * keeps P and L). Collective.
-     */
-    double deformation_energy_of_turned_bodies(const std::vector<RigidFit> &previous);
+
     /// What a frame turned from @p previous may raise the strain energy's measure by: (2δ + 'Energy
     /// creation tolerance') × (E_kin + E_strain + Ψ), δ the largest angle by which a body's frame turns.
     double frame_energy_bound(const std::vector<RigidFit> &previous) const;
