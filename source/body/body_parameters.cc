@@ -290,6 +290,14 @@ namespace percussion::Body
                       "than this angle (rad) from it; below it the linear kinematics carries the rotation "
                       "(stretch at most angle^2/2 = 5e-9 by default) and what is built from the frames (the "
                       "probed contact operator of many contacts) stays valid: a body at rest keeps its frame.");
+    prm.declare_entry("Turning step basis", "true", Bool(),
+                      "Large rotations with a Moreau-Jean scheme and theta > 1/2: each step is made in a basis "
+                      "that turns with each body at its angular velocity (a body whose angle per step is below "
+                      "a hundredth of 'Frame update angle' keeps the fixed basis), so that a steady spin and its "
+                      "centrifugal strain are kept "
+                      "at any theta and theta > 1/2 damps the deformation only. false: the fixed basis, where "
+                      "positions move along chords and theta > 1/2 also damps a spin by about "
+                      "(theta - 1/2)(omega h)^2 per step.");
     prm.declare_entry("Rotation warning angle", "0.05", Double(0),
                       "Small displacements: a warning and an event in events.csv when a body has turned by "
                       "more than this angle (rad), where the small-displacement kinematics is no longer accurate.");
@@ -345,6 +353,7 @@ namespace percussion::Body
     prm.enter_subsection("Kinematics");
     kinematics_formulation = kinematics_formulation_from_name(prm.get("Formulation"));
     frame_update_angle = prm.get_double("Frame update angle");
+    turning_step_basis = prm.get_bool("Turning step basis");
     rotation_warning_angle = prm.get_double("Rotation warning angle");
     prm.leave_subsection();
 

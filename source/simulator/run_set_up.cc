@@ -126,9 +126,9 @@ namespace percussion
   }
 
   template <int dim>
-  TimeIntegration::LinearElastodynamicSystem elastodynamic_system(Body::ElasticBody<dim> &bodies,
-                                                                  std::shared_ptr<BodyFrames> frames,
-                                                                  const double frame_update_angle)
+  TimeIntegration::LinearElastodynamicSystem
+  elastodynamic_system(Body::ElasticBody<dim> &bodies, std::shared_ptr<BodyFrames> frames,
+                       const double frame_update_angle, const bool turning_step_basis)
   {
     TimeIntegration::LinearElastodynamicSystem system;
     system.mass = &bodies.mass_matrix();
@@ -157,6 +157,7 @@ namespace percussion
       {
         system.frames = std::move(frames);
         system.frame_update_angle = frame_update_angle;
+        system.turning_step_basis = turning_step_basis;
       }
     return system;
   }
@@ -215,17 +216,17 @@ namespace percussion
   template std::unique_ptr<Postprocess::ProbePoints<1>> locate_probes(const Body::ElasticBody<1> &, const std::string &,
                                                                       MPI_Comm);
   template TimeIntegration::LinearElastodynamicSystem elastodynamic_system(Body::ElasticBody<1> &,
-                                                                           std::shared_ptr<BodyFrames>, double);
+                                                                           std::shared_ptr<BodyFrames>, double, bool);
   template void partition_by_contact_work(Triangulation<2> &, const Contact::ContactParameters &, MPI_Comm);
   template std::shared_ptr<BodyFrames> make_body_frames(const Body::ElasticBody<2> &, bool, MPI_Comm);
   template std::unique_ptr<Postprocess::ProbePoints<2>> locate_probes(const Body::ElasticBody<2> &, const std::string &,
                                                                       MPI_Comm);
   template TimeIntegration::LinearElastodynamicSystem elastodynamic_system(Body::ElasticBody<2> &,
-                                                                           std::shared_ptr<BodyFrames>, double);
+                                                                           std::shared_ptr<BodyFrames>, double, bool);
   template void partition_by_contact_work(Triangulation<3> &, const Contact::ContactParameters &, MPI_Comm);
   template std::shared_ptr<BodyFrames> make_body_frames(const Body::ElasticBody<3> &, bool, MPI_Comm);
   template std::unique_ptr<Postprocess::ProbePoints<3>> locate_probes(const Body::ElasticBody<3> &, const std::string &,
                                                                       MPI_Comm);
   template TimeIntegration::LinearElastodynamicSystem elastodynamic_system(Body::ElasticBody<3> &,
-                                                                           std::shared_ptr<BodyFrames>, double);
+                                                                           std::shared_ptr<BodyFrames>, double, bool);
 } // namespace percussion

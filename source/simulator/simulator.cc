@@ -81,8 +81,8 @@ namespace percussion
   template <int dim>
   void Simulator<dim>::set_up_time_integrator()
   {
-    system =
-      elastodynamic_system(*bodies, parameters.large_rotations ? frames : nullptr, parameters.body.frame_update_angle);
+    system = elastodynamic_system(*bodies, parameters.large_rotations ? frames : nullptr,
+                                  parameters.body.frame_update_angle, parameters.body.turning_step_basis);
     const LinearSolverParameters linear_solver =
       resolve_automatic_preconditioner(parameters.linear_solver, run_report->courant_number());
     if (linear_solver.preconditioner == PreconditionerType::gamg ||

@@ -28,8 +28,30 @@ namespace percussion::TimeIntegration
   {
     if (this->system.quasi_static_projection_time > 0)
       quasi_static = std::make_unique<QuasiStaticMetric>(this->system, solver_parameters, owned.size(), communicator);
-    for (Vector *x : {&stiffness_v, &force, &q_new, &mass_v_new, &stiffness_q_new, &stiffness_v_new, &force_new,
-                      &force_theta, &rhs, &work, &impulse, &prescribed_velocity, &v_theta, &scratch, &spin_damping})
+    for (Vector *x : {&stiffness_v,
+                      &force,
+                      &q_new,
+                      &mass_v_new,
+                      &stiffness_q_new,
+                      &stiffness_v_new,
+                      &force_new,
+                      &force_theta,
+                      &rhs,
+                      &work,
+                      &impulse,
+                      &prescribed_velocity,
+                      &v_theta,
+                      &scratch,
+                      &spin_damping,
+                      &q_turned,
+                      &v_turned,
+                      &mass_v_turned,
+                      &stiffness_q_turned,
+                      &stiffness_v_turned,
+                      &spin_velocity,
+                      &spin_stiffness,
+                      &gyroscopic_impulse,
+                      &basis_offset})
       x->reinit(owned, communicator);
     // (lift() is collective: every rank takes the same branch.)
     constrained_anywhere = dealii::Utilities::MPI::max(this->system.constrained_dofs.empty() ? 0 : 1, communicator) > 0;
@@ -74,6 +96,9 @@ namespace percussion::TimeIntegration
 
   void MoreauJeanIntegrator::set_time_step(const double new_time_step)
   {
+    // A step made again with another size (halved where its contact problem was not solved)
+    // starts from the frames of t_k.
+    undo_step_basis();
     if (new_time_step == h)
       return;
     // Keep this step size's matrices and factor; take the new one's from the store or build it.
@@ -146,7 +171,8 @@ namespace percussion::TimeIntegration
     energy.strain_energy = elastic_force(q, stiffness_q);
     if (system.frames)
       {
-        update_frames(false, theta);
+        // (The turning basis carries the frames of t_k; the fixed one takes them at t_{k+θ}.)
+        update_frames(false, turning_basis() ? 0.0 : theta);
         energy.frame_correction = 0; // the initial strain energy is the one in the first frames
       }
     stiffness_times_velocity(v, stiffness_v);
@@ -250,9 +276,15 @@ namespace percussion::TimeIntegration
     // rhs = (1 − h(1−θ)α) M v_k − h K q_k − (h(1−θ)β + h²θ(1−θ)) K v_k + h F_{k+θ}; with large
     // rotations K q_k is 𝐑Kũ_k (stiffness_q) and K v_k is 𝐑K𝐑ᵀv_k (stiffness_v, kept from the
     // last step: no mat-vec here).
+    if (turning_basis())
+      turn_into_step_basis();
+    const bool turning = step_turns_bodies();
+    if (turning)
+      swap_turned_state(); // (the right-hand side below is that of the turned state)
     const bool rotated = frames_turned();
-    spin_damping = 0;
-    if (rotated && (system.rayleigh_beta > 0 || system.kelvin_voigt != nullptr || !branch_strain.empty()))
+    if (!turning)
+      spin_damping = 0;
+    if (!turning && rotated && (system.rayleigh_beta > 0 || system.kelvin_voigt != nullptr || !branch_strain.empty()))
       spin_terms();
     rhs.equ(1 - h * (1 - theta) * system.rayleigh_alpha, mass_v);
     rhs.add(-h, stiffness_q);
@@ -260,30 +292,13 @@ namespace percussion::TimeIntegration
     rhs.add(h, spin_damping);
     if (system.has_external_force)
       rhs.add(h, force_theta);
-    if (system.kelvin_voigt != nullptr)
+    if (turning)
       {
-        product_in_frames(*system.kelvin_voigt, v, work);
-        rhs.add(-h * (1 - theta), work);
+        // q̃_{k+θ} = q̃_k + hθ(v_θ − s): −h𝐑̃K𝐑̃ᵀ(hθ(−s)), and the gyroscopic impulse.
+        rhs.add(h * h * theta, spin_stiffness);
+        rhs.add(1.0, gyroscopic_impulse);
       }
-    // Maxwell branches (V5): h𝐑sᵢ,k+θ = h(1−θ+θaᵢ)𝐑sᵢ,k + h²θγᵢ𝐑Kᵢ𝐑ᵀv_{k+θ} (+ hθ𝐑Kᵢ branch_spin[i]
-    // with large rotations); the v_k part of the second term goes here.
-    for (std::size_t i = 0; i < branch_force.size(); ++i)
-      {
-        work = branch_force[i];
-        rotate_if_turned(work, false);
-        rhs.add(-h * (1 - theta + theta * branch_decay(i)), work);
-        if (theta < 1)
-          {
-            product_in_frames(*system.maxwell_branches[i].stiffness, v, work);
-            rhs.add(-h * h * theta * (1 - theta) * branch_gain(i), work);
-          }
-        if (rotated)
-          {
-            system.maxwell_branches[i].stiffness->vmult(work, branch_spin[i]);
-            system.frames->rotate(work, false);
-            rhs.add(-h * theta, work);
-          }
-      }
+    add_viscoelastic_right_hand_side(rotated);
 
     // Dirichlet DoFs: the velocity that brings q to the prescribed displacement. With θ > 0,
     // q_{k+1} = q_k + h((1−θ)v_k + θv_{k+1}) = g(t_{k+1}); with θ = 0, v_{k+1} only enters
@@ -317,8 +332,41 @@ namespace percussion::TimeIntegration
       }
     else
       solver->solve(rhs, v_new);
+    if (turning)
+      {
+        swap_turned_state();
+        v_new.add(1.0, basis_offset);
+      }
     impulse = 0;
     impulse_applied = false;
+  }
+
+  void MoreauJeanIntegrator::add_viscoelastic_right_hand_side(const bool rotated)
+  {
+    if (system.kelvin_voigt != nullptr)
+      {
+        product_in_frames(*system.kelvin_voigt, v, work);
+        rhs.add(-h * (1 - theta), work);
+      }
+    // Maxwell branches (V5): h𝐑sᵢ,k+θ = h(1−θ+θaᵢ)𝐑sᵢ,k + h²θγᵢ𝐑Kᵢ𝐑ᵀv_{k+θ} (+ hθ𝐑Kᵢ branch_spin[i]
+    // with large rotations); the v_k part of the second term goes here.
+    for (std::size_t i = 0; i < branch_force.size(); ++i)
+      {
+        work = branch_force[i];
+        rotate_if_turned(work, false);
+        rhs.add(-h * (1 - theta + theta * branch_decay(i)), work);
+        if (theta < 1)
+          {
+            product_in_frames(*system.maxwell_branches[i].stiffness, v, work);
+            rhs.add(-h * h * theta * (1 - theta) * branch_gain(i), work);
+          }
+        if (rotated)
+          {
+            system.maxwell_branches[i].stiffness->vmult(work, branch_spin[i]);
+            system.frames->rotate(work, false);
+            rhs.add(-h * theta, work);
+          }
+      }
   }
 
   void MoreauJeanIntegrator::apply_impulse(const Vector &generalized_impulse, const Vector &velocity_correction)
@@ -330,8 +378,18 @@ namespace percussion::TimeIntegration
 
   void MoreauJeanIntegrator::finish_step()
   {
+    // Turning step basis: the step ends in the turned state (v_new less the offset is ṽ_{k+1}),
+    // its positions move by h(v_θ − s).
+    const bool turning = step_turns_bodies();
+    if (turning)
+      {
+        v_new.add(-1.0, basis_offset);
+        swap_turned_state();
+      }
     PERCUSSION_PETSC_CALL(VecAXPBYPCZ(petsc(v_theta), 1 - theta, theta, 0.0, petsc(v), petsc(v_new)));
     PERCUSSION_PETSC_CALL(VecWAXPY(petsc(q_new), h, petsc(v_theta), petsc(q)));
+    if (turning)
+      q_new.add(-h, spin_velocity);
     // The step's two mat-vecs, M v_{k+1} and K v_{k+1}; then M v_θ into work, K v_θ into scratch.
     system.apply_mass(mass_v_new, v_new);
     stiffness_times_velocity(v_new, stiffness_v_new);
@@ -341,7 +399,9 @@ namespace percussion::TimeIntegration
     // K q_{k+1} = K q_k + h K v_θ and M q_{k+1} = M q_k + h M v_θ: the products of the update
     // q_{k+1} = q_k + h v_θ, exact but for round-off (relative 1e-16 a step, a random walk).
     PERCUSSION_PETSC_CALL(VecWAXPY(petsc(stiffness_q_new), h, petsc(scratch), petsc(stiffness_q)));
-    mass_q.add(h, work);
+    if (turning)
+      stiffness_q_new.add(-h, spin_stiffness);
+    mass_q.add(h, work); // (turning: M q is recomputed in space)
 
     // In the step's frames (large rotations): ũ_{k+1} − ũ_k = h𝐑ᵀv_θ, so that the identity of (56)
     // holds with ½ũᵀKũ = ½(𝐑ũ)ᵀ(𝐑Kũ) as it does with ½qᵀKq.
@@ -385,32 +445,14 @@ namespace percussion::TimeIntegration
     e.external_work = system.has_external_force ? h * v_force : 0.0;
     e.contact_work = impulse_applied ? v_impulse : 0.0;
 
-    const double dq_K_dq = h * h * v_K_v;
+    double dq_K_dq = h * h * v_K_v;
+    const double basis_work = turning ? turning_basis_work(dq_K_dq) : 0.0;
+    e.frame_correction = basis_work;
     const double dv_M_dv = dv_M_v_new - dv_M_v;
     e.numerical_dissipation = (theta - 0.5) * (dv_M_dv + dq_K_dq) + branch_numerical;
 
     if (system.has_prescribed_motion)
-      {
-        // Support reactions: the momentum residual on the Dirichlet rows,
-        // R = M(v_{k+1} − v_k) + hK q_{k+θ} + hC v_{k+θ} − hF_{k+θ} − H p; their work is v_θᵀR there.
-        rhs.equ(1.0, mass_v_new);
-        rhs.add(-1.0, mass_v);
-        rhs.add(h * (1 - theta), stiffness_q);
-        rhs.add(h * theta, stiffness_q_new);
-        rhs.add(h * system.rayleigh_alpha, work);
-        rhs.add(h * system.rayleigh_beta, scratch);
-        if (system.frames)
-          rhs.add(-h, spin_damping);
-        if (system.kelvin_voigt != nullptr)
-          rhs.add(h, kelvin_voigt_v);
-        if (!branch_strain.empty())
-          rhs.add(h, branch_force_theta);
-        if (system.has_external_force)
-          rhs.add(-h, force_theta);
-        if (impulse_applied)
-          rhs.add(-1.0, impulse);
-        e.external_work += SystemAlgebra::inner_product(rhs, v_theta, system.constrained_dofs, communicator);
-      }
+      e.external_work += support_reaction_work(turning);
 
     SystemAlgebra::swap_storage(q, q_new);
     SystemAlgebra::swap_storage(v, v_new);
@@ -419,8 +461,39 @@ namespace percussion::TimeIntegration
     SystemAlgebra::swap_storage(stiffness_v, stiffness_v_new);
     SystemAlgebra::swap_storage(force, force_new);
     accept_step(e);
+    if (turning)
+      {
+        turn_out_of_step_basis();
+        pay_turning_basis_work(basis_work);
+      }
+    in_step_basis = false;
     if (system.frames)
-      update_frames(true, theta);
+      update_frames(true, turning_basis() ? 0.0 : theta);
+  }
+
+  double MoreauJeanIntegrator::support_reaction_work(const bool turning)
+  {
+    // Support reactions: the momentum residual on the Dirichlet rows,
+    // R = M(v_{k+1} − v_k) + hK q_{k+θ} + hC v_{k+θ} − hF_{k+θ} − H p; their work is v_θᵀR there.
+    rhs.equ(1.0, mass_v_new);
+    rhs.add(-1.0, mass_v);
+    rhs.add(h * (1 - theta), stiffness_q);
+    rhs.add(h * theta, stiffness_q_new);
+    rhs.add(h * system.rayleigh_alpha, work);
+    rhs.add(h * system.rayleigh_beta, scratch);
+    if (system.frames)
+      rhs.add(-h, spin_damping);
+    if (system.kelvin_voigt != nullptr)
+      rhs.add(h, kelvin_voigt_v);
+    if (!branch_strain.empty())
+      rhs.add(h, branch_force_theta);
+    if (system.has_external_force)
+      rhs.add(-h, force_theta);
+    if (impulse_applied)
+      rhs.add(-1.0, impulse);
+    if (turning)
+      rhs.add(-1.0, gyroscopic_impulse);
+    return SystemAlgebra::inner_product(rhs, v_theta, system.constrained_dofs, communicator);
   }
 
   double MoreauJeanIntegrator::update_branches(StepEnergy &e)
@@ -429,8 +502,10 @@ namespace percussion::TimeIntegration
     // into the change of ½eᵢᵀKᵢeᵢ, the scheme's (θ−½)‖Δeᵢ‖²_Kᵢ and the dashpot's dissipation
     // (Δq − Δeᵢ)ᵀsᵢ,k+θ, each computed from the update; in the step's frames with large rotations
     // (𝐑ᵀΔq, eᵢ and sᵢ all held in them: the products are those in space).
-    const bool rotated = frames_turned();
+    const bool rotated = frames_turned(), turning = step_turns_bodies();
     increment.equ(h, v_theta); // Δq = q_{k+1} − q_k
+    if (turning)
+      increment.add(-h, spin_velocity); // (its spin is in branch_spin for the right-hand side only)
     rotate_if_turned(increment, true);
     branch_force_theta = 0;
     double numerical = 0;
@@ -441,7 +516,7 @@ namespace percussion::TimeIntegration
         // branch_force_new.
         strain_change.equ(branch_decay(i) - 1, strain);
         strain_change.add(branch_gain(i), increment);
-        if (rotated)
+        if (rotated && !turning)
           strain_change.add(1.0, branch_spin[i]);
         strain.add(1.0, strain_change);
         system.maxwell_branches[i].stiffness->vmult(branch_force_new, strain);

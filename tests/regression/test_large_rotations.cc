@@ -291,15 +291,17 @@ end
                                    << *std::max_element(serial_columns[5].begin(), serial_columns[5].end()));
       BOOST_TEST(*std::max_element(serial_columns[5].begin(), serial_columns[5].end()) > 0.01 * scale); // it turns
       // The box (no contact) agrees to round-off, and so does the disk up to its first position
-      // projection (measured 2e-12 to 1.8e-11 from run to run: MUMPS's parallel solves are not
-      // bitwise reproducible). Later the disk chatters on the plane (a bounce every 10–70
+      // projection (measured 2e-12 to 1.8e-11 from run to run in the fixed basis, 1.7e-10 in the
+      // turning step basis, whose turns by hω take ω from sums over the ranks: MUMPS's parallel
+      // solves and the reductions are not bitwise reproducible, and the first impact's contact
+      // problem is solved to its tolerance). Later the disk chatters on the plane (a bounce every 10–70
       // steps), and each landing multiplies a difference in its state by up to 10: the gap at
       // which a node lands sets its impulse and its projection. The round-off of the quasi-static
       // projection metric K + M/T² (condition number (ω_max T)² ≈ 1e11) seeds 5e-11 at the
       // first projection; eight landings later the runs differ by 6.9e-6 of the kinetic energy
       // (the disk's end state agrees to that, not to the round-off of a step).
       if (dimension == 2)
-        BOOST_TEST(worst_first_contact <= 1e-10);
+        BOOST_TEST(worst_first_contact <= 5e-10);
       BOOST_TEST(worst <= (dimension == 2 ? 2e-5 : 1e-10));
     }
 }
@@ -504,29 +506,43 @@ BOOST_AUTO_TEST_CASE(billiard_ball_with_backspin_ends_rolling)
 
 BOOST_AUTO_TEST_CASE(spinning_disk_with_theta_above_half_loses_energy_monotonically)
 {
-  // The free disk with θ = 0.6 for one revolution: its energy (less the strain energy re-measured
-  // when frames turn, frame_energy, which is no work of the scheme) never grows from one step to the
-  // next, and the rigid spin is damped by about (ωh)² per step (measured here, against the rigid
-  // spin's kinetic energy ½Jω²).
-  const std::string text = spinning_disk + R"(
+  // The free disk with θ = 0.6 for one revolution: its energy (less frame_energy, what the frames'
+  // re-measure and the turning step basis booked and did not pay) never grows from one step to the
+  // next. With the turning step basis (the default) the spin keeps its energy but for the
+  // spin-up's transient (the disk starts unstrained); with the fixed basis it loses about
+  // (θ − ½)(ωh)² per step (measured here, against the rigid spin's kinetic energy ½Jω²).
+  for (const bool turning : {true, false})
+    {
+      const std::string text = spinning_disk + R"(
 subsection Time integration
   set Theta = 0.6
   set Time step = 1e-4
   set End time = 0.6283
 end
-)";
-  const auto simulator = testing::run_simulation<2>(text, "output_spinning_theta");
-  const auto &table = simulator->statistics();
-  const auto E = table.column("total_energy"), frame = table.column("frame_energy"),
-             rotation = table.column("kinetic_energy_rotation");
-  double largest_increase = -1e300;
-  for (std::size_t k = 1; k < E.size(); ++k)
-    largest_increase = std::max(largest_increase, (E[k] - frame[k]) - (E[k - 1] - frame[k - 1]));
-  const double loss = 1 - rotation.back() / rotation.front();
-  BOOST_TEST_MESSAGE("theta = 0.6: largest step increase of E - frame_energy "
-                     << largest_increase / E[0] << " of E_0, rotation energy lost " << loss << " over " << E.size() - 1
-                     << " steps");
-  BOOST_TEST(largest_increase <= 1e-12 * E[0]);
-  BOOST_TEST(loss > 0);
-  BOOST_TEST(loss <= 2 * (E.size() - 1) * 1e-6); // (ωh)² = 1e-6 per step, up to a factor 2
+subsection Kinematics
+  set Turning step basis = )" + std::string(turning ? "true" : "false") +
+                               "\nend\n";
+      const auto simulator = testing::run_simulation<2>(text, "output_spinning_theta");
+      const auto &table = simulator->statistics();
+      const auto E = table.column("total_energy"), frame = table.column("frame_energy"),
+                 rotation = table.column("kinetic_energy_rotation");
+      double largest_increase = -1e300;
+      for (std::size_t k = 1; k < E.size(); ++k)
+        largest_increase = std::max(largest_increase, (E[k] - frame[k]) - (E[k - 1] - frame[k - 1]));
+      // The loss over the second half of the revolution, after the spin-up's transient.
+      const std::size_t half = E.size() / 2;
+      const double loss = 1 - rotation.back() / rotation[half];
+      BOOST_TEST_MESSAGE("theta = 0.6, " << (turning ? "turning" : "fixed") << " basis: largest step increase of "
+                                         << "E - frame_energy " << largest_increase / E[0]
+                                         << " of E_0, rotation energy lost " << loss << " over " << E.size() - 1 - half
+                                         << " steps");
+      BOOST_TEST(largest_increase <= 1e-12 * E[0]);
+      if (turning)
+        BOOST_TEST(std::abs(loss) <= 1e-9);
+      else
+        {
+          BOOST_TEST(loss > 0);
+          BOOST_TEST(loss <= 2 * (E.size() - 1 - half) * 1e-6); // (ωh)² = 1e-6 per step, up to a factor 2
+        }
+    }
 }

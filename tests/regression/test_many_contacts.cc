@@ -67,9 +67,11 @@ namespace
   /// projections in 60 steps) and leaves up to 0.36 mm penetrated, and from step 24 on the edge
   /// nodes' chatter amplifies the paths' round-off about tenfold every four steps (measured:
   /// 4e-12 at step 20, 2.4e-9 at step 36, 2.7e-6 at step 60). With large rotations the dense and
-  /// probed paths differ by 1.1e-10 at step 20, 3.1e-9 at step 36 and 1.8e-8 at step 40 (measured
-  /// with the flush rule at the master surface's edge, MasterSurface): block_chatter_tolerance.
-  constexpr double block_chatter_tolerance = 3e-8;
+  /// probed paths differ by up to 4.3e-8 of the energy flow and 2.0e-7 of the peak contact force
+  /// by step 40 (the pressed block, turned by the traction's moment, steps in the turning step
+  /// basis; 1.8e-8 in the fixed basis; measured with the flush rule at the master surface's edge,
+  /// MasterSurface): block_chatter_tolerance and block_chatter_force_tolerance.
+  constexpr double block_chatter_tolerance = 1e-7, block_chatter_force_tolerance = 5e-7;
   std::string block_on_block(const std::string &contact_solver_lines, const std::string &contact_lines = "",
                              const std::string &subdivisions = "4, 4, 2", const std::string &end_time = "0.04")
   {
@@ -313,7 +315,8 @@ BOOST_AUTO_TEST_CASE(block_on_block_probed_equals_dense)
     const auto probed_rotating =
       run_simulation<3>(block_on_block("  set Delassus operator = probed\n"), "many_block_probed_lr");
     check_run(*probed_rotating);
-    BOOST_TEST(largest_difference(*dense_rotating, *probed_rotating) <= block_chatter_tolerance);
+    BOOST_TEST(largest_difference(*dense_rotating, *probed_rotating, block_chatter_force_tolerance) <=
+               block_chatter_tolerance);
   }
   const auto active = probed->statistics().column("contact_active");
   BOOST_TEST(*std::max_element(active.begin(), active.end()) >= 20.0);
@@ -621,7 +624,7 @@ BOOST_AUTO_TEST_CASE(auto_takes_the_probed_operator_when_the_operator_moves)
   for (const double x : compliant->statistics().column("contact_probed_operator"))
     BOOST_TEST(x == 0.0);
   const auto dense = run_simulation<3>(block_on_block("  set Delassus operator = dense\n"), "many_block_dense_moving");
-  BOOST_TEST(largest_difference(*dense, *automatic) <= block_chatter_tolerance);
+  BOOST_TEST(largest_difference(*dense, *automatic, block_chatter_force_tolerance) <= block_chatter_tolerance);
 
   const auto plane =
     run_simulation<3>(flat_landing(3, 4, 12, "  set Moving operator threshold = 0\n"), "many_plane_moving");

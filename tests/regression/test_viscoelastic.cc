@@ -77,8 +77,9 @@ namespace
 
   /**
    * The balance (V9) from the statistics columns at every row, relative to the energy scale:
-   * E_k − E_0 − (W_ext + W_damp − D_num − D_visc + W_contact) − residual (projection and frame
-   * energies are 0 here: checked).
+   * E_k − E_0 − (W_ext + W_damp − D_num − D_visc + W_contact + frame energy) − residual, the
+   * projection energy (0 here: checked), and any rise of the frame energy (the turning step basis's
+   * work, doc/theory.md (TB2): what it does not pay is dissipation, never a rise: checked).
    */
   double column_balance_error(const percussion::Postprocess::StatisticsTable &t, const double scale)
   {
@@ -89,9 +90,10 @@ namespace
                frame = t.column("frame_energy");
     double worst = 0;
     for (std::size_t k = 0; k < E.size(); ++k)
-      worst =
-        std::max({worst, std::abs(E[k] - E[0] - (ext[k] + damp[k] - num[k] - visc[k] + cn[k] + ct[k]) - res[k]) / scale,
-                  std::abs(proj[k]) / scale, std::abs(frame[k]) / scale});
+      worst = std::max(
+        {worst,
+         std::abs(E[k] - E[0] - (ext[k] + damp[k] - num[k] - visc[k] + cn[k] + ct[k] + frame[k]) - res[k]) / scale,
+         std::abs(proj[k]) / scale, (k > 0 ? frame[k] - frame[k - 1] : 0.0) / scale});
     return worst;
   }
 

@@ -103,6 +103,8 @@ namespace percussion::Body
     KinematicsFormulation kinematics_formulation = KinematicsFormulation::automatic;
     /// A body's frame is taken anew when its rigid fit has turned more than this (rad) from it.
     double frame_update_angle = 1e-4;
+    /// Moreau–Jean with θ > ½: the step in a basis turning with each body (doc/theory.md, "A spin at θ > ½").
+    bool turning_step_basis = true;
     /// With small displacements: a warning and an event when a body's rotation exceeds this (rad).
     double rotation_warning_angle = 0.05;
 

@@ -69,13 +69,15 @@ namespace percussion
    * The linear elastodynamic system of @p bodies as a time integrator sees it: the mass and
    * stiffness matrices (with K's block product), the damping, the Maxwell branches, the loads and
    * the Dirichlet conditions. With large rotations, @p frames, the frames the elastic force is
-   * measured in, taken anew past @p frame_update_angle (nullptr for small displacements). The
+   * measured in, taken anew past @p frame_update_angle, and @p turning_step_basis ('Kinematics/
+   * Turning step basis'); nullptr for small displacements. The
    * system refers to @p bodies, which must outlive it; the preconditioner's rigid-body modes and
    * the projection metric's time are the caller's.
    */
   template <int dim>
-  TimeIntegration::LinearElastodynamicSystem
-  elastodynamic_system(Body::ElasticBody<dim> &bodies, std::shared_ptr<BodyFrames> frames, double frame_update_angle);
+  TimeIntegration::LinearElastodynamicSystem elastodynamic_system(Body::ElasticBody<dim> &bodies,
+                                                                  std::shared_ptr<BodyFrames> frames,
+                                                                  double frame_update_angle, bool turning_step_basis);
 
   /**
    * @p linear_solver with CG's preconditioner 'auto' resolved: algebraic multigrid where the step's

@@ -80,6 +80,8 @@ namespace percussion::TimeIntegration
     std::shared_ptr<BodyFrames> frames;
     /// 'Kinematics/Frame update angle': a frame is taken anew when the body turned more than this.
     double frame_update_angle = 1e-4;
+    /// 'Kinematics/Turning step basis': the Moreau–Jean step with θ > ½ in a basis turning with each body.
+    bool turning_step_basis = true;
 
     /**
      * T > 0: the position projection's metric is the quasi-static 𝒫 = K + M/T² (QuasiStaticMetric,

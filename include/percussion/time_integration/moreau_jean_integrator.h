@@ -49,6 +49,14 @@ namespace percussion::TimeIntegration
    * force is 𝐑sᵢ, its increment 𝐑ᵀΔq), C_KV acts as 𝐑C_KV𝐑ᵀ, and where a frame is taken anew eᵢ is
    * re-expressed in it as ũ is. The spin of a strain field with its body is no deformation rate:
    * the damping's and the branches' explicit spin terms (spin_terms()) take it out.
+   *
+   * Turning step basis (doc/theory.md, "A spin at θ > ½"; 'Kinematics/Turning step basis', θ > ½):
+   * the step is made in a basis that turns with each body at its angular velocity ω, the identity
+   * at t_{k+½}: the state at t_k is turned by ½hω about the body's centre of mass, the positions
+   * move by h(v_θ − ω × (x_k − c)), the gyroscopic force −Mω × (v_k − V) of the turning basis
+   * acts explicitly, and the state at t_{k+1} is turned on by ½hω. A steady spin is then a
+   * fixed point of the step at any θ; the iteration matrix and the impulse response keep their form
+   * (the frames turn with the basis).
    */
   class MoreauJeanIntegrator : public FramedIntegrator
   {
@@ -148,7 +156,45 @@ namespace percussion::TimeIntegration
                                  const ContactStep::SchemeContactSettings &contact, std::vector<std::string> &warnings);
 
   private:
+    /// Whether the step is made in a turning basis: large rotations, θ > ½ and 'Turning step basis'.
+    bool turning_basis() const { return system.frames && system.turning_step_basis && theta > 0.5; }
+    /**
+     * Turning step basis, at the start of a step (again only after undo_step_basis()): per body the
+     * turn by ½hω (ω = J⁻¹L at t_k) about its centre of mass c_k, relative to its mean velocity V_k
+     * (a body turning less than a hundredth of 'Frame update angle' a step does not); the state at t_k turned into the
+     * *_turned vectors, the frames turned (𝐑̃ = Q𝐑), and the step's explicit terms: s = ω × (x̃_k − c),
+     * 𝐑̃K𝐑̃ᵀs, the gyroscopic impulse −hMω × (ṽ_k − V), the damping's and the branches' spin terms,
+     * and basis_offset = ((1 − θ)/θ)(ṽ_k − v_k) (v_new = ṽ_{k+1} + basis_offset, so that
+     * (1 − θ)v_k + θv_new is ṽ_{k+θ}, the contact law's velocity). Collective.
+     */
+    void turn_into_step_basis();
+    /// A step taken back before finish_step(): the frames of its start again.
+    void undo_step_basis();
+    /// The new state (in the turning basis) turned on by ½hω about its centre of mass, relative to
+    /// its mean velocity, with the frames; M v, M q recomputed. Collective.
+    void turn_out_of_step_basis();
+    /// Swaps q, v, M v, 𝐑Kũ and 𝐑K𝐑ᵀv with their turned copies.
+    void swap_turned_state();
+    /**
+     * The energy the turning basis brings into the step's balance (StepEnergy::frame_correction):
+     * the gyroscopic impulse's work v_θᵀg and −h sᵀ(𝐑Kũ_θ + 𝐑Σsᵢ,θ), the linear strain re-measured
+     * in the turning frame; @p dq_K_dq is corrected to ‖Δq‖²_K with Δq = h(v_θ − s). Collective.
+     */
+    double turning_basis_work(double &dq_K_dq);
+    /// @p work (turning_basis_work()), where positive, is paid from the turned bodies' vibration
+    /// (StepEnergy::frame_correction and the kinetic energy follow). Collective.
+    void pay_turning_basis_work(double work);
+
     void build_iteration_matrix();
+    /// The right-hand side's Kelvin–Voigt and Maxwell-branch terms (V5) at t_k (in the frames where
+    /// @p rotated), added to rhs.
+    void add_viscoelastic_right_hand_side(bool rotated);
+    /**
+     * The support reactions' work v_θᵀR on the Dirichlet DoFs, R the momentum residual there,
+     * R = M(v_{k+1} − v_k) + hK q_{k+θ} + hC v_{k+θ} − hF_{k+θ} − H p (less the turning basis's
+     * gyroscopic impulse where @p turning), from the products finish_step() left. Collective.
+     */
+    double support_reaction_work(bool turning);
     /// X = 𝐑Ŵ⁻¹𝐑ᵀB (Ŵ⁻¹B without large rotations); @p relative_tolerance > 0: CG's looser columns.
     void solve_in_frames(Mat B, Mat X, double relative_tolerance);
     /**
@@ -174,6 +220,8 @@ namespace percussion::TimeIntegration
     /// 𝐑K𝐑ᵀv changes with 𝐑.
     void frames_taken() override { stiffness_times_velocity(v, stiffness_v); }
     bool can_change_time_step() const override { return true; }
+    /// Whether this step is made in the turning basis (turn_into_step_basis() found a body that turns).
+    bool step_turns_bodies() const { return in_step_basis && any_body_turns; }
     void set_time_step(double new_time_step) override;
 
     const double theta;
@@ -214,6 +262,15 @@ namespace percussion::TimeIntegration
     /// the damping force that is the strain's spin (spin_terms()).
     dealii::PETScWrappers::MPI::Vector spin_damping;
     std::vector<double> prescribed_values, constrained_velocity;
+
+    /// Turning step basis: the bodies' turns into the step's basis, whether the state has been
+    /// turned into it (compute_free_velocity() may run twice in a step) and whether any body turns.
+    std::vector<BodyTurn> step_turns;
+    bool in_step_basis = false, any_body_turns = false;
+    /// The state at t_k in the turning basis (q̃, ṽ, Mṽ, 𝐑̃Kũ, 𝐑̃K𝐑̃ᵀṽ), s = ω × (x̃_k − c), 𝐑̃K𝐑̃ᵀs,
+    /// the gyroscopic impulse and basis_offset (turn_into_step_basis()).
+    dealii::PETScWrappers::MPI::Vector q_turned, v_turned, mass_v_turned, stiffness_q_turned, stiffness_v_turned;
+    dealii::PETScWrappers::MPI::Vector spin_velocity, spin_stiffness, gyroscopic_impulse, basis_offset;
 
     /// Maxwell branch i: eᵢ, the displacement-like variable with sᵢ = Kᵢeᵢ (V3) whose energy
     /// ½eᵢᵀKᵢeᵢ is the branch's, and sᵢ, at t_k.

@@ -46,7 +46,9 @@ namespace percussion::TimeIntegration
     /**
      * Large rotations: the change of the strain energy ½ũᵀKũ when a body's frame is taken anew at
      * the end of the step (ũ measured in the new frame instead of the step's): outside the
-     * scheme's balance, which holds in the step's frames, so not in the residual.
+     * scheme's balance, which holds in the step's frames, so not in the residual. With the turning
+     * step basis also its work W_TB (doc/theory.md (TB2)), a term of the balance (in the residual's
+     * formula), less what the turned bodies paid for it.
      */
     double frame_correction = 0;
   };

@@ -233,15 +233,16 @@ namespace percussion::TimeIntegration
     /**
      * Every scheme's end of step: the residual of its energy balance, written for
      * E + algorithmic energy (StepEnergy), from the terms of @p e and the energies of the last
-     * step; @p e becomes last_step_energy(); the step count and the time advance.
+     * step (with e.frame_correction the work of a turning step basis, the only frame term known
+     * when the step is accepted); @p e becomes last_step_energy(); the step count and the time advance.
      */
     void accept_step(StepEnergy e)
     {
       const double energy_old =
         energy.kinetic_energy + energy.strain_energy + energy.algorithmic_energy + energy.viscoelastic_energy;
-      e.residual =
-        (e.kinetic_energy + e.strain_energy + e.algorithmic_energy + e.viscoelastic_energy - energy_old) -
-        (e.external_work + e.damping_work - e.numerical_dissipation - e.viscoelastic_dissipation + e.contact_work);
+      e.residual = (e.kinetic_energy + e.strain_energy + e.algorithmic_energy + e.viscoelastic_energy - energy_old) -
+                   (e.external_work + e.damping_work - e.numerical_dissipation - e.viscoelastic_dissipation +
+                    e.contact_work + e.frame_correction);
       energy = e;
       ++step;
       // Time counted in nominal steps: halved steps add exact binary fractions, so the time after
