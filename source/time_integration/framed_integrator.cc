@@ -70,13 +70,19 @@ namespace percussion::TimeIntegration
     system.frames->rotate(out, false);
   }
 
+  std::vector<RigidMotion> FramedIntegrator::rigid_motions(Vector &positions, Vector &mass_x,
+                                                           const std::vector<RigidFit> &fits)
+  {
+    system.frames->reference_positions(positions);
+    positions.add(1.0, q);
+    system.apply_mass(mass_x, positions); // M(X + q)
+    return system.frames->motion(q, mass_v, mass_x, fits);
+  }
+
   std::vector<RigidMotion> FramedIntegrator::strain_spin(Vector &spin, Vector &mass_x)
   {
-    system.frames->reference_positions(spin);
-    spin.add(1.0, q);
-    system.apply_mass(mass_x, spin); // M(X + q)
     const auto fits = system.frames->fit(q);
-    const auto motions = system.frames->motion(q, mass_v, mass_x, fits);
+    const auto motions = rigid_motions(spin, mass_x, fits);
     // ũ_k in the body's own fit at q_k: in the step's frame it holds the rotation between the two,
     // whose spin Ω × (δ × X̄) would be a spurious dilatation.
     system.frames->unrotated_displacement(q, mass_x, fits);
@@ -195,10 +201,7 @@ namespace percussion::TimeIntegration
   {
     const BodyFrames &frames = *system.frames;
     // The rigid motions at q_{k+1}: P and L from M v, the consistent inertia from M(X + q).
-    frames.reference_positions(frame_work);
-    frame_work += q;
-    system.apply_mass(frame_scratch, frame_work);
-    const auto motions = frames.motion(q, mass_v, frame_scratch, frames.fit(q));
+    const auto motions = rigid_motions(frame_work, frame_scratch, frames.fit(q));
     frames.deformation_velocity(motions, q, v, turned, frame_work);
     system.apply_mass(frame_scratch, frame_work);
     return 0.5 * (frame_work * frame_scratch);

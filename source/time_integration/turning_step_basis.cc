@@ -22,10 +22,7 @@ namespace percussion::TimeIntegration
       return;
     BodyFrames &frames = *system.frames;
     // ω = J⁻¹L, V = P/m and c of each body at t_k (scratch = M(X + q)).
-    frames.reference_positions(work);
-    work.add(1.0, q);
-    system.apply_mass(scratch, work);
-    const auto motions = frames.motion(q, mass_v, scratch, frames.fit(q));
+    const auto motions = rigid_motions(work, scratch, frames.fit(q));
     step_turns.assign(motions.size(), BodyTurn());
     any_body_turns = false;
     // A body turning less than a hundredth of 'Frame update angle' a step (1e-6 rad by default)

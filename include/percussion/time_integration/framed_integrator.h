@@ -59,6 +59,14 @@ namespace percussion::TimeIntegration
      * strain field with its body is no deformation rate: the schemes take its damping out.
      * @p mass_x is scratch (M(X + q)). Collective.
      */
+    /**
+     * The bodies' rigid motions at q (BodyFrames::motion() from mass_v, the consistent inertia from
+     * M(X + q)) with the fits @p fits; @p positions is left with X + q and @p mass_x with M(X + q).
+     * Collective.
+     */
+    std::vector<RigidMotion> rigid_motions(dealii::PETScWrappers::MPI::Vector &positions,
+                                           dealii::PETScWrappers::MPI::Vector &mass_x,
+                                           const std::vector<RigidFit> &fits);
     std::vector<RigidMotion> strain_spin(dealii::PETScWrappers::MPI::Vector &spin,
                                          dealii::PETScWrappers::MPI::Vector &mass_x);
 
